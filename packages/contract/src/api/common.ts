@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { dictTypes, type DictType } from '../dicts.js';
+import { endpoint } from '../endpoint.js';
+
+export const dictEntry = z.object({ dictLabel: z.string(), dictValue: z.string(), listClass: z.string(), cssClass: z.string() });
+
+/** Settings the console may read without being an administrator. */
+export const publicConfigKeys = ['app.downloadUrl', 'map.tileUrl', 'export.maxRows', 'captcha.enabled'] as const;
+
+/** Upload limits by kind; the widgets read the same numbers (spec §5). */
+export const uploadKinds = {
+  image: { maxMb: 5, types: ['png', 'jpg', 'jpeg', 'gif'] },
+  file: { maxMb: 5, types: ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'txt', 'pdf'] },
+} as const;
+
+export const commonApi = {
+  health: endpoint({
+    method: 'GET',
+    path: '/health',
+    access: 'public',
+    resource: 'common',
+    data: z.object({ status: z.literal('ok') }),
+  }),
+  dict: endpoint({
+    method: 'GET',
+    path: '/system/dict/data/type/:type',
+    access: 'session',
+    resource: 'dict',
+    params: z.object({ type: z.enum(dictTypes as [DictType, ...DictType[]]) }),
+    data: z.array(dictEntry),
+  }),
+  configKey: endpoint({
+    method: 'GET',
+    path: '/system/config/configKey/:key',
+    access: 'session',
+    resource: 'dict',
+    params: z.object({ key: z.enum(publicConfigKeys) }),
+    data: z.string(),
+  }),
+  upload: endpoint({
+    method: 'POST',
+    path: '/common/upload',
+    access: 'session',
+    resource: 'upload',
+    operation: 'upload',
+    query: z.object({ kind: z.enum(['image', 'file']).default('file') }),
+    raw: 'flat',
+    data: z.object({ fileName: z.string(), url: z.string(), originalName: z.string() }),
+  }),
+  download: endpoint({
+    method: 'GET',
+    path: '/common/download',
+    access: 'session',
+    resource: 'upload',
+    query: z.object({ fileName: z.string().min(1).max(255), delete: z.stringbool().optional() }),
+    raw: 'download',
+  }),
+  downloadResource: endpoint({
+    method: 'GET',
+    path: '/common/download/resource',
+    access: 'session',
+    resource: 'upload',
+    query: z.object({ resource: z.string().min(1).max(255) }),
+    raw: 'download',
+  }),
+  events: endpoint({
+    method: 'GET',
+    path: '/web/events',
+    access: 'session',
+    resource: 'common',
+    raw: 'stream',
+  }),
+};

@@ -1,0 +1,46 @@
+import { translate, type Lang } from './i18n/index.js';
+
+/** Dictionaries served by `GET /system/dict/data/type/{type}`: values from the contract, labels from the vocabulary. */
+export interface DictEntry {
+  dictLabel: string;
+  dictValue: string;
+  /** antd Tag colour hint (RuoYi's listClass: default, primary, success, info, warning, danger). */
+  listClass: string;
+  cssClass: string;
+}
+
+type DictDef = { enumKey: string; values: Record<string, string> };
+
+const def = (enumKey: string, values: Record<string, string>): DictDef => ({ enumKey, values });
+
+export const dictionaries = {
+  providerType: def('providerType', { super: 'primary', common: 'default' }),
+  userStatus: def('userStatus', { '1': 'success', '0': 'danger' }),
+  yesNo: def('yesNo', { '1': 'primary', '0': 'default' }),
+  logMode: def('logMode', { web: 'primary', api: 'info', ocpp: 'warning' }),
+  logResult: def('logResult', { '200': 'success', '400': 'warning', '401': 'danger', '403': 'danger', '404': 'warning', '409': 'warning', '500': 'danger', '601': 'warning' }),
+  operation: def('operation', {
+    login: 'info',
+    logout: 'info',
+    changePassword: 'warning',
+    add: 'success',
+    edit: 'primary',
+    remove: 'danger',
+    export: 'warning',
+    upload: 'info',
+    other: 'default',
+  }),
+} satisfies Record<string, DictDef>;
+
+export type DictType = keyof typeof dictionaries;
+export const dictTypes = Object.keys(dictionaries) as DictType[];
+
+export function dictEntries(lang: Lang, type: DictType): DictEntry[] {
+  const d = dictionaries[type];
+  return Object.entries(d.values).map(([value, listClass]) => ({
+    dictLabel: translate(lang, `enums.${d.enumKey}.${value}`),
+    dictValue: value,
+    listClass,
+    cssClass: '',
+  }));
+}

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+/**
+ * Who may call an endpoint. Every endpoint states one; the server refuses to start with a
+ * route that has none, and the conformance test walks them all.
+ *  - public:  no session needed (sign-in, captcha, health)
+ *  - session: any signed-in user (own profile, dictionaries, logout)
+ *  - { permi }: the permission `<area>:<resource>:<action>` (admin and `*:*:*` pass)
+ *  - { role }:  a role key (admin passes)
+ */
+export type Access = 'public' | 'session' | { permi: string } | { role: string };
+
+export type Method = 'GET' | 'POST';
+
+export interface EndpointDef<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  D extends z.ZodType = z.ZodType,
+> {
+  method: Method;
+  /** Path below `/prod-api`, exactly as the spec names it. */
+  path: string;
+  access: Access;
+  /** Vocabulary key that names fields in messages: `fields.<resource>.<key>`. */
+  resource: string;
+  /** Operation recorded in the system log; mutations only. */
+  operation?: string;
+  /** POSTs are mutations unless marked as queries (search by body). */
+  mutation: boolean;
+  query?: Q;
+  body?: B;
+  data: D;
+  /** Path parameters (`/system/dict/data/type/:type`). */
+  params?: z.ZodObject;
+  /**
+   * Reply is not the plain envelope: `flat` spreads `data` beside code and msg (the spec's
+   * upload and captcha shapes), `download` streams a file, `stream` is server-sent events.
+   */
+  raw?: RawKind;
+  summary?: string;
+}
+
+export type RawKind = 'flat' | 'download' | 'stream';
+
+type Opt<T extends z.ZodType | undefined> = T extends z.ZodType ? T : z.ZodUndefined;
+
+export function endpoint<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  D extends z.ZodType = z.ZodNull,
+>(def: {
+  method: Method;
+  path: string;
+  access: Access;
+  resource: string;
+  operation?: string;
+  mutation?: boolean;
+  query?: Q;
+  body?: B;
+  params?: z.ZodObject;
+  data?: D;
+  raw?: RawKind;
+  summary?: string;
+}): EndpointDef<Opt<Q>, Opt<B>, D> {
+  return {
+    ...def,
+    mutation: def.mutation ?? def.method === 'POST',
+    data: (def.data ?? z.null()) as D,
+  } as unknown as EndpointDef<Opt<Q>, Opt<B>, D>;
+}
+
+export type QueryOf<E> = E extends EndpointDef<infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
+export type BodyOf<E> = E extends EndpointDef<z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
+export type DataOf<E> = E extends EndpointDef<z.ZodType, z.ZodType, infer D> ? z.output<D> : never;
+export type ParsedQuery<E> = E extends EndpointDef<infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never;
+export type ParsedBody<E> = E extends EndpointDef<z.ZodType, infer B, z.ZodType> ? z.output<B> : never;
+
+/** Page sizes the console offers; 1000 only where the spec asks (messages). */
+export const pageSizes = [10, 20, 50, 300] as const;
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce
+    .number()
+    .int()
+    .refine((n) => (pageSizes as readonly number[]).includes(n) || n === 1000, { message: 'validation.pageSize' })
+    .default(10),
+});
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ list: z.array(item), total: z.number().int() });
+}
+
+export const idsBody = z.object({ ids: z.array(z.number().int().positive()).min(1) });
+export const idBody = z.object({ id: z.number().int().positive() });
+
+/** Export request: the list's filters plus the file format and an id that progress events carry. */
+export const exportOptions = z.object({
+  format: z.enum(['xlsx', 'csv']).default('xlsx'),
+  exportId: z.string().max(64).optional(),
+});
+
+/**
+ * The `/web/{resource}/{action}` convention of DESIGN.md §4 for areas the spec names no paths for.
+ */
+export function crud<
+  Item extends z.ZodType,
+  Filter extends z.ZodObject,
+  Create extends z.ZodObject,
+  Edit extends z.ZodObject,
+>(
+  resource: string,
+  area: string,
+  s: { item: Item; filter: Filter; create: Create; edit: Edit },
+) {
+  const p = (action: string) => `${area}:${resource}:${action}`;
+  return {
+    list: endpoint({
+      method: 'GET',
+      path: `/web/${resource}/list`,
+      access: { permi: p('list') },
+      resource,
+      query: pageQuery.extend(s.filter.shape),
+      data: listOf(s.item),
+    }),
+    get: endpoint({
+      method: 'GET',
+      path: `/web/${resource}/get`,
+      access: { permi: p('query') },
+      resource,
+      query: z.object({ id: z.coerce.number().int().positive() }),
+      data: s.item,
+    }),
+    add: endpoint({
+      method: 'POST',
+      path: `/web/${resource}/add`,
+      access: { permi: p('add') },
+      resource,
+      operation: 'add',
+      body: s.create,
+      data: s.item,
+    }),
+    edit: endpoint({
+      method: 'POST',
+      path: `/web/${resource}/edit`,
+      access: { permi: p('edit') },
+      resource,
+      operation: 'edit',
+      body: s.edit,
+      data: s.item,
+    }),
+    remove: endpoint({
+      method: 'POST',
+      path: `/web/${resource}/remove`,
+      access: { permi: p('remove') },
+      resource,
+      operation: 'remove',
+      body: idsBody,
+      data: z.object({ removed: z.number().int() }),
+    }),
+    export: endpoint({
+      method: 'POST',
+      path: `/web/${resource}/export`,
+      access: { permi: p('export') },
+      resource,
+      operation: 'export',
+      mutation: false,
+      body: s.filter.extend(exportOptions.shape),
+      raw: 'download',
+    }),
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Operation permissions, `<area>:<resource>:<action>`. This catalogue is the one list the
+ * server enforces and the role editor shows; each entry hangs under the menu path whose
+ * screen offers it.
+ */
+export const ALL_PERMISSION = '*:*:*';
+export const ADMIN_ROLE = 'admin';
+
+export interface PermissionGroup {
+  menu: string;
+  permissions: string[];
+}
+
+const actions = (prefix: string, list: string[]) => list.map((a) => `${prefix}:${a}`);
+const CRUD = ['list', 'query', 'add', 'edit', 'remove', 'export'];
+
+export const permissionCatalogue: PermissionGroup[] = [
+  { menu: '/systemManagement/organizationManage', permissions: actions('system:organization', CRUD) },
+  { menu: '/systemManagement/systemLog', permissions: actions('system:log', ['list', 'query', 'export']) },
+];
+
+export const allPermissions: string[] = permissionCatalogue.flatMap((g) => g.permissions);
+
+export class EmptyPermissionListError extends Error {}
+
+/**
+ * Permission check (spec §6): passes with the wildcard or the exact permission.
+ * `mode` any: one of `required`; all: each of them. An empty list is a programming error.
+ */
+export function checkPermi(held: readonly string[], required: readonly string[] | string, mode: 'any' | 'all' = 'any'): boolean {
+  const list = typeof required === 'string' ? [required] : required;
+  if (list.length === 0) throw new EmptyPermissionListError('permission list is empty');
+  if (held.includes(ALL_PERMISSION)) return true;
+  return mode === 'all' ? list.every((p) => held.includes(p)) : list.some((p) => held.includes(p));
+}
+
+/** Role check (spec §6): passes with role admin or the exact role. */
+export function checkRole(held: readonly string[], required: readonly string[] | string, mode: 'any' | 'all' = 'any'): boolean {
+  const list = typeof required === 'string' ? [required] : required;
+  if (list.length === 0) throw new EmptyPermissionListError('role list is empty');
+  if (held.includes(ADMIN_ROLE)) return true;
+  return mode === 'all' ? list.every((r) => held.includes(r)) : list.some((r) => held.includes(r));
+}
+
+/** A value is an external link if it starts with http:, https:, mailto: or tel: (spec §5). */
+export function isExternal(path: string): boolean {
+  return /^(https?:|mailto:|tel:)/.test(path);
+}

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Tenants. A super provider's users see everything; a common provider's see it and its descendants. */
+export const provider = pgTable('provider', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull(),
+  type: varchar('type', { length: 10 }).$type<'super' | 'common'>().notNull(),
+  parentId: integer('parent_id'),
+  email: varchar('email', { length: 100 }),
+  contact: varchar('contact', { length: 50 }),
+  phone: varchar('phone', { length: 30 }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  authCount: integer('auth_count').notNull().default(0),
+  logoPath: varchar('logo_path', { length: 255 }),
+  disclaimer: text('disclaimer'),
+  privacyAgreement: text('privacy_agreement'),
+  mailAccount: varchar('mail_account', { length: 100 }),
+  mailAuthCode: varchar('mail_auth_code', { length: 200 }),
+  smtpAddress: varchar('smtp_address', { length: 100 }),
+  smtpPort: integer('smtp_port'),
+  createdAt: createdAt(),
+});
+
+export const organization = pgTable(
+  'organization',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    orgName: varchar('org_name', { length: 50 }).notNull(),
+    description: varchar('description', { length: 500 }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('organization_provider_name').on(t.providerId, t.orgName)],
+);
+
+export const role = pgTable('role', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => provider.id),
+  orgId: integer('org_id').references(() => organization.id),
+  parentId: integer('parent_id'),
+  roleName: varchar('role_name', { length: 50 }).notNull(),
+  roleKey: varchar('role_key', { length: 50 }).notNull().unique(),
+  description: varchar('description', { length: 500 }),
+  /** Menu paths the role may open (the contract's menu tree). */
+  rolePaths: jsonb('role_paths').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** Operation permissions `<area>:<resource>:<action>`. */
+  permissions: jsonb('permissions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const systemUser = pgTable(
+  'system_user',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    roleId: integer('role_id').notNull().references(() => role.id),
+    username: varchar('username', { length: 64 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: varchar('name', { length: 50 }),
+    phone: varchar('phone', { length: 30 }),
+    email: varchar('email', { length: 100 }),
+    avatar: varchar('avatar', { length: 255 }),
+    /** 1 enabled, 0 disabled. */
+    status: integer('status').notNull().default(1),
+    /** Stations the user is bound to; empty means all of the provider's stations. */
+    stationIds: jsonb('station_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('system_user_username').on(sql`lower(${t.username})`), index('system_user_provider').on(t.providerId)],
+);
+
+/** Sign-in sessions; only a SHA-256 of the token is stored. */
+export const session = pgTable(
+  'session',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
+    userId: integer('user_id').notNull().references(() => systemUser.id, { onDelete: 'cascade' }),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 255 }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('session_user').on(t.userId)],
+);
+
+export const systemLog = pgTable(
+  'system_log',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id'),
+    userId: integer('user_id'),
+    operator: varchar('operator', { length: 64 }),
+    operation: varchar('operation', { length: 32 }).notNull(),
+    /** What was operated on: the resource and, where known, its id or name. */
+    operand: varchar('operand', { length: 255 }).notNull(),
+    method: varchar('method', { length: 8 }).notNull(),
+    path: varchar('path', { length: 255 }).notNull(),
+    ip: varchar('ip', { length: 64 }),
+    request: jsonb('request'),
+    result: integer('result').notNull(),
+    msg: varchar('msg', { length: 500 }),
+    mode: varchar('mode', { length: 8 }).$type<'web' | 'api' | 'ocpp'>().notNull(),
+    durationMs: integer('duration_ms'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('system_log_created').on(t.createdAt), index('system_log_provider').on(t.providerId)],
+);
+
+export const captcha = pgTable('captcha', {
+  uuid: varchar('uuid', { length: 64 }).primaryKey(),
+  answer: varchar('answer', { length: 16 }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Failed sign-in counters per account (`user:<name>`) and per IP (`ip:<addr>`). */
+export const loginAttempt = pgTable('login_attempt', {
+  key: varchar('key', { length: 128 }).primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+/** Uploaded files; the bytes live under `$CSMS_DATA_DIR/uploads`. */
+export const storedFile = pgTable('stored_file', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id'),
+  fileName: varchar('file_name', { length: 255 }).notNull().unique(),
+  originalName: varchar('original_name', { length: 255 }).notNull(),
+  mime: varchar('mime', { length: 100 }),
+  sizeBytes: integer('size_bytes').notNull(),
+  uploadedBy: integer('uploaded_by'),
+  createdAt: createdAt(),
+});

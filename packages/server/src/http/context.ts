@@ -1,0 +1,28 @@
+import type { Lang } from '@csms/contract';
+
+/** Who is calling, resolved once per request from the session token. */
+export interface Principal {
+  sessionId: number;
+  userId: number;
+  username: string;
+  providerId: number;
+  providerType: 'super' | 'common';
+  roleId: number;
+  roleKey: string;
+  roleEnabled: boolean;
+  permissions: string[];
+  /** Providers whose rows this user sees; `all` for a super provider's users. */
+  providerIds: number[] | 'all';
+  /** Stations the user is bound to; `null` when unbound (all of the providers' stations). */
+  stationIds: number[] | null;
+}
+
+export interface RequestCtx {
+  lang: Lang;
+  ip: string;
+  principal: Principal | null;
+}
+
+export interface AuthedCtx extends RequestCtx {
+  principal: Principal;
+}

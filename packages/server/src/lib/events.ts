@@ -1,0 +1,41 @@
+/**
+ * Events for the console's browsers (export progress now; charger status and meter values
+ * later). In-process here; with several nodes the bus fans them out and each node delivers
+ * to its own browsers.
+ */
+export interface ConsoleEvent {
+  type: string;
+  /** Deliver only to this user's streams… */
+  userId?: number;
+  /** …or to streams of users who can see this provider. */
+  providerId?: number;
+  payload: Record<string, unknown>;
+}
+
+export interface Subscriber {
+  userId: number;
+  canSee(providerId: number): boolean;
+  send(event: ConsoleEvent): void;
+}
+
+export function createEventHub() {
+  const subscribers = new Set<Subscriber>();
+  return {
+    subscribe(s: Subscriber): () => void {
+      subscribers.add(s);
+      return () => subscribers.delete(s);
+    },
+    publish(event: ConsoleEvent): void {
+      for (const s of subscribers) {
+        if (event.userId !== undefined && event.userId !== s.userId) continue;
+        if (event.providerId !== undefined && !s.canSee(event.providerId)) continue;
+        s.send(event);
+      }
+    },
+    get size() {
+      return subscribers.size;
+    },
+  };
+}
+
+export type EventHub = ReturnType<typeof createEventHub>;

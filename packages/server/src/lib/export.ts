@@ -1,0 +1,112 @@
+import { PassThrough, type Writable } from 'node:stream';
+import { fieldLabel, type Lang } from '@csms/contract';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../http/errors.js';
+import type { EventHub } from './events.js';
+
+export interface ExportColumn<Row> {
+  key: string;
+  /** Cell value; defaults to `row[key]`. Dates become ISO strings unless formatted here. */
+  value?: (row: Row) => string | number | boolean | null;
+}
+
+export interface ExportJob<Row> {
+  lang: Lang;
+  resource: string;
+  fileBase: string;
+  format: 'xlsx' | 'csv';
+  columns: ExportColumn<Row>[];
+  total: number;
+  /** Rows in batches, e.g. keyset pages of 1000: the engine never holds more than one batch. */
+  batches: AsyncIterable<Row[]>;
+  maxRows: number;
+  progress?: { hub: EventHub; userId: number; exportId?: string };
+}
+
+const PROGRESS_EVERY = 1000;
+
+function cell(v: unknown): string | number | boolean | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as string | number | boolean;
+}
+
+function csvField(v: unknown): string {
+  const s = v === null || v === undefined ? '' : String(v);
+  // Quote when needed; neutralise spreadsheet formulas.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+async function write(out: Writable, chunk: string) {
+  if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+}
+
+/**
+ * The one export engine: streams rows to the reply as xlsx or CSV in constant memory and
+ * reports progress on the event stream. Refuses (409) above the configured row limit.
+ */
+export async function streamExport<Row extends Record<string, unknown>>(reply: FastifyReply, job: ExportJob<Row>): Promise<void> {
+  if (job.total > job.maxRows) throw new AppError(409, 'errors.export.tooLarge', { total: job.total, max: job.maxRows });
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
+  const fileName = `${job.fileBase}_${stamp}.${job.format}`;
+  const headers = job.columns.map((c) => fieldLabel(job.lang, job.resource, c.key));
+  const values = (row: Row) => job.columns.map((c) => cell(c.value ? c.value(row) : row[c.key]));
+  const body = new PassThrough();
+  reply
+    .header('content-type', job.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('download-filename', encodeURIComponent(fileName))
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('access-control-expose-headers', 'download-filename')
+    .send(body);
+
+  let done = 0;
+  const report = () => {
+    const p = job.progress;
+    if (p) p.hub.publish({ type: 'export.progress', userId: p.userId, payload: { exportId: p.exportId ?? null, done, total: job.total } });
+  };
+  try {
+    if (job.format === 'csv') {
+      await write(body, `\uFEFF${headers.map(csvField).join(',')}\r\n`);
+      for await (const batch of job.batches) {
+        for (const row of batch) {
+          await write(body, `${values(row).map(csvField).join(',')}\r\n`);
+          if (++done % PROGRESS_EVERY === 0) report();
+        }
+      }
+      body.end();
+    } else {
+      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
+      const ws = wb.addWorksheet(job.fileBase);
+      ws.addRow(headers).commit();
+      for await (const batch of job.batches) {
+        for (const row of batch) {
+          ws.addRow(values(row)).commit();
+          if (++done % PROGRESS_EVERY === 0) report();
+        }
+        // Let the stream drain between batches so memory stays flat.
+        await new Promise((r) => setImmediate(r));
+      }
+      ws.commit();
+      await wb.commit();
+    }
+    report();
+  } catch (err) {
+    body.destroy(err as Error);
+    throw err;
+  }
+}
+
+/** Keyset pagination over an id-ordered query, for `batches`. */
+export async function* keysetBatches<Row extends { id: number }>(page: (afterId: number, size: number) => Promise<Row[]>, size = 1000) {
+  let after = 0;
+  for (;;) {
+    const rows = await page(after, size);
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1]!.id;
+    if (rows.length < size) return;
+  }
+}

@@ -1,0 +1,27 @@
+import { inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Principal } from '../http/context.js';
+
+/**
+ * The provider condition every tenant-owned query carries: nothing for a super provider's
+ * users, the provider subtree for everyone else. Repositories AND it into each where clause,
+ * so a crafted id of another provider finds nothing (404).
+ */
+export function providerScope(p: Principal, column: PgColumn): SQL | undefined {
+  return p.providerIds === 'all' ? undefined : inArray(column, p.providerIds);
+}
+
+export function canSeeProvider(p: Principal, providerId: number): boolean {
+  return p.providerIds === 'all' || p.providerIds.includes(providerId);
+}
+
+/** Postgres unique violation, through drizzle's wrapper or straight from the driver. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23503' || e?.cause?.code === '23503';
+}

@@ -1,0 +1,35 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seed } from './db/seed.js';
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const seeded = await seed(database.db, { adminPassword: config.adminPassword });
+const { server } = await buildApp({ config, database });
+
+if (seeded.generatedPassword) {
+  // Printed once, on the start that created the account; it is not stored anywhere readable.
+  console.log(`\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`);
+}
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  server.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await server.close();
+  } finally {
+    await database.close();
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await server.listen({ port: config.port, host: config.host });
+const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
+server.log.info(`CSMS console on http://localhost:${config.port}  (database: ${where})`);

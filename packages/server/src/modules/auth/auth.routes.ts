@@ -1,0 +1,116 @@
+import { ADMIN_ROLE, ALL_PERMISSION, allMenuPaths, Code, fieldLabel, type authApi, type UserInfo } from '@csms/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { provider, role, systemUser } from '../../db/schema.js';
+import { AppError, badField } from '../../http/errors.js';
+import { Outcome, type Handlers } from '../../http/mount.js';
+import type { SessionStore } from '../../http/sessions.js';
+import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import type { createAttemptLimiter } from './attempts.js';
+import type { createCaptchaService } from './captcha.js';
+
+interface Deps {
+  db: Db;
+  config: Pick<Config, 'captcha'>;
+  sessions: SessionStore;
+  attempts: ReturnType<typeof createAttemptLimiter>;
+  captcha: ReturnType<typeof createCaptchaService>;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): Handlers<typeof authApi> {
+  return {
+    async captchaImage() {
+      if (!config.captcha) return { captchaEnabled: false };
+      return { captchaEnabled: true, ...(await captcha.issue()) };
+    },
+
+    async login({ body, ctx, req, audit }) {
+      const username = body.username;
+      audit.operand = `auth:${username}`;
+      audit.operator = { username };
+      if (config.captcha) {
+        if (!body.code) throw badField('code', 'validation.required', { field: fieldLabel(ctx.lang, 'auth', 'code') });
+        const verdict = await captcha.check(body.uuid ?? '', body.code);
+        if (verdict !== 'ok') throw badField('code', verdict === 'wrong' ? 'errors.auth.captchaWrong' : 'errors.auth.captchaExpired');
+      }
+      const minutes = await attempts.lockedMinutes(username, ctx.ip);
+      if (minutes > 0) throw new AppError(Code.UNAUTHORIZED, 'errors.auth.tooManyAttempts', { minutes });
+
+      const [user] = await db
+        .select({ user: systemUser, providerExpiresAt: provider.expiresAt })
+        .from(systemUser)
+        .innerJoin(provider, eq(provider.id, systemUser.providerId))
+        .where(sql`lower(${systemUser.username}) = lower(${username})`)
+        .limit(1);
+      const ok = user ? await verifyPassword(user.user.passwordHash, body.password) : (await verifyPassword(await decoyHash(), body.password)) && false;
+      if (!user || !ok) {
+        await attempts.fail(username, ctx.ip);
+        throw new AppError(Code.UNAUTHORIZED, 'errors.auth.badCredentials');
+      }
+      audit.operator = { username: user.user.username, userId: user.user.id, providerId: user.user.providerId };
+      if (user.user.status !== 1) throw new AppError(Code.UNAUTHORIZED, 'errors.auth.userDisabled');
+      await attempts.succeed(username);
+      if (user.providerExpiresAt && user.providerExpiresAt.getTime() <= Date.now()) {
+        return new Outcome({ systemUserStatus: 0 as const }, Code.OK, 'errors.auth.accountExpired');
+      }
+      const token = await sessions.create(user.user.id, ctx.ip, req.headers['user-agent']);
+      await db.update(systemUser).set({ lastLoginAt: new Date() }).where(eq(systemUser.id, user.user.id));
+      return { token, systemUserStatus: 1 as const };
+    },
+
+    async info({ ctx }) {
+      const p = ctx.principal;
+      const [row] = await db
+        .select({ user: systemUser, role, provider })
+        .from(systemUser)
+        .innerJoin(role, eq(role.id, systemUser.roleId))
+        .innerJoin(provider, eq(provider.id, systemUser.providerId))
+        .where(eq(systemUser.id, p.userId))
+        .limit(1);
+      if (!row) throw new AppError(Code.UNAUTHORIZED, 'errors.unauthorized');
+      const isAdmin = row.role.roleKey === ADMIN_ROLE;
+      const paths = !row.role.enabled ? ['forbidden'] : isAdmin ? allMenuPaths : row.role.rolePaths;
+      const info: UserInfo = {
+        user: {
+          id: row.user.id,
+          username: row.user.username,
+          name: row.user.name,
+          avatar: row.user.avatar,
+          phone: row.user.phone,
+          email: row.user.email,
+          lastLoginTime: iso(row.user.lastLoginAt),
+        },
+        roles: [row.role.roleKey],
+        roleName: row.role.roleName,
+        ...(paths.length > 0 ? { rolePaths: paths } : {}),
+        permissions: !row.role.enabled ? [] : isAdmin ? [ALL_PERMISSION] : row.role.permissions,
+        providerId: row.provider.id,
+        providerName: row.provider.name,
+        providerType: row.provider.type,
+        logoPath: row.provider.logoPath,
+        isShowProvider: row.provider.type === 'super',
+      };
+      return info;
+    },
+
+    async logout({ ctx }) {
+      await sessions.revoke(ctx.principal.sessionId);
+      return null;
+    },
+
+    async editUserPwd({ body, ctx, audit }) {
+      const p = ctx.principal;
+      audit.operand = `systemUser:${p.username}`;
+      const [user] = await db.select().from(systemUser).where(eq(systemUser.id, p.userId)).limit(1);
+      if (!user || !(await verifyPassword(user.passwordHash, body.oldPwd))) throw badField('oldPwd', 'errors.auth.oldPasswordWrong');
+      if (body.oldPwd === body.newPwd) throw badField('newPwd', 'errors.auth.samePassword');
+      await db.update(systemUser).set({ passwordHash: await hashPassword(body.newPwd) }).where(eq(systemUser.id, p.userId));
+      // Every session of the user ends, this one included: the console signs in again.
+      await sessions.revokeUser(p.userId);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { storedFile } from '../../db/schema.js';
+import type { RequestCtx } from '../../http/context.js';
+import { AppError, badField, notFound } from '../../http/errors.js';
+import type { Handlers } from '../../http/mount.js';
+import type { SessionStore } from '../../http/sessions.js';
+import type { EventHub } from '../../lib/events.js';
+import { canSeeProvider } from '../../lib/scope.js';
+
+interface Deps {
+  db: Db;
+  config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha'>;
+  events: EventHub;
+  sessions: SessionStore;
+  isReady: () => boolean;
+}
+
+const MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  pdf: 'application/pdf',
+  txt: 'text/plain; charset=utf-8',
+};
+
+export function commonRoutes({ db, config, events, sessions, isReady }: Deps): Handlers<typeof commonApi> {
+  const uploadDir = path.join(config.dataDir, 'uploads');
+
+  async function findFile(ctx: RequestCtx & { principal: NonNullable<RequestCtx['principal']> }, fileName: string) {
+    const [row] = await db.select().from(storedFile).where(eq(storedFile.fileName, fileName)).limit(1);
+    if (!row || (row.providerId !== null && !canSeeProvider(ctx.principal, row.providerId))) throw notFound();
+    const full = path.join(uploadDir, row.fileName);
+    if (!fs.existsSync(full)) throw new AppError(Code.NOT_FOUND, 'errors.upload.notFound');
+    return { row, full };
+  }
+
+  function sendFile(reply: Parameters<Handlers<typeof commonApi>['download']>[0]['reply'], full: string, name: string, after?: () => void) {
+    const ext = path.extname(name).slice(1).toLowerCase();
+    const stream = fs.createReadStream(full);
+    if (after) stream.on('close', after);
+    reply
+      .header('content-type', MIME[ext] ?? 'application/octet-stream')
+      .header('download-filename', encodeURIComponent(name))
+      .header('access-control-expose-headers', 'download-filename')
+      .send(stream);
+  }
+
+  return {
+    async health() {
+      if (!isReady()) throw new AppError(Code.SERVER_ERROR, 'errors.serverError');
+      return { status: 'ok' as const };
+    },
+    async dict({ params, ctx }) {
+      return dictEntries(ctx.lang, params.type as Parameters<typeof dictEntries>[1]);
+    },
+    async configKey({ params }) {
+      const values: Record<string, string> = {
+        'app.downloadUrl': config.appDownloadUrl,
+        'map.tileUrl': config.mapTileUrl,
+        'export.maxRows': String(config.exportMaxRows),
+        'captcha.enabled': String(config.captcha),
+      };
+      return values[String(params.key)] ?? '';
+    },
+    async upload({ req, query, ctx, audit }) {
+      const kind = uploadKinds[query.kind ?? 'file'];
+      if (!req.isMultipart()) throw badField('file', 'errors.upload.missing');
+      const part = await req.file({ limits: { fileSize: kind.maxMb * 1024 * 1024, files: 1 } });
+      if (!part) throw badField('file', 'errors.upload.missing');
+      const ext = path.extname(part.filename).slice(1).toLowerCase();
+      if (!(kind.types as readonly string[]).includes(ext)) {
+        part.file.resume();
+        throw badField('file', 'errors.upload.badType', { types: kind.types.join('/') });
+      }
+      const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
+      const fileName = `${day}/${randomUUID()}.${ext}`;
+      const full = path.join(uploadDir, fileName);
+      await fs.promises.mkdir(path.dirname(full), { recursive: true });
+      await pipeline(part.file, fs.createWriteStream(full));
+      if (part.file.truncated) {
+        await fs.promises.rm(full, { force: true });
+        throw badField('file', 'errors.upload.tooLarge', { n: kind.maxMb });
+      }
+      const { size } = await fs.promises.stat(full);
+      const p = ctx.principal;
+      await db.insert(storedFile).values({
+        providerId: p.providerId,
+        fileName,
+        originalName: part.filename.slice(0, 255),
+        mime: part.mimetype?.slice(0, 100) ?? null,
+        sizeBytes: size,
+        uploadedBy: p.userId,
+      });
+      audit.operand = `file:${part.filename}`;
+      return { fileName, originalName: part.filename, url: `/prod-api/common/download/resource?resource=${encodeURIComponent(fileName)}` };
+    },
+    async download({ query, ctx, reply }) {
+      const { row, full } = await findFile(ctx, query.fileName);
+      const remove = query.delete
+        ? () => {
+            void fs.promises.rm(full, { force: true });
+            void db.delete(storedFile).where(eq(storedFile.id, row.id));
+          }
+        : undefined;
+      sendFile(reply, full, row.originalName, remove);
+    },
+    async downloadResource({ query, ctx, reply }) {
+      const { row, full } = await findFile(ctx, query.resource);
+      sendFile(reply, full, row.originalName);
+    },
+    async events({ ctx, req, reply }) {
+      const p = ctx.principal;
+      const token = req.cookies['Admin-Token'] ?? req.headers.authorization?.slice(7) ?? '';
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.write('retry: 3000\n\n');
+      const unsubscribe = events.subscribe({
+        userId: p.userId,
+        canSee: (providerId) => canSeeProvider(p, providerId),
+        send: (e) => res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`),
+      });
+      // Keep proxies from timing out, and end the stream once the session is revoked.
+      const timer = setInterval(() => {
+        res.write(': ping\n\n');
+        void sessions.resolve(token).then((still) => {
+          if (!still) {
+            res.write('event: session.revoked\ndata: {}\n\n');
+            res.end();
+          }
+        });
+      }, 25_000);
+      const close = () => {
+        clearInterval(timer);
+        unsubscribe();
+      };
+      req.raw.on('close', close);
+      res.on('close', close);
+    },
+  };
+}
