@@ -9,14 +9,18 @@ export interface DictEntry {
   cssClass: string;
 }
 
-type DictDef = { enumKey: string; values: Record<string, string> };
+/** Values in display order with their listClass (an array: numeric-looking object keys would be re-sorted). */
+type DictDef = { enumKey: string; values: [value: string, listClass: string][] };
 
-const def = (enumKey: string, values: Record<string, string>): DictDef => ({ enumKey, values });
+const def = (enumKey: string, values: Record<string, string> | [string, string][]): DictDef => ({
+  enumKey,
+  values: Array.isArray(values) ? values : Object.entries(values),
+});
 
 export const dictionaries = {
   providerType: def('providerType', { super: 'primary', common: 'default' }),
-  userStatus: def('userStatus', { '1': 'success', '0': 'danger' }),
-  yesNo: def('yesNo', { '1': 'primary', '0': 'default' }),
+  userStatus: def('userStatus', [['1', 'success'], ['0', 'danger']]),
+  yesNo: def('yesNo', [['1', 'primary'], ['0', 'default']]),
   logMode: def('logMode', { web: 'primary', api: 'info', ocpp: 'warning' }),
   logResult: def('logResult', { '200': 'success', '400': 'warning', '401': 'danger', '403': 'danger', '404': 'warning', '409': 'warning', '500': 'danger', '601': 'warning' }),
   operation: def('operation', {
@@ -37,7 +41,7 @@ export const dictTypes = Object.keys(dictionaries) as DictType[];
 
 export function dictEntries(lang: Lang, type: DictType): DictEntry[] {
   const d = dictionaries[type];
-  return Object.entries(d.values).map(([value, listClass]) => ({
+  return d.values.map(([value, listClass]) => ({
     dictLabel: translate(lang, `enums.${d.enumKey}.${value}`),
     dictValue: value,
     listClass,

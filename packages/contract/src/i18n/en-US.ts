@@ -32,8 +32,8 @@ export const enUS: Vocabulary = {
       description: 'Description',
       roleCount: 'Roles',
     },
-    dict: { type: 'Dictionary type' },
-    upload: { file: 'File', fileName: 'File name', resource: 'Resource', delete: 'Delete after download' },
+    dict: { type: 'Dictionary type', key: 'Setting key' },
+    upload: { file: 'File', fileName: 'File name', resource: 'Resource', delete: 'Delete after download', kind: 'Upload kind' },
     systemLog: {
       operation: 'Operation type',
       operator: 'Operator',

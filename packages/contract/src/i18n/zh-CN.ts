@@ -31,8 +31,8 @@ export const zhCN = {
       description: '描述',
       roleCount: '角色数',
     },
-    dict: { type: '字典类型' },
-    upload: { file: '文件', fileName: '文件名', resource: '资源', delete: '是否删除' },
+    dict: { type: '字典类型', key: '参数键名' },
+    upload: { file: '文件', fileName: '文件名', resource: '资源', delete: '是否删除', kind: '上传类型' },
     systemLog: {
       operation: '操作类型',
       operator: '操作人员',

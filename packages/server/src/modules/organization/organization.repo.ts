@@ -1,7 +1,7 @@
 import type { Organization } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { organization, provider, role } from '../../db/schema.js';
+import { organization, provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope } from '../../lib/scope.js';
 
@@ -9,7 +9,8 @@ export interface OrganizationFilter {
   orgName?: string | undefined;
 }
 
-const roleCount = sql<number>`(select count(*)::int from ${role} where ${role.orgId} = ${organization.id})`;
+// Spelled out: drizzle leaves columns unqualified in a single-table select, which a correlated subquery cannot afford.
+const roleCount = sql<number>`(select count(*)::int from "role" r where r.org_id = "organization"."id")`;
 
 const columns = {
   id: organization.id,

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import { keysetBatches, streamExport } from '../../lib/export.js';
-import { isUniqueViolation } from '../../lib/scope.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import type { OrganizationRepo } from './organization.repo.js';
 
 interface Deps {
@@ -52,7 +52,13 @@ export function organizationRoutes({ repo, events, config }: Deps): Handlers<typ
       if (found.length !== new Set(body.ids).size) throw notFound();
       const busy = found.find((o) => Number(o.roleCount) > 0);
       if (busy) throw conflict('errors.organization.hasRoles', { name: busy.orgName });
-      return { removed: await repo.remove(body.ids) };
+      try {
+        return { removed: await repo.remove(body.ids) };
+      } catch (err) {
+        // A role joined the organisation between the check and the delete.
+        if (isForeignKeyViolation(err)) throw conflict('errors.organization.hasRoles', { name: found[0]!.orgName });
+        throw err;
+      }
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;

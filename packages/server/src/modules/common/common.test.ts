@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator } from '../../../test/fixtures.js';
+import { startServer, type TestServer } from '../../../test/harness.js';
+
+let s: TestServer;
+let admin: string;
+beforeAll(async () => {
+  s = await startServer();
+  admin = await s.login();
+});
+afterAll(() => s.close());
+
+async function upload(token: string, name: string, bytes: Buffer, kind = 'image', lang = 'en') {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const res = await fetch(`${s.url}/prod-api/common/upload?kind=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-language': lang }, body: form });
+  return (await res.json()) as { code: number; msg: string; fileName?: string; url?: string; data?: { field: string } };
+}
+
+describe('health and documents', () => {
+  it('health is 200 once ready', async () => {
+    expect(await s.call('GET', '/health')).toMatchObject({ code: 200, data: { status: 'ok' } });
+  });
+  it('unknown API paths answer with a 404 envelope', async () => {
+    const res = await fetch(`${s.url}/prod-api/no/such/thing`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ code: 404 });
+  });
+});
+
+describe('dictionaries and settings', () => {
+  it('serves a dictionary in the caller language', async () => {
+    const en = await s.call<{ dictLabel: string; dictValue: string; listClass: string }[]>('GET', '/system/dict/data/type/userStatus', { token: admin });
+    expect(en.data).toEqual([
+      { dictLabel: 'Enabled', dictValue: '1', listClass: 'success', cssClass: '' },
+      { dictLabel: 'Disabled', dictValue: '0', listClass: 'danger', cssClass: '' },
+    ]);
+    const zh = await s.call<{ dictLabel: string }[]>('GET', '/system/dict/data/type/userStatus', { token: admin, lang: 'zh' });
+    expect(zh.data.map((d) => d.dictLabel)).toEqual(['启用', '停用']);
+  });
+  it('refuses an unknown dictionary with 400 naming the type', async () => {
+    expect(await s.call('GET', '/system/dict/data/type/nope', { token: admin })).toMatchObject({ code: 400, data: { field: 'type' } });
+  });
+  it('serves the public settings', async () => {
+    expect((await s.call('GET', '/system/config/configKey/export.maxRows', { token: admin })).data).toBe(String(s.config.exportMaxRows));
+  });
+});
+
+describe('upload and download', () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+
+  it('stores an image under the data dir and serves it back', async () => {
+    const up = await upload(admin, 'logo.png', png);
+    expect(up).toMatchObject({ code: 200, fileName: expect.stringMatching(/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]+\.png$/), url: expect.stringContaining('/prod-api/common/download/resource?resource=') });
+    expect(fs.existsSync(path.join(s.config.dataDir, 'uploads', up.fileName!))).toBe(true);
+    const res = await fetch(`${s.url}${up.url}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(decodeURIComponent(res.headers.get('download-filename')!)).toBe('logo.png');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
+    // Same-origin <img> tags authenticate with the cookie.
+    const viaCookie = await fetch(`${s.url}${up.url}`, { headers: { cookie: `Admin-Token=${admin}` } });
+    expect(viaCookie.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('refuses a wrong type and a file over the limit, naming the field', async () => {
+    expect(await upload(admin, 'evil.exe', png)).toMatchObject({ code: 400, data: { field: 'file' }, msg: 'Wrong file format, please upload a png/jpg/jpeg/gif file!' });
+    const big = Buffer.alloc(5 * 1024 * 1024 + 10);
+    expect(await upload(admin, 'big.png', big, 'image', 'zh')).toMatchObject({ code: 400, msg: '上传文件大小不能超过 5 MB!' });
+  });
+
+  it("hides another provider's files", async () => {
+    const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
+    const token = await s.login(op.user.username, op.user.password);
+    const up = await upload(admin, 'secret.pdf', Buffer.from('%PDF-1.4'), 'file');
+    expect(up.code).toBe(200);
+    const res = await s.call('GET', `/common/download?fileName=${encodeURIComponent(up.fileName!)}`, { token });
+    expect(res.code).toBe(404);
+    const mine = await upload(token, 'mine.txt', Buffer.from('hello'), 'file');
+    const back = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await back.text()).toBe('hello');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await s.call('GET', `/common/download?fileName=${encodeURIComponent(mine.fileName!)}`, { token })).code).toBe(404);
+  });
+});
+
+describe('event stream', () => {
+  it("delivers a user its own events and no one else's", async () => {
+    const token = await s.login();
+    const controller = new AbortController();
+    const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.getReader();
+    const read = async () => new TextDecoder().decode((await reader.read()).value);
+    expect(await read()).toContain('retry:');
+    s.app.events.publish({ type: 'export.progress', userId: 1, payload: { exportId: 'e1', done: 5, total: 10 } });
+    s.app.events.publish({ type: 'export.progress', userId: 999, payload: { exportId: 'other' } });
+    const chunk = await read();
+    expect(chunk).toContain('event: export.progress');
+    expect(chunk).toContain('"exportId":"e1"');
+    expect(chunk).not.toContain('other');
+    controller.abort();
+  });
+
+  it('refuses a stream without a session', async () => {
+    const res = await fetch(`${s.url}/prod-api/web/events`);
+    expect(await res.json()).toMatchObject({ code: 401 });
+  });
+});
