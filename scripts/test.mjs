@@ -3,13 +3,14 @@
 import fs from 'node:fs';
 import { ensureBuilt, ensureInstalled, run } from './lib.mjs';
 
-const only = process.argv[2]; // optional: typecheck | unit | server | web | e2e
+const only = process.argv[2]; // optional: typecheck | lint | unit | contract | server | web | e2e
 ensureInstalled();
 
 const steps = [];
 const step = (name, fn) => (!only || only === name || (only === 'unit' && ['contract', 'server', 'web'].includes(name))) && steps.push([name, fn]);
 
 step('typecheck', () => run('npx', ['tsc', '-p', 'packages/contract']) || run('npx', ['tsc', '-p', 'packages/server']) || run('npx', ['tsc', '-p', 'packages/web']));
+step('lint', () => run('npx', ['eslint', '.']));
 step('contract', () => run('npx', ['vitest', 'run'], { cwd: 'packages/contract' }));
 step('server', () => run('npx', ['vitest', 'run'], { cwd: 'packages/server' }));
 step('web', () => run('npx', ['vitest', 'run'], { cwd: 'packages/web' }));

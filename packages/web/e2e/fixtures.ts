@@ -5,12 +5,12 @@ export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 18080}`;
 export type Locale = 'zh-CN' | 'en-US';
 
 /** Start in a language: the console reads the `language` cookie before anything else. */
-export async function useLocale(page: Page, locale: Locale) {
+export async function setLocaleCookie(page: Page, locale: Locale) {
   await page.context().addCookies([{ name: 'language', value: locale, url: BASE_URL }]);
 }
 
 export async function signIn(page: Page, locale: Locale = 'en-US', user = ADMIN) {
-  await useLocale(page, locale);
+  await setLocaleCookie(page, locale);
   await page.goto('/login');
   await page.getByTestId('login-username').fill(user.username);
   await page.getByTestId('login-password').fill(user.password);

@@ -1,0 +1,71 @@
+// Lint: typescript-eslint, one-way imports between layers and features (CONVENTIONS.md §6),
+// and no user-visible literal in the console (§5).
+import fs from 'node:fs';
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import i18next from 'eslint-plugin-i18next';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const web = 'packages/web/src';
+const features = fs.existsSync(`${web}/features`) ? fs.readdirSync(`${web}/features`) : [];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'packages/server/drizzle/**', '**/test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: 'packages/contract', from: ['packages/server', 'packages/web'], message: 'The contract imports neither server nor web.' },
+            { target: 'packages/server', from: 'packages/web' },
+            { target: 'packages/web', from: 'packages/server' },
+            { target: `${web}/shared`, from: [`${web}/features`, `${web}/app`], message: 'shared/ never imports features/ or app/.' },
+            ...features.map((f) => ({
+              target: `${web}/features/${f}`,
+              from: `${web}/features`,
+              except: [`./${f}`],
+              message: 'A feature never imports another feature.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // Every user-visible string comes from the zh-CN / en-US catalogues.
+    files: [`${web}/**/*.tsx`],
+    ignores: [`${web}/**/*.test.tsx`, `${web}/i18n/**`],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'jsx-attributes': { include: ['title', 'placeholder', 'alt', 'aria-label', 'label', 'okText', 'cancelText', 'content', 'tooltip'] },
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.{ts,tsx}', '**/test/**', '**/e2e/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+);
