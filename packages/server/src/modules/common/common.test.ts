@@ -108,3 +108,24 @@ describe('event stream', () => {
     expect(await res.json()).toMatchObject({ code: 401 });
   });
 });
+
+describe('console hosting', () => {
+  it('serves the built console with a history-mode fallback, never for API paths', async () => {
+    const dist = fs.mkdtempSync(path.join(s.config.dataDir, 'dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+    const c = await startServer({ webDist: dist });
+    try {
+      for (const route of ['/', '/dashboard', '/systemManagement/organizationManage?page=2']) {
+        const res = await fetch(c.url + route);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('<div id="root">');
+      }
+      expect(await (await fetch(`${c.url}/assets/app.js`)).text()).toBe('console.log(1)');
+      expect(await (await fetch(`${c.url}/prod-api/nothing-here`)).json()).toMatchObject({ code: 404 });
+    } finally {
+      await c.close();
+    }
+  });
+});
