@@ -93,10 +93,11 @@ export function handleEnvelope(env: { code: number; msg?: string; data?: unknown
     if (!opts.silent) feedback.message.warning(text);
     return;
   }
-  const field = code === Code.BAD_REQUEST ? ((env.data as { field?: string } | null)?.field ?? undefined) : undefined;
+  // 400 names the field at fault; so does a 409 on a unique field ("name already exists").
+  const field = code === Code.BAD_REQUEST || code === Code.CONFLICT ? ((env.data as { field?: string } | null)?.field ?? undefined) : undefined;
   if (code === Code.UNAUTHORIZED) {
     if (!opts.silent) on401();
-  } else if (!opts.silent && !(opts.fieldErrors && code === Code.BAD_REQUEST)) {
+  } else if (!opts.silent && !(opts.fieldErrors && field)) {
     feedback.message.error(text);
   }
   throw new ApiError(code, text, field);

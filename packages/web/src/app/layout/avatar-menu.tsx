@@ -1,0 +1,58 @@
+import { DownOutlined, LockOutlined, LogoutOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Dropdown, Space } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../shared/auth/session';
+import { forcedSignOut, signOut } from '../session-end';
+
+const ChangePasswordDialog = lazy(() => import('../../features/auth/change-password-dialog'));
+const AppDownloadDialog = lazy(() => import('../../features/auth/app-download-dialog'));
+
+type Dialog = 'password' | 'app' | null;
+
+/** Avatar with the user's menu: change password, app download, log out. */
+export function AvatarMenu({ compact }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const info = useSession();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const name = info?.user.name || info?.user.username;
+
+  const confirmLogout = () =>
+    modal.confirm({
+      title: t('common.systemPrompt'),
+      content: t('auth.logoutConfirm'),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onOk: () => signOut(),
+    });
+
+  return (
+    <>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: [
+            { key: 'password', icon: <LockOutlined />, label: t('auth.changePassword') },
+            { key: 'app', icon: <MobileOutlined />, label: t('auth.appDownload') },
+            { type: 'divider' },
+            { key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') },
+          ],
+          onClick: ({ key }) => (key === 'logout' ? confirmLogout() : setDialog(key as Dialog)),
+        }}
+      >
+        <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="avatar-menu">
+          <Avatar size="small" src={info?.user.avatar || undefined} icon={<UserOutlined />} />
+          {!compact && <span>{name}</span>}
+          <DownOutlined style={{ fontSize: 10 }} />
+        </Space>
+      </Dropdown>
+      <Suspense fallback={null}>
+        {dialog === 'password' && (
+          <ChangePasswordDialog userName={info?.user.username} onClose={() => setDialog(null)} onChanged={forcedSignOut} />
+        )}
+        {dialog === 'app' && <AppDownloadDialog onClose={() => setDialog(null)} />}
+      </Suspense>
+    </>
+  );
+}

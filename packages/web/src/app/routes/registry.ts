@@ -1,0 +1,34 @@
+import { DashboardOutlined } from '@ant-design/icons';
+import { createElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+
+/**
+ * One screen of the console. `path` is a menu path of the contract's menuTree (the menu shows
+ * only paths that have a screen), or a page outside the menu (an edit page, a detail page).
+ */
+export interface ScreenDef {
+  path: string;
+  component: LazyExoticComponent<ComponentType>;
+  icon?: ReactNode;
+  /** Tab cannot be closed (the dashboard). */
+  affix?: boolean;
+  /** Entering the page marks cached queries stale, so it always refetches instead of showing cached data. */
+  noCache?: boolean;
+  /** A page that never shows in the menu. */
+  hidden?: boolean;
+  /** Menu entry highlighted while this page is open; a page outside the menu also takes its access from it. */
+  activeMenu?: string;
+  /** Title key; default `menu.<name>` of the menu node. */
+  titleKey?: string;
+}
+
+/** The single static registry: a capability registers its screen by adding one entry. */
+export const screens: ScreenDef[] = [
+  {
+    path: '/dashboard',
+    component: lazy(() => import('../../features/dashboard/dashboard-page')),
+    icon: createElement(DashboardOutlined),
+    affix: true,
+    titleKey: 'menu.dashboard',
+  },
+  { path: '/systemManagement/organizationManage', component: lazy(() => import('../../features/organization/organization.page')) },
+];

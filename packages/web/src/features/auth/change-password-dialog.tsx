@@ -1,0 +1,85 @@
+import { api, editPasswordBody, translate } from '@csms/contract';
+import { App, Form, Input, Modal, type FormRule } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiLang } from '../../i18n/lang';
+import { ApiError, call } from '../../shared/api/client';
+import { zodRule } from './zod-rule';
+
+interface PasswordValues {
+  oldPwd: string;
+  newPwd: string;
+  confirmNewPwd: string;
+}
+
+/** How long the success message shows before the forced logout (spec §8). */
+const LOGOUT_DELAY_MS = 1000;
+
+const rule = (field: keyof PasswordValues) => zodRule(editPasswordBody, 'auth', field);
+
+/** The schema's own refinement runs only once every field is valid; check equality as soon as both are typed. */
+const sameAsNew: FormRule = ({ getFieldValue }) => ({
+  validator: async (_, value: string | undefined) => {
+    if (value && value !== getFieldValue('newPwd')) throw new Error(translate(apiLang(), 'validation.passwordMismatch'));
+  },
+});
+
+export interface ChangePasswordDialogProps {
+  userName?: string;
+  onClose(): void;
+  /** Called 1 s after a successful change: the session is gone, the shell logs out. */
+  onChanged(): void;
+}
+
+/** Change-password dialog of the avatar menu (spec §5). */
+export default function ChangePasswordDialog({ userName, onClose, onChanged }: ChangePasswordDialogProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordValues>();
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (values: PasswordValues) => {
+    setSaving(true);
+    try {
+      const ok = await call(api.auth.editUserPwd, { body: { ...values, userName } }, { fieldErrors: true });
+      if (ok) {
+        void message.success(t('auth.pwdChanged'));
+        setTimeout(onChanged, LOGOUT_DELAY_MS);
+        return;
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.field) form.setFields([{ name: err.field as keyof PasswordValues, errors: [err.message] }]);
+    }
+    setSaving(false);
+  };
+
+  return (
+    <Modal
+      open
+      title={t('auth.changePassword')}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" onFinish={submit} autoComplete="off">
+        <Form.Item name="oldPwd" label={t('fields.auth.oldPwd')} rules={[rule('oldPwd')]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item name="newPwd" label={t('fields.auth.newPwd')} rules={[rule('newPwd')]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirmNewPwd"
+          label={t('fields.auth.confirmNewPwd')}
+          dependencies={['newPwd']}
+          rules={[rule('confirmNewPwd'), sameAsNew]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

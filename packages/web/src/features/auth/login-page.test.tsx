@@ -1,0 +1,78 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import LoginPage from './login-page';
+
+const reply = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+
+function mockServer(login: unknown) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      calls.push(url);
+      if (url.includes('/captchaImage')) return reply({ code: 200, msg: 'ok', captchaEnabled: true, uuid: 'u1', img: 'PHN2Zy8+' });
+      return reply(login);
+    }),
+  );
+  return calls;
+}
+
+beforeAll(() => {
+  // jsdom has no matchMedia; antd's responsive hooks need one.
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+});
+
+function renderLogin() {
+  return render(
+    <MemoryRouter initialEntries={['/login']}>
+      <App>
+        <LoginPage />
+      </App>
+    </MemoryRouter>,
+  );
+}
+
+describe('sign-in screen', { timeout: 30_000 }, () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the captcha when enabled and the expired-account message for systemUserStatus 0', async () => {
+    const calls = mockServer({ code: 200, msg: 'ok', data: { systemUserStatus: 0 } });
+    renderLogin();
+    const img = await screen.findByAltText('Hard to read? Click to refresh');
+    expect(img.getAttribute('src')).toBe('data:image/svg+xml;base64,PHN2Zy8+');
+    fireEvent.change(screen.getByPlaceholderText('Account'), { target: { value: '  admin ' } });
+    fireEvent.change(screen.getByPlaceholderText('Password'), { target: { value: 'secret' } });
+    fireEvent.change(screen.getByPlaceholderText('Captcha'), { target: { value: 'abcd' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Sign in/ }));
+    });
+    expect(await screen.findByText('Your back-office account has expired, please contact after-sales')).toBeTruthy();
+    const loginCall = (fetch as unknown as { mock: { calls: [string, RequestInit][] } }).mock.calls.find(([u]) => u.includes('/web/login'));
+    expect(JSON.parse(String(loginCall?.[1].body))).toEqual({ username: 'admin', password: 'secret', code: 'abcd', uuid: 'u1' });
+    // a failed sign-in fetches a new captcha
+    await waitFor(() => expect(calls.filter((u) => u.includes('/captchaImage')).length).toBe(2));
+  });
+
+  it('asks for the account with the contract message', async () => {
+    mockServer({ code: 200, msg: 'ok', data: null });
+    renderLogin();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Sign in/ }));
+    });
+    expect(await screen.findByText('Account is required')).toBeTruthy();
+  });
+});

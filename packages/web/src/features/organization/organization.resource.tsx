@@ -1,0 +1,38 @@
+import { api } from '@csms/contract';
+import { defineResource } from '../../shared/resource/types';
+
+const permi = (action: string) => `system:organization:${action}`;
+
+/** Organisations (spec §3: orgName, description; roles belong to them). */
+export const organizationResource = defineResource({
+  name: 'organization',
+  api: {
+    list: api.organization.list,
+    get: api.organization.get,
+    add: api.organization.add,
+    edit: api.organization.edit,
+    remove: api.organization.remove,
+    export: api.organization.export,
+  },
+  permissions: {
+    list: permi('list'),
+    query: permi('query'),
+    add: permi('add'),
+    edit: permi('edit'),
+    remove: permi('remove'),
+    export: permi('export'),
+  },
+  columns: [
+    { key: 'id', width: 80, sorter: true, defaultHidden: true },
+    { key: 'orgName', width: 180, sorter: true },
+    { key: 'description', ellipsis: true },
+    { key: 'providerName', width: 160 },
+    { key: 'roleCount', width: 100, sorter: true },
+    { key: 'createTime', kind: 'datetime', width: 180, sorter: true },
+  ],
+  search: [{ key: 'orgName', kind: 'text' }],
+  form: [
+    { key: 'orgName', kind: 'text' },
+    { key: 'description', kind: 'textarea' },
+  ],
+});

@@ -1,0 +1,27 @@
+import type { UiCatalogue } from '../zh-CN';
+
+export default {
+  title: 'CSMS',
+  usernamePlaceholder: 'Account',
+  passwordPlaceholder: 'Password',
+  captchaPlaceholder: 'Captcha',
+  captchaRefresh: 'Hard to read? Click to refresh',
+  loginTitle: 'Sign in',
+  login: 'Sign in',
+  loggingIn: 'Signing in...',
+  badCredentials: 'Incorrect username or password',
+  notMatch: 'Username and password do not match',
+  accountExpired: 'Your back-office account has expired, please contact after-sales',
+  accountDisabled: 'Account has been disabled, please contact the system administrator',
+  verifyFailed: 'Verification failed, please login again',
+  relogin: 'Your session has expired. You can stay on this page or sign in again.',
+  reloginOk: 'Sign in again',
+  logoutConfirm: 'Are you sure you want to log out?',
+  permiEmpty: 'Please set the operation permission values',
+  roleEmpty: 'Please set the role permission values',
+  changePassword: 'Change password',
+  pwdChanged: 'Password changed, please sign in again',
+  appDownload: 'App download',
+  appDownloadHint: 'Scan the QR code with your phone to download the app',
+  appDownloadMissing: 'The app download address is not configured',
+} satisfies UiCatalogue['auth'];

@@ -1,0 +1,6 @@
+import type { UiCatalogue } from '../zh-CN';
+
+const organization: UiCatalogue['organization'] = {
+  entity: 'organisation',
+};
+export default organization;

@@ -1,0 +1,22 @@
+/** Words every screen uses. */
+export default {
+  appTitle: '充电运营管理平台',
+  systemPrompt: '系统提示',
+  confirm: '确定',
+  cancel: '取消',
+  ok: '确定',
+  close: '关闭',
+  save: '保存',
+  submit: '提交',
+  search: '搜索',
+  reset: '重置',
+  add: '新增',
+  edit: '修改',
+  delete: '删除',
+  detail: '详情',
+  export: '导出',
+  refresh: '刷新',
+  actions: '操作',
+  loading: '加载中',
+  success: '操作成功',
+};

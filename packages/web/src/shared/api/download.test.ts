@@ -1,0 +1,52 @@
+import { api } from '@csms/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { feedback } from '../feedback';
+import { ApiError } from './client';
+import { downloadExport, downloadFile } from './download';
+
+let clicked: HTMLAnchorElement[] = [];
+
+beforeEach(() => {
+  clicked = [];
+  URL.createObjectURL = vi.fn(() => 'blob:x');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    clicked.push(this);
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const stubFetch = (res: () => Response) => {
+  const fn = vi.fn(async () => res());
+  vi.stubGlobal('fetch', fn);
+  return fn;
+};
+
+describe('downloads', () => {
+  it('POSTs the export body as JSON and saves under the server’s file name', async () => {
+    const fetch = stubFetch(
+      () => new Response(new Blob(['a,b']), { headers: { 'content-type': 'text/csv', 'download-filename': encodeURIComponent('组织 2025.csv') } }),
+    );
+    await downloadExport(api.organization.export, { orgName: 'N', format: 'csv', exportId: 'e1' }, 'fallback.csv');
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/prod-api/web/organizationManage/exportOrganizations');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual({ orgName: 'N', format: 'csv', exportId: 'e1' });
+    expect(clicked.map((a) => a.download)).toEqual(['组织 2025.csv']);
+  });
+
+  it('shows the msg of a JSON envelope instead of saving it', async () => {
+    const error = vi.spyOn(feedback.message, 'error').mockImplementation(() => (() => {}) as never);
+    stubFetch(() => new Response(JSON.stringify({ code: 409, msg: 'Too many rows', data: null }), { headers: { 'content-type': 'application/json' } }));
+    await expect(downloadExport(api.organization.export, {}, 'x.xlsx')).rejects.toBeInstanceOf(ApiError);
+    expect(error).toHaveBeenCalledWith('Too many rows');
+    expect(clicked).toEqual([]);
+  });
+
+  it('GETs /common/download with fileName and delete, falling back to the base name', async () => {
+    const fetch = stubFetch(() => new Response(new Blob(['x']), { headers: { 'content-type': 'application/octet-stream' } }));
+    await downloadFile('tmp/report.xlsx', true);
+    expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toBe('/prod-api/common/download?fileName=tmp%2Freport.xlsx&delete=true');
+    expect(clicked.map((a) => a.download)).toEqual(['report.xlsx']);
+  });
+});

@@ -1,0 +1,72 @@
+import { api, type EndpointDef } from '@csms/contract';
+import i18n from 'i18next';
+import { feedback } from '../feedback';
+import { ApiError, authHeaders, buildUrl, handleEnvelope, send } from './client';
+
+/** Save a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function fileNameFrom(res: Response, fallback: string): string {
+  const header = res.headers.get('download-filename');
+  if (!header) return fallback;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return header;
+  }
+}
+
+/** A JSON reply is an envelope (an error, spec §7); anything else is the file. */
+async function saveReply(res: Response, fallbackName: string) {
+  const type = res.headers.get('content-type') ?? '';
+  const blob = await res.blob();
+  if (type.includes('application/json')) {
+    const env = JSON.parse(await blob.text()) as { code: number; msg?: string; data?: unknown };
+    handleEnvelope(env);
+    if (env.code !== 200) return;
+  }
+  saveBlob(blob, fileNameFrom(res, fallbackName));
+}
+
+async function run(task: () => Promise<void>) {
+  try {
+    await task();
+  } catch (err) {
+    // Transport and envelope failures were already shown by the client.
+    if (!(err instanceof ApiError)) feedback.message.error(i18n.t('request.downloadFailed'));
+    throw err;
+  }
+}
+
+/** POST an export request as JSON and save the file it streams back. */
+export function downloadExport(ep: EndpointDef, body: unknown, fileNameHint: string): Promise<void> {
+  return run(async () => {
+    const res = await send(buildUrl(ep), {
+      method: 'POST',
+      headers: { ...authHeaders(), 'Content-Type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
+    await saveReply(res, fileNameHint);
+  });
+}
+
+/** GET /common/download: a file the server prepared, optionally deleted once fetched. */
+export function downloadFile(fileName: string, del = false): Promise<void> {
+  return run(async () => {
+    const res = await send(buildUrl(api.common.download, undefined, { fileName, delete: del }), {
+      method: 'GET',
+      headers: authHeaders(),
+    });
+    await saveReply(res, fileName.split('/').pop() || fileName);
+  });
+}

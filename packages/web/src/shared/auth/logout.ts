@@ -1,0 +1,18 @@
+import { api } from '@csms/contract';
+import { call } from '../api/client';
+import { clearSession } from './session';
+
+/** Revoke the session on the server; failures are ignored (the token may already be invalid). */
+export async function revokeSession(): Promise<void> {
+  try {
+    await call(api.auth.logout, {}, { silent: true });
+  } catch {
+    // What matters is the local logout that follows.
+  }
+}
+
+/** Log out: revoke on the server, then clear token, stored credentials and info locally. */
+export async function logout(): Promise<void> {
+  await revokeSession();
+  clearSession();
+}

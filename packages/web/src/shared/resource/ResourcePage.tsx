@@ -1,0 +1,95 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Card } from 'antd';
+import { useEffect, useMemo, useState, type Key } from 'react';
+import { call } from '../api/client';
+import { useExport, useRemove } from './actions';
+import { DetailDrawer } from './DetailDrawer';
+import { FormDialog, type FormDialogState } from './FormDialog';
+import { useResourceText } from './labels';
+import { ResourceTable } from './ResourceTable';
+import { SearchBar } from './SearchBar';
+import { Toolbar } from './Toolbar';
+import type { Resource, RowActionCtx } from './types';
+import { useColumnVisibility } from './useColumnVisibility';
+import { useListQuery } from './url-query';
+
+type Row = Record<string, unknown>;
+
+/** A whole CRUD screen from one resource definition: search, toolbar, table, form dialog, detail, delete, export. */
+export function ResourcePage({ resource }: { resource: Resource }) {
+  const text = useResourceText(resource.name);
+  const { api } = resource;
+  const { query, setQuery } = useListQuery(api.list);
+  const list = useQuery({
+    queryKey: [api.list.path, query],
+    queryFn: ({ signal }) => call(api.list, { query: query as never }, { signal }) as Promise<{ list: Row[]; total: number }>,
+    placeholderData: keepPreviousData,
+  });
+  const search = resource.search ?? [];
+  const [showSearch, setShowSearch] = useState(true);
+  const [selected, setSelected] = useState<Key[]>([]);
+  const [dialog, setDialog] = useState<FormDialogState | null>(null);
+  const [detail, setDetail] = useState<Row | null>(null);
+  const { hidden, setHidden } = useColumnVisibility(resource.name, resource.columns);
+  const remove = useRemove(resource, text, () => setSelected([]));
+  const runExport = useExport(resource, text, query);
+  const refetch = () => void list.refetch();
+  // After deleting the last rows of the last page, step back to the page that still exists.
+  const lastPage = Math.max(1, Math.ceil((list.data?.total ?? 0) / query.limit));
+  useEffect(() => {
+    if (list.data && list.data.list.length === 0 && query.page > lastPage) setQuery({ ...query, page: lastPage });
+  }, [list.data, query, lastPage, setQuery]);
+  const ctx: RowActionCtx = useMemo(
+    () => ({ refetch: () => void list.refetch(), openEdit: (record) => setDialog({ mode: 'edit', record }), openDetail: setDetail }),
+    [list],
+  );
+
+  return (
+    <Card variant="borderless">
+      {search.length > 0 && showSearch && (
+        <SearchBar
+          name={resource.name}
+          search={search}
+          query={query}
+          text={text}
+          onSearch={(filters) => setQuery({ ...filters, page: 1, limit: query.limit })}
+          onReset={() => setQuery({ limit: query.limit })}
+        />
+      )}
+      <Toolbar
+        text={text}
+        permissions={resource.permissions}
+        canAdd={api.add !== undefined && (resource.form?.length ?? 0) > 0}
+        canRemove={api.remove !== undefined}
+        canExport={api.export !== undefined}
+        selectedCount={selected.length}
+        onAdd={() => setDialog({ mode: 'create' })}
+        onBatchRemove={() => remove(selected as Array<string | number>)}
+        onExport={(format) => void runExport(format)}
+        showSearch={search.length > 0 ? showSearch : null}
+        onToggleSearch={() => setShowSearch((s) => !s)}
+        onRefresh={refetch}
+        columns={resource.columns.filter((c) => !c.hideInTable)}
+        hidden={hidden}
+        onHiddenChange={setHidden}
+      />
+      <ResourceTable
+        resource={resource}
+        text={text}
+        rows={list.data?.list ?? []}
+        total={list.data?.total ?? 0}
+        loading={list.isFetching}
+        page={query.page}
+        limit={query.limit}
+        hidden={hidden}
+        selected={selected}
+        onSelect={setSelected}
+        onPage={(page, limit) => setQuery({ ...query, page, limit })}
+        onRemove={remove}
+        ctx={ctx}
+      />
+      <FormDialog resource={resource} text={text} state={dialog} onClose={() => setDialog(null)} />
+      <DetailDrawer resource={resource} text={text} record={detail} onClose={() => setDetail(null)} />
+    </Card>
+  );
+}

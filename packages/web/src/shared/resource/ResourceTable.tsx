@@ -1,0 +1,125 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { pageSizes } from '@csms/contract';
+import { Button, Space, Table, type TableProps } from 'antd';
+import type { Key, ReactNode } from 'react';
+import { useRef } from 'react';
+import { useAuth } from '../auth/useAuth';
+import { compareBy, renderCell } from './cells';
+import type { ResourceText } from './labels';
+import type { Resource, RowActionCtx } from './types';
+
+type Row = Record<string, unknown>;
+type TableRef = { scrollTo?: (c: { top?: number; index?: number }) => void } | null;
+
+export const TABLE_MAX_HEIGHT = 500;
+
+export interface ResourceTableProps {
+  resource: Resource;
+  text: ResourceText;
+  rows: Row[];
+  total: number;
+  loading: boolean;
+  page: number;
+  limit: number;
+  hidden: string[];
+  selected: Key[];
+  onSelect: (keys: Key[]) => void;
+  onPage: (page: number, limit: number) => void;
+  onRemove: (ids: Array<string | number>) => void;
+  ctx: RowActionCtx;
+}
+
+interface Action {
+  key: string;
+  label: string;
+  icon?: ReactNode;
+  danger?: boolean;
+  run: () => void;
+}
+
+/** The list: declared columns, row buttons by permission, server-side paging (spec §9). */
+export function ResourceTable(p: ResourceTableProps) {
+  const { resource, text } = p;
+  const { hasPermi } = useAuth();
+  const ref = useRef<TableRef>(null);
+  const rowKey = resource.rowKey ?? 'id';
+  const may = (permi?: string) => permi !== undefined && hasPermi(permi);
+  const off = new Set(resource.hideActions ?? []);
+  const { permissions: perm, api } = resource;
+
+  const actionsOf = (row: Row): Action[] => {
+    const list: Action[] = [];
+    if (!off.has('detail') && may(perm.query ?? perm.list)) list.push({ key: 'detail', label: text.t('common.detail'), icon: <EyeOutlined />, run: () => p.ctx.openDetail(row) });
+    if (!off.has('edit') && api.edit && may(perm.edit)) list.push({ key: 'edit', label: text.t('common.edit'), icon: <EditOutlined />, run: () => p.ctx.openEdit(row) });
+    if (!off.has('remove') && api.remove && may(perm.remove))
+      list.push({ key: 'remove', label: text.t('common.delete'), icon: <DeleteOutlined />, danger: true, run: () => p.onRemove([row[rowKey] as number]) });
+    for (const a of resource.rowActions ?? []) {
+      if (a.hidden?.(row) || (a.permi && !hasPermi(a.permi))) continue;
+      list.push({ key: a.key, label: text.t(a.label), icon: a.icon, danger: a.danger, run: () => void a.onClick(row, p.ctx) });
+    }
+    return list;
+  };
+  const mostActions = Math.max(0, ...p.rows.map((r) => actionsOf(r).length));
+
+  const columns: TableProps<Row>['columns'] = resource.columns
+    .filter((c) => !c.hideInTable && !p.hidden.includes(c.key))
+    .map((c) => ({
+      key: c.key,
+      dataIndex: c.key,
+      title: text.label(c.key, c.label),
+      width: c.width,
+      fixed: c.fixed,
+      ellipsis: c.ellipsis,
+      align: 'center',
+      sorter: c.sorter ? compareBy(c.key) : undefined,
+      render: (_: unknown, row: Row) => renderCell(c, row),
+    }));
+  const actionsWidth = mostActions > 0 ? 24 + mostActions * 80 : 0;
+  if (mostActions > 0) {
+    columns.push({
+      key: '$actions',
+      title: text.t('common.actions'),
+      width: actionsWidth,
+      fixed: 'right',
+      align: 'center',
+      render: (_: unknown, row: Row) => (
+        <Space size={0} wrap>
+          {actionsOf(row).map((a) => (
+            <Button key={a.key} type="link" size="small" danger={a.danger} icon={a.icon} onClick={a.run}>
+              {a.label}
+            </Button>
+          ))}
+        </Space>
+      ),
+    });
+  }
+
+  const selectable = api.remove !== undefined && may(perm.remove);
+  // Fill the card when it is wide enough, scroll sideways when it is not (columns without a width count 150 px).
+  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 150), selectable ? 48 : 0);
+  return (
+    <Table<Row>
+      ref={ref as never}
+      rowKey={rowKey}
+      columns={columns}
+      dataSource={p.rows}
+      loading={p.loading}
+      scroll={{ x: scrollX, y: TABLE_MAX_HEIGHT }}
+      rowSelection={selectable ? { selectedRowKeys: p.selected, onChange: (keys) => p.onSelect(keys) } : undefined}
+      pagination={{
+        current: p.page,
+        pageSize: p.limit,
+        total: p.total,
+        showSizeChanger: true,
+        showQuickJumper: true,
+        pageSizeOptions: pageSizes.map(String),
+        showTotal: (total) => text.t('kit.total', { total }),
+        onChange: (page, limit) => {
+          p.onPage(page, limit);
+          ref.current?.scrollTo?.({ top: 0 });
+          window.scrollTo({ top: 0, behavior: 'smooth' });
+        },
+      }}
+    />
+  );
+}

@@ -1,0 +1,94 @@
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Checkbox, Dropdown, Flex, Popover, Space, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
+import { Authorized } from '../auth/authorized';
+import type { ResourceText } from './labels';
+import type { ColumnDef } from './types';
+
+/** Renders children only with a declared permission the user holds (deny by default). */
+export function Gate({ permi, children }: { permi?: string; children: ReactNode }) {
+  return permi ? <Authorized permi={[permi]}>{children}</Authorized> : null;
+}
+
+export interface ToolbarProps {
+  text: ResourceText;
+  permissions: { add?: string; remove?: string; export?: string };
+  canAdd: boolean;
+  canRemove: boolean;
+  canExport: boolean;
+  selectedCount: number;
+  onAdd: () => void;
+  onBatchRemove: () => void;
+  onExport: (format: 'xlsx' | 'csv') => void;
+  showSearch: boolean | null;
+  onToggleSearch: () => void;
+  onRefresh: () => void;
+  columns: ColumnDef[];
+  hidden: string[];
+  onHiddenChange: (hidden: string[]) => void;
+}
+
+/** Buttons above the table: add, batch delete, export; search toggle, refresh, column settings. */
+export function Toolbar(p: ToolbarProps) {
+  const { t } = p.text;
+  const columnPicker = (
+    <Checkbox.Group
+      style={{ display: 'flex', flexDirection: 'column', gap: 4 }}
+      value={p.columns.map((c) => c.key).filter((k) => !p.hidden.includes(k))}
+      options={p.columns.map((c) => ({ value: c.key, label: p.text.label(c.key, c.label) }))}
+      onChange={(shown) => p.onHiddenChange(p.columns.map((c) => c.key).filter((k) => !shown.includes(k)))}
+    />
+  );
+  return (
+    <Flex justify="space-between" align="center" gap={10} style={{ marginBottom: 10 }} wrap>
+      <Space size={10} wrap>
+        {p.canAdd && (
+          <Gate permi={p.permissions.add}>
+            <Button type="primary" ghost icon={<PlusOutlined />} onClick={p.onAdd}>
+              {t('common.add')}
+            </Button>
+          </Gate>
+        )}
+        {p.canRemove && (
+          <Gate permi={p.permissions.remove}>
+            <Button danger ghost icon={<DeleteOutlined />} disabled={p.selectedCount === 0} onClick={p.onBatchRemove}>
+              {t('kit.batchDelete')}
+            </Button>
+          </Gate>
+        )}
+        {p.canExport && (
+          <Gate permi={p.permissions.export}>
+            <Dropdown
+              menu={{
+                items: [
+                  { key: 'xlsx', label: t('kit.exportXlsx') },
+                  { key: 'csv', label: t('kit.exportCsv') },
+                ],
+                onClick: ({ key }) => p.onExport(key as 'xlsx' | 'csv'),
+              }}
+            >
+              <Button icon={<DownloadOutlined />} color="orange" variant="outlined">
+                {t('common.export')}
+              </Button>
+            </Dropdown>
+          </Gate>
+        )}
+      </Space>
+      <Space size={8}>
+        {p.showSearch !== null && (
+          <Tooltip title={t(p.showSearch ? 'kit.hideSearch' : 'kit.showSearch')}>
+            <Button shape="circle" icon={<SearchOutlined />} aria-label={t(p.showSearch ? 'kit.hideSearch' : 'kit.showSearch')} onClick={p.onToggleSearch} />
+          </Tooltip>
+        )}
+        <Tooltip title={t('common.refresh')}>
+          <Button shape="circle" icon={<ReloadOutlined />} aria-label={t('common.refresh')} onClick={p.onRefresh} />
+        </Tooltip>
+        <Popover trigger="click" placement="bottomRight" title={t('kit.columns')} content={columnPicker}>
+          <Tooltip title={t('kit.columns')}>
+            <Button shape="circle" icon={<SettingOutlined />} aria-label={t('kit.columns')} />
+          </Tooltip>
+        </Popover>
+      </Space>
+    </Flex>
+  );
+}

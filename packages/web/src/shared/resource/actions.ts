@@ -1,0 +1,77 @@
+import { useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { createElement, useCallback } from 'react';
+import { call } from '../api/client';
+import { downloadExport } from '../api/download';
+import { subscribe } from '../events';
+import { feedback } from '../feedback';
+import { ExportProgress } from './ExportProgress';
+import type { ResourceText } from './labels';
+import type { Resource } from './types';
+import { filtersOf, shapeKeys } from './url-query';
+
+/** Delete after the spec's confirm dialog (系统提示, 确定/取消), then refetch the list. */
+export function useRemove(resource: Resource, text: ResourceText, onDone?: () => void) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (ids: Array<string | number>) => {
+      const ep = resource.api.remove;
+      if (!ep || ids.length === 0) return;
+      feedback.modal.confirm({
+        title: text.t('common.systemPrompt'),
+        content: text.t('kit.deleteConfirm', { ids: ids.join(',') }),
+        okText: text.t('common.confirm'),
+        cancelText: text.t('common.cancel'),
+        onOk: async () => {
+          await call(ep, { body: { ids } as never });
+          feedback.message.success(text.t('kit.deleteSuccess'));
+          onDone?.();
+          await queryClient.invalidateQueries({ queryKey: [resource.api.list.path] });
+        },
+      });
+    },
+    [resource, text, queryClient, onDone],
+  );
+}
+
+type ExportProgressEvent = {
+  type: 'export.progress';
+  exportId: string;
+  done: number;
+  total: number;
+};
+
+const newExportId = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * Export the list's current filters: the request carries an exportId; the server's
+ * `export.progress` events for it drive a notification until the file is saved.
+ */
+export function useExport(resource: Resource, text: ResourceText, query: Record<string, unknown>) {
+  return useCallback(
+    async (format: 'xlsx' | 'csv') => {
+      const ep = resource.api.export;
+      if (!ep) return;
+      const exportId = newExportId();
+      const key = `export-${exportId}`;
+      const title = text.title('kit.exporting', { name: text.entity });
+      const show = (done: number, total: number) =>
+        feedback.notification.open({ key, title, description: createElement(ExportProgress, { text, done, total }), duration: 0, placement: 'bottomRight' });
+      show(0, 0);
+      const off = subscribe<ExportProgressEvent>('export.progress', (e) => {
+        if (e.exportId === exportId) show(e.done, e.total);
+      });
+      const body = { ...filtersOf(query, shapeKeys(ep.body)), format, exportId };
+      try {
+        await downloadExport(ep, body, `${text.entity}_${dayjs().format('YYYYMMDDHHmmss')}.${format}`);
+        feedback.notification.success({ key, title: text.t('kit.exportDone'), duration: 3, placement: 'bottomRight' });
+      } catch {
+        feedback.notification.destroy(key);
+      } finally {
+        off();
+      }
+    },
+    [resource, text, query],
+  );
+}

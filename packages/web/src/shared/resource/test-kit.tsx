@@ -1,0 +1,63 @@
+import type { UserInfo } from '@csms/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { App } from 'antd';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { vi } from 'vitest';
+import { setSession } from '../auth/session';
+
+/** jsdom lacks what antd's responsive parts ask for. */
+export function polyfillDom() {
+  // jsdom cannot style pseudo-elements; antd asks while measuring scrollbars.
+  const computed = window.getComputedStyle.bind(window);
+  window.getComputedStyle = (elt: Element) => computed(elt);
+  // No canvas in jsdom: image thumbnails simply do not draw.
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+  if (typeof window.ResizeObserver === 'undefined') {
+    window.ResizeObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+  }
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string) =>
+      ({ matches: false, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false }) as MediaQueryList;
+  }
+}
+
+/** A signed-in administrator (every permission check passes). */
+export function signInAdmin() {
+  setSession({ roles: ['admin'], permissions: ['*:*:*'], providerId: 1, providerName: 'P' } as unknown as UserInfo);
+}
+
+export type Reply = (url: URL, init?: RequestInit) => unknown;
+
+/** Replace fetch: `reply` answers with an envelope body (or a Response). */
+export function mockFetch(reply: Reply) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const body = reply(url, init);
+    if (body instanceof Response) return body;
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+export function renderWithProviders(ui: ReactNode, url = '/') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[url]}>
+        <App>{ui}</App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+/** Untranslated catalogue keys left in rendered text (`fields.x.y`, `kit.total`, …). */
+export function rawKeys(text: string): string[] {
+  return text.match(/\b(fields|enums|errors|validation|kit|common|upload|organization|request)\.[A-Za-z]+(\.[A-Za-z]+)*/g) ?? [];
+}
