@@ -21,14 +21,27 @@ export interface ScreenDef {
   titleKey?: string;
 }
 
+/** Spec §9: a screen's code that has not arrived after 120 s counts as failed. */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+/** `lazy()` with the chunk timeout; the screen's error boundary shows the failure with a reload. */
+export function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
+  return lazy(() =>
+    Promise.race([
+      load(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS)),
+    ]),
+  );
+}
+
 /** The single static registry: a capability registers its screen by adding one entry. */
 export const screens: ScreenDef[] = [
   {
     path: '/dashboard',
-    component: lazy(() => import('../../features/dashboard/dashboard-page')),
+    component: lazyScreen(() => import('../dashboard/dashboard-page')),
     icon: createElement(DashboardOutlined),
     affix: true,
     titleKey: 'menu.dashboard',
   },
-  { path: '/systemManagement/organizationManage', component: lazy(() => import('../../features/organization/organization.page')) },
+  { path: '/systemManagement/organizationManage', component: lazyScreen(() => import('../../features/organization/organization.page')) },
 ];

@@ -89,10 +89,10 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
         </Flex>
         <Form form={form} size="large" onFinish={onFinish} initialValues={{ username: getCookie(cookieKeys.loginName) ?? '' }}>
           <Form.Item name="username" rules={[zodRule(loginBody, 'auth', 'username')]}>
-            <Input prefix={<UserOutlined />} placeholder={t('auth.usernamePlaceholder')} autoComplete="username" />
+            <Input prefix={<UserOutlined />} placeholder={t('auth.usernamePlaceholder')} autoComplete="username" data-testid="login-username" />
           </Form.Item>
           <Form.Item name="password" rules={[zodRule(loginBody, 'auth', 'password')]}>
-            <Input.Password prefix={<LockOutlined />} placeholder={t('auth.passwordPlaceholder')} autoComplete="current-password" />
+            <Input.Password prefix={<LockOutlined />} placeholder={t('auth.passwordPlaceholder')} autoComplete="current-password" data-testid="login-password" />
           </Form.Item>
           {captcha.enabled && (
             <Flex gap={8}>
@@ -108,7 +108,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
               />
             </Flex>
           )}
-          <Button type="primary" htmlType="submit" block loading={loading}>
+          <Button type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
             {t(loading ? 'auth.loggingIn' : 'auth.login')}
           </Button>
         </Form>

@@ -43,6 +43,7 @@ export default {
     resetting: 'Clearing settings and reloading, please wait...',
   },
   frameLoading: 'Loading the page, please wait!',
+  screenFailed: 'The page failed to load; check the network and refresh',
   dashboard: {
     welcome: 'Welcome back, {name}',
     provider: 'Provider',

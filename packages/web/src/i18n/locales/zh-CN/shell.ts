@@ -42,6 +42,7 @@ export default {
     resetting: '正在清除设置缓存并刷新，请稍候...',
   },
   frameLoading: '正在加载页面，请稍候！',
+  screenFailed: '页面加载失败，请检查网络后刷新重试',
   dashboard: {
     welcome: '欢迎回来，{name}',
     provider: '运营商',

@@ -1,6 +1,9 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 
-/** One tile of the dashboard grid; capabilities (statistics, faults, power trend) add theirs here. */
+/**
+ * One tile of the dashboard grid. Like the route registry, this lives in app/: capabilities
+ * (statistics, faults, power trend) register their widget here with a lazy import.
+ */
 export interface DashboardWidget {
   key: string;
   component: LazyExoticComponent<ComponentType>;
