@@ -136,6 +136,19 @@ describe('attempt limiting and audit', () => {
     expect(r.msg).toMatch(/Too many failed sign-ins, please try again in \d+ minutes/);
   });
 
+  it('locks a client IP after repeated failures across accounts', async () => {
+    const c = await startServer({ trustProxy: true, loginMaxAttemptsPerIp: 3 });
+    try {
+      const from = (ip: string, body: unknown) => c.call('POST', '/web/login', { body, headers: { 'x-forwarded-for': ip } });
+      for (const u of ['a1', 'a2', 'a3']) expect((await from('203.0.113.7', { username: u, password: 'x' })).code).toBe(401);
+      const locked = await from('203.0.113.7', { username: 'admin', password: 'admin123' });
+      expect(locked.msg).toMatch(/Too many failed sign-ins/);
+      expect((await from('203.0.113.8', { username: 'admin', password: 'admin123' })).code).toBe(200);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('writes one system-log row per sign-in attempt, with the password redacted', async () => {
     const before = (await s.database.db.select({ n: count() }).from(systemLog))[0]!.n;
     await login({ username: 'admin', password: 'nope' });
