@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import i18next from 'eslint-plugin-i18next';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint/boundaries.js';
 
 const web = 'packages/web/src';
 const features = fs.existsSync(`${web}/features`) ? fs.readdirSync(`${web}/features`) : [];
@@ -18,23 +18,22 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
+    plugins: { boundaries },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'import-x/no-restricted-paths': [
+      'boundaries/one-way-imports': [
         'error',
         {
           zones: [
             { target: 'packages/contract', from: ['packages/server', 'packages/web'], message: 'The contract imports neither server nor web.' },
-            { target: 'packages/server', from: 'packages/web' },
-            { target: 'packages/web', from: 'packages/server' },
+            { target: 'packages/server', from: ['packages/web'], message: 'The server never imports the console.' },
+            { target: 'packages/web', from: ['packages/server'], message: 'The console never imports the server.' },
             { target: `${web}/shared`, from: [`${web}/features`, `${web}/app`], message: 'shared/ never imports features/ or app/.' },
             ...features.map((f) => ({
               target: `${web}/features/${f}`,
-              from: `${web}/features`,
-              except: [`./${f}`],
+              from: [`${web}/features`],
+              except: [`${web}/features/${f}`],
               message: 'A feature never imports another feature.',
             })),
           ],

@@ -32,8 +32,18 @@ export const dictionaries = {
     remove: 'danger',
     export: 'warning',
     upload: 'info',
+    status: 'warning',
+    resetPassword: 'warning',
+    chargeUser: 'primary',
+    testMail: 'info',
+    send: 'success',
+    read: 'info',
     other: 'default',
   }),
+  roleEnabled: def('roleEnabled', [['true', 'success'], ['false', 'danger']]),
+  messageRead: def('messageRead', [['0', 'warning'], ['1', 'success']]),
+  providerValidity: def('providerValidity', [['1', 'default'], ['2', 'default'], ['3', 'default']]),
+  exportSource: def('exportSource', { organization: 'default', systemUser: 'default', systemLog: 'default', message: 'default' }),
 } satisfies Record<string, DictDef>;
 
 export type DictType = keyof typeof dictionaries;

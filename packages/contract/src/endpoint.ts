@@ -170,3 +170,18 @@ export function crud<
     }),
   };
 }
+
+/** `?id=` of a single-row read. */
+export const idQuery = z.object({ id: z.coerce.number().int().positive() });
+
+/** Optional free text; an empty string clears the value (the repo stores null). */
+export const optText = (max: number) => z.string().trim().max(max).optional();
+
+/** Optional e-mail; empty clears it. */
+export const optEmail = z.union([z.literal(''), z.email().max(100)]).optional();
+
+/** Phone numbers: digits with an optional leading +, spaces and dashes. */
+export const phoneNumber = z.string().trim().regex(/^\+?[0-9][0-9 -]{3,28}[0-9]$/);
+
+/** A time filter from a query string or body: ISO date or date-time; empty means no filter. */
+export const timeFilter = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.date().optional());

@@ -15,6 +15,16 @@ const actions = (prefix: string, list: string[]) => list.map((a) => `${prefix}:$
 const CRUD = ['list', 'query', 'add', 'edit', 'remove', 'export'];
 
 export const permissionCatalogue: PermissionGroup[] = [
+  {
+    menu: '/systemManagement/userManage',
+    permissions: [
+      ...actions('system:user', [...CRUD, 'status', 'resetPwd', 'chargeUser']),
+      ...actions('system:provider', ['list', 'query', 'add', 'edit']),
+      'system:message:add',
+      'system:exportConfig:edit',
+    ],
+  },
+  { menu: '/systemManagement/permissionManage', permissions: actions('system:role', ['list', 'query', 'add', 'edit', 'remove', 'status']) },
   { menu: '/systemManagement/organizationManage', permissions: actions('system:organization', CRUD) },
   { menu: '/systemManagement/systemLog', permissions: actions('system:log', ['list', 'query', 'export']) },
 ];

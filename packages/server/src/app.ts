@@ -16,8 +16,21 @@ import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
 import { commonRoutes } from './modules/common/common.routes.js';
+import { createExportColumns } from './lib/export-config.js';
+import { exportConfigRoutes } from './modules/exportConfig/exportConfig.routes.js';
+import { createMessageRepo } from './modules/message/message.repo.js';
+import { messageRoutes } from './modules/message/message.routes.js';
 import { createOrganizationRepo } from './modules/organization/organization.repo.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
+import { profileRoutes } from './modules/profile/profile.routes.js';
+import { createProviderRepo } from './modules/provider/provider.repo.js';
+import { providerRoutes } from './modules/provider/provider.routes.js';
+import { createRoleRepo } from './modules/role/role.repo.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { createSystemLogRepo } from './modules/systemLog/systemLog.repo.js';
+import { systemLogRoutes } from './modules/systemLog/systemLog.routes.js';
+import { createSystemUserRepo } from './modules/systemUser/systemUser.repo.js';
+import { systemUserRoutes } from './modules/systemUser/systemUser.routes.js';
 
 export interface App {
   server: FastifyInstance;
@@ -58,7 +71,16 @@ export async function buildApp({ config, database }: { config: Config; database:
     api.auth,
     authRoutes({ db, config, sessions, attempts: createAttemptLimiter({ db, config }), captcha: createCaptchaService({ db }) }),
   );
-  mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config }));
+  // System management (tenants, identities, roles, log, messages); exports read the export configuration.
+  const columns = createExportColumns({ db });
+  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }) }));
+  mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
+  mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
+  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), sessions, events, columns, config }));
+  mount(api.profile, profileRoutes({ db }));
+  mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
+  mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));
+  mount(api.exportConfig, exportConfigRoutes({ db, columns }));
 
   // Deny by default: every contract endpoint must be mounted, each with declared access.
   const missing = allEndpoints().filter((ep) => !mounted.has(ep));

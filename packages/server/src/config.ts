@@ -22,6 +22,8 @@ export interface Config {
   logLevel: string;
   appDownloadUrl: string;
   mapTileUrl: string;
+  /** URL that system messages with the SMS flag are POSTed to as JSON; none: the console says SMS is off. */
+  smsWebhook: string | undefined;
   /** Built console to serve; absent in API-only tests. */
   webDist: string | undefined;
 }
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.CSMS_LOG_LEVEL || 'info',
     appDownloadUrl: env.CSMS_APP_DOWNLOAD_URL || '',
     mapTileUrl: env.CSMS_MAP_TILE_URL || '',
+    smsWebhook: env.CSMS_SMS_WEBHOOK || undefined,
     webDist: env.CSMS_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     ...overrides,
   };

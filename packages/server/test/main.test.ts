@@ -22,7 +22,7 @@ function start(port: number): { child: ChildProcess; output: () => string; ready
       if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
       try {
         const r = await fetch(`http://127.0.0.1:${port}/prod-api/health`);
-        if ((await r.json()).code === 200) return;
+        if (((await r.json()) as { code: number }).code === 200) return;
       } catch {
         /* not listening yet */
       }

@@ -35,6 +35,9 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } 
 
 export function openPostgres(url: string): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
+  // process: the pool replaces it on the next query.
+  pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, pool, kind: 'postgres', close: () => pool.end() };
 }

@@ -69,9 +69,15 @@ export const systemUser = pgTable(
     /** Stations the user is bound to; empty means all of the provider's stations. */
     stationIds: jsonb('station_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** Set as a charging user; the cards area links it to a charge user by phone. */
+    isChargeUser: boolean('is_charge_user').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('system_user_username').on(sql`lower(${t.username})`), index('system_user_provider').on(t.providerId)],
+  (t) => [
+    uniqueIndex('system_user_username').on(sql`lower(${t.username})`),
+    uniqueIndex('system_user_phone').on(t.phone),
+    index('system_user_provider').on(t.providerId),
+  ],
 );
 
 /** Sign-in sessions; only a SHA-256 of the token is stored. */
@@ -138,3 +144,42 @@ export const storedFile = pgTable('stored_file', {
   uploadedBy: integer('uploaded_by'),
   createdAt: createdAt(),
 });
+
+/** System messages; `providerId` is the sender's provider. */
+export const message = pgTable('message', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => provider.id),
+  title: varchar('title', { length: 100 }).notNull(),
+  content: text('content').notNull(),
+  /** SMS reminder requested. */
+  isSend: boolean('is_send').notNull().default(false),
+  createUserId: integer('create_user_id'),
+  createdAt: createdAt(),
+});
+
+/** One row per recipient: read and delete are per user. */
+export const messageRecipient = pgTable(
+  'message_recipient',
+  {
+    id: serial('id').primaryKey(),
+    messageId: integer('message_id').notNull().references(() => message.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => systemUser.id, { onDelete: 'cascade' }),
+    read: integer('read').notNull().default(0),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    deleted: integer('deleted').notNull().default(0),
+  },
+  (t) => [uniqueIndex('message_recipient_msg_user').on(t.messageId, t.userId), index('message_recipient_user').on(t.userId, t.deleted, t.read)],
+);
+
+/** Columns an export includes, per provider and export source. */
+export const exportConfig = pgTable(
+  'export_config',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    exportSource: varchar('export_source', { length: 64 }).notNull(),
+    items: jsonb('items').$type<string[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('export_config_provider_source').on(t.providerId, t.exportSource)],
+);

@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
-import { keysetBatches, streamExport } from '../../lib/export.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import type { OrganizationRepo } from './organization.repo.js';
 
@@ -11,9 +12,10 @@ interface Deps {
   repo: OrganizationRepo;
   events: EventHub;
   config: Pick<Config, 'exportMaxRows'>;
+  columns: ExportColumns;
 }
 
-export function organizationRoutes({ repo, events, config }: Deps): Handlers<typeof organizationApi> {
+export function organizationRoutes({ repo, events, config, columns }: Deps): Handlers<typeof organizationApi> {
   const taken = (name: string) => conflict('errors.organization.nameTaken', { name }, 'orgName');
 
   return {
@@ -63,12 +65,13 @@ export function organizationRoutes({ repo, events, config }: Deps): Handlers<typ
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
       const filter = { orgName: body.orgName };
+      const defaults: ExportColumn<Record<string, unknown>>[] = ['id', 'orgName', 'description', 'providerName', 'roleCount', 'createTime'].map((key) => ({ key }));
       await streamExport(reply, {
         lang: ctx.lang,
         resource: 'organization',
         fileBase: 'organization',
         format: body.format,
-        columns: [{ key: 'id' }, { key: 'orgName' }, { key: 'description' }, { key: 'providerName' }, { key: 'roleCount' }, { key: 'createTime' }],
+        columns: await columns.columnsFor('organization', defaults, ctx),
         total: await repo.count(p, filter),
         batches: (async function* () {
           for await (const rows of keysetBatches((after, size) => repo.page(p, filter, after, size))) {

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { endpoint, idQuery, listOf, optEmail, optText, pageQuery, phoneNumber } from '../endpoint.js';
+
+export const providerTypes = ['super', 'common'] as const;
+/** Validity a provider is sold for (spec §9): 1, 2 or 3 years from the day it is set. */
+export const providerValidityYears = [1, 2, 3] as const;
+
+export const providerDto = z.object({
+  id: z.number(),
+  providerName: z.string(),
+  providerType: z.enum(providerTypes),
+  parentId: z.number().nullable(),
+  parentName: z.string().nullable(),
+  email: z.string().nullable(),
+  contact: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** Null: never expires (the super provider). */
+  expirationTime: z.string().nullable(),
+  authCount: z.number(),
+  logoPath: z.string().nullable(),
+  disclaimer: z.string().nullable(),
+  privacyAgreement: z.string().nullable(),
+  mailAccount: z.string().nullable(),
+  /** The authorization code is never returned: only whether one is stored, and a mask. */
+  hasMailAuthCode: z.boolean(),
+  mailAuthCodeMasked: z.string().nullable(),
+  smtpAddress: z.string().nullable(),
+  smtpPort: z.number().nullable(),
+  userCount: z.number(),
+  createTime: z.string(),
+});
+export type ProviderDto = z.infer<typeof providerDto>;
+
+const port = z.coerce.number().int().min(1).max(65535);
+const years = z.union(providerValidityYears.map((y) => z.literal(y)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>]);
+
+const providerFields = {
+  providerName: z.string().trim().min(1).max(100),
+  email: optEmail,
+  contact: optText(50),
+  phone: z.union([z.literal(''), phoneNumber]).optional(),
+  authCount: z.number().int().min(0).max(1_000_000).optional(),
+  logoPath: optText(255),
+  disclaimer: optText(20_000),
+  privacyAgreement: optText(20_000),
+  mailAccount: z.string().trim().min(1).max(100),
+  smtpAddress: z.string().trim().min(1).max(100),
+  smtpPort: port,
+};
+
+export const providerCreate = z.object({
+  ...providerFields,
+  parentId: z.number().int().positive(),
+  /** Years of validity from today. */
+  expiration: years,
+  mailAuthCode: z.string().min(1).max(200),
+});
+
+/** Edit: `expiration` renews from today; an absent or empty `mailAuthCode` keeps the stored one. */
+export const providerEdit = z.object({
+  ...providerFields,
+  id: z.number().int().positive(),
+  parentId: z.number().int().positive().optional(),
+  expiration: years.optional(),
+  mailAuthCode: z.string().max(200).optional(),
+});
+
+export const providerFilter = z.object({
+  providerName: optText(100),
+  providerType: z.enum(providerTypes).optional(),
+  contact: optText(50),
+  phone: optText(30),
+});
+
+export const providerOption = z.object({ id: z.number(), providerName: z.string(), providerType: z.enum(providerTypes), parentId: z.number().nullable() });
+
+const base = '/web/userManage';
+const permi = (action: string) => ({ permi: `system:provider:${action}` });
+
+/** Providers (tenants); paths as spec §7 names them, the test-mail verb keeps the area's prefix. */
+export const providerApi = {
+  add: endpoint({ method: 'POST', path: `${base}/addProvider`, access: permi('add'), resource: 'provider', operation: 'add', body: providerCreate, data: providerDto }),
+  search: endpoint({
+    method: 'POST',
+    path: `${base}/getConditionProviders`,
+    access: permi('list'),
+    resource: 'provider',
+    mutation: false,
+    body: pageQuery.extend(providerFilter.shape),
+    data: listOf(providerDto),
+  }),
+  get: endpoint({ method: 'GET', path: '/web/getProvider', access: permi('query'), resource: 'provider', query: idQuery, data: providerDto }),
+  edit: endpoint({ method: 'POST', path: `${base}/updateProviderInfo`, access: permi('edit'), resource: 'provider', operation: 'edit', body: providerEdit, data: providerDto }),
+  options: endpoint({
+    method: 'GET',
+    path: `${base}/getAllProviders`,
+    access: 'session',
+    resource: 'provider',
+    query: z.object({ providerName: optText(100) }),
+    data: z.array(providerOption),
+    summary: 'Providers the caller can see, for selects',
+  }),
+  testMail: endpoint({
+    method: 'POST',
+    path: `${base}/testProviderMail`,
+    access: permi('edit'),
+    resource: 'provider',
+    operation: 'testMail',
+    body: z.object({ id: z.number().int().positive(), to: z.email().max(100) }),
+    data: z.object({ accepted: z.boolean(), reply: z.string() }),
+  }),
+};

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { endpoint, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+
+export const roleDto = z.object({
+  id: z.number(),
+  roleName: z.string(),
+  roleKey: z.string(),
+  description: z.string().nullable(),
+  parentId: z.number().nullable(),
+  parentName: z.string().nullable(),
+  orgId: z.number().nullable(),
+  orgName: z.string().nullable(),
+  providerId: z.number(),
+  providerName: z.string(),
+  memberCount: z.number(),
+  enabled: z.boolean(),
+  rolePaths: z.array(z.string()),
+  permissions: z.array(z.string()),
+  createTime: z.string(),
+});
+export type RoleDto = z.infer<typeof roleDto>;
+
+const roleFields = {
+  roleName: z.string().trim().min(1).max(50),
+  roleKey: z.string().trim().min(1).max(50).regex(/^[A-Za-z][\w:.-]*$/),
+  description: optText(500),
+  parentId: z.number().int().positive().nullable().optional(),
+  orgId: z.number().int().positive().nullable().optional(),
+  enabled: z.boolean().optional(),
+  /** Menu paths of the contract's menu tree; the server refuses any other. */
+  rolePaths: z.array(z.string().max(100)).min(1).max(200),
+  /** Operation permissions of the contract's catalogue. */
+  permissions: z.array(z.string().max(100)).max(500).default([]),
+};
+
+export const roleCreate = z.object(roleFields);
+export const roleEdit = z.object({ id: z.number().int().positive(), ...roleFields });
+export const roleOption = z.object({ id: z.number(), roleName: z.string(), roleKey: z.string(), enabled: z.boolean(), providerId: z.number() });
+const roleIdQuery = z.object({ roleId: z.coerce.number().int().positive() });
+
+const base = '/web/permissionManage';
+const permi = (action: string) => ({ permi: `system:role:${action}` });
+
+/** Roles and permissions: paths as spec §7 names them; delete and status keep the area's prefix. */
+export const roleApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/queryRolesByOrg`,
+    access: permi('list'),
+    resource: 'role',
+    query: pageQuery.extend({ orgName: optText(50), roleName: optText(50) }),
+    data: listOf(roleDto),
+  }),
+  options: endpoint({
+    method: 'GET',
+    path: `${base}/queryRoles`,
+    access: permi('query'),
+    resource: 'role',
+    query: z.object({ roleName: optText(50), providerId: z.coerce.number().int().positive().optional() }),
+    data: z.array(roleOption),
+    summary: 'Roles the caller can see, for selects',
+  }),
+  add: endpoint({ method: 'POST', path: `${base}/createRole`, access: permi('add'), resource: 'role', operation: 'add', body: roleCreate, data: roleDto }),
+  permissions: endpoint({
+    method: 'GET',
+    path: `${base}/getRolePermissions`,
+    access: permi('query'),
+    resource: 'role',
+    query: roleIdQuery,
+    data: z.object({ roleId: z.number(), rolePaths: z.array(z.string()), permissions: z.array(z.string()) }),
+  }),
+  stringPermission: endpoint({
+    method: 'GET',
+    path: '/web/userManage/getStringPermission',
+    access: permi('query'),
+    resource: 'role',
+    query: roleIdQuery,
+    data: z.array(z.string()),
+    summary: "The role's operation permissions as strings",
+  }),
+  edit: endpoint({ method: 'POST', path: `${base}/editRoleInfo`, access: permi('edit'), resource: 'role', operation: 'edit', body: roleEdit, data: roleDto }),
+  status: endpoint({
+    method: 'POST',
+    path: `${base}/updateRoleStatus`,
+    access: permi('status'),
+    resource: 'role',
+    operation: 'status',
+    body: z.object({ id: z.number().int().positive(), enabled: z.boolean() }),
+    data: roleDto,
+  }),
+  remove: endpoint({
+    method: 'POST',
+    path: `${base}/deleteRole`,
+    access: permi('remove'),
+    resource: 'role',
+    operation: 'remove',
+    body: idsBody,
+    data: z.object({ removed: z.number() }),
+  }),
+};

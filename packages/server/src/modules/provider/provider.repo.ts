@@ -1,0 +1,99 @@
+import type { ProviderDto } from '@csms/contract';
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { provider } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { providerSubtree } from '../../http/sessions.js';
+import { providerScope } from '../../lib/scope.js';
+
+export interface ProviderFilter {
+  providerName?: string | undefined;
+  providerType?: 'super' | 'common' | undefined;
+  contact?: string | undefined;
+  phone?: string | undefined;
+}
+
+type Row = typeof provider.$inferSelect;
+const parent = alias(provider, 'parent');
+const userCount = sql<number>`(select count(*)::int from "system_user" u where u.provider_id = "provider"."id")`;
+
+/** Show that a code is stored without showing it: first and last character around asterisks. */
+export function mask(code: string | null): string | null {
+  if (!code) return null;
+  return code.length <= 4 ? '****' : `${code[0]}******${code[code.length - 1]}`;
+}
+
+export const toDto = (r: Row, parentName: string | null, users: number): ProviderDto => ({
+  id: r.id,
+  providerName: r.name,
+  providerType: r.type,
+  parentId: r.parentId,
+  parentName,
+  email: r.email,
+  contact: r.contact,
+  phone: r.phone,
+  expirationTime: r.expiresAt?.toISOString() ?? null,
+  authCount: r.authCount,
+  logoPath: r.logoPath,
+  disclaimer: r.disclaimer,
+  privacyAgreement: r.privacyAgreement,
+  mailAccount: r.mailAccount,
+  hasMailAuthCode: Boolean(r.mailAuthCode),
+  mailAuthCodeMasked: mask(r.mailAuthCode),
+  smtpAddress: r.smtpAddress,
+  smtpPort: r.smtpPort,
+  userCount: Number(users),
+  createTime: r.createdAt.toISOString(),
+});
+
+/** Providers, scoped to the caller's subtree (a super provider's users see all). */
+export function createProviderRepo({ db }: { db: Db }) {
+  const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, provider.id), ...more);
+  const filterSql = (f: ProviderFilter) =>
+    and(
+      f.providerName ? ilike(provider.name, `%${f.providerName}%`) : undefined,
+      f.providerType ? eq(provider.type, f.providerType) : undefined,
+      f.contact ? ilike(provider.contact, `%${f.contact}%`) : undefined,
+      f.phone ? ilike(provider.phone, `%${f.phone}%`) : undefined,
+    );
+  const base = () =>
+    db.select({ row: provider, parentName: parent.name, userCount }).from(provider).leftJoin(parent, eq(parent.id, provider.parentId));
+
+  return {
+    async list(p: Principal, f: ProviderFilter, page: number, limit: number) {
+      const cond = where(p, filterSql(f));
+      const [rows, [total]] = await Promise.all([
+        base().where(cond).orderBy(desc(provider.id)).limit(limit).offset((page - 1) * limit),
+        db.select({ n: count() }).from(provider).where(cond),
+      ]);
+      return { list: rows.map((r) => toDto(r.row, r.parentName, r.userCount)), total: total?.n ?? 0 };
+    },
+    async get(p: Principal, id: number) {
+      const [r] = await base().where(where(p, eq(provider.id, id))).limit(1);
+      return r ? toDto(r.row, r.parentName, r.userCount) : undefined;
+    },
+    /** The raw row, secrets included: for sending mail only, never for replies. */
+    async row(p: Principal, id: number) {
+      const [r] = await db.select().from(provider).where(where(p, eq(provider.id, id))).limit(1);
+      return r;
+    },
+    async options(p: Principal, providerName?: string) {
+      return db
+        .select({ id: provider.id, providerName: provider.name, providerType: provider.type, parentId: provider.parentId })
+        .from(provider)
+        .where(where(p, providerName ? ilike(provider.name, `%${providerName}%`) : undefined))
+        .orderBy(asc(provider.id));
+    },
+    subtree: (id: number) => providerSubtree(db, id),
+    async insert(values: typeof provider.$inferInsert) {
+      const [r] = await db.insert(provider).values(values).returning({ id: provider.id });
+      return r!.id;
+    },
+    async update(p: Principal, id: number, values: Partial<typeof provider.$inferInsert>) {
+      await db.update(provider).set(values).where(where(p, eq(provider.id, id)));
+    },
+  };
+}
+
+export type ProviderRepo = ReturnType<typeof createProviderRepo>;

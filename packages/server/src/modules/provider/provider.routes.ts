@@ -1,0 +1,123 @@
+import { Code, translate, type providerApi } from '@csms/contract';
+import { AppError, notFound } from '../../http/errors.js';
+import type { Principal } from '../../http/context.js';
+import type { Handlers } from '../../http/mount.js';
+import { canSeeProvider } from '../../lib/scope.js';
+import { SmtpError, sendMail } from '../../lib/smtp.js';
+import type { ProviderRepo } from './provider.repo.js';
+
+const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+const yearsFromNow = (years: number) => {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d;
+};
+const superOnly = () => new AppError(Code.FORBIDDEN, 'errors.provider.superOnly');
+
+interface Deps {
+  repo: ProviderRepo;
+  /** Test servers on loopback use self-signed certificates. */
+  mailTimeoutMs?: number;
+}
+
+export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof providerApi> {
+  const isSuper = (p: Principal) => p.providerType === 'super';
+
+  return {
+    async add({ body, ctx, audit }) {
+      const p = ctx.principal;
+      audit.operand = `provider:${body.providerName}`;
+      if (!isSuper(p)) throw superOnly();
+      if (!canSeeProvider(p, body.parentId) || !(await repo.get(p, body.parentId))) throw notFound();
+      const id = await repo.insert({
+        name: body.providerName,
+        type: 'common',
+        parentId: body.parentId,
+        email: blank(body.email),
+        contact: blank(body.contact),
+        phone: blank(body.phone),
+        expiresAt: yearsFromNow(body.expiration),
+        authCount: body.authCount ?? 0,
+        logoPath: blank(body.logoPath),
+        disclaimer: blank(body.disclaimer),
+        privacyAgreement: blank(body.privacyAgreement),
+        mailAccount: body.mailAccount,
+        mailAuthCode: body.mailAuthCode,
+        smtpAddress: body.smtpAddress,
+        smtpPort: body.smtpPort,
+      });
+      audit.operand = `provider:${id}:${body.providerName}`;
+      return (await repo.get(p, id))!;
+    },
+    async search({ body, ctx }) {
+      const { page, limit, ...filter } = body;
+      return repo.list(ctx.principal, filter, page, limit);
+    },
+    async get({ query, ctx }) {
+      return (await repo.get(ctx.principal, query.id)) ?? Promise.reject(notFound());
+    },
+    async edit({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await repo.get(p, body.id);
+      if (!current) throw notFound();
+      audit.operand = `provider:${body.id}:${current.providerName}`;
+      const parentChanges = body.parentId !== undefined && body.parentId !== current.parentId;
+      const authCountChanges = body.authCount !== undefined && body.authCount !== current.authCount;
+      // Validity, licences and place in the tree are what a provider pays for: only the super provider sets them.
+      if ((body.expiration !== undefined || parentChanges || authCountChanges) && !isSuper(p)) throw superOnly();
+      if (current.providerType === 'super' && (body.expiration !== undefined || parentChanges)) {
+        throw new AppError(Code.CONFLICT, 'errors.provider.superLocked');
+      }
+      if (parentChanges) {
+        if (!(await repo.get(p, body.parentId!))) throw notFound();
+        if ((await repo.subtree(body.id)).includes(body.parentId!)) throw new AppError(Code.CONFLICT, 'errors.provider.parentInvalid', {}, 'parentId');
+      }
+      await repo.update(p, body.id, {
+        name: body.providerName,
+        ...(parentChanges ? { parentId: body.parentId! } : {}),
+        email: blank(body.email),
+        contact: blank(body.contact),
+        phone: blank(body.phone),
+        ...(body.expiration !== undefined ? { expiresAt: yearsFromNow(body.expiration) } : {}),
+        ...(body.authCount !== undefined ? { authCount: body.authCount } : {}),
+        logoPath: blank(body.logoPath),
+        disclaimer: blank(body.disclaimer),
+        privacyAgreement: blank(body.privacyAgreement),
+        mailAccount: body.mailAccount,
+        ...(body.mailAuthCode ? { mailAuthCode: body.mailAuthCode } : {}),
+        smtpAddress: body.smtpAddress,
+        smtpPort: body.smtpPort,
+      });
+      return (await repo.get(p, body.id))!;
+    },
+    async options({ query, ctx }) {
+      return repo.options(ctx.principal, query.providerName);
+    },
+    async testMail({ body, ctx, audit }) {
+      const row = await repo.row(ctx.principal, body.id);
+      if (!row) throw notFound();
+      audit.operand = `provider:${row.id}:${row.name}`;
+      const { mailAccount, mailAuthCode, smtpAddress, smtpPort } = row;
+      if (!mailAccount || !mailAuthCode || !smtpAddress || !smtpPort) throw new AppError(Code.CONFLICT, 'errors.provider.mailNotConfigured');
+      try {
+        const { reply } = await sendMail({
+          host: smtpAddress,
+          port: smtpPort,
+          user: mailAccount,
+          pass: mailAuthCode,
+          from: mailAccount,
+          to: body.to,
+          subject: translate(ctx.lang, 'errors.provider.mailSubject', { name: row.name }),
+          text: translate(ctx.lang, 'errors.provider.mailBody', { name: row.name }),
+          ...(mailTimeoutMs ? { timeoutMs: mailTimeoutMs } : {}),
+        });
+        return { accepted: true, reply };
+      } catch (err) {
+        if (!(err instanceof SmtpError)) throw err;
+        const where = { host: smtpAddress, port: smtpPort };
+        const key = { connect: 'mailConnect', timeout: 'mailTimeout', auth: 'mailAuth', rejected: 'mailRejected' }[err.kind];
+        throw new AppError(Code.CONFLICT, `errors.provider.${key}`, { ...where, reason: err.reply, reply: err.reply });
+      }
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { ADMIN_ROLE, ALL_PERMISSION, allMenuPaths, allPermissions, Code, type roleApi } from '@csms/contract';
+import type { Principal } from '../../http/context.js';
+import { AppError, badField, conflict, notFound } from '../../http/errors.js';
+import type { Handlers } from '../../http/mount.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
+import type { RoleRepo } from './role.repo.js';
+
+type RoleInput = { roleKey: string; rolePaths: string[]; permissions: string[]; orgId?: number | null | undefined; parentId?: number | null | undefined };
+
+const isAdmin = (p: Principal) => p.roleKey === ADMIN_ROLE || p.permissions.includes(ALL_PERMISSION);
+const adminLocked = () => new AppError(Code.CONFLICT, 'errors.role.adminLocked');
+
+export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleApi> {
+  const keyTaken = (key: string) => conflict('errors.role.keyTaken', { key }, 'roleKey');
+
+  /** Paths from the menu tree and permissions from the catalogue only; a non-admin adds only what it holds itself. */
+  async function checkGrants(p: Principal, body: RoleInput, before: { rolePaths: string[]; permissions: string[] }) {
+    const badPath = body.rolePaths.find((x) => !allMenuPaths.includes(x));
+    if (badPath) throw badField('rolePaths', 'errors.role.badPath', { path: badPath });
+    const badPermi = body.permissions.find((x) => !allPermissions.includes(x));
+    if (badPermi) throw badField('permissions', 'errors.role.badPermission', { permission: badPermi });
+    if (isAdmin(p)) return;
+    const own = await repo.grants(p.roleId);
+    const path = body.rolePaths.find((x) => !before.rolePaths.includes(x) && !own.rolePaths.includes(x));
+    if (path) throw new AppError(Code.FORBIDDEN, 'errors.role.pathNotGrantable', { path });
+    const permission = body.permissions.find((x) => !before.permissions.includes(x) && !p.permissions.includes(x));
+    if (permission) throw new AppError(Code.FORBIDDEN, 'errors.role.notGrantable', { permission });
+  }
+
+  /** Organisation and parent role must be visible; the role belongs to the organisation's provider. */
+  async function refs(p: Principal, body: RoleInput, selfId?: number) {
+    let providerId: number | undefined;
+    if (body.orgId) {
+      const org = await repo.org(p, body.orgId);
+      if (!org) throw notFound();
+      providerId = org.providerId;
+    }
+    if (body.parentId) {
+      if (!(await repo.get(p, body.parentId))) throw notFound();
+      if (selfId !== undefined && (await repo.ancestors(body.parentId)).includes(selfId)) {
+        throw new AppError(Code.CONFLICT, 'errors.role.parentInvalid', {}, 'parentId');
+      }
+    }
+    return providerId;
+  }
+
+  return {
+    async list({ query, ctx }) {
+      return repo.list(ctx.principal, { orgName: query.orgName, roleName: query.roleName }, query.page, query.limit);
+    },
+    async options({ query, ctx }) {
+      return repo.options(ctx.principal, query.roleName, query.providerId);
+    },
+    async add({ body, ctx, audit }) {
+      const p = ctx.principal;
+      audit.operand = `role:${body.roleKey}`;
+      if (body.roleKey === ADMIN_ROLE || (await repo.keyTaken(body.roleKey))) throw keyTaken(body.roleKey);
+      await checkGrants(p, body, { rolePaths: [], permissions: [] });
+      const providerId = (await refs(p, body)) ?? p.providerId;
+      try {
+        const id = await repo.insert({
+          providerId,
+          orgId: body.orgId ?? null,
+          parentId: body.parentId ?? null,
+          roleName: body.roleName,
+          roleKey: body.roleKey,
+          description: body.description || null,
+          enabled: body.enabled ?? true,
+          rolePaths: [...new Set(body.rolePaths)],
+          permissions: [...new Set(body.permissions)],
+        });
+        return (await repo.get(p, id))!;
+      } catch (err) {
+        throw isUniqueViolation(err) ? keyTaken(body.roleKey) : err;
+      }
+    },
+    async permissions({ query, ctx }) {
+      const r = await repo.get(ctx.principal, query.roleId);
+      if (!r) throw notFound();
+      return { roleId: r.id, rolePaths: r.rolePaths, permissions: r.permissions };
+    },
+    async stringPermission({ query, ctx }) {
+      const r = await repo.get(ctx.principal, query.roleId);
+      if (!r) throw notFound();
+      return r.permissions;
+    },
+    async edit({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await repo.get(p, body.id);
+      if (!current) throw notFound();
+      audit.operand = `role:${current.roleKey}`;
+      const admin = current.roleKey === ADMIN_ROLE;
+      if (admin && (body.roleKey !== ADMIN_ROLE || body.enabled === false)) throw adminLocked();
+      if (!admin && body.roleKey !== current.roleKey && (body.roleKey === ADMIN_ROLE || (await repo.keyTaken(body.roleKey, body.id)))) {
+        throw keyTaken(body.roleKey);
+      }
+      // The admin role holds everything by definition; its paths and permissions are not edited.
+      if (!admin) await checkGrants(p, body, current);
+      const providerId = (await refs(p, body, body.id)) ?? current.providerId;
+      try {
+        await repo.update(body.id, {
+          providerId,
+          orgId: body.orgId ?? null,
+          parentId: body.parentId ?? null,
+          roleName: body.roleName,
+          roleKey: body.roleKey,
+          description: body.description || null,
+          ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+          ...(admin ? {} : { rolePaths: [...new Set(body.rolePaths)], permissions: [...new Set(body.permissions)] }),
+        });
+      } catch (err) {
+        throw isUniqueViolation(err) ? keyTaken(body.roleKey) : err;
+      }
+      return (await repo.get(p, body.id))!;
+    },
+    async status({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await repo.get(p, body.id);
+      if (!current) throw notFound();
+      audit.operand = `role:${current.roleKey}`;
+      if (current.roleKey === ADMIN_ROLE && !body.enabled) throw adminLocked();
+      await repo.update(body.id, { enabled: body.enabled });
+      return (await repo.get(p, body.id))!;
+    },
+    async remove({ body, ctx, audit }) {
+      const found = await repo.visible(ctx.principal, body.ids);
+      if (found.length !== new Set(body.ids).size) throw notFound();
+      audit.operand = `role:${found.map((r) => r.roleKey).join(',')}`.slice(0, 255);
+      if (found.some((r) => r.roleKey === ADMIN_ROLE)) throw adminLocked();
+      const busy = found.find((r) => Number(r.memberCount) > 0);
+      if (busy) throw conflict('errors.role.hasUsers', { name: busy.roleName, count: Number(busy.memberCount) });
+      try {
+        return { removed: await repo.remove(body.ids) };
+      } catch (err) {
+        // A user joined the role between the check and the delete.
+        if (isForeignKeyViolation(err)) throw conflict('errors.role.hasUsers', { name: found[0]!.roleName, count: 1 });
+        throw err;
+      }
+    },
+  };
+}

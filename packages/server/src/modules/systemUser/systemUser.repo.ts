@@ -1,0 +1,142 @@
+import type { SystemUserDto } from '@csms/contract';
+import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { provider, role, systemUser } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { providerScope } from '../../lib/scope.js';
+
+export interface SystemUserFilter {
+  username?: string | undefined;
+  name?: string | undefined;
+  phone?: string | undefined;
+  status?: 0 | 1 | undefined;
+  providerId?: number | undefined;
+  roleId?: number | undefined;
+}
+
+const columns = {
+  id: systemUser.id,
+  username: systemUser.username,
+  name: systemUser.name,
+  phone: systemUser.phone,
+  email: systemUser.email,
+  avatar: systemUser.avatar,
+  status: systemUser.status,
+  roleId: systemUser.roleId,
+  roleName: role.roleName,
+  roleKey: role.roleKey,
+  providerId: systemUser.providerId,
+  providerName: provider.name,
+  stationIds: systemUser.stationIds,
+  isChargeUser: systemUser.isChargeUser,
+  lastLoginAt: systemUser.lastLoginAt,
+  createdAt: systemUser.createdAt,
+};
+export interface UserRow {
+  id: number;
+  username: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  avatar: string | null;
+  status: number;
+  roleId: number;
+  roleName: string;
+  roleKey: string;
+  providerId: number;
+  providerName: string;
+  stationIds: number[];
+  isChargeUser: boolean;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+}
+
+export const toDto = (r: UserRow): SystemUserDto => ({
+  id: r.id,
+  username: r.username,
+  name: r.name,
+  phone: r.phone,
+  email: r.email,
+  avatar: r.avatar,
+  status: r.status,
+  roleId: r.roleId,
+  roleName: r.roleName,
+  providerId: r.providerId,
+  providerName: r.providerName,
+  stationIds: r.stationIds,
+  isChargeUser: r.isChargeUser,
+  lastLoginTime: r.lastLoginAt?.toISOString() ?? null,
+  createTime: r.createdAt.toISOString(),
+});
+
+/** System users, scoped to the caller's providers; never selects the password hash into a reply. */
+export function createSystemUserRepo({ db }: { db: Db }) {
+  const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, systemUser.providerId), ...more);
+  const filterSql = (f: SystemUserFilter) =>
+    and(
+      f.username ? ilike(systemUser.username, `%${f.username}%`) : undefined,
+      f.name ? ilike(systemUser.name, `%${f.name}%`) : undefined,
+      f.phone ? ilike(systemUser.phone, `%${f.phone}%`) : undefined,
+      f.status !== undefined ? eq(systemUser.status, f.status) : undefined,
+      f.providerId ? eq(systemUser.providerId, f.providerId) : undefined,
+      f.roleId ? eq(systemUser.roleId, f.roleId) : undefined,
+    );
+  const base = () =>
+    db.select(columns).from(systemUser).innerJoin(role, eq(role.id, systemUser.roleId)).innerJoin(provider, eq(provider.id, systemUser.providerId));
+
+  return {
+    async list(p: Principal, f: SystemUserFilter, page: number, limit: number) {
+      const cond = where(p, filterSql(f));
+      const [rows, [total]] = await Promise.all([
+        base().where(cond).orderBy(desc(systemUser.id)).limit(limit).offset((page - 1) * limit),
+        db.select({ n: count() }).from(systemUser).where(cond),
+      ]);
+      return { list: rows.map(toDto), total: total?.n ?? 0 };
+    },
+    async count(p: Principal, f: SystemUserFilter) {
+      const [r] = await db.select({ n: count() }).from(systemUser).where(where(p, filterSql(f)));
+      return r?.n ?? 0;
+    },
+    async page(p: Principal, f: SystemUserFilter, afterId: number, size: number) {
+      return base().where(where(p, filterSql(f), gt(systemUser.id, afterId))).orderBy(asc(systemUser.id)).limit(size);
+    },
+    async get(p: Principal, id: number): Promise<UserRow | undefined> {
+      const [r] = await base().where(where(p, eq(systemUser.id, id))).limit(1);
+      return r;
+    },
+    async visible(p: Principal, ids: number[]) {
+      return db.select({ id: systemUser.id, username: systemUser.username }).from(systemUser).where(where(p, inArray(systemUser.id, ids)));
+    },
+    /** A role the caller can see (404 otherwise). */
+    async role(p: Principal, id: number) {
+      const [r] = await db.select({ id: role.id, roleKey: role.roleKey }).from(role).where(and(providerScope(p, role.providerId), eq(role.id, id))).limit(1);
+      return r;
+    },
+    /** Global: usernames identify at sign-in. */
+    async usernameTaken(username: string) {
+      const [r] = await db.select({ id: systemUser.id }).from(systemUser).where(sql`lower(${systemUser.username}) = lower(${username})`).limit(1);
+      return r !== undefined;
+    },
+    async phoneTaken(phone: string, exceptId?: number) {
+      const [r] = await db
+        .select({ id: systemUser.id })
+        .from(systemUser)
+        .where(and(eq(systemUser.phone, phone), exceptId ? ne(systemUser.id, exceptId) : undefined))
+        .limit(1);
+      return r !== undefined;
+    },
+    async insert(values: typeof systemUser.$inferInsert) {
+      const [r] = await db.insert(systemUser).values(values).returning({ id: systemUser.id });
+      return r!.id;
+    },
+    async update(id: number, values: Partial<typeof systemUser.$inferInsert>) {
+      await db.update(systemUser).set(values).where(eq(systemUser.id, id));
+    },
+    async remove(ids: number[]) {
+      const rows = await db.delete(systemUser).where(inArray(systemUser.id, ids)).returning({ id: systemUser.id });
+      return rows.length;
+    },
+  };
+}
+
+export type SystemUserRepo = ReturnType<typeof createSystemUserRepo>;

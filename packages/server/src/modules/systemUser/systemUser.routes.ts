@@ -1,0 +1,182 @@
+import { Code, translate, type systemUserApi } from '@csms/contract';
+import type { Config } from '../../config.js';
+import type { Principal } from '../../http/context.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
+import type { Handlers } from '../../http/mount.js';
+import type { SessionStore } from '../../http/sessions.js';
+import type { EventHub } from '../../lib/events.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
+import { toDto, type SystemUserRepo, type UserRow } from './systemUser.repo.js';
+
+interface Deps {
+  repo: SystemUserRepo;
+  sessions: SessionStore;
+  events: EventHub;
+  columns: ExportColumns;
+  config: Pick<Config, 'exportMaxRows'>;
+}
+
+/** The seeded account every installation starts with. */
+const BUILT_IN_ADMIN = 'admin';
+const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+const locked = (key: string) => new AppError(Code.CONFLICT, key);
+
+export function systemUserRoutes({ repo, sessions, events, columns, config }: Deps): Handlers<typeof systemUserApi> {
+  async function mustGet(p: Principal, id: number) {
+    return (await repo.get(p, id)) ?? Promise.reject(notFound());
+  }
+  /** References must be visible to the caller: another provider's role or provider "does not exist". */
+  async function checkRefs(p: Principal, roleId: number, providerId: number) {
+    if (!canSeeProvider(p, providerId) || !(await repo.role(p, roleId))) throw notFound();
+  }
+  /** A station-bound caller binds only its own stations, and cannot create an unbound (all-station) user. */
+  function checkStations(p: Principal, stationIds: number[]) {
+    if (p.stationIds === null) return;
+    if (stationIds.length === 0 || stationIds.some((s) => !p.stationIds!.includes(s))) {
+      throw new AppError(Code.BAD_REQUEST, 'errors.systemUser.stationsOutOfScope', {}, 'stationIds');
+    }
+  }
+  const phoneTaken = (phone: string) => conflict('errors.systemUser.phoneTaken', { phone }, 'phone');
+  const usernameTaken = (name: string) => conflict('errors.systemUser.usernameTaken', { name }, 'username');
+  const reread = async (p: Principal, id: number) => toDto((await repo.get(p, id))!);
+
+  return {
+    async list({ query, ctx }) {
+      const { page, limit, ...f } = query;
+      return repo.list(ctx.principal, f as never, page, limit);
+    },
+    async search({ body, ctx }) {
+      const { page, limit, ...f } = body;
+      return repo.list(ctx.principal, f as never, page, limit);
+    },
+    async add({ body, ctx, audit }) {
+      const p = ctx.principal;
+      audit.operand = `systemUser:${body.username}`;
+      await checkRefs(p, body.roleId, body.providerId);
+      const stationIds = body.stationIds ?? [];
+      checkStations(p, stationIds);
+      if (await repo.usernameTaken(body.username)) throw usernameTaken(body.username);
+      if (await repo.phoneTaken(body.phone)) throw phoneTaken(body.phone);
+      try {
+        const id = await repo.insert({
+          username: body.username,
+          passwordHash: await hashPassword(body.password),
+          roleId: body.roleId,
+          providerId: body.providerId,
+          name: blank(body.name),
+          phone: body.phone,
+          email: blank(body.email),
+          avatar: blank(body.avatar),
+          status: body.status ?? 1,
+          stationIds,
+        });
+        return reread(p, id);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        throw (await repo.usernameTaken(body.username)) ? usernameTaken(body.username) : phoneTaken(body.phone);
+      }
+    },
+    async edit({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await mustGet(p, body.id);
+      audit.operand = `systemUser:${current.username}`;
+      await checkRefs(p, body.roleId, body.providerId);
+      if (current.username === BUILT_IN_ADMIN && (body.roleId !== current.roleId || body.providerId !== current.providerId)) {
+        throw locked('errors.systemUser.adminLocked');
+      }
+      if (body.id === p.userId && body.roleId !== current.roleId) throw locked('errors.systemUser.selfRole');
+      const stationIds = body.stationIds ?? current.stationIds;
+      if (body.stationIds) checkStations(p, stationIds);
+      if (await repo.phoneTaken(body.phone, body.id)) throw phoneTaken(body.phone);
+      try {
+        await repo.update(body.id, {
+          roleId: body.roleId,
+          providerId: body.providerId,
+          name: blank(body.name),
+          phone: body.phone,
+          email: blank(body.email),
+          avatar: blank(body.avatar),
+          stationIds,
+        });
+      } catch (err) {
+        throw isUniqueViolation(err) ? phoneTaken(body.phone) : err;
+      }
+      return reread(p, body.id);
+    },
+    async status({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await mustGet(p, body.id);
+      audit.operand = `systemUser:${current.username}`;
+      if (body.status === 0 && body.id === p.userId) throw locked('errors.systemUser.disableSelf');
+      if (body.status === 0 && current.username === BUILT_IN_ADMIN) throw locked('errors.systemUser.adminLocked');
+      await repo.update(body.id, { status: body.status });
+      if (body.status === 0) await sessions.revokeUser(body.id);
+      return reread(p, body.id);
+    },
+    async resetPwd({ body, ctx, audit }) {
+      const current = await mustGet(ctx.principal, body.id);
+      audit.operand = `systemUser:${current.username}`;
+      await repo.update(body.id, { passwordHash: await hashPassword(body.password) });
+      await sessions.revokeUser(body.id);
+      return null;
+    },
+    async remove({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const found = await repo.visible(p, body.ids);
+      if (found.length !== new Set(body.ids).size) throw notFound();
+      audit.operand = `systemUser:${found.map((u) => u.username).join(',')}`.slice(0, 255);
+      if (found.some((u) => u.id === p.userId)) throw locked('errors.systemUser.deleteSelf');
+      if (found.some((u) => u.username === BUILT_IN_ADMIN)) throw locked('errors.systemUser.adminLocked');
+      return { removed: await repo.remove(body.ids) };
+    },
+    async usernameExists({ query }) {
+      return repo.usernameTaken(query.userName);
+    },
+    async phoneExists({ query }) {
+      return repo.phoneTaken(query.phoneNumber);
+    },
+    async stationIds({ ctx }) {
+      // Stations arrive with the configuration area; until then the caller's own binding is the answer.
+      const own = ctx.principal.stationIds;
+      return { stationIds: own ?? [], unrestricted: own === null };
+    },
+    async chargeUserRel({ body, ctx, audit }) {
+      const p = ctx.principal;
+      const current = await mustGet(p, body.id);
+      audit.operand = `systemUser:${current.username}`;
+      if (body.isChargeUser && !current.phone) throw conflict('errors.systemUser.noPhone', { name: current.username });
+      await repo.update(body.id, { isChargeUser: body.isChargeUser });
+      return reread(p, body.id);
+    },
+    async export({ body, ctx, reply }) {
+      const p = ctx.principal;
+      const { format, exportId, ...filter } = body;
+      const defaults: ExportColumn<UserRow & Record<string, unknown>>[] = [
+        { key: 'id' },
+        { key: 'username' },
+        { key: 'name' },
+        { key: 'phone' },
+        { key: 'email' },
+        { key: 'roleName' },
+        { key: 'providerName' },
+        { key: 'status', value: (r) => translate(ctx.lang, `enums.userStatus.${r.status}`) },
+        { key: 'lastLoginTime', value: (r) => r.lastLoginAt?.toISOString() ?? null },
+        { key: 'createTime', value: (r) => r.createdAt.toISOString() },
+      ];
+      await streamExport(reply, {
+        lang: ctx.lang,
+        resource: 'systemUser',
+        fileBase: 'systemUser',
+        format,
+        columns: await columns.columnsFor('systemUser', defaults, ctx),
+        total: await repo.count(p, filter as never),
+        batches: keysetBatches((after, size) => repo.page(p, filter as never, after, size)) as AsyncIterable<(UserRow & Record<string, unknown>)[]>,
+        maxRows: config.exportMaxRows,
+        progress: { hub: events, userId: p.userId, exportId },
+      });
+    },
+  };
+}
