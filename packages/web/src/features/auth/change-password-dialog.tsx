@@ -75,6 +75,8 @@ export default function ChangePasswordDialog({ userName, onClose, onChanged }: C
           name="confirmNewPwd"
           label={t('fields.auth.confirmNewPwd')}
           dependencies={['newPwd']}
+          // Both rules can report the mismatch; show it once.
+          validateFirst
           rules={[rule('confirmNewPwd'), sameAsNew]}
         >
           <Input.Password autoComplete="new-password" />

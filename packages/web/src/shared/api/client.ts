@@ -32,6 +32,21 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Set when the page starts to unload (a reload, or leaving for another address): the browser then
+ * aborts the fetches in flight, which are no failures of the server or of the session.
+ */
+let unloading = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    unloading = true;
+  });
+  window.addEventListener('pageshow', () => {
+    unloading = false;
+  });
+}
+export const pageUnloading = () => unloading;
+
 type Handler401 = () => void;
 let on401: Handler401 = () => {};
 /** The shell decides what a 401 does (re-login confirm, one at a time). */
@@ -71,7 +86,7 @@ export async function send(url: string, init: RequestInit, opts: CallOptions = {
   } catch {
     const timeout = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
     const text = i18n.t(timeout ? 'request.timeout' : 'request.network');
-    if (!opts.silent && !opts.signal?.aborted) feedback.message.error(text);
+    if (!opts.silent && !opts.signal?.aborted && !unloading) feedback.message.error(text);
     throw new ApiError(0, text);
   } finally {
     clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { api, type UserInfo } from '@csms/contract';
 import i18n from 'i18next';
-import { ApiError, call } from '../api/client';
+import { ApiError, call, pageUnloading } from '../api/client';
 import { getToken } from '../cookies';
 import { logout } from './logout';
 import { clearSession, setSession } from './session';
@@ -22,6 +22,8 @@ async function load(): Promise<LoadInfoResult> {
   try {
     info = await call(api.auth.info, { query: { token: getToken() } }, { silent: true });
   } catch (err) {
+    // The page is going away (reload, typed address): the browser aborted the call; keep the session.
+    if (pageUnloading()) return new Promise<LoadInfoResult>(() => {});
     clearSession();
     const msg = err instanceof ApiError ? err.message : '';
     return { ok: false, message: msg || i18n.t('auth.verifyFailed') };
