@@ -1,7 +1,9 @@
-import { DownOutlined, LockOutlined, LogoutOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, IdcardOutlined, LockOutlined, LogoutOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Dropdown, Space } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { onPasswordChangeRequest } from '../../shared/auth/password-dialog';
 import { useSession } from '../../shared/auth/session';
 import { forcedSignOut, signOut } from '../session-end';
 
@@ -10,13 +12,16 @@ const AppDownloadDialog = lazy(() => import('../../features/auth/app-download-di
 
 type Dialog = 'password' | 'app' | null;
 
-/** Avatar with the user's menu: change password, app download, log out. */
+/** Avatar with the user's menu: personal center, change password, app download, log out. */
 export function AvatarMenu({ compact }: { compact?: boolean }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const info = useSession();
   const [dialog, setDialog] = useState<Dialog>(null);
   const name = info?.user.name || info?.user.username;
+  const navigate = useNavigate();
+  // The personal center asks for the same dialog.
+  useEffect(() => onPasswordChangeRequest(() => setDialog('password')), []);
 
   const confirmLogout = () =>
     modal.confirm({
@@ -33,12 +38,13 @@ export function AvatarMenu({ compact }: { compact?: boolean }) {
         trigger={['click']}
         menu={{
           items: [
+            { key: 'profile', icon: <IdcardOutlined />, label: t('profile.title') },
             { key: 'password', icon: <LockOutlined />, label: t('auth.changePassword') },
             { key: 'app', icon: <MobileOutlined />, label: t('auth.appDownload') },
             { type: 'divider' },
             { key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') },
           ],
-          onClick: ({ key }) => (key === 'logout' ? confirmLogout() : setDialog(key as Dialog)),
+          onClick: ({ key }) => (key === 'logout' ? confirmLogout() : key === 'profile' ? void navigate('/user/profile') : setDialog(key as Dialog)),
         }}
       >
         <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="avatar-menu">

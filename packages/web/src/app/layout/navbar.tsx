@@ -1,5 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Flex, theme, Tooltip } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppRoute } from '../routes/access';
 import { deviceStore, sidebarStore, toggleSidebar } from '../state/app-store';
@@ -10,6 +11,8 @@ import { HeaderSearch } from './header-search';
 import { LangSelect } from './lang-select';
 import { SizeSelect } from './size-select';
 import { TopMenu } from './top-menu';
+
+const MessageBell = lazy(() => import('../../features/message/message-bell'));
 
 export interface NavbarProps {
   routes: AppRoute[];
@@ -44,6 +47,9 @@ export function Navbar({ routes, menus, crumbs, topNav, activeTop, sidebarHidden
       {topNav ? <TopMenu menus={menus} activeTop={activeTop} /> : <AppBreadcrumb crumbs={crumbs} />}
       <Flex align="center" gap={2} style={{ marginInlineStart: 'auto', flexShrink: 0 }}>
         {!mobile && <HeaderSearch routes={routes} />}
+        <Suspense fallback={null}>
+          <MessageBell />
+        </Suspense>
         {!mobile && <FullscreenButton />}
         <SizeSelect />
         <LangSelect />

@@ -44,4 +44,11 @@ export const screens: ScreenDef[] = [
     titleKey: 'menu.dashboard',
   },
   { path: '/systemManagement/organizationManage', component: lazyScreen(() => import('../../features/organization/organization.page')) },
+  { path: '/systemManagement/userManage', component: lazyScreen(() => import('../../features/systemUser/user-manage.page')) },
+  // Personal center: outside the menu and without activeMenu, so open to every signed-in user.
+  { path: '/user/profile', component: lazyScreen(() => import('../../features/profile/profile.page')), hidden: true, titleKey: 'profile.title' },
+  { path: '/systemManagement/permissionManage', component: lazyScreen(() => import('../../features/role/role.page')) },
+  { path: '/systemManagement/systemLog', component: lazyScreen(() => import('../../features/systemLog/system-log.page')) },
+  // System messages: opened from the navbar's bell, open to every signed-in user (the server picks the view).
+  { path: '/message/inbox', component: lazyScreen(() => import('../../features/message/message.page')), hidden: true, titleKey: 'message.title', noCache: true },
 ];

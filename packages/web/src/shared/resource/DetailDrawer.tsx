@@ -25,7 +25,7 @@ export function DetailDrawer({ resource, text, record, onClose }: DetailDrawerPr
     enabled: record !== null && get !== undefined,
   });
   const row = (data as Values | undefined) ?? record ?? {};
-  const columns = resource.columns.filter((c) => !c.hideInDetail);
+  const columns = [...resource.columns.filter((c) => !c.hideInDetail), ...(resource.detailColumns ?? [])];
   const title = text.title('kit.detailTitle', { name: text.entity });
   return (
     <Drawer open={record !== null} onClose={onClose} size={columns.length > 8 ? 900 : 600} title={title} destroyOnHidden>
@@ -33,7 +33,7 @@ export function DetailDrawer({ resource, text, record, onClose }: DetailDrawerPr
         <Descriptions
           bordered
           column={columns.length > 8 ? 2 : 1}
-          items={columns.map((c) => ({ key: c.key, label: text.label(c.key, c.label), children: renderCell(c, row) }))}
+          items={columns.map((c) => ({ key: c.key, label: text.label(c.key, c.label), children: renderCell(c, row), ...(c.wide ? { span: 'filled' as const } : {}) }))}
         />
       </Spin>
     </Drawer>

@@ -1,14 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Col, Form, Modal, Row, Spin } from 'antd';
+import { Col, Divider, Form, Modal, Row, Spin, type FormRule } from 'antd';
 import { useEffect, useState } from 'react';
 import { ApiError, call } from '../api/client';
 import { feedback } from '../feedback';
 import { fieldMessage, fieldsFor, isRequired, recordToValues, schemaOf, valuesToBody, type Mode } from './form-values';
 import { FormInput } from './FormInput';
+import { remoteOptionsKey } from './inputs';
 import type { ResourceText } from './labels';
-import type { Resource } from './types';
+import type { FormFieldCtx, FormFieldDef, Resource } from './types';
 
 type Values = Record<string, unknown>;
+
+/** A field's server-side check (uniqueness), run on blur and on submit once the field is valid by the schema. */
+function asyncRule(def: FormFieldDef, ctx: FormFieldCtx, schemaPasses: () => boolean): FormRule {
+  return {
+    validateTrigger: 'onBlur',
+    validator: async (_, value: unknown) => {
+      if (value === undefined || value === null || value === '' || !schemaPasses()) return;
+      const msg = await def.validate!(value, ctx);
+      if (msg) throw new Error(msg);
+    },
+  };
+}
 
 export interface FormDialogState {
   mode: Mode;
@@ -47,10 +60,11 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
     if (state.mode !== 'edit' || !state.record) return;
     form.setFieldsValue(recordToValues(resource, state.record));
     const get = resource.api.get;
-    if (!get) return;
+    if (!get && !resource.load) return;
     // The row may be stale or abridged: edit the current record.
     setLoading(true);
-    call(get, { query: { [rowKey]: state.record[rowKey] } as never })
+    const row = state.record;
+    (resource.load ? resource.load(row) : call(get!, { query: { [rowKey]: row[rowKey] } as never }))
       .then((fresh) => {
         setRecord(fresh as Values);
         form.setFieldsValue(recordToValues(resource, fresh as Values));
@@ -59,6 +73,7 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
       .finally(() => setLoading(false));
   }, [state, form, resource, rowKey]);
 
+  const ctx: FormFieldCtx = { mode, form, record, t: text.t };
   const bodyOf = (values: Values) => valuesToBody(resource, mode, values, record);
 
   const submit = async () => {
@@ -69,17 +84,34 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
     const body = bodyOf(form.getFieldsValue(true) as Values);
     const parsed = schema ? schema.safeParse(body) : { success: true as const, data: body };
     if (!parsed.success) return;
+    const texts = resource.texts ?? {};
+    if (mode === 'create' && texts.createConfirm) {
+      const ok = await new Promise<boolean>((resolve) =>
+        feedback.modal.confirm({
+          title: text.t('common.systemPrompt'),
+          content: text.t(texts.createConfirm!),
+          okText: text.t('common.confirm'),
+          cancelText: text.t('common.cancel'),
+          onOk: () => resolve(true),
+          onCancel: () => resolve(false),
+        }),
+      );
+      if (!ok) return;
+    }
     setSaving(true);
     try {
       await call(ep, { body: parsed.data as never }, { fieldErrors: true });
-      feedback.message.success(text.t('common.success'));
+      feedback.message.success(text.t(texts.saved ?? 'common.success'));
       await queryClient.invalidateQueries({ queryKey: [resource.api.list.path] });
+      // A saved record may be an option of some select (a new provider, a renamed role).
+      void queryClient.invalidateQueries({ queryKey: remoteOptionsKey('', '').slice(0, 1) });
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 400) {
-        // The server's message names the field; mark it, or toast when the form has no such field.
-        const name = err.field?.split('.')[0];
-        if (name && fieldsFor(resource, mode).some((f) => f.key === name)) form.setFields([{ name, errors: [err.message] }]);
+      if (texts.saveFailed) feedback.message.error(text.t(texts.saveFailed));
+      // A 400 or 409 that names a field was not toasted by the client: mark the field, or toast when the form has no such field.
+      if (err instanceof ApiError && err.field) {
+        const name = err.field.split('.')[0]!;
+        if (fieldsFor(resource, mode, ctx).some((f) => f.key === name)) form.setFields([{ name, errors: [err.message] }]);
         else feedback.message.error(err.message);
       }
     } finally {
@@ -87,8 +119,8 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
     }
   };
 
-  const ctx = { mode, form };
-  const title = text.title(mode === 'create' ? 'kit.addTitle' : 'kit.editTitle', { name: text.entity });
+  const createTitle = resource.texts?.createTitle;
+  const title = mode === 'create' && createTitle ? text.t(createTitle) : text.title(mode === 'create' ? 'kit.addTitle' : 'kit.editTitle', { name: text.entity });
   return (
     <Modal
       open={state !== null}
@@ -105,13 +137,22 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
       <Spin spinning={loading}>
         <Form form={form} name={`${resource.name}-form`} layout="vertical" preserve={false}>
           <Row gutter={16}>
-            {fieldsFor(resource, mode).map((def) => (
+            {fieldsFor(resource, mode, ctx).map((def) => [
+              def.section && (
+                <Col key={`section-${def.key}`} span={24}>
+                  <Divider titlePlacement="start" style={{ marginTop: 4 }}>
+                    {text.t(def.section)}
+                  </Divider>
+                </Col>
+              ),
               <Col key={def.key} span={def.span ?? span}>
                 <Form.Item
                   name={def.key}
+                  extra={def.extra?.(ctx) && text.t(def.extra(ctx)!)}
+                  validateTrigger={def.validate ? ['onChange', 'onBlur'] : undefined}
                   label={text.label(def.key, def.label)}
                   required={def.required ?? isRequired(schema, def.key)}
-                  valuePropName={def.kind === 'switch' ? 'checked' : 'value'}
+                  valuePropName={def.kind === 'switch' || def.kind === 'checkbox' ? 'checked' : 'value'}
                   rules={[
                     {
                       validator: async () => {
@@ -119,6 +160,7 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
                         if (msg) throw new Error(msg);
                       },
                     },
+                    ...(def.validate ? [asyncRule(def, ctx, () => !fieldMessage(schema, text.lang, resource.name, def.key, bodyOf(form.getFieldsValue(true) as Values)))] : []),
                   ]}
                 >
                   {def.kind === 'custom' && def.render ? (
@@ -127,8 +169,8 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
                     <FormInput def={def} text={text} ctx={ctx} disabled={def.readOnlyOn === mode} />
                   )}
                 </Form.Item>
-              </Col>
-            ))}
+              </Col>,
+            ])}
           </Row>
         </Form>
       </Spin>

@@ -1,7 +1,7 @@
-import { DatePicker, Input, InputNumber, Switch } from 'antd';
+import { Checkbox, DatePicker, Input, InputNumber, Switch } from 'antd';
 import { FileUpload } from '../upload/FileUpload';
 import { ImageUpload } from '../upload/ImageUpload';
-import { DictSelect, OptionSelect } from './inputs';
+import { DictSelect, OptionSelect, RemoteSelect } from './inputs';
 import type { ResourceText } from './labels';
 import type { FormFieldCtx, FormFieldDef } from './types';
 
@@ -29,11 +29,14 @@ export function FormInput({ def, text, ctx, disabled, ...rest }: FormInputProps)
     case 'number':
       return <InputNumber placeholder={input} style={{ width: '100%' }} {...common} />;
     case 'select':
+      if (def.remote) return <RemoteSelect remote={def.remote} placeholder={select} {...common} />;
       return <OptionSelect options={def.options ?? []} placeholder={select} {...common} />;
     case 'dict':
       return <DictSelect dict={def.dict!} placeholder={select} {...common} />;
     case 'switch':
       return <Switch {...common} />;
+    case 'checkbox':
+      return <Checkbox {...common} />;
     case 'image':
       return <ImageUpload {...common} />;
     case 'file':

@@ -2,27 +2,35 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card } from 'antd';
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { call } from '../api/client';
-import { useExport, useRemove } from './actions';
+import { feedback } from '../feedback';
+import { confirmThenCall, useExport, useRemove } from './actions';
+import { useAuth } from '../auth/useAuth';
 import { DetailDrawer } from './DetailDrawer';
+import { ExportColumnsDialog } from './ExportColumnsDialog';
 import { FormDialog, type FormDialogState } from './FormDialog';
 import { useResourceText } from './labels';
 import { ResourceTable } from './ResourceTable';
 import { SearchBar } from './SearchBar';
 import { Toolbar } from './Toolbar';
-import type { Resource, RowActionCtx } from './types';
+import { PromptDialog } from './PromptDialog';
+import type { PromptOptions, Resource, RowActionCtx } from './types';
 import { useColumnVisibility } from './useColumnVisibility';
 import { useListQuery } from './url-query';
 
 type Row = Record<string, unknown>;
 
+const EXPORT_CONFIG_PERMI = 'system:exportConfig:edit';
+
 /** A whole CRUD screen from one resource definition: search, toolbar, table, form dialog, detail, delete, export. */
 export function ResourcePage({ resource }: { resource: Resource }) {
   const text = useResourceText(resource.name);
   const { api } = resource;
-  const { query, setQuery } = useListQuery(api.list);
+  const { query: urlQuery, setQuery } = useListQuery(api.list);
+  const query = useMemo(() => (resource.pageSize ? { ...urlQuery, limit: resource.pageSize } : urlQuery), [urlQuery, resource.pageSize]);
   const list = useQuery({
     queryKey: [api.list.path, query],
-    queryFn: ({ signal }) => call(api.list, { query: query as never }, { signal }) as Promise<{ list: Row[]; total: number }>,
+    queryFn: ({ signal }) =>
+      call(api.list, api.list.method === 'POST' ? { body: query as never } : { query: query as never }, { signal }) as Promise<{ list: Row[]; total: number }>,
     placeholderData: keepPreviousData,
   });
   const search = resource.search ?? [];
@@ -30,18 +38,35 @@ export function ResourcePage({ resource }: { resource: Resource }) {
   const [selected, setSelected] = useState<Key[]>([]);
   const [dialog, setDialog] = useState<FormDialogState | null>(null);
   const [detail, setDetail] = useState<Row | null>(null);
+  const [prompt, setPrompt] = useState<PromptOptions | null>(null);
+  const [exportColumns, setExportColumns] = useState(false);
+  const { hasPermi } = useAuth();
+  // Saving the configuration needs its own permission; without it the menu entry is not offered.
+  const canConfigureExport = resource.exportSource !== undefined && hasPermi(EXPORT_CONFIG_PERMI);
   const { hidden, setHidden } = useColumnVisibility(resource.name, resource.columns);
   const remove = useRemove(resource, text, () => setSelected([]));
   const runExport = useExport(resource, text, query);
   const refetch = () => void list.refetch();
+  const listFailed = resource.texts?.listFailed;
+  const { t } = text;
+  const failedAt = list.isError ? list.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (failedAt && listFailed) feedback.message.error(t(listFailed));
+  }, [failedAt, listFailed, t]);
   // After deleting the last rows of the last page, step back to the page that still exists.
   const lastPage = Math.max(1, Math.ceil((list.data?.total ?? 0) / query.limit));
   useEffect(() => {
     if (list.data && list.data.list.length === 0 && query.page > lastPage) setQuery({ ...query, page: lastPage });
   }, [list.data, query, lastPage, setQuery]);
   const ctx: RowActionCtx = useMemo(
-    () => ({ refetch: () => void list.refetch(), openEdit: (record) => setDialog({ mode: 'edit', record }), openDetail: setDetail }),
-    [list],
+    () => ({
+      refetch: () => void list.refetch(),
+      openEdit: (record) => setDialog({ mode: 'edit', record }),
+      openDetail: setDetail,
+      confirm: (opts) => confirmThenCall(text, opts, () => void list.refetch()),
+      prompt: setPrompt,
+    }),
+    [list, text],
   );
 
   return (
@@ -62,10 +87,12 @@ export function ResourcePage({ resource }: { resource: Resource }) {
         canAdd={api.add !== undefined && (resource.form?.length ?? 0) > 0}
         canRemove={api.remove !== undefined}
         canExport={api.export !== undefined}
+        sessionExport={api.export?.access === 'session'}
         selectedCount={selected.length}
         onAdd={() => setDialog({ mode: 'create' })}
         onBatchRemove={() => remove(selected as Array<string | number>)}
         onExport={(format) => void runExport(format)}
+        onExportColumns={canConfigureExport ? () => setExportColumns(true) : undefined}
         showSearch={search.length > 0 ? showSearch : null}
         onToggleSearch={() => setShowSearch((s) => !s)}
         onRefresh={refetch}
@@ -90,6 +117,8 @@ export function ResourcePage({ resource }: { resource: Resource }) {
       />
       <FormDialog resource={resource} text={text} state={dialog} onClose={() => setDialog(null)} />
       <DetailDrawer resource={resource} text={text} record={detail} onClose={() => setDetail(null)} />
+      <PromptDialog name={resource.name} text={text} opts={prompt} onClose={() => setPrompt(null)} />
+      {resource.exportSource && <ExportColumnsDialog source={resource.exportSource} open={exportColumns} onClose={() => setExportColumns(false)} />}
     </Card>
   );
 }

@@ -3,7 +3,7 @@ import { Button, DatePicker, Form, Input, InputNumber } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { DATE_FORMAT } from './cells';
-import { DictSelect, OptionSelect } from './inputs';
+import { DictSelect, OptionSelect, RemoteSelect } from './inputs';
 import type { ResourceText } from './labels';
 import type { SearchDef } from './types';
 
@@ -20,6 +20,8 @@ export function queryToForm(search: Search[], query: Values): Values {
       const [from, to] = [asDay(query[s.keys[0]]), asDay(query[s.keys[1]])];
       out[s.key] = from && to ? [from, to] : undefined;
     } else if (s.kind === 'date') out[s.key] = asDay(query[s.key]);
+    // Dictionary values are strings; the query schema may have coerced one to a number (`status=1`).
+    else if (s.kind === 'dict' && typeof query[s.key] === 'number') out[s.key] = String(query[s.key]);
     else out[s.key] = query[s.key];
   }
   return out;
@@ -32,6 +34,11 @@ export function formToQuery(search: Search[], values: Values): Values {
     const v = values[s.key];
     if (s.kind === 'dateRange') {
       const range = v as [Dayjs, Dayjs] | undefined;
+      if (s.instant) {
+        out[s.keys[0]] = range?.[0]?.startOf('day').toISOString();
+        out[s.keys[1]] = range?.[1]?.endOf('day').toISOString();
+        continue;
+      }
       out[s.keys[0]] = range?.[0]?.format(s.format ?? DATE_FORMAT);
       out[s.keys[1]] = range?.[1]?.format(s.format ?? DATE_FORMAT);
     } else if (s.kind === 'date') out[s.key] = (v as Dayjs | undefined)?.format(DATE_FORMAT);
@@ -54,6 +61,7 @@ function SearchInput({ def, text, ...rest }: { def: Search; text: ResourceText }
     case 'dict':
       return <DictSelect {...rest} dict={def.dict!} placeholder={select} style={{ width: 200 }} />;
     case 'select':
+      if (def.remote) return <RemoteSelect {...rest} remote={def.remote} placeholder={select} style={{ width: 200 }} />;
       return <OptionSelect {...rest} options={def.options ?? []} placeholder={select} style={{ width: 200 }} />;
     default:
       return <Input {...rest} allowClear placeholder={text.t('kit.inputPlaceholder', { field })} style={{ width: 200 }} />;

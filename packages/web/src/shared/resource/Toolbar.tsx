@@ -5,8 +5,9 @@ import { Authorized } from '../auth/authorized';
 import type { ResourceText } from './labels';
 import type { ColumnDef } from './types';
 
-/** Renders children only with a declared permission the user holds (deny by default). */
-export function Gate({ permi, children }: { permi?: string; children: ReactNode }) {
+/** Renders children only with a declared permission the user holds (deny by default), or when `open` (the endpoint's access is `session`). */
+export function Gate({ permi, open, children }: { permi?: string; open?: boolean; children: ReactNode }) {
+  if (open) return <>{children}</>;
   return permi ? <Authorized permi={[permi]}>{children}</Authorized> : null;
 }
 
@@ -16,10 +17,14 @@ export interface ToolbarProps {
   canAdd: boolean;
   canRemove: boolean;
   canExport: boolean;
+  /** The export endpoint is open to every signed-in user (its contract access is `session`). */
+  sessionExport?: boolean;
   selectedCount: number;
   onAdd: () => void;
   onBatchRemove: () => void;
   onExport: (format: 'xlsx' | 'csv') => void;
+  /** Offers the export's column settings in the export menu. */
+  onExportColumns?: () => void;
   showSearch: boolean | null;
   onToggleSearch: () => void;
   onRefresh: () => void;
@@ -57,14 +62,17 @@ export function Toolbar(p: ToolbarProps) {
           </Gate>
         )}
         {p.canExport && (
-          <Gate permi={p.permissions.export}>
+          <Gate permi={p.permissions.export} open={p.sessionExport}>
             <Dropdown
               menu={{
                 items: [
                   { key: 'xlsx', label: t('kit.exportXlsx') },
                   { key: 'csv', label: t('kit.exportCsv') },
+                  ...(p.onExportColumns
+                    ? [{ type: 'divider' as const }, { key: 'columns', icon: <SettingOutlined />, label: t('kit.exportColumns') }]
+                    : []),
                 ],
-                onClick: ({ key }) => p.onExport(key as 'xlsx' | 'csv'),
+                onClick: ({ key }) => (key === 'columns' ? p.onExportColumns?.() : p.onExport(key as 'xlsx' | 'csv')),
               }}
             >
               <Button icon={<DownloadOutlined />} color="orange" variant="outlined">

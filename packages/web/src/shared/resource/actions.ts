@@ -7,7 +7,7 @@ import { subscribe } from '../events';
 import { feedback } from '../feedback';
 import { ExportProgress } from './ExportProgress';
 import type { ResourceText } from './labels';
-import type { Resource } from './types';
+import type { ConfirmOptions, Resource } from './types';
 import { filtersOf, shapeKeys } from './url-query';
 
 /** Delete after the spec's confirm dialog (系统提示, 确定/取消), then refetch the list. */
@@ -32,6 +32,25 @@ export function useRemove(resource: Resource, text: ResourceText, onDone?: () =>
     },
     [resource, text, queryClient, onDone],
   );
+}
+
+/** The spec's confirm (系统提示, 确定/取消) before a row operation; after the call, a success toast and `onDone`. */
+export function confirmThenCall(text: ResourceText, opts: ConfirmOptions, onDone: () => void) {
+  feedback.modal.confirm({
+    title: text.t('common.systemPrompt'),
+    content: text.t(opts.content, opts.params ?? {}),
+    okText: text.t('common.confirm'),
+    cancelText: text.t('common.cancel'),
+    onOk: async () => {
+      // A refusal was toasted by the client; close the dialog all the same (no unhandled rejection).
+      const ok = await opts.onOk().then(
+        () => true,
+        () => false,
+      );
+      if (ok) feedback.message.success(text.t(opts.success ?? 'common.success'));
+      onDone();
+    },
+  });
 }
 
 type ExportProgressEvent = {

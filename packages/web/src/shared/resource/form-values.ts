@@ -2,7 +2,7 @@ import { issueToFieldError, type Lang } from '@csms/contract';
 import dayjs from 'dayjs';
 import type { z } from 'zod';
 import { DATE_FORMAT } from './cells';
-import type { FormFieldDef, Resource } from './types';
+import type { FormFieldCtx, FormFieldDef, Resource } from './types';
 import { shapeKeys } from './url-query';
 
 type Values = Record<string, unknown>;
@@ -12,8 +12,8 @@ export function schemaOf(resource: Resource, mode: Mode): z.ZodType | undefined 
   return mode === 'create' ? (resource.formSchema?.create ?? resource.api.add?.body) : (resource.formSchema?.edit ?? resource.api.edit?.body);
 }
 
-export function fieldsFor(resource: Resource, mode: Mode): FormFieldDef[] {
-  return (resource.form ?? []).filter((f) => !f.on || f.on === mode);
+export function fieldsFor(resource: Resource, mode: Mode, ctx?: FormFieldCtx): FormFieldDef[] {
+  return (resource.form ?? []).filter((f) => (!f.on || f.on === mode) && (!ctx || !f.visible || f.visible(ctx)));
 }
 
 /** A field is required when its schema refuses `undefined`. */

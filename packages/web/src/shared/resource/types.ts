@@ -1,14 +1,19 @@
-import type { BodyOf, DataOf, DictType, EndpointDef, QueryOf } from '@csms/contract';
+import type { BodyOf, DataOf, DictType, EndpointDef, ExportSource, QueryOf } from '@csms/contract';
 import type { FormInstance } from 'antd';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 
 type Row = Record<string, unknown>;
 export type RowOf<L> = DataOf<L> extends { list: Array<infer R> } ? R : Row;
+/** The record `api.get` answers (the detail view's extra columns name its keys). */
+export type GetRowOf<A> = A extends { get: infer G } ? (DataOf<G> extends Row ? DataOf<G> : Row) : Row;
 type Keys<T> = Extract<keyof T, string>;
 type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
 type BodyKeys<A, K extends string> = A extends { [P in K]: infer X } ? Keys<BodyOf<X>> : never;
 type SchemaKeys<S, K extends string> = S extends { [P in K]: infer X } ? Keys<InputOf<X>> : never;
+/** A list's filters: its query, or its body for a list searched by POST (`getConditionProviders`). */
+export type FilterOf<L> = [QueryOf<L>] extends [undefined] ? BodyOf<L> : QueryOf<L>;
 
 export interface ApiShape {
   list: EndpointDef;
@@ -31,6 +36,13 @@ export interface Option {
   label: string;
 }
 
+/** Options loaded from the server; their labels are data, already in the caller's language. */
+export interface RemoteOptions {
+  /** Cache key of the list (the language is added). */
+  key: string;
+  load: () => Promise<Array<{ value: string | number; label: string }>>;
+}
+
 export type CellKind = 'text' | 'datetime' | 'date' | 'number' | 'image' | 'file';
 
 export interface ColumnDef<R = Row> {
@@ -49,20 +61,28 @@ export interface ColumnDef<R = Row> {
   hideInDetail?: boolean;
   /** Hidden until the user turns it on in the column settings. */
   defaultHidden?: boolean;
+  /** In the detail view, spans the whole row (long text, JSON). */
+  wide?: boolean;
 }
 
 export type SearchKind = 'text' | 'number' | 'select' | 'dict' | 'date' | 'dateRange';
 
 export type SearchDef<Q = Row> =
-  | { key: Keys<Q>; kind: Exclude<SearchKind, 'dateRange'>; label?: string; dict?: DictType; options?: Option[] }
-  /** Two query keys (from, to) edited by one range picker; `key` only names the label. */
-  | { key: string; kind: 'dateRange'; keys: [Keys<Q>, Keys<Q>]; label?: string; format?: string };
+  | { key: Keys<Q>; kind: Exclude<SearchKind, 'dateRange'>; label?: string; dict?: DictType; options?: Option[]; remote?: RemoteOptions }
+  /**
+   * Two query keys (from, to) edited by one range picker; `key` only names the label. `instant`
+   * sends the start of the first day and the end of the last as ISO instants (time filters).
+   */
+  | { key: string; kind: 'dateRange'; keys: [Keys<Q>, Keys<Q>]; label?: string; format?: string; instant?: boolean };
 
-export type FormKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'dict' | 'switch' | 'image' | 'file' | 'date' | 'datetime' | 'custom';
+export type FormKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'dict' | 'switch' | 'checkbox' | 'image' | 'file' | 'date' | 'datetime' | 'custom';
 
 export interface FormFieldCtx {
   mode: 'create' | 'edit';
   form: FormInstance;
+  /** The record being edited (undefined in the create dialog). */
+  record?: Row;
+  t: TFunction;
 }
 
 export interface FormFieldDef<K extends string = string> {
@@ -73,6 +93,8 @@ export interface FormFieldDef<K extends string = string> {
   required?: boolean;
   dict?: DictType;
   options?: Option[];
+  /** kind `select`: options from the server instead of `options`. */
+  remote?: RemoteOptions;
   /** Only in one of the dialogs. */
   on?: 'create' | 'edit';
   /** Shown but not editable in this mode. */
@@ -83,12 +105,51 @@ export interface FormFieldDef<K extends string = string> {
   props?: Record<string, unknown>;
   /** kind `custom`: render the input yourself (value/onChange are injected by Form.Item). */
   render?: (ctx: FormFieldCtx) => ReactNode;
+  /** Shown only when this holds (e.g. for some users or some records). */
+  visible?: (ctx: FormFieldCtx) => boolean;
+  /** Catalogue key of a heading (a divider) opening a group of fields; put it on the group's first field. */
+  section?: string;
+  /** Catalogue key of a hint under the input, or none. */
+  extra?: (ctx: FormFieldCtx) => string | undefined;
+  /**
+   * A server-side check run on blur and on submit once the schema passes (uniqueness):
+   * resolves to the message to show, or nothing when the value is fine.
+   */
+  validate?: (value: unknown, ctx: FormFieldCtx) => Promise<string | null | undefined>;
+}
+
+export interface ConfirmOptions {
+  /** Catalogue key of the question, with its parameters. */
+  content: string;
+  params?: Record<string, unknown>;
+  onOk: () => Promise<unknown>;
+  /** Catalogue key of the success toast; default `common.success`. */
+  success?: string;
+}
+
+export interface PromptOptions {
+  /** Catalogue key of the dialog title. */
+  title: string;
+  /** Body key the input fills; labelled `fields.<resource>.<field>`. */
+  field: string;
+  kind?: 'text' | 'password';
+  /** Validates `{ ...base, [field]: value }` (the endpoint's body), with the server's messages. */
+  schema?: z.ZodType;
+  base?: Record<string, unknown>;
+  /** Runs the call; the dialog closes when it resolves and stays open when it throws. */
+  onOk: (value: string) => Promise<Record<string, unknown> | void>;
+  /** Catalogue key of the success toast; what `onOk` resolves with fills its parameters. */
+  success?: string;
 }
 
 export interface RowActionCtx {
   refetch: () => void;
   openEdit: (row: Row) => void;
   openDetail: (row: Row) => void;
+  /** The spec's confirm (系统提示, 确定/取消), then the call, a success toast and a refetch. */
+  confirm: (opts: ConfirmOptions) => void;
+  /** A one-field dialog (the spec's prompt), validated by the call's schema. */
+  prompt: (opts: PromptOptions) => void;
 }
 
 export interface RowActionDef<R = Row> {
@@ -109,7 +170,7 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   permissions: { list?: string; query?: string; add?: string; edit?: string; remove?: string; export?: string };
   rowKey?: Keys<RowOf<A['list']>>;
   columns: ColumnDef<RowOf<A['list']>>[];
-  search?: SearchDef<QueryOf<A['list']>>[];
+  search?: SearchDef<FilterOf<A['list']>>[];
   form?: FormFieldDef<FormKeys<A, S>>[];
   /** Defaults to the bodies of `api.add` and `api.edit`. */
   formSchema?: S;
@@ -121,6 +182,35 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   rowActions?: RowActionDef<RowOf<A['list']>>[];
   /** Built-in row buttons to leave out. */
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
+  /** Rows that are shown but never edited or deleted (e.g. the built-in admin role). */
+  rowReadOnly?: (row: RowOf<A['list']>) => boolean;
+  /** The record the edit dialog starts from, instead of `api.get` (e.g. a row plus its permissions). */
+  load?: (row: RowOf<A['list']>) => Promise<Row>;
+  /** Extra columns of the detail view only (keys of `api.get`'s record). */
+  detailColumns?: ColumnDef<GetRowOf<A>>[];
+  /** The export's column configuration (`getExportConfig` / `exportConfig`), offered beside the export button. */
+  exportSource?: ExportSource;
+  /** A fixed page size the spec asks for (messages: 1000); the size changer is hidden. */
+  pageSize?: number;
+  /** Table row identity when `rowKey` is not unique on screen (one message per recipient). */
+  rowId?: (row: RowOf<A['list']>) => string;
+  /** A row opens below itself; `onExpand` runs when it opens. */
+  expandable?: { render: (row: RowOf<A['list']>) => ReactNode; onExpand?: (row: RowOf<A['list']>, ctx: RowActionCtx) => void };
+  /** Catalogue keys replacing the kit's texts around saving. */
+  texts?: FormTexts;
+}
+
+export interface FormTexts {
+  /** Title of the create dialog instead of "Add <entity>". */
+  createTitle?: string;
+  /** Asked (系统提示) before a new record is saved. */
+  createConfirm?: string;
+  /** Toast after a successful save. */
+  saved?: string;
+  /** Toast after a failed save (besides the server's reason). */
+  saveFailed?: string;
+  /** Toast when the list (a search) fails, besides the server's reason. */
+  listFailed?: string;
 }
 
 /** The erased shape ResourcePage consumes. */
@@ -138,6 +228,14 @@ export interface Resource {
   toBody?: (values: Row, mode: 'create' | 'edit') => Row;
   rowActions?: RowActionDef<Row>[];
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
+  rowReadOnly?: (row: Row) => boolean;
+  load?: (row: Row) => Promise<Row>;
+  detailColumns?: ColumnDef<Row>[];
+  exportSource?: ExportSource;
+  pageSize?: number;
+  rowId?: (row: Row) => string;
+  expandable?: { render: (row: Row) => ReactNode; onExpand?: (row: Row, ctx: RowActionCtx) => void };
+  texts?: FormTexts;
 }
 
 /** Declare a screen: typed against its contract endpoints, consumed by `<ResourcePage>`. */

@@ -58,10 +58,24 @@ export function filtersOf(query: Record<string, unknown>, allowed?: string[]): R
 
 export { shapeKeys };
 
+/** The open tab of a page with several lists (`ResourceTabs`); a list's own query keeps it. */
+export const TAB_PARAM = 'tab';
+
 /** A list's query kept in the URL: back, refresh and shared links restore the view (CONVENTIONS §8). */
 export function useListQuery(list: EndpointDef) {
   const [params, setParams] = useSearchParams();
-  const query = useMemo(() => parseListQuery(list.query, params), [list.query, params]);
-  const setQuery = useCallback((next: Record<string, unknown>) => setParams(toSearchParams(next)), [setParams]);
+  // A list searched by POST takes its filters from the body schema.
+  const schema = list.query ?? list.body;
+  const query = useMemo(() => parseListQuery(schema, params), [schema, params]);
+  const setQuery = useCallback(
+    (next: Record<string, unknown>) =>
+      setParams((prev) => {
+        const out = toSearchParams(next);
+        const tab = prev.get(TAB_PARAM);
+        if (tab) out.set(TAB_PARAM, tab);
+        return out;
+      }),
+    [setParams],
+  );
   return { query, setQuery };
 }

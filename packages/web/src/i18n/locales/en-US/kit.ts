@@ -22,5 +22,12 @@ const kit: UiCatalogue['kit'] = {
   exportProgress: '{done} of {total} rows processed',
   exportDone: 'Export finished',
   exportFailed: 'Export failed',
+  exportColumns: 'Export columns…',
+  exportColumnsTitle: 'Export columns - {name}',
+  exportColumnsHint: 'Tick the columns the exported file includes; the arrows set their order.',
+  exportColumnsCount: '{n} of {total} columns selected',
+  exportColumnsDefaults: 'Restore defaults',
+  moveUp: 'Move up',
+  moveDown: 'Move down',
 };
 export default kit;

@@ -6,9 +6,15 @@ import auth from './auth';
 import kit from './kit';
 import upload from './upload';
 import organization from './organization';
+import systemUser from './systemUser';
+import provider from './provider';
+import profile from './profile';
+import role from './role';
+import systemLog from './systemLog';
+import message from './message';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
-export const zhCN = { common, request, shell, menu, auth, kit, upload, organization };
+export const zhCN = { common, request, shell, menu, auth, kit, upload, organization, systemUser, provider, profile, role, systemLog, message };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 export type UiCatalogue = Strings<typeof zhCN>;

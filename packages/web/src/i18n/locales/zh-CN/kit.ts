@@ -21,4 +21,11 @@ export default {
   exportProgress: '已处理 {done} / {total} 条',
   exportDone: '导出完成',
   exportFailed: '导出失败',
+  exportColumns: '导出列设置',
+  exportColumnsTitle: '导出列设置 - {name}',
+  exportColumnsHint: '勾选导出文件包含的列，并用箭头调整顺序。',
+  exportColumnsCount: '已选 {n} / {total} 列',
+  exportColumnsDefaults: '恢复默认',
+  moveUp: '上移',
+  moveDown: '下移',
 };

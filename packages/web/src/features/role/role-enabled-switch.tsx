@@ -1,0 +1,28 @@
+import { ADMIN_ROLE, api, type RoleDto } from '@csms/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../shared/api/client';
+import { useAuth } from '../../shared/auth/useAuth';
+import { feedback } from '../../shared/feedback';
+
+/** The enabled column: switching asks first (系统提示), then updateRoleStatus. The admin role stays on. */
+export function RoleEnabledSwitch({ row }: { row: RoleDto }) {
+  const { t } = useTranslation();
+  const { hasPermi } = useAuth();
+  const queryClient = useQueryClient();
+  const locked = row.roleKey === ADMIN_ROLE || !hasPermi('system:role:status');
+  const change = (enabled: boolean) =>
+    feedback.modal.confirm({
+      title: t('common.systemPrompt'),
+      content: t(enabled ? 'role.enableConfirm' : 'role.disableConfirm', { name: row.roleName }),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await call(api.role.status, { body: { id: row.id, enabled } });
+        feedback.message.success(t(enabled ? 'role.enabledDone' : 'role.disabledDone'));
+        await queryClient.invalidateQueries({ queryKey: [api.role.list.path] });
+      },
+    });
+  return <Switch size="small" checked={row.enabled} disabled={locked} aria-label={t('fields.role.enabled')} onChange={change} />;
+}

@@ -1,0 +1,18 @@
+import { api } from '@csms/contract';
+import { call } from '../../shared/api/client';
+import type { RemoteOptions } from '../../shared/resource/types';
+
+/** Providers the caller can see (`getAllProviders`), for selects. */
+export const providerOptions: RemoteOptions = {
+  key: 'providers',
+  load: async () => (await call(api.provider.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
+};
+
+/** Roles the caller can see (`queryRoles`); a caller without `system:role:query` gets none rather than an error toast. */
+export const roleOptions: RemoteOptions = {
+  key: 'roles',
+  load: async () => {
+    const roles = await call(api.role.options, { query: {} }, { silent: true }).catch(() => []);
+    return roles.map((r) => ({ value: r.id, label: r.roleName }));
+  },
+};

@@ -1,0 +1,126 @@
+import { api, type SystemUserDto } from '@csms/contract';
+import { call } from '../../shared/api/client';
+import { confirmAction } from '../../shared/resource/row-actions';
+import { defineResource } from '../../shared/resource/types';
+import { providerOptions, roleOptions } from './options';
+
+const permi = (action: string) => `system:user:${action}`;
+
+const setStatus = (status: 0 | 1) => (row: SystemUserDto) => call(api.systemUser.status, { body: { id: row.id, status } });
+
+/** System users (spec §3): account, role, provider, contact, avatar, status and last sign-in. */
+export const systemUserResource = defineResource({
+  name: 'systemUser',
+  api: {
+    list: api.systemUser.list,
+    add: api.systemUser.add,
+    edit: api.systemUser.edit,
+    remove: api.systemUser.remove,
+    export: api.systemUser.export,
+  },
+  permissions: {
+    list: permi('list'),
+    query: permi('query'),
+    add: permi('add'),
+    edit: permi('edit'),
+    remove: permi('remove'),
+    export: permi('export'),
+  },
+  columns: [
+    { key: 'id', width: 80, sorter: true, defaultHidden: true },
+    { key: 'username', width: 140, sorter: true },
+    { key: 'name', width: 120 },
+    { key: 'roleName', width: 130 },
+    { key: 'providerName', width: 150 },
+    { key: 'phone', width: 140 },
+    { key: 'email', width: 180, ellipsis: true },
+    { key: 'avatar', kind: 'image', width: 80, defaultHidden: true },
+    { key: 'status', dict: 'userStatus', width: 90 },
+    { key: 'isChargeUser', dict: 'yesNo', width: 100, defaultHidden: true },
+    { key: 'lastLoginTime', kind: 'datetime', width: 170, sorter: true },
+    { key: 'createTime', kind: 'datetime', width: 170, sorter: true },
+  ],
+  search: [
+    { key: 'username', kind: 'text' },
+    { key: 'phone', kind: 'text' },
+    { key: 'providerId', kind: 'select', remote: providerOptions },
+    { key: 'status', kind: 'dict', dict: 'userStatus' },
+  ],
+  form: [
+    {
+      key: 'username',
+      kind: 'text',
+      readOnlyOn: 'edit',
+      validate: async (value, { mode, t }) => {
+        if (mode !== 'create') return null;
+        const taken = await call(api.systemUser.usernameExists, { query: { userName: String(value) } }, { silent: true }).catch(() => false);
+        return taken ? t('errors.systemUser.usernameTaken', { name: String(value).trim() }) : null;
+      },
+    },
+    { key: 'password', kind: 'password', on: 'create' },
+    { key: 'roleId', kind: 'select', remote: roleOptions },
+    { key: 'providerId', kind: 'select', remote: providerOptions },
+    { key: 'name', kind: 'text' },
+    {
+      key: 'phone',
+      kind: 'text',
+      validate: async (value, { record, t }) => {
+        const phone = String(value).trim();
+        if (record?.phone === phone) return null;
+        const taken = await call(api.systemUser.phoneExists, { query: { phoneNumber: phone } }, { silent: true }).catch(() => false);
+        return taken ? t('errors.systemUser.phoneTaken', { phone }) : null;
+      },
+    },
+    { key: 'email', kind: 'text' },
+    { key: 'avatar', kind: 'image', props: { limit: 1 } },
+    // Bound stations (stationIds) wait for the stations area: until then a user sees all of its provider's stations.
+  ],
+  rowActions: [
+    confirmAction<SystemUserDto>({
+      key: 'disable',
+      label: 'systemUser.disable',
+      permi: [permi('status')],
+      danger: true,
+      hidden: (row) => row.status !== 1,
+      content: 'systemUser.disableConfirm',
+      params: (row) => ({ name: row.username }),
+      run: setStatus(0),
+    }),
+    confirmAction<SystemUserDto>({
+      key: 'enable',
+      label: 'systemUser.enable',
+      permi: [permi('status')],
+      hidden: (row) => row.status === 1,
+      content: 'systemUser.enableConfirm',
+      params: (row) => ({ name: row.username }),
+      run: setStatus(1),
+    }),
+    {
+      key: 'resetPwd',
+      label: 'systemUser.resetPwd',
+      permi: [permi('resetPwd')],
+      onClick: (row, ctx) =>
+        ctx.prompt({
+          title: 'systemUser.resetPwd',
+          field: 'password',
+          kind: 'password',
+          schema: api.systemUser.resetPwd.body,
+          base: { id: row.id },
+          success: 'systemUser.resetPwdDone',
+          onOk: async (password) => {
+            await call(api.systemUser.resetPwd, { body: { id: row.id, password } });
+          },
+        }),
+    },
+    confirmAction<SystemUserDto>({
+      key: 'chargeUser',
+      label: 'systemUser.setChargeUser',
+      permi: [permi('chargeUser')],
+      hidden: (row) => row.isChargeUser,
+      content: 'systemUser.setChargeUserConfirm',
+      params: (row) => ({ name: row.username }),
+      // Without a phone the server refuses with its reason, which the client shows.
+      run: (row) => call(api.systemUser.chargeUserRel, { body: { id: row.id, isChargeUser: true } }),
+    }),
+  ],
+});

@@ -1,0 +1,190 @@
+import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setSession } from '../../shared/auth/session';
+import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
+import UserManagePage from './user-manage.page';
+
+const user = {
+  id: 5,
+  username: 'ann',
+  name: 'Ann Lee',
+  phone: '13800000000',
+  email: null,
+  avatar: null,
+  status: 1,
+  roleId: 2,
+  roleName: 'Operators',
+  providerId: 3,
+  providerName: 'North Grid',
+  stationIds: [],
+  isChargeUser: false,
+  lastLoginTime: null,
+  createTime: '2025-01-02T03:04:05Z',
+};
+const provider = {
+  id: 3,
+  providerName: 'North Grid',
+  providerType: 'common',
+  parentId: 1,
+  parentName: 'CSMS',
+  email: null,
+  contact: 'Bo',
+  phone: null,
+  expirationTime: '2027-01-01T00:00:00Z',
+  authCount: 4,
+  logoPath: null,
+  disclaimer: null,
+  privacyAgreement: null,
+  mailAccount: 'a@b.c',
+  hasMailAuthCode: true,
+  mailAuthCodeMasked: '****',
+  smtpAddress: 'smtp.b.c',
+  smtpPort: 465,
+  userCount: 1,
+  createTime: '2025-01-02T03:04:05Z',
+};
+const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
+const dict = (values: string[]) => values.map((v) => ({ dictLabel: `label-${v}`, dictValue: v, listClass: 'default', cssClass: '' }));
+
+/** The server as these screens see it; `extra` answers first. */
+function server(extra: Reply = () => undefined) {
+  return mockFetch((url, init) => {
+    const own = extra(url, init);
+    if (own !== undefined) return own;
+    const p = url.pathname;
+    if (p.endsWith('/getAllUsers')) return ok({ list: [user], total: 1 });
+    if (p.endsWith('/getConditionProviders')) return ok({ list: [provider], total: 1 });
+    if (p.endsWith('/getAllProviders')) return ok([{ id: 3, providerName: 'North Grid', providerType: 'common', parentId: 1 }]);
+    if (p.endsWith('/queryRoles')) return ok([{ id: 2, roleName: 'Operators', roleKey: 'ops', enabled: true, providerId: 1 }]);
+    if (p.includes('/dict/data/type/')) return ok(dict(['1', '0']));
+    return { code: 404, msg: 'x', data: null };
+  });
+}
+
+const visibleKeys = (text: string) => [...rawKeys(text), ...(text.match(/\b(systemUser|provider|profile)\.[a-z]\w*/g) ?? [])];
+const okButton = (label: string) => screen.getAllByRole('button').find((b) => b.textContent?.replace(/\s/g, '') === label)!;
+
+beforeAll(() => {
+  // These screens are big for jsdom; next to other suites a request can take more than a second.
+  configure({ asyncUtilTimeout: 10_000 });
+  polyfillDom();
+  signInAdmin();
+});
+afterEach(async () => {
+  cleanup();
+  signInAdmin();
+  await act(() => i18n.changeLanguage('en-US'));
+});
+
+describe('system users and providers page', { timeout: 60_000 }, () => {
+  it('renders the users tab in English and Chinese with no raw keys', async () => {
+    server();
+    let view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('Ann Lee');
+    for (const label of ['System users', 'Providers', 'Username', 'Role', 'Provider', 'Mobile phone', 'Status', 'Last sign-in', 'Created at', 'Disable', 'Reset password', 'Set as charging user']) {
+      expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
+    }
+    expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
+    cleanup();
+
+    await act(() => i18n.changeLanguage('zh-CN'));
+    view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('Ann Lee');
+    for (const label of ['系统用户', '运营商', '用户账号', '角色', '手机号码', '状态', '最后登录时间', '停用', '重置密码', '设为充电用户']) {
+      expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
+    }
+    expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
+  });
+
+  it('lists providers by POST with the filters of the URL, and keeps the tab when searching', async () => {
+    const bodies: unknown[] = [];
+    server((url, init) => {
+      if (url.pathname.endsWith('/getConditionProviders')) bodies.push(JSON.parse(String(init?.body)));
+      return undefined;
+    });
+    const view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage?tab=providers&providerName=North&page=2');
+    await screen.findByText('CSMS');
+    expect(bodies[0]).toEqual({ providerName: 'North', page: 2, limit: 10 });
+    for (const label of ['Provider name', 'Provider type', 'Parent provider', 'Contact', 'Expires at', 'Authorized count', 'Send test mail']) {
+      expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
+    }
+    expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
+    fireEvent.click(okButton('Search'));
+    await waitFor(() => expect(bodies.length).toBe(2), { timeout: 10_000 });
+    expect(bodies[1]).toEqual({ providerName: 'North', page: 1, limit: 10 });
+    // Still on the providers tab.
+    expect(screen.getByText('CSMS')).toBeTruthy();
+  });
+
+  it('leaves out Add, parent and validity for users of a common provider', async () => {
+    setSession({ roles: ['ops'], permissions: ['system:provider:list', 'system:provider:query', 'system:provider:add', 'system:provider:edit'], providerId: 3, providerName: 'P', providerType: 'common' } as never);
+    server((url) => (url.pathname.endsWith('/getProvider') ? ok(provider) : undefined));
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    // No user permission: the providers tab is the only one.
+    await screen.findByText('CSMS');
+    expect(screen.queryByText('System users')).toBeNull();
+    expect(screen.queryByText('Add')).toBeNull();
+    fireEvent.click(screen.getByText('Edit'));
+    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    await within(dialog).findByText('Mail configuration');
+    expect(within(dialog).queryByText('Parent provider')).toBeNull();
+    expect(within(dialog).queryByText('Validity')).toBeNull();
+    expect(within(dialog).getByText('A code is stored; leave blank to keep it')).toBeTruthy();
+  });
+
+  it('checks the username with the server on blur', async () => {
+    const asked: string[] = [];
+    server((url) => {
+      if (!url.pathname.endsWith('/isUserNameExisted')) return undefined;
+      asked.push(url.searchParams.get('userName') ?? '');
+      return ok(true);
+    });
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('Ann Lee');
+    fireEvent.click(okButton('Add'));
+    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    const input = within(dialog).getByPlaceholderText('Enter Username');
+    fireEvent.change(input, { target: { value: 'ann' } });
+    fireEvent.blur(input);
+    expect(await within(dialog).findByText('Username "ann" already exists')).toBeTruthy();
+    expect(asked).toEqual(['ann']);
+  });
+
+  it('resets a password through the prompt, refusing a short one with the contract message', async () => {
+    const bodies: unknown[] = [];
+    server((url, init) => {
+      if (!url.pathname.endsWith('/resetUserPwd')) return undefined;
+      bodies.push(JSON.parse(String(init?.body)));
+      return ok(null);
+    });
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('Ann Lee');
+    fireEvent.click(screen.getByText('Reset password'));
+    const dialog = await screen.findByRole('dialog');
+    const input = within(dialog).getByPlaceholderText('Enter Password');
+    fireEvent.change(input, { target: { value: 'abc' } });
+    fireEvent.click(okButton('OK'));
+    expect(await within(dialog).findByText(/at least 5/)).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'abcdef' } });
+    fireEvent.click(okButton('OK'));
+    await waitFor(() => expect(bodies).toEqual([{ id: 5, password: 'abcdef' }]), { timeout: 10_000 });
+  });
+
+  it('disables a user after the 系统提示 confirm', async () => {
+    const bodies: unknown[] = [];
+    server((url, init) => {
+      if (!url.pathname.endsWith('/updateSystemUserStatus')) return undefined;
+      bodies.push(JSON.parse(String(init?.body)));
+      return ok({ ...user, status: 0 });
+    });
+    await act(() => i18n.changeLanguage('zh-CN'));
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('Ann Lee');
+    fireEvent.click(okButton('停用'));
+    expect((await screen.findAllByText('系统提示', {}, { timeout: 5000 })).length).toBeGreaterThan(0);
+    expect(screen.getByText('确认要停用用户“ann”吗？停用后该用户将被强制退出。')).toBeTruthy();
+    fireEvent.click(okButton('确定'));
+    await waitFor(() => expect(bodies).toEqual([{ id: 5, status: 0 }]), { timeout: 10_000 });
+  });
+});

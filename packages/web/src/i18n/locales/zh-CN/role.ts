@@ -1,0 +1,32 @@
+/** Roles and permissions screen; field names come from the contract's vocabulary. */
+export default {
+  entity: '角色',
+  grants: '菜单和操作权限',
+  checkAll: '全选',
+  checkNone: '全不选',
+  enableConfirm: '确认要启用角色“{name}”吗？',
+  disableConfirm: '确认要停用角色“{name}”吗？',
+  enabledDone: '启用成功',
+  disabledDone: '停用成功',
+  permissionLabel: '{resource}：{action}',
+  permResources: {
+    user: '系统用户',
+    provider: '运营商',
+    message: '系统消息',
+    exportConfig: '导出配置',
+    role: '角色',
+    organization: '组织',
+    log: '系统日志',
+  },
+  permActions: {
+    list: '列表',
+    query: '查看',
+    add: '新增',
+    edit: '修改',
+    remove: '删除',
+    export: '导出',
+    status: '启用/停用',
+    resetPwd: '重置密码',
+    chargeUser: '设为充电用户',
+  },
+};

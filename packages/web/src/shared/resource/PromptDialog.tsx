@@ -1,0 +1,71 @@
+import { Form, Input, Modal } from 'antd';
+import { useState } from 'react';
+import { feedback } from '../feedback';
+import { fieldMessage } from './form-values';
+import type { ResourceText } from './labels';
+import type { PromptOptions } from './types';
+
+export interface PromptDialogProps {
+  name: string;
+  text: ResourceText;
+  opts: PromptOptions | null;
+  onClose: () => void;
+}
+
+/** The spec's prompt: one input checked by the call's own schema, the call run on OK. */
+export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
+  const [form] = Form.useForm<{ value?: string }>();
+  const [busy, setBusy] = useState(false);
+  if (!opts) return null;
+  const label = text.label(opts.field);
+  const bodyOf = (value: unknown) => ({ ...opts.base, [opts.field]: value ?? '' });
+
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    setBusy(true);
+    try {
+      const params = await opts.onOk(values.value ?? '');
+      if (opts.success) feedback.message.success(text.t(opts.success, params ?? {}));
+      onClose();
+    } catch {
+      // The client has shown the server's reason; the dialog stays for another try.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const Field = opts.kind === 'password' ? Input.Password : Input;
+  return (
+    <Modal
+      open
+      title={text.t(opts.title)}
+      okText={text.t('common.confirm')}
+      cancelText={text.t('common.cancel')}
+      confirmLoading={busy}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      width={460}
+      mask={{ closable: false }}
+    >
+      <Form form={form} name={`${name}-prompt`} layout="vertical" preserve={false} onFinish={() => void submit()}>
+        <Form.Item
+          name="value"
+          label={label}
+          required
+          rules={[
+            {
+              validator: async (_, value: unknown) => {
+                const msg = fieldMessage(opts.schema, text.lang, name, opts.field, bodyOf(value));
+                if (msg) throw new Error(msg);
+              },
+            },
+          ]}
+        >
+          <Field autoFocus autoComplete={opts.kind === 'password' ? 'new-password' : 'off'} placeholder={text.t('kit.inputPlaceholder', { field: label })} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,39 @@
+import { Card } from 'antd';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../auth/useAuth';
+import { ResourcePage } from './ResourcePage';
+import type { Resource } from './types';
+import { TAB_PARAM } from './url-query';
+
+export interface ResourceTab {
+  key: string;
+  /** Catalogue key of the tab's title. */
+  label: string;
+  resource: Resource;
+}
+
+/**
+ * Several resources on one page, one tab each. The open tab lives in the URL (`?tab=`) beside
+ * its list's filters; only the open tab is mounted, so the lists never read each other's filters.
+ * A tab shows only to users who may list its resource.
+ */
+export function ResourceTabs({ tabs }: { tabs: ResourceTab[] }) {
+  const { t } = useTranslation();
+  const { hasPermi } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const shown = tabs.filter((tab) => !tab.resource.permissions.list || hasPermi(tab.resource.permissions.list));
+  const active = shown.find((tab) => tab.key === params.get(TAB_PARAM)) ?? shown[0];
+  return (
+    <Card
+      variant="borderless"
+      activeTabKey={active?.key}
+      tabList={shown.map((tab) => ({ key: tab.key, label: t(tab.label) }))}
+      // A new tab starts from its own defaults: the previous tab's filters mean nothing there.
+      onTabChange={(key) => setParams(key === shown[0]?.key ? {} : { [TAB_PARAM]: key })}
+      styles={{ body: { padding: 0 } }}
+    >
+      {active && <ResourcePage key={active.key} resource={active.resource} />}
+    </Card>
+  );
+}
