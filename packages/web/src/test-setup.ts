@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { initI18n } from './i18n';
+import { i18n, initI18n } from './i18n';
 import { polyfillDom } from './shared/resource/test-kit';
 
 initI18n('en-US');
@@ -8,3 +8,5 @@ initI18n('en-US');
 polyfillDom();
 // Without vitest globals, Testing Library cannot register its own cleanup.
 afterEach(cleanup);
+// Tests that switch language start the next one in English again.
+afterEach(() => i18n.changeLanguage('en-US'));

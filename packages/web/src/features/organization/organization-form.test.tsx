@@ -1,21 +1,14 @@
 import { organizationCreate, validate } from '@csms/contract';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import OrganizationPage from './organization.page';
-import { mockFetch, polyfillDom, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import { mockFetch, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 
 const row = { id: 7, orgName: 'North', description: null, providerId: 1, providerName: 'P', roleCount: 0, createTime: '2025-01-02T03:04:05Z' };
 const listReply = { code: 200, msg: 'ok', data: { list: [row], total: 1 } };
 
-beforeAll(() => {
-  polyfillDom();
-  signInAdmin();
-});
-afterEach(async () => {
-  cleanup();
-  await act(() => i18n.changeLanguage('en-US'));
-});
+beforeAll(signInAdmin);
 
 async function openAdd(addLabel: string) {
   renderWithProviders(<OrganizationPage />);

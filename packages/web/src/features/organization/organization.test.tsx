@@ -1,19 +1,12 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import OrganizationPage from './organization.page';
 
 const row = { id: 7, orgName: 'North region', description: 'Ops', providerId: 1, providerName: 'Demo provider', roleCount: 3, createTime: '2025-01-02T03:04:05Z' };
 
-beforeAll(() => {
-  polyfillDom();
-  signInAdmin();
-});
-afterEach(async () => {
-  cleanup();
-  await act(() => i18n.changeLanguage('en-US'));
-});
+beforeAll(signInAdmin);
 
 function answerList() {
   return mockFetch((url) => (url.pathname.endsWith('/queryOrganizations') ? { code: 200, msg: 'ok', data: { list: [row], total: 31 } } : { code: 404, msg: 'x', data: null }));

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { onPasswordChangeRequest } from '../../shared/auth/password-dialog';
-import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import { mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import ProfilePage from './profile.page';
 
 const me = {
@@ -19,14 +19,7 @@ const me = {
 };
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
 
-beforeAll(() => {
-  polyfillDom();
-  signInAdmin();
-});
-afterEach(async () => {
-  cleanup();
-  await act(() => i18n.changeLanguage('en-US'));
-});
+beforeAll(signInAdmin);
 
 const visibleKeys = (text: string) => [...rawKeys(text), ...(text.match(/\bprofile\.[a-z]\w*/g) ?? [])];
 

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setSession } from '../../shared/auth/session';
-import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import { mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import SystemLogPage from './system-log.page';
 import { prettyJson } from './json-block';
 
@@ -31,14 +31,7 @@ function serve() {
   });
 }
 
-beforeAll(() => {
-  polyfillDom();
-  signInAdmin();
-});
-afterEach(async () => {
-  cleanup();
-  await act(() => i18n.changeLanguage('en-US'));
-});
+beforeAll(signInAdmin);
 
 describe('system log', { timeout: 60_000 }, () => {
   it('pretty-prints the request', () => {

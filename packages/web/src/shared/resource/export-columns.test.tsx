@@ -1,8 +1,8 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { columnsFromConfig, ExportColumnsDialog, moveColumn } from './ExportColumnsDialog';
-import { mockFetch, polyfillDom, renderWithProviders, signInAdmin } from './test-kit';
+import { mockFetch, renderWithProviders, signInAdmin } from './test-kit';
 
 const available = ['msgId', 'title', 'content', 'createTime'];
 
@@ -24,14 +24,7 @@ function serve(stored: string[] | null) {
 
 const rowOf = (key: string) => screen.getByTestId(`export-column-${key}`);
 
-beforeAll(() => {
-  polyfillDom();
-  signInAdmin();
-});
-afterEach(async () => {
-  cleanup();
-  await act(() => i18n.changeLanguage('en-US'));
-});
+beforeAll(signInAdmin);
 
 describe('export columns', { timeout: 60_000 }, () => {
   it('puts the stored choice first, in its order, and the rest unchecked', () => {
