@@ -17,6 +17,14 @@ const formDialog = (page: Page) => page.locator('.ant-modal:not(.ant-modal-confi
 /** A button by its text (icons add their names to the accessible name, e.g. "plus Add"). */
 const button = (scope: Page | Locator, text: string) => scope.locator('button').filter({ hasText: loose(text) });
 
+/** A row action: a button in the row, or an entry of the row's "more" menu when the row has many actions. */
+async function rowAction(page: Page, row: Locator, text: string, more: string) {
+  const inline = button(row, text);
+  if (await inline.count()) return inline.first().click();
+  await button(row, more).click();
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').filter({ hasText: loose(text) }).click();
+}
+
 /** Pick an option of an antd Select by its text. */
 async function choose(page: Page, select: Locator, option: string) {
   await select.click();
@@ -58,7 +66,7 @@ for (const locale of LOCALES) {
       await expect(providerRow).toContainText(t('enums.providerType.common'));
 
       // Test mail: the recipient is checked by the call's schema; nothing listens on port 2525, and the server says so.
-      await button(providerRow, t('provider.testMail')).click();
+      await rowAction(page, providerRow, t('provider.testMail'), t('common.more'));
       const mailPrompt = formDialog(page);
       await mailPrompt.getByLabel(t('fields.provider.to')).fill('not-an-address');
       await button(mailPrompt, t('common.confirm')).click();
@@ -108,7 +116,7 @@ for (const locale of LOCALES) {
       await expect(userRow).toContainText(t('enums.userStatus.1'));
 
       // Reset the password through the prompt: too short is refused with the contract's message, then it goes through.
-      await button(userRow, t('systemUser.resetPwd')).click();
+      await rowAction(page, userRow, t('systemUser.resetPwd'), t('common.more'));
       const prompt = formDialog(page);
       await prompt.getByLabel(t('fields.systemUser.password')).fill('1234');
       await button(prompt, t('common.confirm')).click();
@@ -139,7 +147,7 @@ for (const locale of LOCALES) {
       await context.close();
 
       // 5. Back as the admin: disable the user after the 系统提示 confirm.
-      await button(userRow, t('systemUser.disable')).click();
+      await rowAction(page, userRow, t('systemUser.disable'), t('common.more'));
       const confirm = page.locator('.ant-modal-confirm');
       await expect(confirm).toContainText(t('common.systemPrompt'));
       await expect(confirm).toContainText(t('systemUser.disableConfirm', { name: user.username }));

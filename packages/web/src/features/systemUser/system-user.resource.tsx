@@ -81,7 +81,8 @@ export const systemUserResource = defineResource({
       label: 'systemUser.disable',
       permi: [permi('status')],
       danger: true,
-      hidden: (row) => row.status !== 1,
+      // The server refuses to disable the seeded administrator; don't offer it.
+      hidden: (row) => row.status !== 1 || row.username === 'admin',
       content: 'systemUser.disableConfirm',
       params: (row) => ({ name: row.username }),
       run: setStatus(0),

@@ -82,7 +82,7 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     server();
     let view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     await screen.findByText('Ann Lee');
-    for (const label of ['System users', 'Providers', 'Username', 'Role', 'Provider', 'Mobile phone', 'Status', 'Last sign-in', 'Created at', 'Disable', 'Reset password', 'Set as charging user']) {
+    for (const label of ['System users', 'Providers', 'Username', 'Role', 'Provider', 'Mobile phone', 'Status', 'Last sign-in', 'Created at', 'Details', 'Edit', 'More']) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
@@ -91,7 +91,7 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     await screen.findByText('Ann Lee');
-    for (const label of ['系统用户', '运营商', '用户账号', '角色', '手机号码', '状态', '最后登录时间', '停用', '重置密码', '设为充电用户']) {
+    for (const label of ['系统用户', '运营商', '用户账号', '角色', '手机号码', '状态', '最后登录时间', '详情', '修改', '更多']) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
@@ -160,7 +160,9 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     });
     renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     await screen.findByText('Ann Lee');
-    fireEvent.click(screen.getByText('Reset password'));
+    // Six row actions: the rest fold into "More".
+    fireEvent.click(screen.getByText('More'));
+    fireEvent.click(await screen.findByText('Reset password'));
     const dialog = await screen.findByRole('dialog');
     const input = within(dialog).getByPlaceholderText('Enter Password');
     fireEvent.change(input, { target: { value: 'abc' } });
@@ -181,7 +183,8 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     await screen.findByText('Ann Lee');
-    fireEvent.click(okButton('停用'));
+    fireEvent.click(screen.getByText('更多'));
+    fireEvent.click(await screen.findByText('停用'));
     expect((await screen.findAllByText('系统提示', {}, { timeout: 5000 })).length).toBeGreaterThan(0);
     expect(screen.getByText('确认要停用用户“ann”吗？停用后该用户将被强制退出。')).toBeTruthy();
     fireEvent.click(okButton('确定'));

@@ -1,6 +1,6 @@
-import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { pageSizes } from '@csms/contract';
-import { Button, Space, Table, type TableProps } from 'antd';
+import { Button, Dropdown, Space, Table, type TableProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { useRef } from 'react';
 import { useAuth } from '../auth/useAuth';
@@ -12,6 +12,8 @@ type Row = Record<string, unknown>;
 type TableRef = { scrollTo?: (c: { top?: number; index?: number }) => void } | null;
 
 export const TABLE_MAX_HEIGHT = 500;
+/** Beyond this many row actions, the rest fold into a "more" menu so the columns stay visible. */
+const INLINE_ACTIONS = 3;
 
 export interface ResourceTableProps {
   resource: Resource;
@@ -60,7 +62,7 @@ export function ResourceTable(p: ResourceTableProps) {
     }
     return list;
   };
-  const mostActions = Math.max(0, ...p.rows.map((r) => actionsOf(r).length));
+  const mostActions = Math.min(INLINE_ACTIONS, Math.max(0, ...p.rows.map((r) => actionsOf(r).length)));
 
   const columns: TableProps<Row>['columns'] = resource.columns
     .filter((c) => !c.hideInTable && !p.hidden.includes(c.key))
@@ -83,15 +85,31 @@ export function ResourceTable(p: ResourceTableProps) {
       width: actionsWidth,
       fixed: 'right',
       align: 'center',
-      render: (_: unknown, row: Row) => (
-        <Space size={0} wrap>
-          {actionsOf(row).map((a) => (
-            <Button key={a.key} type="link" size="small" danger={a.danger} icon={a.icon} onClick={a.run}>
-              {a.label}
-            </Button>
-          ))}
-        </Space>
-      ),
+      render: (_: unknown, row: Row) => {
+        const all = actionsOf(row);
+        const folded = all.length > INLINE_ACTIONS;
+        const inline = folded ? all.slice(0, INLINE_ACTIONS - 1) : all;
+        const rest = folded ? all.slice(INLINE_ACTIONS - 1) : [];
+        return (
+          <Space size={0} wrap>
+            {inline.map((a) => (
+              <Button key={a.key} type="link" size="small" danger={a.danger} icon={a.icon} onClick={a.run}>
+                {a.label}
+              </Button>
+            ))}
+            {folded && (
+              <Dropdown
+                trigger={['click']}
+                menu={{ items: rest.map((a) => ({ key: a.key, label: a.label, icon: a.icon, danger: a.danger, onClick: a.run })) }}
+              >
+                <Button type="link" size="small" icon={<DownOutlined />} iconPlacement="end">
+                  {text.t('common.more')}
+                </Button>
+              </Dropdown>
+            )}
+          </Space>
+        );
+      },
     });
   }
 

@@ -23,7 +23,12 @@ export function useRemove(resource: Resource, text: ResourceText, onDone?: () =>
         okText: text.t('common.confirm'),
         cancelText: text.t('common.cancel'),
         onOk: async () => {
-          await call(ep, { body: { ids } as never });
+          // A refusal (409 "has members") was toasted by the client; the dialog closes either way.
+          const ok = await call(ep, { body: { ids } as never }).then(
+            () => true,
+            () => false,
+          );
+          if (!ok) return;
           feedback.message.success(text.t('kit.deleteSuccess'));
           onDone?.();
           await queryClient.invalidateQueries({ queryKey: [resource.api.list.path] });

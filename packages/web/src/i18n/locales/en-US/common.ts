@@ -17,6 +17,7 @@ export default {
   detail: 'Details',
   export: 'Export',
   refresh: 'Refresh',
+  more: 'More',
   actions: 'Actions',
   loading: 'Loading',
   success: 'Success',

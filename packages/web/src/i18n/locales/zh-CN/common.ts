@@ -16,6 +16,7 @@ export default {
   detail: '详情',
   export: '导出',
   refresh: '刷新',
+  more: '更多',
   actions: '操作',
   loading: '加载中',
   success: '操作成功',
