@@ -22,6 +22,8 @@ function toTreeData(nodes: PermNode[], t: TFunction): TreeDataNode[] {
     title:
       n.kind === 'menu' ? (
         t(`menu.${n.name}`)
+      ) : n.kind === 'access' ? (
+        <Typography.Text type="secondary">{t('role.pageAccess')}</Typography.Text>
       ) : (
         <Typography.Text type="secondary" data-permission={n.key}>
           {permissionLabel(t, n.key)}

@@ -24,9 +24,10 @@ afterEach(async () => {
 });
 
 describe('permission tree mapping', () => {
-  it('hangs each operation under its menu', () => {
+  it('hangs each operation under its menu, after a leaf for opening the page alone', () => {
     expect(nodes.map((n) => n.key)).toEqual(['/a', '/s']);
     expect(nodes[1]!.children[0]!.children.map((c) => [c.key, c.kind])).toEqual([
+      ['access:/s/log', 'access'],
       ['system:log:list', 'permission'],
       ['system:log:export', 'permission'],
     ]);
@@ -47,7 +48,12 @@ describe('permission tree mapping', () => {
 
   it('gives the tree only leaves, so a granted parent does not check all its children', () => {
     const grants = { rolePaths: ['/s', '/s/log', '/a', '/a/x'], permissions: ['system:log:list'] };
-    expect(grantsToChecked(grants, nodes).sort()).toEqual(['/a/x', 'system:log:list']);
+    expect(grantsToChecked(grants, nodes).sort()).toEqual(['/a/x', 'access:/s/log', 'system:log:list']);
+  });
+
+  it('grants a menu with operations without any of them', () => {
+    expect(sorted(checkedToGrants(['access:/s/log'], nodes))).toEqual({ rolePaths: ['/s', '/s/log'], permissions: [] });
+    expect(grantsToChecked({ rolePaths: ['/s', '/s/log'], permissions: [] }, nodes)).toEqual(['access:/s/log']);
   });
 
   it('round-trips a role through the tree', () => {

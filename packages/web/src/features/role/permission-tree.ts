@@ -3,7 +3,8 @@ import { menuTree, permissionCatalogue, type MenuNode, type PermissionGroup } fr
 /** One node of the role editor's tree: a menu of the contract's menuTree, or an operation permission under its menu. */
 export interface PermNode {
   key: string;
-  kind: 'menu' | 'permission';
+  /** `access`: opening a menu that also has operations, on its own (a role may see a page without acting on it). */
+  kind: 'menu' | 'access' | 'permission';
   /** Menu name (`menu.<name>`) or the permission string. */
   name: string;
   children: PermNode[];
@@ -23,10 +24,18 @@ export function permissionTree(tree: readonly MenuNode[] = menuTree, catalogue: 
       key: n.path,
       kind: 'menu',
       name: n.name,
-      children: [...walk(n.children ?? []), ...(byMenu.get(n.path) ?? []).map((p): PermNode => ({ key: p, kind: 'permission', name: p, children: [] }))],
+      children: [...walk(n.children ?? []), ...operations(n.path)],
     }));
+  const operations = (path: string): PermNode[] => {
+    const perms = byMenu.get(path) ?? [];
+    if (perms.length === 0) return [];
+    return [{ key: accessKey(path), kind: 'access', name: path, children: [] }, ...perms.map((p): PermNode => ({ key: p, kind: 'permission', name: p, children: [] }))];
+  };
   return walk(tree);
 }
+
+/** Key of a menu's "page access" leaf. */
+export const accessKey = (path: string) => `access:${path}`;
 
 function flatten(nodes: readonly PermNode[]): PermNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
@@ -40,7 +49,7 @@ export function grantsToChecked(grants: Grants, nodes: readonly PermNode[] = per
   const paths = new Set(grants.rolePaths);
   const perms = new Set(grants.permissions);
   return flatten(nodes)
-    .filter((n) => n.children.length === 0 && (n.kind === 'menu' ? paths.has(n.key) : perms.has(n.key)))
+    .filter((n) => n.children.length === 0 && (n.kind === 'permission' ? perms.has(n.key) : paths.has(n.kind === 'access' ? n.name : n.key)))
     .map((n) => n.key);
 }
 

@@ -9,6 +9,7 @@ const role: UiCatalogue['role'] = {
   disableConfirm: 'Disable the role "{name}"?',
   enabledDone: 'Enabled',
   disabledDone: 'Disabled',
+  pageAccess: 'Open the page',
   permissionLabel: '{resource}: {action}',
   permResources: {
     user: 'System users',

@@ -8,6 +8,7 @@ export default {
   disableConfirm: '确认要停用角色“{name}”吗？',
   enabledDone: '启用成功',
   disabledDone: '停用成功',
+  pageAccess: '访问页面',
   permissionLabel: '{resource}：{action}',
   permResources: {
     user: '系统用户',
