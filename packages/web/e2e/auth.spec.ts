@@ -113,6 +113,19 @@ for (const locale of LOCALES) {
       await expectNoRawKeys(page);
     });
 
+    test("drivers open a provider's disclaimer and privacy agreement signed out", async ({ page }) => {
+      await setLocaleCookie(page, locale);
+      await page.goto('/disclaimer/1');
+      await expect(page).toHaveURL(/\/disclaimer\/1$/);
+      await expect(page.getByRole('heading', { name: t('fields.provider.disclaimer') })).toBeVisible();
+      await expect(page.getByText('CSMS', { exact: true })).toBeVisible();
+      await page.goto('/privacyAgreement/1');
+      await expect(page.getByRole('heading', { name: t('fields.provider.privacyAgreement') })).toBeVisible();
+      await expectNoRawKeys(page);
+      await page.goto('/disclaimer/999999');
+      await expect(page.getByText(t('agreement.notFound'))).toBeVisible();
+    });
+
     test('log out from the avatar menu after the 系统提示 confirm; the session is revoked', async ({ page, request }) => {
       await signIn(page, locale);
       const token = (await tokenCookie(page))!;

@@ -100,6 +100,15 @@ export const providerApi = {
     data: z.array(providerOption),
     summary: 'Providers the caller can see, for selects',
   }),
+  agreement: endpoint({
+    method: 'GET',
+    path: '/web/getProviderAgreement',
+    access: 'public',
+    resource: 'provider',
+    query: z.object({ providerId: z.coerce.number().int().positive(), kind: z.enum(['disclaimer', 'privacyAgreement']) }),
+    data: z.object({ providerName: z.string(), logoPath: z.string().nullable(), content: z.string().nullable() }),
+    summary: "A provider's disclaimer or privacy agreement, shown to drivers (no sign-in)",
+  }),
   testMail: endpoint({
     method: 'POST',
     path: `${base}/testProviderMail`,

@@ -56,6 +56,7 @@ export const enUS: Vocabulary = {
       smtpPort: 'SMTP port',
       userCount: 'Users',
       to: 'Recipient email',
+      kind: 'Document',
     },
     systemUser: {
       username: 'Username',

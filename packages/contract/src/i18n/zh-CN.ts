@@ -55,6 +55,7 @@ export const zhCN = {
       smtpPort: 'SMTP 端口',
       userCount: '用户数',
       to: '收件人邮箱',
+      kind: '文档类型',
     },
     systemUser: {
       username: '用户账号',

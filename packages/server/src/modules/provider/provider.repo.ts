@@ -86,6 +86,15 @@ export function createProviderRepo({ db }: { db: Db }) {
         .orderBy(asc(provider.id));
     },
     subtree: (id: number) => providerSubtree(db, id),
+    /** Unscoped on purpose: the disclaimer and privacy agreement are public pages for drivers. */
+    async agreement(id: number) {
+      const [r] = await db
+        .select({ providerName: provider.name, logoPath: provider.logoPath, disclaimer: provider.disclaimer, privacyAgreement: provider.privacyAgreement })
+        .from(provider)
+        .where(eq(provider.id, id))
+        .limit(1);
+      return r;
+    },
     async insert(values: typeof provider.$inferInsert) {
       const [r] = await db.insert(provider).values(values).returning({ id: provider.id });
       return r!.id;

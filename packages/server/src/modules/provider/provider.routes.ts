@@ -93,6 +93,12 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
     async options({ query, ctx }) {
       return repo.options(ctx.principal, query.providerName);
     },
+    async agreement({ query }) {
+      const r = await repo.agreement(query.providerId);
+      if (!r) throw notFound();
+      return { providerName: r.providerName, logoPath: r.logoPath, content: r[query.kind] };
+    },
+
     async testMail({ body, ctx, audit }) {
       const row = await repo.row(ctx.principal, body.id);
       if (!row) throw notFound();

@@ -101,3 +101,18 @@ describe('providers', () => {
     expect(loop).toMatchObject({ code: 409, data: { field: 'parentId' } });
   });
 });
+
+describe('public agreements', () => {
+  it('serves a provider disclaimer and privacy agreement without a session, 404 for an unknown provider', async () => {
+    const { provider } = await import('../../db/schema.js');
+    const { eq } = await import('drizzle-orm');
+    await s.database.db.update(provider).set({ disclaimer: 'Charge at your own risk.', privacyAgreement: 'We keep your data safe.' }).where(eq(provider.id, 1));
+    expect(await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=disclaimer')).toMatchObject({
+      code: 200,
+      data: { providerName: 'CSMS', content: 'Charge at your own risk.' },
+    });
+    expect((await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=privacyAgreement')).data).toMatchObject({ content: 'We keep your data safe.' });
+    expect((await s.call('GET', '/web/getProviderAgreement?providerId=999999&kind=disclaimer')).code).toBe(404);
+    expect(await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=secrets')).toMatchObject({ code: 400, data: { field: 'kind' } });
+  });
+});

@@ -51,4 +51,7 @@ export const screens: ScreenDef[] = [
   { path: '/systemManagement/systemLog', component: lazyScreen(() => import('../../features/systemLog/system-log.page')) },
   // System messages: opened from the navbar's bell, open to every signed-in user (the server picks the view).
   { path: '/message/inbox', component: lazyScreen(() => import('../../features/message/message.page')), hidden: true, titleKey: 'message.title', noCache: true },
+  // Public pages for drivers (spec: Disclaimer, Privacy Agreement); see publicPaths.
+  { path: '/disclaimer/:providerId', component: lazyScreen(() => import('../../features/agreement/agreement-page')), hidden: true, titleKey: 'fields.provider.disclaimer' },
+  { path: '/privacyAgreement/:providerId', component: lazyScreen(() => import('../../features/agreement/agreement-page')), hidden: true, titleKey: 'fields.provider.privacyAgreement' },
 ];

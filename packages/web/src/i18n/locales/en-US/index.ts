@@ -13,5 +13,6 @@ import profile from './profile';
 import role from './role';
 import systemLog from './systemLog';
 import message from './message';
+import agreement from './agreement';
 
-export const enUS: UiCatalogue = { common, request, shell, menu, auth, kit, upload, organization, systemUser, provider, profile, role, systemLog, message };
+export const enUS: UiCatalogue = { common, request, shell, menu, auth, kit, upload, organization, systemUser, provider, profile, role, systemLog, message, agreement };
