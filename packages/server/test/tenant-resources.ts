@@ -154,6 +154,30 @@ export const tenantResources: TenantResource[] = [
     endpoints: [],
     optOut: 'Files are addressed by a random file name, not an id; download checks the provider and common.test.ts covers another provider getting 404.',
   },
+  {
+    name: 'userGroup',
+    table: schema.userGroup,
+    endpoints: [],
+    optOut: 'no endpoints yet: the cards capability adds them',
+  },
+  {
+    name: 'chargeUser',
+    table: schema.chargeUser,
+    endpoints: [],
+    optOut: 'no endpoints yet: the cards capability adds them',
+  },
+  {
+    name: 'card',
+    table: schema.card,
+    endpoints: [],
+    optOut: 'no endpoints yet: the cards capability adds them',
+  },
+  {
+    name: 'ledger',
+    table: schema.ledger,
+    endpoints: [],
+    optOut: 'no endpoints yet: the cards capability adds them',
+  },
 ];
 
 /** Rows that live inside a registered resource (recipients of a message) or are not tenant-owned. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -183,3 +183,113 @@ export const exportConfig = pgTable(
   },
   (t) => [uniqueIndex('export_config_provider_source').on(t.providerId, t.exportSource)],
 );
+
+/** Charge-user groups; members may draw at most `monthlyLimitWh` per calendar month in the station's time zone (DESIGN.md §9). */
+export const userGroup = pgTable(
+  'user_group',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    name: varchar('name', { length: 50 }).notNull(),
+    description: varchar('description', { length: 500 }),
+    /** Per member per month; null means no limit. */
+    monthlyLimitWh: integer('monthly_limit_wh'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_group_provider_name').on(t.providerId, t.name)],
+);
+
+/** Drivers. The card balance lives on each card; `mobileBalanceCents` pays app and platform starts. */
+export const chargeUser = pgTable(
+  'charge_user',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    account: varchar('account', { length: 64 }).notNull(),
+    phone: varchar('phone', { length: 30 }),
+    email: varchar('email', { length: 100 }),
+    userType: varchar('user_type', { length: 10 }).$type<'card' | 'phone' | 'platform'>().notNull(),
+    /** Changes only through the ledger. */
+    mobileBalanceCents: integer('mobile_balance_cents').notNull().default(0),
+    /** 1 enabled, 0 disabled. */
+    status: integer('status').notNull().default(1),
+    groupId: integer('group_id').references(() => userGroup.id),
+    memberLevel: integer('member_level').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('charge_user_account').on(sql`lower(${t.account})`),
+    index('charge_user_provider').on(t.providerId),
+    index('charge_user_phone').on(t.phone),
+    index('charge_user_group').on(t.groupId),
+  ],
+);
+
+/** RFID cards. `physicalId` is the UID a reader reports and the charger's idTag; `cardNumber` is printed on the card. */
+export const card = pgTable(
+  'card',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    cardNumber: varchar('card_number', { length: 64 }).notNull(),
+    physicalId: varchar('physical_id', { length: 20 }).notNull(),
+    chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
+    /** Changes only through the ledger. */
+    balanceCents: integer('balance_cents').notNull().default(0),
+    expireAt: timestamp('expire_at', { withTimezone: true }).notNull(),
+    /** `expired` here is an operator's mark; a card is also expired once `expireAt` has passed. */
+    status: varchar('status', { length: 10 }).$type<'valid' | 'lost' | 'expired'>().notNull().default('valid'),
+    email: varchar('email', { length: 100 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('card_physical_id').on(sql`lower(${t.physicalId})`),
+    uniqueIndex('card_provider_number').on(t.providerId, t.cardNumber),
+    index('card_charge_user').on(t.chargeUserId),
+  ],
+);
+
+/**
+ * Append-only money ledger (DESIGN.md §3): one row per balance change of a card or of a charge
+ * user's mobile account, written under a row lock on the account so before + amount = after.
+ */
+export const ledger = pgTable(
+  'ledger',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => provider.id),
+    accountKind: varchar('account_kind', { length: 10 }).$type<'card' | 'mobile'>().notNull(),
+    cardId: integer('card_id').references(() => card.id),
+    chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
+    tradeType: varchar('trade_type', { length: 10 }).$type<'recharge' | 'refund' | 'charge' | 'transfer'>().notNull(),
+    /** Signed: recharge > 0, refund < 0, charge ≤ 0. */
+    amountCents: integer('amount_cents').notNull(),
+    balanceBeforeCents: integer('balance_before_cents').notNull(),
+    balanceAfterCents: integer('balance_after_cents').notNull(),
+    /** The system user who recorded it; none for the OCPP settlement. Kept without a foreign key: the ledger outlives users. */
+    operatorUserId: integer('operator_user_id'),
+    source: varchar('source', { length: 32 }).notNull(),
+    thirdPartyTxnId: varchar('third_party_txn_id', { length: 128 }),
+    /** The charging transaction a charge settles; at most one charge per account and reference. */
+    transactionRef: varchar('transaction_ref', { length: 64 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ledger_account', sql`(${t.accountKind} = 'card' and ${t.cardId} is not null) or (${t.accountKind} = 'mobile' and ${t.chargeUserId} is not null and ${t.cardId} is null)`),
+    check('ledger_balance', sql`${t.balanceBeforeCents} + ${t.amountCents} = ${t.balanceAfterCents}`),
+    index('ledger_card').on(t.cardId, t.id),
+    index('ledger_charge_user').on(t.chargeUserId, t.id),
+    index('ledger_provider_created').on(t.providerId, t.createdAt),
+    uniqueIndex('ledger_card_charge_ref').on(t.cardId, t.transactionRef).where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
+    uniqueIndex('ledger_mobile_charge_ref').on(t.chargeUserId, t.transactionRef).where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
+  ],
+);
+
+/**
+ * Version of the local authorization list (SendLocalList): one row, bumped by database triggers
+ * whenever a card or a charge user's account changes (see the cards_ledger migration).
+ */
+export const localListVersion = pgTable('local_list_version', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull(),
+});

@@ -1,0 +1,141 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { card, chargeUser, localListVersion, userGroup } from '../../db/schema.js';
+
+export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx';
+/** Why: recorded with every decision (the OCPP status alone does not say). */
+export type AuthorizationReason =
+  | 'accepted'
+  | 'unknown'
+  | 'lost'
+  | 'expired'
+  | 'expiredByOperator'
+  | 'userDisabled'
+  | 'concurrentTx'
+  | 'insufficientBalance'
+  | 'groupLimit';
+
+export interface IdTagInfo {
+  status: AuthorizationStatus;
+  /** ISO 8601; the card's expiry. */
+  expiryDate?: string;
+  /** The charge user's account, shared by all the cards of that user. */
+  parentIdTag?: string;
+}
+
+export interface AuthorizationResult extends IdTagInfo {
+  reason: AuthorizationReason;
+}
+
+export interface AuthorizationContext {
+  now: Date;
+  /** Whether this idTag already has a transaction running (the charge-points module knows). */
+  hasActiveTransaction(idTag: string): boolean | Promise<boolean>;
+  /**
+   * Energy the charge user drew this calendar month, in the station's time zone (DESIGN.md §9).
+   * Only called when the user's group has a monthly limit.
+   */
+  usedWhThisMonth(chargeUserId: number): number | Promise<number>;
+}
+
+interface CardRow {
+  physicalId: string;
+  status: 'valid' | 'lost' | 'expired';
+  expireAt: Date;
+  balanceCents: number;
+  chargeUserId: number | null;
+  account: string | null;
+  userStatus: number | null;
+  monthlyLimitWh: number | null;
+}
+
+const columns = {
+  physicalId: card.physicalId,
+  status: card.status,
+  expireAt: card.expireAt,
+  balanceCents: card.balanceCents,
+  chargeUserId: card.chargeUserId,
+  account: chargeUser.account,
+  userStatus: chargeUser.status,
+  monthlyLimitWh: userGroup.monthlyLimitWh,
+};
+
+/**
+ * What the card's own data says, without balance, limit or running transactions: the part that
+ * holds offline too, hence the local list's content.
+ */
+function staticDecision(c: CardRow, now: Date): AuthorizationResult {
+  if (c.status === 'lost') return { status: 'Blocked', reason: 'lost' };
+  if (c.status === 'expired') return { status: 'Expired', reason: 'expiredByOperator' };
+  if (c.expireAt.getTime() <= now.getTime()) return { status: 'Expired', reason: 'expired' };
+  if (c.chargeUserId !== null && c.userStatus !== 1) return { status: 'Blocked', reason: 'userDisabled' };
+  return {
+    status: 'Accepted',
+    reason: 'accepted',
+    expiryDate: c.expireAt.toISOString(),
+    ...(c.account !== null ? { parentIdTag: c.account } : {}),
+  };
+}
+
+/**
+ * Decides Authorize and StartTransaction for an idTag (the card's physical id, matched without
+ * regard to case) per DESIGN.md §9, checked in this order:
+ *   unknown → Invalid; lost → Blocked; marked expired or past `expireAt` → Expired; charge user
+ *   disabled → Blocked; already charging → ConcurrentTx; card balance ≤ 0 or below
+ *   `minBalanceCents` → Blocked 'insufficientBalance'; the group's monthly kWh limit reached →
+ *   Blocked 'groupLimit'; else Accepted with the card's expiry and, when the card belongs to a
+ *   charge user, that user's account as parentIdTag.
+ */
+export function createAuthorizationService({ db, minBalanceCents }: { db: Db; minBalanceCents: number }) {
+  const base = () =>
+    db
+      .select(columns)
+      .from(card)
+      .leftJoin(chargeUser, eq(chargeUser.id, card.chargeUserId))
+      .leftJoin(userGroup, eq(userGroup.id, chargeUser.groupId));
+
+  return {
+    async authorize(idTag: string, ctx: AuthorizationContext): Promise<AuthorizationResult> {
+      const [c] = await base().where(eq(sql`lower(${card.physicalId})`, idTag.toLowerCase()));
+      if (!c) return { status: 'Invalid', reason: 'unknown' };
+      const decision = staticDecision(c, ctx.now);
+      if (decision.status !== 'Accepted') return decision;
+      if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx' };
+      if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance' };
+      if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await ctx.usedWhThisMonth(c.chargeUserId)) >= c.monthlyLimitWh) {
+        return { status: 'Blocked', reason: 'groupLimit' };
+      }
+      return decision;
+    },
+
+    /**
+     * The local authorization list (SendLocalList) for one provider's cards, or every card.
+     * Entries carry what holds offline: lost → Blocked, expired → Expired, disabled user →
+     * Blocked, else Accepted with expiry and parent id tag. Balance and group limit need the
+     * central system and are not in the list (a charger starting offline is settled afterwards,
+     * possibly leaving a small debt).
+     *
+     * `version` is the counter in `local_list_version`, bumped by database triggers on every
+     * card insert or delete and on every change of a card's physical id, status, expiry, owner
+     * or provider and of a charge user's account or status: it only grows, and grows whenever
+     * the content may have changed. It is global, so one provider's list may see a new version
+     * without a change of its own (harmless: a full update resends the same entries). It is read
+     * before the entries, so a concurrent change can only make the version older than the
+     * content, never newer. Expiry by date needs no bump: entries carry `expiryDate`.
+     */
+    async localList(providerId?: number, now: Date = new Date()) {
+      const [v] = await db.select({ version: localListVersion.version }).from(localListVersion).where(eq(localListVersion.id, 1));
+      const q = base();
+      const rows = await (providerId === undefined ? q : q.where(eq(card.providerId, providerId))).orderBy(asc(card.id));
+      return {
+        version: v?.version ?? 0,
+        entries: rows.map((c) => {
+          const { reason: _reason, ...idTagInfo } = staticDecision(c, now);
+          return { idTag: c.physicalId, idTagInfo: idTagInfo as IdTagInfo };
+        }),
+      };
+    },
+  };
+}
+
+export type AuthorizationService = ReturnType<typeof createAuthorizationService>;

@@ -1,0 +1,121 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.js';
+import { card, chargeUser, ledger } from '../../db/schema.js';
+
+export type LedgerAccount = { kind: 'card'; cardId: number } | { kind: 'mobile'; chargeUserId: number };
+export type TradeType = 'recharge' | 'refund' | 'charge' | 'transfer';
+export type LedgerEntry = typeof ledger.$inferSelect;
+
+export interface PostInput {
+  account: LedgerAccount;
+  tradeType: TradeType;
+  /** Signed integer cents: recharge > 0, refund < 0 (spec: refund amount negative), charge ≤ 0, transfer ≠ 0. */
+  amountCents: number;
+  operatorUserId?: number | null | undefined;
+  /** Where the money came from: 'console', 'ocpp', 'app', 'import', … */
+  source: string;
+  thirdPartyTxnId?: string | null | undefined;
+  /** The charging transaction a charge settles; makes the charge idempotent per account. */
+  transactionRef?: string | null | undefined;
+}
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: 'badAmount' | 'accountNotFound',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}
+
+function checkAmount(tradeType: TradeType, amount: number): void {
+  if (!Number.isSafeInteger(amount)) throw new LedgerError('badAmount', `amount must be whole cents, got ${amount}`);
+  const ok = { recharge: amount > 0, refund: amount < 0, charge: amount <= 0, transfer: amount !== 0 }[tradeType];
+  if (!ok) throw new LedgerError('badAmount', `a ${tradeType} of ${amount} cents has the wrong sign`);
+}
+
+/**
+ * The append-only ledger of DESIGN.md §3: the only way a card balance or a mobile balance changes.
+ *
+ * `post` locks the account row (`select … for update`), so concurrent posts on one account
+ * serialize and every row satisfies before + amount = after (also a check constraint), each
+ * row's before being the previous row's after. The ledger checks signs, not balances: it records
+ * what happened and the callers decide (authorization requires a minimum balance to start; the
+ * refund screen checks what may be refunded). In particular a charge — the final settlement of a
+ * session — may leave a small debt (negative balance), as DESIGN.md §9 allows; the next recharge
+ * pays it off.
+ *
+ * A charge carrying a `transactionRef` already charged to the same account returns the existing
+ * row (`replayed: true`) instead of charging twice; the partial unique indexes
+ * `ledger_card_charge_ref` / `ledger_mobile_charge_ref` back this up.
+ */
+export function createLedger({ db }: { db: Db }) {
+  async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
+    checkAmount(input.tradeType, input.amountCents);
+    const { account } = input;
+    const locked =
+      account.kind === 'card'
+        ? await tx
+            .select({ providerId: card.providerId, balance: card.balanceCents })
+            .from(card)
+            .where(eq(card.id, account.cardId))
+            .for('update')
+        : await tx
+            .select({ providerId: chargeUser.providerId, balance: chargeUser.mobileBalanceCents })
+            .from(chargeUser)
+            .where(eq(chargeUser.id, account.chargeUserId))
+            .for('update');
+    const acc = locked[0];
+    if (!acc)
+      throw new LedgerError(
+        'accountNotFound',
+        `${account.kind} account ${account.kind === 'card' ? account.cardId : account.chargeUserId} not found`,
+      );
+
+    const ownerCond =
+      account.kind === 'card'
+        ? eq(ledger.cardId, account.cardId)
+        : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile'));
+    if (input.tradeType === 'charge' && input.transactionRef) {
+      const [existing] = await tx
+        .select()
+        .from(ledger)
+        .where(and(ownerCond, eq(ledger.tradeType, 'charge'), eq(ledger.transactionRef, input.transactionRef)));
+      if (existing) return { ...existing, replayed: true };
+    }
+
+    const before = acc.balance;
+    const after = before + input.amountCents;
+    if (account.kind === 'card') await tx.update(card).set({ balanceCents: after }).where(eq(card.id, account.cardId));
+    else await tx.update(chargeUser).set({ mobileBalanceCents: after }).where(eq(chargeUser.id, account.chargeUserId));
+    const [row] = await tx
+      .insert(ledger)
+      .values({
+        providerId: acc.providerId,
+        accountKind: account.kind,
+        cardId: account.kind === 'card' ? account.cardId : null,
+        chargeUserId: account.kind === 'mobile' ? account.chargeUserId : null,
+        tradeType: input.tradeType,
+        amountCents: input.amountCents,
+        balanceBeforeCents: before,
+        balanceAfterCents: after,
+        operatorUserId: input.operatorUserId ?? null,
+        source: input.source,
+        thirdPartyTxnId: input.thirdPartyTxnId ?? null,
+        transactionRef: input.transactionRef ?? null,
+        createdAt: sql`now()`,
+      })
+      .returning();
+    return { ...row!, replayed: false };
+  }
+
+  return {
+    /** Post one balance change; inside `tx` when given, else in a transaction of its own. */
+    post(input: PostInput, tx?: Tx): Promise<LedgerEntry & { replayed: boolean }> {
+      return tx ? postIn(tx, input) : db.transaction((t) => postIn(t, input));
+    },
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
