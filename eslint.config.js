@@ -26,7 +26,11 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: 'packages/contract', from: ['packages/server', 'packages/web'], message: 'The contract imports neither server nor web.' },
+            {
+              target: 'packages/contract',
+              from: ['packages/server', 'packages/web'],
+              message: 'The contract imports neither server nor web.',
+            },
             { target: 'packages/server', from: ['packages/web'], message: 'The server never imports the console.' },
             { target: 'packages/web', from: ['packages/server'], message: 'The console never imports the server.' },
             { target: `${web}/shared`, from: [`${web}/features`, `${web}/app`], message: 'shared/ never imports features/ or app/.' },
@@ -57,7 +61,9 @@ export default tseslint.config(
         'error',
         {
           mode: 'jsx-only',
-          'jsx-attributes': { include: ['title', 'placeholder', 'alt', 'aria-label', 'label', 'okText', 'cancelText', 'content', 'tooltip'] },
+          'jsx-attributes': {
+            include: ['title', 'placeholder', 'alt', 'aria-label', 'label', 'okText', 'cancelText', 'content', 'tooltip'],
+          },
         },
       ],
     },

@@ -44,8 +44,17 @@ export function ensureInstalled() {
 export function ensureBuilt({ force = false } = {}) {
   const stamp = path.join(root, 'packages/web/dist/.built');
   const sources = Math.max(
-    ...['packages/contract', 'packages/server/src', 'packages/server/drizzle', 'packages/web/src', 'packages/web/index.html', 'packages/web/public'].map((d) =>
-      fs.existsSync(path.join(root, d)) && fs.statSync(path.join(root, d)).isFile() ? fs.statSync(path.join(root, d)).mtimeMs : newest(path.join(root, d)),
+    ...[
+      'packages/contract',
+      'packages/server/src',
+      'packages/server/drizzle',
+      'packages/web/src',
+      'packages/web/index.html',
+      'packages/web/public',
+    ].map((d) =>
+      fs.existsSync(path.join(root, d)) && fs.statSync(path.join(root, d)).isFile()
+        ? fs.statSync(path.join(root, d)).mtimeMs
+        : newest(path.join(root, d)),
     ),
   );
   if (!force && fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= sources) return;

@@ -7,10 +7,17 @@ const only = process.argv[2]; // optional: typecheck | lint | unit | contract | 
 ensureInstalled();
 
 const steps = [];
-const step = (name, fn) => (!only || only === name || (only === 'unit' && ['contract', 'server', 'web'].includes(name))) && steps.push([name, fn]);
+const step = (name, fn) =>
+  (!only || only === name || (only === 'unit' && ['contract', 'server', 'web'].includes(name))) && steps.push([name, fn]);
 
-step('typecheck', () => run('npx', ['tsc', '-p', 'packages/contract']) || run('npx', ['tsc', '-p', 'packages/server']) || run('npx', ['tsc', '-p', 'packages/web']));
-step('lint', () => run('npx', ['eslint', '.']));
+step(
+  'typecheck',
+  () =>
+    run('npx', ['tsc', '-p', 'packages/contract']) ||
+    run('npx', ['tsc', '-p', 'packages/server']) ||
+    run('npx', ['tsc', '-p', 'packages/web']),
+);
+step('lint', () => run('npx', ['eslint', '.']) || run('npx', ['prettier', '--check', '--log-level', 'warn', '.']));
 step('contract', () => run('npx', ['vitest', 'run'], { cwd: 'packages/contract' }));
 step('server', () => run('npx', ['vitest', 'run'], { cwd: 'packages/server' }));
 step('web', () => run('npx', ['vitest', 'run'], { cwd: 'packages/web' }));

@@ -7,7 +7,8 @@ const workspace = { '@csms/contract': 'packages/contract/src', '@csms/server': '
 
 function resolveImport(file, spec) {
   if (spec.startsWith('.')) return path.resolve(path.dirname(file), spec);
-  for (const [name, dir] of Object.entries(workspace)) if (spec === name || spec.startsWith(`${name}/`)) return path.join(root, dir, spec.slice(name.length));
+  for (const [name, dir] of Object.entries(workspace))
+    if (spec === name || spec.startsWith(`${name}/`)) return path.join(root, dir, spec.slice(name.length));
   return undefined;
 }
 
@@ -25,7 +26,8 @@ const rule = {
       const target = resolveImport(file, spec);
       if (!target) return;
       for (const z of zones) {
-        const hit = z.from.some((f) => inside(target, path.join(root, f))) && !(z.except ?? []).some((e) => inside(target, path.join(root, e)));
+        const hit =
+          z.from.some((f) => inside(target, path.join(root, f))) && !(z.except ?? []).some((e) => inside(target, path.join(root, e)));
         if (hit) context.report({ node, message: `${z.message} (${spec})` });
       }
     };

@@ -19,10 +19,25 @@ const def = (enumKey: string, values: Record<string, string> | [string, string][
 
 export const dictionaries = {
   providerType: def('providerType', { super: 'primary', common: 'default' }),
-  userStatus: def('userStatus', [['1', 'success'], ['0', 'danger']]),
-  yesNo: def('yesNo', [['1', 'primary'], ['0', 'default']]),
+  userStatus: def('userStatus', [
+    ['1', 'success'],
+    ['0', 'danger'],
+  ]),
+  yesNo: def('yesNo', [
+    ['1', 'primary'],
+    ['0', 'default'],
+  ]),
   logMode: def('logMode', { web: 'primary', api: 'info', ocpp: 'warning' }),
-  logResult: def('logResult', { '200': 'success', '400': 'warning', '401': 'danger', '403': 'danger', '404': 'warning', '409': 'warning', '500': 'danger', '601': 'warning' }),
+  logResult: def('logResult', {
+    '200': 'success',
+    '400': 'warning',
+    '401': 'danger',
+    '403': 'danger',
+    '404': 'warning',
+    '409': 'warning',
+    '500': 'danger',
+    '601': 'warning',
+  }),
   operation: def('operation', {
     login: 'info',
     logout: 'info',
@@ -40,9 +55,19 @@ export const dictionaries = {
     read: 'info',
     other: 'default',
   }),
-  roleEnabled: def('roleEnabled', [['true', 'success'], ['false', 'danger']]),
-  messageRead: def('messageRead', [['0', 'warning'], ['1', 'success']]),
-  providerValidity: def('providerValidity', [['1', 'default'], ['2', 'default'], ['3', 'default']]),
+  roleEnabled: def('roleEnabled', [
+    ['true', 'success'],
+    ['false', 'danger'],
+  ]),
+  messageRead: def('messageRead', [
+    ['0', 'warning'],
+    ['1', 'success'],
+  ]),
+  providerValidity: def('providerValidity', [
+    ['1', 'default'],
+    ['2', 'default'],
+    ['3', 'default'],
+  ]),
   exportSource: def('exportSource', { organization: 'default', systemUser: 'default', systemLog: 'default', message: 'default' }),
 } satisfies Record<string, DictDef>;
 

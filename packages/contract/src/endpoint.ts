@@ -12,11 +12,7 @@ export type Access = 'public' | 'session' | { permi: string } | { role: string }
 
 export type Method = 'GET' | 'POST';
 
-export interface EndpointDef<
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  D extends z.ZodType = z.ZodType,
-> {
+export interface EndpointDef<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
   method: Method;
   /** Path below `/prod-api`, exactly as the spec names it. */
   path: string;
@@ -103,12 +99,7 @@ export const exportOptions = z.object({
 /**
  * The `/web/{resource}/{action}` convention of DESIGN.md §4 for areas the spec names no paths for.
  */
-export function crud<
-  Item extends z.ZodType,
-  Filter extends z.ZodObject,
-  Create extends z.ZodObject,
-  Edit extends z.ZodObject,
->(
+export function crud<Item extends z.ZodType, Filter extends z.ZodObject, Create extends z.ZodObject, Edit extends z.ZodObject>(
   resource: string,
   area: string,
   s: { item: Item; filter: Filter; create: Create; edit: Edit },
@@ -181,7 +172,10 @@ export const optText = (max: number) => z.string().trim().max(max).optional();
 export const optEmail = z.union([z.literal(''), z.email().max(100)]).optional();
 
 /** Phone numbers: digits with an optional leading +, spaces and dashes. */
-export const phoneNumber = z.string().trim().regex(/^\+?[0-9][0-9 -]{3,28}[0-9]$/);
+export const phoneNumber = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9][0-9 -]{3,28}[0-9]$/);
 
 /** A time filter from a query string or body: ISO date or date-time; empty means no filter. */
 export const timeFilter = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.date().optional());

@@ -34,7 +34,14 @@ export const menuTree: MenuNode[] = [
   group(
     '/financialManagement',
     'financialStatistics',
-    ['corporateTransfer', 'electricityPriceSetting', ['transferRecord', { hidden: true }], 'rechargeRecord', 'invoiceRecordManage', 'financialStatistics'],
+    [
+      'corporateTransfer',
+      'electricityPriceSetting',
+      ['transferRecord', { hidden: true }],
+      'rechargeRecord',
+      'invoiceRecordManage',
+      'financialStatistics',
+    ],
     'admin',
   ),
   group('/configurationManagement', 'stationManagement', ['versionManage', 'carManage', 'stationManagement', 'pointConfiguration']),

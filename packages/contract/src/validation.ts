@@ -48,7 +48,10 @@ export function issueToFieldError(lang: Lang, resource: string, issue: z.core.$Z
       return { field, msg: t('unknownField') };
     case 'custom':
       // Refinements carry a vocabulary key as their message (`validation.passwordMismatch`).
-      return { field, msg: issue.message.startsWith('validation.') ? translate(lang, issue.message, { field: label }) : t('invalidFormat') };
+      return {
+        field,
+        msg: issue.message.startsWith('validation.') ? translate(lang, issue.message, { field: label }) : t('invalidFormat'),
+      };
     default:
       return { field, msg: empty ? t('required') : t('invalidFormat') };
   }

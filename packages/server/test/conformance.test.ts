@@ -29,7 +29,9 @@ const call = (e: EndpointDef, token?: string, lang: 'zh' | 'en' = 'en') =>
 
 /** Input that `{}` cannot satisfy: the endpoint must answer 400 naming a field. */
 const needsInput = (e: EndpointDef) =>
-  [e.params, e.query, e.body].some((schema) => schema !== undefined && !schema.safeParse(schema === e.params ? { type: 'x', key: 'x' } : {}).success);
+  [e.params, e.query, e.body].some(
+    (schema) => schema !== undefined && !schema.safeParse(schema === e.params ? { type: 'x', key: 'x' } : {}).success,
+  );
 
 async function tableCounts() {
   const out: Record<string, number> = {};
@@ -89,7 +91,10 @@ describe('every field of every body and query has a label in both languages', ()
     for (const schema of [e.params, e.query, e.body]) {
       for (const key of fieldsOf(schema)) {
         for (const lang of ['zh', 'en'] as const) {
-          expect(hasKey(lang, `fields.${e.resource}.${key}`) || hasKey(lang, `fields.common.${key}`), `${lang} label of ${e.resource}.${key}`).toBe(true);
+          expect(
+            hasKey(lang, `fields.${e.resource}.${key}`) || hasKey(lang, `fields.common.${key}`),
+            `${lang} label of ${e.resource}.${key}`,
+          ).toBe(true);
         }
       }
     }
@@ -101,7 +106,11 @@ describe('every mutation writes exactly one system-log row', () => {
   it.each(mutations.map((e) => [`${e.method} ${e.path}`, e] as const))('%s (refused input)', async (_, e) => {
     const before = (await s.database.db.select({ n: count() }).from(schema.systemLog))[0]!.n;
     await call(e, e.access === 'public' ? undefined : admin);
-    const rows = await s.database.db.select().from(schema.systemLog).orderBy(sql`id desc`).limit(2);
+    const rows = await s.database.db
+      .select()
+      .from(schema.systemLog)
+      .orderBy(sql`id desc`)
+      .limit(2);
     const after = (await s.database.db.select({ n: count() }).from(schema.systemLog))[0]!.n;
     expect(after - before).toBe(1);
     expect(rows[0]).toMatchObject({ path: e.path, operation: e.operation ?? 'other' });

@@ -24,7 +24,11 @@ export interface TestServer {
   database: Database;
   config: Config;
   /** JSON call with the envelope back; `lang` sets X-Language. */
-  call<T = unknown>(method: 'GET' | 'POST', p: string, opts?: { token?: string; body?: unknown; lang?: 'zh' | 'en'; headers?: Record<string, string> }): Promise<Envelope<T>>;
+  call<T = unknown>(
+    method: 'GET' | 'POST',
+    p: string,
+    opts?: { token?: string; body?: unknown; lang?: 'zh' | 'en'; headers?: Record<string, string> },
+  ): Promise<Envelope<T>>;
   login(username?: string, password?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -60,7 +64,10 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   const { database, drop } = await freshDatabase();
   await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-test-'));
-  const config = loadConfig({}, { dataDir, captcha: false, logLevel: 'warn', webDist: undefined, port: 0, host: '127.0.0.1', ...overrides });
+  const config = loadConfig(
+    {},
+    { dataDir, captcha: false, logLevel: 'warn', webDist: undefined, port: 0, host: '127.0.0.1', ...overrides },
+  );
   const app = await buildApp({ config, database });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();

@@ -12,7 +12,17 @@ function start(port: number): { child: ChildProcess; output: () => string; ready
   let out = '';
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CSMS_DATA_DIR: dataDir, CSMS_CAPTCHA: 'false', CSMS_LOG_LEVEL: 'warn', CSMS_WEB_DIST: '', DATABASE_URL: '', CSMS_ADMIN_PASSWORD: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CSMS_DATA_DIR: dataDir,
+      CSMS_CAPTCHA: 'false',
+      CSMS_LOG_LEVEL: 'warn',
+      CSMS_WEB_DIST: '',
+      DATABASE_URL: '',
+      CSMS_ADMIN_PASSWORD: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

@@ -54,17 +54,39 @@ async function ok<T>(p: Promise<{ code: number; data: T; msg: string }>): Promis
   return r.data;
 }
 const row = (table: PgTable, idCol: unknown) => async (env: TenantEnv, id: number) =>
-  env.s.database.db.select().from(table).where(eq(idCol as typeof schema.role.id, id));
+  env.s.database.db
+    .select()
+    .from(table)
+    .where(eq(idCol as typeof schema.role.id, id));
 
-const providerBody = (env: TenantEnv) => ({ providerName: uniq('prov'), parentId: env.a.providerId, expiration: 1, mailAccount: 'a@x.test', mailAuthCode: 'code', smtpAddress: '127.0.0.1', smtpPort: 25 });
-const userBody = (env: TenantEnv, v: { roleId: number; providerId: number }) => ({ username: uniq('u'), password: 'secret1', phone: phone(), ...v });
-const roleBody = () => ({ roleName: uniq('role'), roleKey: uniq('key'), rolePaths: ['/systemManagement/userManage'], permissions: ['system:user:list'] });
+const providerBody = (env: TenantEnv) => ({
+  providerName: uniq('prov'),
+  parentId: env.a.providerId,
+  expiration: 1,
+  mailAccount: 'a@x.test',
+  mailAuthCode: 'code',
+  smtpAddress: '127.0.0.1',
+  smtpPort: 25,
+});
+const userBody = (env: TenantEnv, v: { roleId: number; providerId: number }) => ({
+  username: uniq('u'),
+  password: 'secret1',
+  phone: phone(),
+  ...v,
+});
+const roleBody = () => ({
+  roleName: uniq('role'),
+  roleKey: uniq('key'),
+  rolePaths: ['/systemManagement/userManage'],
+  permissions: ['system:user:list'],
+});
 
 export const tenantResources: TenantResource[] = [
   {
     name: 'organization',
     table: schema.organization,
-    create: async (env) => (await ok(env.s.call<{ id: number }>('POST', api.organization.add.path, { token: env.a.token, body: { orgName: uniq('org') } }))).id,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.organization.add.path, { token: env.a.token, body: { orgName: uniq('org') } }))).id,
     snapshot: row(schema.organization, schema.organization.id),
     endpoints: [
       { ep: api.organization.get, input: (id) => ({ query: { id } }) },
@@ -77,11 +99,15 @@ export const tenantResources: TenantResource[] = [
     name: 'provider',
     table: schema.provider,
     // Only the super provider creates providers: the admin creates one under A.
-    create: async (env) => (await ok(env.s.call<{ id: number }>('POST', api.provider.add.path, { token: env.admin, body: providerBody(env) }))).id,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.provider.add.path, { token: env.admin, body: providerBody(env) }))).id,
     snapshot: row(schema.provider, schema.provider.id),
     endpoints: [
       { ep: api.provider.get, input: (id) => ({ query: { id } }) },
-      { ep: api.provider.edit, input: (id, env) => ({ body: { ...providerBody(env), id, parentId: undefined, expiration: undefined, providerName: 'stolen' } }) },
+      {
+        ep: api.provider.edit,
+        input: (id, env) => ({ body: { ...providerBody(env), id, parentId: undefined, expiration: undefined, providerName: 'stolen' } }),
+      },
       { ep: api.provider.testMail, input: (id) => ({ body: { id, to: 'x@x.test' } }) },
       { ep: api.systemUser.add, input: (id, env) => ({ body: userBody(env, { roleId: env.b.roleId, providerId: id }) }) },
     ],
@@ -99,7 +125,10 @@ export const tenantResources: TenantResource[] = [
       { ep: api.role.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.message.usersByRole, input: (id) => ({ body: { roleId: id } }) },
       { ep: api.systemUser.add, input: (id, env) => ({ body: userBody(env, { roleId: id, providerId: env.b.providerId }) }) },
-      { ep: api.systemUser.edit, input: (id, env) => ({ body: { id: env.bOther.id, roleId: id, providerId: env.b.providerId, phone: phone() } }) },
+      {
+        ep: api.systemUser.edit,
+        input: (id, env) => ({ body: { id: env.bOther.id, roleId: id, providerId: env.b.providerId, phone: phone() } }),
+      },
       { ep: api.systemUser.list, input: (id) => ({ query: { page: 1, limit: 10, roleId: id } }), expect: 'emptyList' },
       { ep: api.systemUser.search, input: (id) => ({ body: { page: 1, limit: 10, roleId: id } }), expect: 'emptyList' },
       { ep: api.systemUser.export, input: (id) => ({ body: { format: 'csv', roleId: id } }), expect: 'emptyList' },
@@ -108,10 +137,21 @@ export const tenantResources: TenantResource[] = [
   {
     name: 'systemUser',
     table: schema.systemUser,
-    create: async (env) => (await ok(env.s.call<{ id: number }>('POST', api.systemUser.add.path, { token: env.a.token, body: userBody(env, { roleId: env.a.roleId, providerId: env.a.providerId }) }))).id,
+    create: async (env) =>
+      (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.systemUser.add.path, {
+            token: env.a.token,
+            body: userBody(env, { roleId: env.a.roleId, providerId: env.a.providerId }),
+          }),
+        )
+      ).id,
     snapshot: row(schema.systemUser, schema.systemUser.id),
     endpoints: [
-      { ep: api.systemUser.edit, input: (id, env) => ({ body: { id, roleId: env.b.roleId, providerId: env.b.providerId, phone: phone() } }) },
+      {
+        ep: api.systemUser.edit,
+        input: (id, env) => ({ body: { id, roleId: env.b.roleId, providerId: env.b.providerId, phone: phone() } }),
+      },
       { ep: api.systemUser.status, input: (id) => ({ body: { id, status: 0 } }) },
       { ep: api.systemUser.resetPwd, input: (id) => ({ body: { id, password: 'hijacked' } }) },
       { ep: api.systemUser.remove, input: (id) => ({ body: { ids: [id] } }) },
@@ -123,7 +163,12 @@ export const tenantResources: TenantResource[] = [
     table: schema.systemLog,
     create: async (env) => {
       await ok(env.s.call('POST', api.organization.add.path, { token: env.a.token, body: { orgName: uniq('logged') } }));
-      const [r] = await env.s.database.db.select({ id: schema.systemLog.id }).from(schema.systemLog).where(eq(schema.systemLog.userId, env.a.userId)).orderBy(desc(schema.systemLog.id)).limit(1);
+      const [r] = await env.s.database.db
+        .select({ id: schema.systemLog.id })
+        .from(schema.systemLog)
+        .where(eq(schema.systemLog.userId, env.a.userId))
+        .orderBy(desc(schema.systemLog.id))
+        .limit(1);
       return r!.id;
     },
     snapshot: row(schema.systemLog, schema.systemLog.id),
@@ -133,7 +178,14 @@ export const tenantResources: TenantResource[] = [
     name: 'message',
     table: schema.message,
     create: async (env) =>
-      (await ok(env.s.call<{ msgId: number }>('POST', api.message.add.path, { token: env.a.token, body: { title: uniq('t'), content: 'hello', username: env.a.username } }))).msgId,
+      (
+        await ok(
+          env.s.call<{ msgId: number }>('POST', api.message.add.path, {
+            token: env.a.token,
+            body: { title: uniq('t'), content: 'hello', username: env.a.username },
+          }),
+        )
+      ).msgId,
     snapshot: async (env, id) => env.s.database.db.select().from(schema.messageRecipient).where(eq(schema.messageRecipient.messageId, id)),
     endpoints: [
       { ep: api.message.read, input: (id, env) => ({ body: { msgId: id, userId: env.b.userId } }) },
@@ -152,7 +204,8 @@ export const tenantResources: TenantResource[] = [
     name: 'storedFile',
     table: schema.storedFile,
     endpoints: [],
-    optOut: 'Files are addressed by a random file name, not an id; download checks the provider and common.test.ts covers another provider getting 404.',
+    optOut:
+      'Files are addressed by a random file name, not an id; download checks the provider and common.test.ts covers another provider getting 404.',
   },
   {
     name: 'userGroup',

@@ -16,7 +16,13 @@ const env = {} as TenantEnv;
 
 async function operator(): Promise<Operator> {
   const op = await createOperator(env.s.database.db, { permissions: allPermissions, rolePaths: allMenuPaths });
-  return { token: await env.s.login(op.user.username, op.user.password), providerId: op.providerId, userId: op.user.id, roleId: op.role.id, username: op.user.username };
+  return {
+    token: await env.s.login(op.user.username, op.user.password),
+    providerId: op.providerId,
+    userId: op.user.id,
+    roleId: op.role.id,
+    username: op.user.username,
+  };
 }
 
 beforeAll(async () => {
@@ -62,7 +68,8 @@ describe('the registry', () => {
   it('registers every table that carries a provider', () => {
     const registered = new Set<PgTable>([...tenantResources.map((r) => r.table), ...notTenantTables.map((t) => t.table)]);
     for (const [name, table] of Object.entries(schema)) {
-      if ('providerId' in (table as object)) expect(registered.has(table as PgTable), `table ${name} is not in tenant-resources.ts`).toBe(true);
+      if ('providerId' in (table as object))
+        expect(registered.has(table as PgTable), `table ${name} is not in tenant-resources.ts`).toBe(true);
     }
   });
 
@@ -97,7 +104,10 @@ describe.each(checked.map((r) => [r.name, r] as const))("provider B with provide
       expect((await res.text()).trim().split('\r\n')).toHaveLength(1);
       return;
     }
-    const r = await env.s.call<{ list?: unknown[]; total?: number }>(e.ep.method, e.ep.path + qs, { token: env.b.token, ...(e.ep.method === 'POST' ? { body: body ?? {} } : {}) });
+    const r = await env.s.call<{ list?: unknown[]; total?: number }>(e.ep.method, e.ep.path + qs, {
+      token: env.b.token,
+      ...(e.ep.method === 'POST' ? { body: body ?? {} } : {}),
+    });
     if (e.expect === 'emptyList') expect(r).toMatchObject({ code: 200, data: { list: [], total: 0 } });
     else expect(r.code, r.msg).toBe(404);
     expect(await resource.snapshot!(env, id)).toEqual(snapshot);

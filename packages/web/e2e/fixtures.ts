@@ -22,10 +22,19 @@ export async function signIn(page: Page, locale: Locale = 'en-US', user = ADMIN)
 }
 
 /** Call the API as the signed-in page does, e.g. to prepare data. */
-export async function api<T = unknown>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; msg: string; data: T }> {
+export async function api<T = unknown>(
+  page: Page,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; msg: string; data: T }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const token = document.cookie.split('; ').find((c) => c.startsWith('Admin-Token='))?.slice('Admin-Token='.length) ?? '';
+      const token =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('Admin-Token='))
+          ?.slice('Admin-Token='.length) ?? '';
       const res = await fetch(`/prod-api${path}`, {
         method,
         headers: { authorization: `Bearer ${decodeURIComponent(token)}`, 'content-type': 'application/json' },
@@ -39,7 +48,6 @@ export async function api<T = unknown>(page: Page, method: 'GET' | 'POST', path:
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue texts, raw-key and console checks shared by the specs.
-
 
 export const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 

@@ -82,7 +82,10 @@ for (const locale of LOCALES) {
       await expect(drawer.getByText(name, { exact: true })).toBeVisible();
       await expect(drawer.getByText('second description', { exact: true })).toBeVisible();
       await expectNoRawKeys(page);
-      await drawer.getByRole('button', { name: /close|Close|关闭/ }).first().click();
+      await drawer
+        .getByRole('button', { name: /close|Close|关闭/ })
+        .first()
+        .click();
       await expect(drawer).toBeHidden();
 
       // Export CSV of the filtered list.

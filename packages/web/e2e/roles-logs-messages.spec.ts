@@ -8,7 +8,15 @@ const MESSAGE_PAGE = '/message/inbox';
 const SHOTS = process.env.E2E_SHOTS ?? '/tmp/roles-logs-messages';
 fs.mkdirSync(SHOTS, { recursive: true });
 
-type Role = { id: number; roleName: string; roleKey: string; providerId: number; rolePaths: string[]; permissions: string[]; memberCount: number };
+type Role = {
+  id: number;
+  roleName: string;
+  roleKey: string;
+  providerId: number;
+  rolePaths: string[];
+  permissions: string[];
+  memberCount: number;
+};
 
 /** A button's accessible name: its text (antd spaces two CJK characters), after an icon's name if it has one. */
 function btn(text: string): RegExp {
@@ -25,7 +33,11 @@ const row = (page: Page, text: string) => page.locator('.ant-table-row').filter(
 const dialog = (page: Page) => page.locator('.ant-modal').filter({ has: page.locator('form') });
 
 async function findRole(page: Page, roleName: string): Promise<Role> {
-  const res = await api<{ list: Role[] }>(page, 'GET', `/web/permissionManage/queryRolesByOrg?page=1&limit=10&roleName=${encodeURIComponent(roleName)}`);
+  const res = await api<{ list: Role[] }>(
+    page,
+    'GET',
+    `/web/permissionManage/queryRolesByOrg?page=1&limit=10&roleName=${encodeURIComponent(roleName)}`,
+  );
   const found = res.data.list.find((r) => r.roleName === roleName);
   expect(found, `role ${roleName}`).toBeTruthy();
   return found!;
@@ -33,7 +45,8 @@ async function findRole(page: Page, roleName: string): Promise<Role> {
 
 /** A tree node by its menu title, or by the permission it grants. */
 function treeNode(tree: Locator, node: { title: string } | { permission: string }) {
-  const inner = 'title' in node ? tree.page().getByText(node.title, { exact: true }) : tree.page().locator(`[data-permission="${node.permission}"]`);
+  const inner =
+    'title' in node ? tree.page().getByText(node.title, { exact: true }) : tree.page().locator(`[data-permission="${node.permission}"]`);
   return tree.locator('.ant-tree-treenode').filter({ has: inner });
 }
 
@@ -67,7 +80,9 @@ for (const locale of LOCALES) {
         ['menu.historyRecord', 'menu.chargeRecord'],
         ['menu.userManagement', 'menu.cardManage'],
       ] as const) {
-        await treeNode(tree, { title: t(parent) }).locator('.ant-tree-switcher').click();
+        await treeNode(tree, { title: t(parent) })
+          .locator('.ant-tree-switcher')
+          .click();
         await expect(tree.getByText(t(child), { exact: true })).toBeVisible();
         await expect(tree.locator('.ant-motion-collapse')).toHaveCount(0);
       }
@@ -86,16 +101,27 @@ for (const locale of LOCALES) {
       const role = await findRole(page, roleName);
       expect(role.permissions.sort()).toEqual(['system:log:list', 'system:log:query']);
       expect(role.rolePaths.sort()).toEqual(
-        ['/historyRecord', '/historyRecord/chargeRecord', '/systemManagement', '/systemManagement/systemLog', '/userManagement', '/userManagement/cardManage'].sort(),
+        [
+          '/historyRecord',
+          '/historyRecord/chargeRecord',
+          '/systemManagement',
+          '/systemManagement/systemLog',
+          '/userManagement',
+          '/userManagement/cardManage',
+        ].sort(),
       );
 
       // Editing loads the role's permissions back into the tree.
-      await row(page, roleName).getByRole('button', { name: btn(t('common.edit')) }).click();
+      await row(page, roleName)
+        .getByRole('button', { name: btn(t('common.edit')) })
+        .click();
       const edit = dialog(page);
       const editTree = edit.getByTestId('permission-tree');
       await expect(treeNode(editTree, { permission: 'system:log:query' })).toHaveClass(/checkbox-checked/);
       await expect(treeNode(editTree, { permission: 'system:log:export' })).not.toHaveClass(/checkbox-checked/);
-      await treeNode(editTree, { title: t('menu.historyRecord') }).locator('.ant-tree-switcher').click();
+      await treeNode(editTree, { title: t('menu.historyRecord') })
+        .locator('.ant-tree-switcher')
+        .click();
       await expect(treeNode(editTree, { title: t('menu.chargeRecord') })).toHaveClass(/checkbox-checked/);
       await edit.getByRole('button', { name: btn(t('common.cancel')) }).click();
     });
@@ -112,9 +138,13 @@ for (const locale of LOCALES) {
       });
       expect(added.code, added.msg).toBe(200);
       await page.goto(`${ROLE_PAGE}?roleName=${encodeURIComponent(roleName)}`);
-      await row(page, roleName).getByRole('button', { name: btn(t('common.delete')) }).click();
+      await row(page, roleName)
+        .getByRole('button', { name: btn(t('common.delete')) })
+        .click();
       await expect(confirmDialog(page)).toContainText(t('common.systemPrompt'));
-      await confirmDialog(page).getByRole('button', { name: btn(t('common.confirm')) }).click();
+      await confirmDialog(page)
+        .getByRole('button', { name: btn(t('common.confirm')) })
+        .click();
       await expect(toast(page, t('errors.role.hasUsers', { name: roleName, count: 1 }))).toBeVisible();
       await page.keyboard.press('Escape');
       expect((await findRole(page, roleName)).memberCount).toBe(1);
@@ -125,18 +155,26 @@ for (const locale of LOCALES) {
       await page.goto(LOG_PAGE);
       // Sign-ins, by operation type (options from getOperateDescription).
       await page.locator('#systemLog-search_operation').click();
-      await page.locator('.ant-select-item-option').filter({ hasText: t('enums.operation.login') }).click();
+      await page
+        .locator('.ant-select-item-option')
+        .filter({ hasText: t('enums.operation.login') })
+        .click();
       await page.getByRole('button', { name: btn(t('common.search')) }).click();
       await expect(page).toHaveURL(/operation=login/);
       await expect(row(page, 'admin').first()).toBeVisible();
-      await expect(page.locator('.ant-table-row .ant-tag').filter({ hasText: t('enums.operation.login') }).first()).toBeVisible();
+      await expect(
+        page
+          .locator('.ant-table-row .ant-tag')
+          .filter({ hasText: t('enums.operation.login') })
+          .first(),
+      ).toBeVisible();
 
       // The role creation, by operand; the detail shows the request body.
       await page.getByRole('button', { name: btn(t('common.reset')) }).click();
       await expect(page).not.toHaveURL(/operation=/);
-      await expect(page.locator('#systemLog-search_operation').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]')).not.toContainText(
-        t('enums.operation.login'),
-      );
+      await expect(
+        page.locator('#systemLog-search_operation').locator('xpath=ancestor::div[contains(@class,"ant-select")][1]'),
+      ).not.toContainText(t('enums.operation.login'));
       await page.getByPlaceholder(t('kit.inputPlaceholder', { field: t('fields.systemLog.operand') })).fill(roleKey);
       await page.getByRole('button', { name: btn(t('common.search')) }).click();
       await expect(page).toHaveURL(new RegExp(`operand=${roleKey}`));
@@ -158,7 +196,10 @@ for (const locale of LOCALES) {
       const columns = page.locator('.ant-modal').filter({ hasText: t('kit.exportColumnsHint') });
       await expect(columns.getByTestId('export-column-ip')).toBeVisible();
       await columns.getByTestId('export-column-ip').getByRole('checkbox').uncheck();
-      await columns.getByTestId('export-column-operator').getByRole('button', { name: t('kit.moveUp') }).click();
+      await columns
+        .getByTestId('export-column-operator')
+        .getByRole('button', { name: t('kit.moveUp') })
+        .click();
       await shot(page, 'export-columns', locale);
       await columns.getByTestId('export-columns-save').click();
       await expect(toast(page, t('common.success'))).toBeVisible();
@@ -200,7 +241,9 @@ for (const locale of LOCALES) {
       await shot(page, 'message-send', locale);
       await form.getByRole('button', { name: btn(t('common.confirm')) }).click();
       await expect(confirmDialog(page)).toContainText(t('message.sendConfirm'));
-      await confirmDialog(page).getByRole('button', { name: btn(t('common.confirm')) }).click();
+      await confirmDialog(page)
+        .getByRole('button', { name: btn(t('common.confirm')) })
+        .click();
       await expect(toast(page, t('message.sent'))).toBeVisible();
       await expect(form).toBeHidden();
       const sent = row(page, title);
@@ -226,8 +269,12 @@ for (const locale of LOCALES) {
       await page.reload();
       await expect(row(page, title).locator('td').nth(4)).not.toBeEmpty();
 
-      await row(inbox, title).getByRole('button', { name: btn(t('common.delete')) }).click();
-      await confirmDialog(inbox).getByRole('button', { name: btn(t('common.confirm')) }).click();
+      await row(inbox, title)
+        .getByRole('button', { name: btn(t('common.delete')) })
+        .click();
+      await confirmDialog(inbox)
+        .getByRole('button', { name: btn(t('common.confirm')) })
+        .click();
       await expect(toast(inbox, t('message.deleted'))).toBeVisible();
       await expect(row(inbox, title)).toHaveCount(0);
       await other.close();

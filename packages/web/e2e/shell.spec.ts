@@ -28,7 +28,9 @@ for (const locale of LOCALES) {
   /** Right-click a tab and choose an action; returns nothing until the menu has closed. */
   async function tabAction(page: Page, title: string, action: string) {
     await page.getByTestId('tag').filter({ hasText: title }).click({ button: 'right' });
-    await openMenu(page).getByRole('menuitem', { name: t(`shell.tags.${action}`), exact: true }).click();
+    await openMenu(page)
+      .getByRole('menuitem', { name: t(`shell.tags.${action}`), exact: true })
+      .click();
     await menuClosed(page);
   }
 
@@ -87,7 +89,9 @@ for (const locale of LOCALES) {
       // Refresh reloads the page's data in place.
       const refetched = page.waitForResponse(/\/queryOrganizations/);
       await page.getByRole('button', { name: t('common.actions'), exact: true }).click();
-      await openMenu(page).getByRole('menuitem', { name: t('shell.tags.refresh') }).click();
+      await openMenu(page)
+        .getByRole('menuitem', { name: t('shell.tags.refresh') })
+        .click();
       await refetched;
       await expect(page).toHaveURL(ORG_PAGE);
 
@@ -188,7 +192,9 @@ for (const locale of LOCALES) {
       await signIn(page, locale);
       await page.getByRole('button', { name: t('shell.language') }).click();
       const reloaded = page.waitForEvent('load');
-      await openMenu(page).getByRole('menuitem', { name: t(next === 'zh-CN' ? 'enums.language.zh' : 'enums.language.en') }).click();
+      await openMenu(page)
+        .getByRole('menuitem', { name: t(next === 'zh-CN' ? 'enums.language.zh' : 'enums.language.en') })
+        .click();
       await reloaded;
       await expect(toast(page, tr(next, 'shell.languageSwitched'))).toBeVisible();
       expect(await cookieValue(page, 'language')).toBe(next);
@@ -207,7 +213,8 @@ for (const locale of LOCALES) {
       await expect(hamburger).not.toHaveClass(/ant-btn-sm/);
       await page.getByRole('button', { name: t('shell.size') }).click();
       const menu = openMenu(page);
-      for (const s of ['default', 'medium', 'small', 'mini']) await expect(menu.getByRole('menuitem', { name: t(`shell.sizes.${s}`) })).toBeVisible();
+      for (const s of ['default', 'medium', 'small', 'mini'])
+        await expect(menu.getByRole('menuitem', { name: t(`shell.sizes.${s}`) })).toBeVisible();
       await menu.getByRole('menuitem', { name: t('shell.sizes.small') }).click();
       await expect(toast(page, t('shell.sizeSwitched'))).toBeVisible();
       expect(await cookieValue(page, 'size')).toBe('small');

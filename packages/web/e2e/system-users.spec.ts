@@ -1,5 +1,18 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { BASE_URL, LOCALES, ORG_PAGE, api, avatarMenu, expectNoRawKeys, loose, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
+import {
+  BASE_URL,
+  LOCALES,
+  ORG_PAGE,
+  api,
+  avatarMenu,
+  expectNoRawKeys,
+  loose,
+  signIn,
+  toast,
+  tr,
+  watchConsole,
+  type Locale,
+} from './fixtures';
 
 const USERS_PAGE = '/systemManagement/userManage';
 /** This screen's own catalogue parts, beside the fixtures' list of raw-key prefixes. */
@@ -12,7 +25,11 @@ async function expectNoOwnRawKeys(page: Page) {
 }
 
 /** The open form dialog (not a confirm). */
-const formDialog = (page: Page) => page.locator('.ant-modal:not(.ant-modal-confirm)').filter({ has: page.locator('form') }).last();
+const formDialog = (page: Page) =>
+  page
+    .locator('.ant-modal:not(.ant-modal-confirm)')
+    .filter({ has: page.locator('form') })
+    .last();
 
 /** A button by its text (icons add their names to the accessible name, e.g. "plus Add"). */
 const button = (scope: Page | Locator, text: string) => scope.locator('button').filter({ hasText: loose(text) });
@@ -22,13 +39,20 @@ async function rowAction(page: Page, row: Locator, text: string, more: string) {
   const inline = button(row, text);
   if (await inline.count()) return inline.first().click();
   await button(row, more).click();
-  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').filter({ hasText: loose(text) }).click();
+  await page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item')
+    .filter({ hasText: loose(text) })
+    .click();
 }
 
 /** Pick an option of an antd Select by its text. */
 async function choose(page: Page, select: Locator, option: string) {
   await select.click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
 }
 
 for (const locale of LOCALES) {
@@ -45,7 +69,10 @@ for (const locale of LOCALES) {
 
       // 1. A common provider, in the Providers tab of the system-user page.
       await page.goto(USERS_PAGE);
-      await page.locator('.ant-card-head').getByRole('tab', { name: t('provider.tab') }).click();
+      await page
+        .locator('.ant-card-head')
+        .getByRole('tab', { name: t('provider.tab') })
+        .click();
       await expect(page).toHaveURL(/tab=providers/);
       await expect(page.locator('.ant-table-thead')).toContainText(t('fields.provider.providerType'));
       await button(page, t('common.add')).click();
@@ -88,7 +115,10 @@ for (const locale of LOCALES) {
       expect(role.code).toBe(200);
 
       // 3. A user of that provider with that role, in the System users tab.
-      await page.locator('.ant-card-head').getByRole('tab', { name: t('systemUser.tab') }).click();
+      await page
+        .locator('.ant-card-head')
+        .getByRole('tab', { name: t('systemUser.tab') })
+        .click();
       await expect(page).not.toHaveURL(/tab=providers/);
       await expect(page.locator('.ant-table-thead')).toContainText(t('fields.systemUser.lastLoginTime'));
       await button(page, t('common.add')).click();

@@ -20,5 +20,13 @@ export const profileEdit = z.object({ name: optText(50), phone: phoneNumber.opti
 /** Personal center: the signed-in user's own profile; the password goes through `editUserPwd`. */
 export const profileApi = {
   get: endpoint({ method: 'GET', path: '/web/userManage/getProfile', access: 'session', resource: 'profile', data: profileDto }),
-  edit: endpoint({ method: 'POST', path: '/web/userManage/updateProfile', access: 'session', resource: 'profile', operation: 'edit', body: profileEdit, data: profileDto }),
+  edit: endpoint({
+    method: 'POST',
+    path: '/web/userManage/updateProfile',
+    access: 'session',
+    resource: 'profile',
+    operation: 'edit',
+    body: profileEdit,
+    data: profileDto,
+  }),
 };

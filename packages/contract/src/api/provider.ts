@@ -72,14 +72,27 @@ export const providerFilter = z.object({
   phone: optText(30),
 });
 
-export const providerOption = z.object({ id: z.number(), providerName: z.string(), providerType: z.enum(providerTypes), parentId: z.number().nullable() });
+export const providerOption = z.object({
+  id: z.number(),
+  providerName: z.string(),
+  providerType: z.enum(providerTypes),
+  parentId: z.number().nullable(),
+});
 
 const base = '/web/userManage';
 const permi = (action: string) => ({ permi: `system:provider:${action}` });
 
 /** Providers (tenants); paths as spec §7 names them, the test-mail verb keeps the area's prefix. */
 export const providerApi = {
-  add: endpoint({ method: 'POST', path: `${base}/addProvider`, access: permi('add'), resource: 'provider', operation: 'add', body: providerCreate, data: providerDto }),
+  add: endpoint({
+    method: 'POST',
+    path: `${base}/addProvider`,
+    access: permi('add'),
+    resource: 'provider',
+    operation: 'add',
+    body: providerCreate,
+    data: providerDto,
+  }),
   search: endpoint({
     method: 'POST',
     path: `${base}/getConditionProviders`,
@@ -89,8 +102,23 @@ export const providerApi = {
     body: pageQuery.extend(providerFilter.shape),
     data: listOf(providerDto),
   }),
-  get: endpoint({ method: 'GET', path: '/web/getProvider', access: permi('query'), resource: 'provider', query: idQuery, data: providerDto }),
-  edit: endpoint({ method: 'POST', path: `${base}/updateProviderInfo`, access: permi('edit'), resource: 'provider', operation: 'edit', body: providerEdit, data: providerDto }),
+  get: endpoint({
+    method: 'GET',
+    path: '/web/getProvider',
+    access: permi('query'),
+    resource: 'provider',
+    query: idQuery,
+    data: providerDto,
+  }),
+  edit: endpoint({
+    method: 'POST',
+    path: `${base}/updateProviderInfo`,
+    access: permi('edit'),
+    resource: 'provider',
+    operation: 'edit',
+    body: providerEdit,
+    data: providerDto,
+  }),
   options: endpoint({
     method: 'GET',
     path: `${base}/getAllProviders`,

@@ -22,7 +22,12 @@ export type RoleDto = z.infer<typeof roleDto>;
 
 const roleFields = {
   roleName: z.string().trim().min(1).max(50),
-  roleKey: z.string().trim().min(1).max(50).regex(/^[A-Za-z][\w:.-]*$/),
+  roleKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .regex(/^[A-Za-z][\w:.-]*$/),
   description: optText(500),
   parentId: z.number().int().positive().nullable().optional(),
   orgId: z.number().int().positive().nullable().optional(),
@@ -35,7 +40,13 @@ const roleFields = {
 
 export const roleCreate = z.object(roleFields);
 export const roleEdit = z.object({ id: z.number().int().positive(), ...roleFields });
-export const roleOption = z.object({ id: z.number(), roleName: z.string(), roleKey: z.string(), enabled: z.boolean(), providerId: z.number() });
+export const roleOption = z.object({
+  id: z.number(),
+  roleName: z.string(),
+  roleKey: z.string(),
+  enabled: z.boolean(),
+  providerId: z.number(),
+});
 const roleIdQuery = z.object({ roleId: z.coerce.number().int().positive() });
 
 const base = '/web/permissionManage';
@@ -60,7 +71,15 @@ export const roleApi = {
     data: z.array(roleOption),
     summary: 'Roles the caller can see, for selects',
   }),
-  add: endpoint({ method: 'POST', path: `${base}/createRole`, access: permi('add'), resource: 'role', operation: 'add', body: roleCreate, data: roleDto }),
+  add: endpoint({
+    method: 'POST',
+    path: `${base}/createRole`,
+    access: permi('add'),
+    resource: 'role',
+    operation: 'add',
+    body: roleCreate,
+    data: roleDto,
+  }),
   permissions: endpoint({
     method: 'GET',
     path: `${base}/getRolePermissions`,
@@ -78,7 +97,15 @@ export const roleApi = {
     data: z.array(z.string()),
     summary: "The role's operation permissions as strings",
   }),
-  edit: endpoint({ method: 'POST', path: `${base}/editRoleInfo`, access: permi('edit'), resource: 'role', operation: 'edit', body: roleEdit, data: roleDto }),
+  edit: endpoint({
+    method: 'POST',
+    path: `${base}/editRoleInfo`,
+    access: permi('edit'),
+    resource: 'role',
+    operation: 'edit',
+    body: roleEdit,
+    data: roleDto,
+  }),
   status: endpoint({
     method: 'POST',
     path: `${base}/updateRoleStatus`,

@@ -33,7 +33,14 @@ const permi = (action: string) => ({ permi: `system:log:${action}` });
 
 /** System log screen; list, search and operation types as spec §7 names them, detail and export keep the prefix. */
 export const systemLogApi = {
-  list: endpoint({ method: 'GET', path: `${base}/getOperateLogs`, access: permi('list'), resource: 'systemLog', query: pageQuery.extend(systemLogFilter.shape), data: listOf(systemLogDto) }),
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/getOperateLogs`,
+    access: permi('list'),
+    resource: 'systemLog',
+    query: pageQuery.extend(systemLogFilter.shape),
+    data: listOf(systemLogDto),
+  }),
   search: endpoint({
     method: 'POST',
     path: `${base}/findOperateLogs`,
@@ -52,7 +59,14 @@ export const systemLogApi = {
     data: z.array(dictEntry),
     summary: 'Operation types with labels in the caller language (dictionary entries)',
   }),
-  get: endpoint({ method: 'GET', path: `${base}/getOperateLog`, access: permi('query'), resource: 'systemLog', query: idQuery, data: systemLogDetail }),
+  get: endpoint({
+    method: 'GET',
+    path: `${base}/getOperateLog`,
+    access: permi('query'),
+    resource: 'systemLog',
+    query: idQuery,
+    data: systemLogDetail,
+  }),
   export: endpoint({
     method: 'POST',
     path: `${base}/exportOperateLogs`,

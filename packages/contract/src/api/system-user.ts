@@ -40,7 +40,12 @@ const userFields = {
 };
 
 export const systemUserCreate = z.object({
-  username: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}_.@-]+$/u),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\p{L}\p{N}_.@-]+$/u),
   password: z.string().min(passwordMinLength).max(128),
   ...userFields,
   status: status.optional(),
@@ -64,7 +69,14 @@ const userList = listOf(systemUserDto);
 
 /** System users; paths as spec §7 names them, the missing verbs keep the `/web/userManage` prefix. */
 export const systemUserApi = {
-  list: endpoint({ method: 'GET', path: `${base}/getAllUsers`, access: permi('list'), resource: 'systemUser', query: pageQuery.extend(systemUserFilter.shape), data: userList }),
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/getAllUsers`,
+    access: permi('list'),
+    resource: 'systemUser',
+    query: pageQuery.extend(systemUserFilter.shape),
+    data: userList,
+  }),
   search: endpoint({
     method: 'POST',
     path: `${base}/searchSystemUser`,
@@ -74,8 +86,24 @@ export const systemUserApi = {
     body: pageQuery.extend(systemUserFilter.shape),
     data: userList,
   }),
-  add: endpoint({ method: 'POST', path: `${base}/addUser`, access: permi('add'), resource: 'systemUser', operation: 'add', body: systemUserCreate, data: systemUserDto }),
-  edit: endpoint({ method: 'POST', path: `${base}/editUserInfo`, access: permi('edit'), resource: 'systemUser', operation: 'edit', body: systemUserEdit, data: systemUserDto }),
+  add: endpoint({
+    method: 'POST',
+    path: `${base}/addUser`,
+    access: permi('add'),
+    resource: 'systemUser',
+    operation: 'add',
+    body: systemUserCreate,
+    data: systemUserDto,
+  }),
+  edit: endpoint({
+    method: 'POST',
+    path: `${base}/editUserInfo`,
+    access: permi('edit'),
+    resource: 'systemUser',
+    operation: 'edit',
+    body: systemUserEdit,
+    data: systemUserDto,
+  }),
   status: endpoint({
     method: 'POST',
     path: `${base}/updateSystemUserStatus`,

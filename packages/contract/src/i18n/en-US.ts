@@ -141,7 +141,16 @@ export const enUS: Vocabulary = {
     userStatus: { '1': 'Enabled', '0': 'Disabled' },
     yesNo: { '1': 'Yes', '0': 'No' },
     logMode: { web: 'Console', api: 'API', ocpp: 'OCPP' },
-    logResult: { '200': 'Success', '400': 'Bad input', '401': 'Unauthenticated', '403': 'Forbidden', '404': 'Not found', '409': 'Conflict', '500': 'Server error', '601': 'Warning' },
+    logResult: {
+      '200': 'Success',
+      '400': 'Bad input',
+      '401': 'Unauthenticated',
+      '403': 'Forbidden',
+      '404': 'Not found',
+      '409': 'Conflict',
+      '500': 'Server error',
+      '601': 'Warning',
+    },
     operation: {
       login: 'Sign in',
       logout: 'Sign out',

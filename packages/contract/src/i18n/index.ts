@@ -36,10 +36,10 @@ export function translate(lang: Lang, key: string, params?: Record<string, unkno
 
 /** The label of a field of a resource, falling back to the common fields. */
 export function fieldLabel(lang: Lang, resource: string, path: string): string {
-  const leaf = path.split('.').filter((p) => !/^\d+$/.test(p)).pop() ?? path;
-  return (
-    lookup(vocabularies[lang], `fields.${resource}.${leaf}`) ??
-    lookup(vocabularies[lang], `fields.common.${leaf}`) ??
-    leaf
-  );
+  const leaf =
+    path
+      .split('.')
+      .filter((p) => !/^\d+$/.test(p))
+      .pop() ?? path;
+  return lookup(vocabularies[lang], `fields.${resource}.${leaf}`) ?? lookup(vocabularies[lang], `fields.common.${leaf}`) ?? leaf;
 }

@@ -28,7 +28,9 @@ export const organization = pgTable(
   'organization',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     orgName: varchar('org_name', { length: 50 }).notNull(),
     description: varchar('description', { length: 500 }),
     createdAt: createdAt(),
@@ -38,16 +40,24 @@ export const organization = pgTable(
 
 export const role = pgTable('role', {
   id: serial('id').primaryKey(),
-  providerId: integer('provider_id').notNull().references(() => provider.id),
+  providerId: integer('provider_id')
+    .notNull()
+    .references(() => provider.id),
   orgId: integer('org_id').references(() => organization.id),
   parentId: integer('parent_id'),
   roleName: varchar('role_name', { length: 50 }).notNull(),
   roleKey: varchar('role_key', { length: 50 }).notNull().unique(),
   description: varchar('description', { length: 500 }),
   /** Menu paths the role may open (the contract's menu tree). */
-  rolePaths: jsonb('role_paths').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  rolePaths: jsonb('role_paths')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   /** Operation permissions `<area>:<resource>:<action>`. */
-  permissions: jsonb('permissions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  permissions: jsonb('permissions')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   enabled: boolean('enabled').notNull().default(true),
   createdAt: createdAt(),
 });
@@ -56,8 +66,12 @@ export const systemUser = pgTable(
   'system_user',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
-    roleId: integer('role_id').notNull().references(() => role.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => role.id),
     username: varchar('username', { length: 64 }).notNull(),
     passwordHash: text('password_hash').notNull(),
     name: varchar('name', { length: 50 }),
@@ -67,7 +81,10 @@ export const systemUser = pgTable(
     /** 1 enabled, 0 disabled. */
     status: integer('status').notNull().default(1),
     /** Stations the user is bound to; empty means all of the provider's stations. */
-    stationIds: jsonb('station_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    stationIds: jsonb('station_ids')
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     /** Set as a charging user; the cards area links it to a charge user by phone. */
     isChargeUser: boolean('is_charge_user').notNull().default(false),
@@ -86,7 +103,9 @@ export const session = pgTable(
   {
     id: serial('id').primaryKey(),
     tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
-    userId: integer('user_id').notNull().references(() => systemUser.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => systemUser.id, { onDelete: 'cascade' }),
     ip: varchar('ip', { length: 64 }),
     userAgent: varchar('user_agent', { length: 255 }),
     createdAt: createdAt(),
@@ -148,7 +167,9 @@ export const storedFile = pgTable('stored_file', {
 /** System messages; `providerId` is the sender's provider. */
 export const message = pgTable('message', {
   id: serial('id').primaryKey(),
-  providerId: integer('provider_id').notNull().references(() => provider.id),
+  providerId: integer('provider_id')
+    .notNull()
+    .references(() => provider.id),
   title: varchar('title', { length: 100 }).notNull(),
   content: text('content').notNull(),
   /** SMS reminder requested. */
@@ -162,13 +183,20 @@ export const messageRecipient = pgTable(
   'message_recipient',
   {
     id: serial('id').primaryKey(),
-    messageId: integer('message_id').notNull().references(() => message.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => systemUser.id, { onDelete: 'cascade' }),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => message.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => systemUser.id, { onDelete: 'cascade' }),
     read: integer('read').notNull().default(0),
     readAt: timestamp('read_at', { withTimezone: true }),
     deleted: integer('deleted').notNull().default(0),
   },
-  (t) => [uniqueIndex('message_recipient_msg_user').on(t.messageId, t.userId), index('message_recipient_user').on(t.userId, t.deleted, t.read)],
+  (t) => [
+    uniqueIndex('message_recipient_msg_user').on(t.messageId, t.userId),
+    index('message_recipient_user').on(t.userId, t.deleted, t.read),
+  ],
 );
 
 /** Columns an export includes, per provider and export source. */
@@ -176,7 +204,9 @@ export const exportConfig = pgTable(
   'export_config',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     exportSource: varchar('export_source', { length: 64 }).notNull(),
     items: jsonb('items').$type<string[]>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -189,7 +219,9 @@ export const userGroup = pgTable(
   'user_group',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     name: varchar('name', { length: 50 }).notNull(),
     description: varchar('description', { length: 500 }),
     /** Per member per month; null means no limit. */
@@ -204,7 +236,9 @@ export const chargeUser = pgTable(
   'charge_user',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     account: varchar('account', { length: 64 }).notNull(),
     phone: varchar('phone', { length: 30 }),
     email: varchar('email', { length: 100 }),
@@ -230,7 +264,9 @@ export const card = pgTable(
   'card',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     cardNumber: varchar('card_number', { length: 64 }).notNull(),
     physicalId: varchar('physical_id', { length: 20 }).notNull(),
     chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
@@ -257,7 +293,9 @@ export const ledger = pgTable(
   'ledger',
   {
     id: serial('id').primaryKey(),
-    providerId: integer('provider_id').notNull().references(() => provider.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
     accountKind: varchar('account_kind', { length: 10 }).$type<'card' | 'mobile'>().notNull(),
     cardId: integer('card_id').references(() => card.id),
     chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
@@ -275,13 +313,20 @@ export const ledger = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check('ledger_account', sql`(${t.accountKind} = 'card' and ${t.cardId} is not null) or (${t.accountKind} = 'mobile' and ${t.chargeUserId} is not null and ${t.cardId} is null)`),
+    check(
+      'ledger_account',
+      sql`(${t.accountKind} = 'card' and ${t.cardId} is not null) or (${t.accountKind} = 'mobile' and ${t.chargeUserId} is not null and ${t.cardId} is null)`,
+    ),
     check('ledger_balance', sql`${t.balanceBeforeCents} + ${t.amountCents} = ${t.balanceAfterCents}`),
     index('ledger_card').on(t.cardId, t.id),
     index('ledger_charge_user').on(t.chargeUserId, t.id),
     index('ledger_provider_created').on(t.providerId, t.createdAt),
-    uniqueIndex('ledger_card_charge_ref').on(t.cardId, t.transactionRef).where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
-    uniqueIndex('ledger_mobile_charge_ref').on(t.chargeUserId, t.transactionRef).where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
+    uniqueIndex('ledger_card_charge_ref')
+      .on(t.cardId, t.transactionRef)
+      .where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
+    uniqueIndex('ledger_mobile_charge_ref')
+      .on(t.chargeUserId, t.transactionRef)
+      .where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
   ],
 );
 

@@ -22,12 +22,21 @@ export async function seed(db: Db, opts: { adminPassword?: string }): Promise<Se
 
     let [adminRole] = await tx.select().from(role).where(eq(role.roleKey, 'admin')).limit(1);
     if (adminRole) {
-      await tx.update(role).set({ rolePaths: allMenuPaths, permissions: [ALL_PERMISSION] }).where(eq(role.id, adminRole.id));
+      await tx
+        .update(role)
+        .set({ rolePaths: allMenuPaths, permissions: [ALL_PERMISSION] })
+        .where(eq(role.id, adminRole.id));
     } else {
       adminRole = (
         await tx
           .insert(role)
-          .values({ providerId: superProvider.id, roleName: 'Administrator', roleKey: 'admin', rolePaths: allMenuPaths, permissions: [ALL_PERMISSION] })
+          .values({
+            providerId: superProvider.id,
+            roleName: 'Administrator',
+            roleKey: 'admin',
+            rolePaths: allMenuPaths,
+            permissions: [ALL_PERMISSION],
+          })
           .returning()
       )[0]!;
     }

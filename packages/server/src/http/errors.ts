@@ -17,4 +17,5 @@ export class AppError extends Error {
 
 export const notFound = () => new AppError(Code.NOT_FOUND, 'errors.notFound');
 export const conflict = (key: string, params?: Record<string, unknown>, field?: string) => new AppError(Code.CONFLICT, key, params, field);
-export const badField = (field: string, key: string, params?: Record<string, unknown>) => new AppError(Code.BAD_REQUEST, key, params, field);
+export const badField = (field: string, key: string, params?: Record<string, unknown>) =>
+  new AppError(Code.BAD_REQUEST, key, params, field);

@@ -150,7 +150,13 @@ export function mountEndpoint<E extends EndpointDef>(app: FastifyInstance, deps:
         }
       }
       if (ep.mutation) await writeAudit(code, msg);
-      return reply.code(200).send(ep.raw === 'flat' ? { code, msg, ...(code === Code.OK ? (data as object) : {}), ...(code !== Code.OK && data ? { data } : {}) } : { code, msg, data });
+      return reply
+        .code(200)
+        .send(
+          ep.raw === 'flat'
+            ? { code, msg, ...(code === Code.OK ? (data as object) : {}), ...(code !== Code.OK && data ? { data } : {}) }
+            : { code, msg, data },
+        );
 
       async function writeAudit(result: number, text: string) {
         try {

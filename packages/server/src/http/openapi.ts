@@ -42,17 +42,22 @@ export function buildOpenApi(endpoints: EndpointDef[]) {
       parameters,
       ...(ep.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(ep.body, 'input') } } } } : {}),
       responses: {
-        200: ep.raw === 'download'
-          ? { description: 'The file, or a JSON envelope on failure', content: { 'application/octet-stream': {} } }
-          : ep.raw === 'stream'
-            ? { description: 'Server-sent events', content: { 'text/event-stream': {} } }
-            : { description: 'Envelope; `code` says what happened', content: { 'application/json': { schema: envelope } } },
+        200:
+          ep.raw === 'download'
+            ? { description: 'The file, or a JSON envelope on failure', content: { 'application/octet-stream': {} } }
+            : ep.raw === 'stream'
+              ? { description: 'Server-sent events', content: { 'text/event-stream': {} } }
+              : { description: 'Envelope; `code` says what happened', content: { 'application/json': { schema: envelope } } },
       },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'CSMS API', version: '0.1.0', description: 'Every reply is `{ code, msg, data }` with HTTP 200; `X-Language: zh|en` selects the language of messages.' },
+    info: {
+      title: 'CSMS API',
+      version: '0.1.0',
+      description: 'Every reply is `{ code, msg, data }` with HTTP 200; `X-Language: zh|en` selects the language of messages.',
+    },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths,
   };

@@ -71,12 +71,18 @@ export function createSessionStore({ db, config }: { db: Db; config: Pick<Config
     },
 
     async revoke(sessionId: number): Promise<void> {
-      await db.update(session).set({ revokedAt: sql`now()` }).where(and(eq(session.id, sessionId), isNull(session.revokedAt)));
+      await db
+        .update(session)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(session.id, sessionId), isNull(session.revokedAt)));
     },
 
     /** Revoke every open session of a user (password change, disable). */
     async revokeUser(userId: number): Promise<void> {
-      await db.update(session).set({ revokedAt: sql`now()` }).where(and(eq(session.userId, userId), isNull(session.revokedAt)));
+      await db
+        .update(session)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(session.userId, userId), isNull(session.revokedAt)));
     },
   };
 }

@@ -56,7 +56,10 @@ export async function streamExport<Row extends Record<string, unknown>>(reply: F
   const values = (row: Row) => job.columns.map((c) => cell(c.value ? c.value(row) : row[c.key]));
   const body = new PassThrough();
   reply
-    .header('content-type', job.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header(
+      'content-type',
+      job.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    )
     .header('download-filename', encodeURIComponent(fileName))
     .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
     .header('access-control-expose-headers', 'download-filename')

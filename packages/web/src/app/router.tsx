@@ -25,21 +25,21 @@ export function AppRouter() {
     <BrowserRouter>
       <NavigationEffects />
       <Suspense fallback={<PageLoading />}>
-      <Routes>
-        <Route path="/login" element={<LoginRoute />} />
-        <Route path="/404" element={<NotFoundPage />} />
-        {publicScreens.map((s) => (
-          <Route key={s.path} path={s.path} element={<ScreenElement screen={s} />} />
-        ))}
-        <Route
-          path="*"
-          element={
-            <Guard>
-              <ProtectedRoutes />
-            </Guard>
-          }
-        />
-      </Routes>
+        <Routes>
+          <Route path="/login" element={<LoginRoute />} />
+          <Route path="/404" element={<NotFoundPage />} />
+          {publicScreens.map((s) => (
+            <Route key={s.path} path={s.path} element={<ScreenElement screen={s} />} />
+          ))}
+          <Route
+            path="*"
+            element={
+              <Guard>
+                <ProtectedRoutes />
+              </Guard>
+            }
+          />
+        </Routes>
       </Suspense>
     </BrowserRouter>
   );

@@ -45,7 +45,9 @@ export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): H
         .innerJoin(provider, eq(provider.id, systemUser.providerId))
         .where(sql`lower(${systemUser.username}) = lower(${username})`)
         .limit(1);
-      const ok = user ? await verifyPassword(user.user.passwordHash, body.password) : (await verifyPassword(await decoyHash(), body.password)) && false;
+      const ok = user
+        ? await verifyPassword(user.user.passwordHash, body.password)
+        : (await verifyPassword(await decoyHash(), body.password)) && false;
       if (!user || !ok) {
         await attempts.fail(username, ctx.ip);
         throw new AppError(Code.UNAUTHORIZED, 'errors.auth.badCredentials');
@@ -107,7 +109,10 @@ export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): H
       const [user] = await db.select().from(systemUser).where(eq(systemUser.id, p.userId)).limit(1);
       if (!user || !(await verifyPassword(user.passwordHash, body.oldPwd))) throw badField('oldPwd', 'errors.auth.oldPasswordWrong');
       if (body.oldPwd === body.newPwd) throw badField('newPwd', 'errors.auth.samePassword');
-      await db.update(systemUser).set({ passwordHash: await hashPassword(body.newPwd) }).where(eq(systemUser.id, p.userId));
+      await db
+        .update(systemUser)
+        .set({ passwordHash: await hashPassword(body.newPwd) })
+        .where(eq(systemUser.id, p.userId));
       // Every session of the user ends, this one included: the console signs in again.
       await sessions.revokeUser(p.userId);
       return true;

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const login = (body: unknown, lang: 'zh' | 'en' = 'en') => s.call<{ token?: string; systemUserStatus?: number } | null>('POST', '/web/login', { body, lang });
+const login = (body: unknown, lang: 'zh' | 'en' = 'en') =>
+  s.call<{ token?: string; systemUserStatus?: number } | null>('POST', '/web/login', { body, lang });
 
 describe('sign-in outcomes (DESIGN.md §5)', () => {
   it('field missing: 400 naming the field, in both languages', async () => {
@@ -23,7 +24,10 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
   });
 
   it('unknown user or wrong password: 401 with no data', async () => {
-    for (const body of [{ username: 'nobody', password: 'x' }, { username: 'admin', password: 'wrong' }]) {
+    for (const body of [
+      { username: 'nobody', password: 'x' },
+      { username: 'admin', password: 'wrong' },
+    ]) {
       const r = await login(body);
       expect(r).toEqual({ code: 401, msg: 'Incorrect username or password', data: null });
     }
@@ -35,13 +39,20 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
     const r = await createRole(s.database.db, { providerId: p.id, rolePaths: ['/dashboard'] });
     const u = await createUser(s.database.db, { providerId: p.id, roleId: r.id });
     const res = await login({ username: u.username, password: u.password });
-    expect(res).toEqual({ code: 200, msg: 'Your back-office account has expired, please contact after-sales', data: { systemUserStatus: 0 } });
+    expect(res).toEqual({
+      code: 200,
+      msg: 'Your back-office account has expired, please contact after-sales',
+      data: { systemUserStatus: 0 },
+    });
     expect((await login({ username: u.username, password: u.password }, 'zh')).msg).toBe('您的后台账号已过期，请联系售后');
   });
 
   it('user disabled: 401 with the disabled message', async () => {
     const op = await createOperator(s.database.db);
-    await s.database.db.update((await import('../../db/schema.js')).systemUser).set({ status: 0 }).where(eq((await import('../../db/schema.js')).systemUser.id, op.user.id));
+    await s.database.db
+      .update((await import('../../db/schema.js')).systemUser)
+      .set({ status: 0 })
+      .where(eq((await import('../../db/schema.js')).systemUser.id, op.user.id));
     const r = await login({ username: op.user.username, password: op.user.password });
     expect(r).toEqual({ code: 401, msg: 'Account has been disabled, please contact the system administrator', data: null });
   });
@@ -80,10 +91,17 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
   });
 
   it('a common role sees its own paths and permissions', async () => {
-    const op = await createOperator(s.database.db, { rolePaths: ['/systemManagement/organizationManage'], permissions: ['system:organization:list'] });
+    const op = await createOperator(s.database.db, {
+      rolePaths: ['/systemManagement/organizationManage'],
+      permissions: ['system:organization:list'],
+    });
     const token = await s.login(op.user.username, op.user.password);
     const info = await s.call<Record<string, unknown>>('POST', '/web/info', { token });
-    expect(info.data).toMatchObject({ rolePaths: ['/systemManagement/organizationManage'], permissions: ['system:organization:list'], isShowProvider: false });
+    expect(info.data).toMatchObject({
+      rolePaths: ['/systemManagement/organizationManage'],
+      permissions: ['system:organization:list'],
+      isShowProvider: false,
+    });
   });
 });
 
@@ -95,7 +113,11 @@ describe('sessions', () => {
   });
 
   it('a forged or missing token is 401 in the caller language', async () => {
-    expect(await s.call('POST', '/web/info', { token: 'forged' })).toEqual({ code: 401, msg: 'Your session is invalid or has expired, please sign in again', data: null });
+    expect(await s.call('POST', '/web/info', { token: 'forged' })).toEqual({
+      code: 401,
+      msg: 'Your session is invalid or has expired, please sign in again',
+      data: null,
+    });
     expect((await s.call('POST', '/web/info', { lang: 'zh' })).msg).toBe('登录状态已过期，请重新登录');
   });
 
@@ -103,7 +125,10 @@ describe('sessions', () => {
     const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
     const token = await s.login(op.user.username, op.user.password);
     const { provider } = await import('../../db/schema.js');
-    await s.database.db.update(provider).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(provider.id, op.providerId));
+    await s.database.db
+      .update(provider)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(provider.id, op.providerId));
     expect((await s.call('POST', '/web/info', { token })).code).toBe(401);
   });
 });
@@ -115,9 +140,21 @@ describe('password change', () => {
     const other = await s.login(op.user.username, op.user.password);
     const edit = (body: unknown, lang: 'zh' | 'en' = 'en') => s.call<unknown>('POST', '/web/userManage/editUserPwd', { token, body, lang });
 
-    expect(await edit({ oldPwd: op.user.password, newPwd: 'abc', confirmNewPwd: 'abc' })).toMatchObject({ code: 400, data: { field: 'newPwd' }, msg: 'New password must be at least 5 characters' });
-    expect(await edit({ oldPwd: op.user.password, newPwd: 'abcde', confirmNewPwd: 'abcdf' }, 'zh')).toMatchObject({ code: 400, data: { field: 'confirmNewPwd' }, msg: '两次输入密码不一致!' });
-    expect(await edit({ oldPwd: 'wrong-one', newPwd: 'abcde', confirmNewPwd: 'abcde' }, 'zh')).toMatchObject({ code: 400, data: { field: 'oldPwd' }, msg: '原密码错误，请重新输入' });
+    expect(await edit({ oldPwd: op.user.password, newPwd: 'abc', confirmNewPwd: 'abc' })).toMatchObject({
+      code: 400,
+      data: { field: 'newPwd' },
+      msg: 'New password must be at least 5 characters',
+    });
+    expect(await edit({ oldPwd: op.user.password, newPwd: 'abcde', confirmNewPwd: 'abcdf' }, 'zh')).toMatchObject({
+      code: 400,
+      data: { field: 'confirmNewPwd' },
+      msg: '两次输入密码不一致!',
+    });
+    expect(await edit({ oldPwd: 'wrong-one', newPwd: 'abcde', confirmNewPwd: 'abcde' }, 'zh')).toMatchObject({
+      code: 400,
+      data: { field: 'oldPwd' },
+      msg: '原密码错误，请重新输入',
+    });
 
     expect(await edit({ oldPwd: op.user.password, newPwd: 'abcde', confirmNewPwd: 'abcde' })).toMatchObject({ code: 200, data: true });
     expect((await s.call('POST', '/web/info', { token })).code).toBe(401);
@@ -170,7 +207,10 @@ describe('captcha', () => {
       const img = await c.call<never>('GET', '/captchaImage');
       expect(img).toMatchObject({ code: 200, captchaEnabled: true, uuid: expect.any(String), img: expect.any(String) });
       expect(Buffer.from(img.img as string, 'base64').toString()).toContain('<svg');
-      expect(await c.call('POST', '/web/login', { body: { username: 'admin', password: 'admin123' } })).toMatchObject({ code: 400, data: { field: 'code' } });
+      expect(await c.call('POST', '/web/login', { body: { username: 'admin', password: 'admin123' } })).toMatchObject({
+        code: 400,
+        data: { field: 'code' },
+      });
       const wrong = await c.call('POST', '/web/login', { body: { username: 'admin', password: 'admin123', code: 'zzzz', uuid: img.uuid } });
       expect(wrong).toMatchObject({ code: 400, data: { field: 'code' }, msg: 'The captcha is incorrect' });
       // Used up by the wrong guess: the same uuid is now expired.
@@ -178,8 +218,13 @@ describe('captcha', () => {
       expect(again).toMatchObject({ code: 400, msg: 'The captcha has expired, please refresh it' });
       const fresh = await c.call<never>('GET', '/captchaImage');
       const { captcha } = await import('../../db/schema.js');
-      const [row] = await c.database.db.select().from(captcha).where(eq(captcha.uuid, fresh.uuid as string));
-      const ok = await c.call<{ token: string }>('POST', '/web/login', { body: { username: 'admin', password: 'admin123', code: row!.answer.toUpperCase(), uuid: fresh.uuid } });
+      const [row] = await c.database.db
+        .select()
+        .from(captcha)
+        .where(eq(captcha.uuid, fresh.uuid as string));
+      const ok = await c.call<{ token: string }>('POST', '/web/login', {
+        body: { username: 'admin', password: 'admin123', code: row!.answer.toUpperCase(), uuid: fresh.uuid },
+      });
       expect(ok.code).toBe(200);
       expect(ok.data.token).toBeTruthy();
     } finally {

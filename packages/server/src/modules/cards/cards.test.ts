@@ -128,19 +128,17 @@ describe('ledger', () => {
     ).toMatchObject({ replayed: false, balanceAfterCents: 200 });
     // The partial unique index backs it up for writers that bypass post().
     await expect(
-      db
-        .insert(ledger)
-        .values({
-          providerId,
-          accountKind: 'card',
-          cardId: c.id,
-          tradeType: 'charge',
-          amountCents: -1,
-          balanceBeforeCents: 700,
-          balanceAfterCents: 699,
-          source: 'x',
-          transactionRef: '42',
-        }),
+      db.insert(ledger).values({
+        providerId,
+        accountKind: 'card',
+        cardId: c.id,
+        tradeType: 'charge',
+        amountCents: -1,
+        balanceBeforeCents: 700,
+        balanceAfterCents: 699,
+        source: 'x',
+        transactionRef: '42',
+      }),
     ).rejects.toThrow();
   });
 

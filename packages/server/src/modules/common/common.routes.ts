@@ -121,7 +121,12 @@ export function commonRoutes({ db, config, events, sessions, isReady }: Deps): H
       const token = req.cookies['Admin-Token'] ?? req.headers.authorization?.slice(7) ?? '';
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       res.write('retry: 3000\n\n');
       const unsubscribe = events.subscribe({
         userId: p.userId,

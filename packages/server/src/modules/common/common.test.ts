@@ -15,7 +15,11 @@ afterAll(() => s.close());
 async function upload(token: string, name: string, bytes: Buffer, kind = 'image', lang = 'en') {
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
-  const res = await fetch(`${s.url}/prod-api/common/upload?kind=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-language': lang }, body: form });
+  const res = await fetch(`${s.url}/prod-api/common/upload?kind=${kind}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-language': lang },
+    body: form,
+  });
   return (await res.json()) as { code: number; msg: string; fileName?: string; url?: string; data?: { field: string } };
 }
 
@@ -32,7 +36,9 @@ describe('health and documents', () => {
 
 describe('dictionaries and settings', () => {
   it('serves a dictionary in the caller language', async () => {
-    const en = await s.call<{ dictLabel: string; dictValue: string; listClass: string }[]>('GET', '/system/dict/data/type/userStatus', { token: admin });
+    const en = await s.call<{ dictLabel: string; dictValue: string; listClass: string }[]>('GET', '/system/dict/data/type/userStatus', {
+      token: admin,
+    });
     expect(en.data).toEqual([
       { dictLabel: 'Enabled', dictValue: '1', listClass: 'success', cssClass: '' },
       { dictLabel: 'Disabled', dictValue: '0', listClass: 'danger', cssClass: '' },
@@ -53,7 +59,11 @@ describe('upload and download', () => {
 
   it('stores an image under the data dir and serves it back', async () => {
     const up = await upload(admin, 'logo.png', png);
-    expect(up).toMatchObject({ code: 200, fileName: expect.stringMatching(/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]+\.png$/), url: expect.stringContaining('/prod-api/common/download/resource?resource=') });
+    expect(up).toMatchObject({
+      code: 200,
+      fileName: expect.stringMatching(/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]+\.png$/),
+      url: expect.stringContaining('/prod-api/common/download/resource?resource='),
+    });
     expect(fs.existsSync(path.join(s.config.dataDir, 'uploads', up.fileName!))).toBe(true);
     const res = await fetch(`${s.url}${up.url}`, { headers: { authorization: `Bearer ${admin}` } });
     expect(res.headers.get('content-type')).toBe('image/png');
@@ -65,7 +75,11 @@ describe('upload and download', () => {
   });
 
   it('refuses a wrong type and a file over the limit, naming the field', async () => {
-    expect(await upload(admin, 'evil.exe', png)).toMatchObject({ code: 400, data: { field: 'file' }, msg: 'Wrong file format, please upload a png/jpg/jpeg/gif file!' });
+    expect(await upload(admin, 'evil.exe', png)).toMatchObject({
+      code: 400,
+      data: { field: 'file' },
+      msg: 'Wrong file format, please upload a png/jpg/jpeg/gif file!',
+    });
     const big = Buffer.alloc(5 * 1024 * 1024 + 10);
     expect(await upload(admin, 'big.png', big, 'image', 'zh')).toMatchObject({ code: 400, msg: '上传文件大小不能超过 5 MB!' });
   });
@@ -78,7 +92,9 @@ describe('upload and download', () => {
     const res = await s.call('GET', `/common/download?fileName=${encodeURIComponent(up.fileName!)}`, { token });
     expect(res.code).toBe(404);
     const mine = await upload(token, 'mine.txt', Buffer.from('hello'), 'file');
-    const back = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, { headers: { authorization: `Bearer ${token}` } });
+    const back = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await back.text()).toBe('hello');
     await new Promise((r) => setTimeout(r, 100));
     expect((await s.call('GET', `/common/download?fileName=${encodeURIComponent(mine.fileName!)}`, { token })).code).toBe(404);

@@ -31,7 +31,19 @@ const rowColumns = {
   deleted: messageRecipient.deleted,
 };
 
-const toRow = (r: { msgId: number; userId: number; title: string; content: string; isSend: boolean; createdAt: Date; createUserName: string | null; recUserName: string; read: number; readAt: Date | null; deleted: number }): MessageRow => ({
+const toRow = (r: {
+  msgId: number;
+  userId: number;
+  title: string;
+  content: string;
+  isSend: boolean;
+  createdAt: Date;
+  createUserName: string | null;
+  recUserName: string;
+  read: number;
+  readAt: Date | null;
+  deleted: number;
+}): MessageRow => ({
   msgId: r.msgId,
   userId: r.userId,
   title: r.title,
@@ -62,16 +74,33 @@ export function createMessageRepo({ db }: { db: Db }) {
       const users = new Map<number, { id: number; username: string; phone: string | null }>();
       const userCols = { id: systemUser.id, username: systemUser.username, phone: systemUser.phone };
       if (roleNames.length > 0) {
-        const roles = await db.select({ id: role.id, roleName: role.roleName }).from(role).where(and(providerScope(p, role.providerId), inArray(role.roleName, roleNames)));
+        const roles = await db
+          .select({ id: role.id, roleName: role.roleName })
+          .from(role)
+          .where(and(providerScope(p, role.providerId), inArray(role.roleName, roleNames)));
         unknown.push(...roleNames.filter((n) => !roles.some((r) => r.roleName === n)));
         if (roles.length > 0) {
-          const rows = await db.select(userCols).from(systemUser).where(and(providerScope(p, systemUser.providerId), inArray(systemUser.roleId, roles.map((r) => r.id))));
+          const rows = await db
+            .select(userCols)
+            .from(systemUser)
+            .where(
+              and(
+                providerScope(p, systemUser.providerId),
+                inArray(
+                  systemUser.roleId,
+                  roles.map((r) => r.id),
+                ),
+              ),
+            );
           rows.forEach((u) => users.set(u.id, u));
         }
       }
       if (usernames.length > 0) {
         const lower = usernames.map((u) => u.toLowerCase());
-        const rows = await db.select(userCols).from(systemUser).where(and(providerScope(p, systemUser.providerId), inArray(sql`lower(${systemUser.username})`, lower)));
+        const rows = await db
+          .select(userCols)
+          .from(systemUser)
+          .where(and(providerScope(p, systemUser.providerId), inArray(sql`lower(${systemUser.username})`, lower)));
         unknown.push(...usernames.filter((n) => !rows.some((u) => u.username.toLowerCase() === n.toLowerCase())));
         rows.forEach((u) => users.set(u.id, u));
       }
@@ -104,11 +133,16 @@ export function createMessageRepo({ db }: { db: Db }) {
     /** Messages (not recipient rows) in the view, for the export: one row per message. */
     async countMessages(p: Principal, view: View, f: MessageFilter) {
       const q = db.select({ n: sql<number>`count(distinct ${message.id})::int` }).from(message);
-      const [r] = await q.innerJoin(messageRecipient, eq(messageRecipient.messageId, message.id)).where(and(viewSql(p, view), filterSql(f)));
+      const [r] = await q
+        .innerJoin(messageRecipient, eq(messageRecipient.messageId, message.id))
+        .where(and(viewSql(p, view), filterSql(f)));
       return Number(r?.n ?? 0);
     },
     async pageMessages(p: Principal, view: View, f: MessageFilter, afterId: number, size: number) {
-      const inView = db.select({ id: messageRecipient.messageId }).from(messageRecipient).where(view === 'inbox' ? viewSql(p, view) : undefined);
+      const inView = db
+        .select({ id: messageRecipient.messageId })
+        .from(messageRecipient)
+        .where(view === 'inbox' ? viewSql(p, view) : undefined);
       return db
         .select({ id: message.id, msgId: message.id, title: message.title, content: message.content, createdAt: message.createdAt })
         .from(message)
@@ -120,7 +154,11 @@ export function createMessageRepo({ db }: { db: Db }) {
     async mark(userId: number, msgId: number, change: 'read' | 'delete') {
       const own = and(eq(messageRecipient.messageId, msgId), eq(messageRecipient.userId, userId), eq(messageRecipient.deleted, 0));
       const set = change === 'read' ? { read: 1, readAt: sql`coalesce(${messageRecipient.readAt}, now())` } : { deleted: 1 };
-      const rows = await db.update(messageRecipient).set(set as never).where(own).returning({ id: messageRecipient.id });
+      const rows = await db
+        .update(messageRecipient)
+        .set(set as never)
+        .where(own)
+        .returning({ id: messageRecipient.id });
       return rows.length > 0;
     },
     async unread(userIds: number[]) {
@@ -133,7 +171,11 @@ export function createMessageRepo({ db }: { db: Db }) {
       return new Map(rows.map((r) => [r.userId, Number(r.n)]));
     },
     async usersByRole(p: Principal, roleId: number) {
-      const [r] = await db.select({ id: role.id }).from(role).where(and(providerScope(p, role.providerId), eq(role.id, roleId))).limit(1);
+      const [r] = await db
+        .select({ id: role.id })
+        .from(role)
+        .where(and(providerScope(p, role.providerId), eq(role.id, roleId)))
+        .limit(1);
       if (!r) return undefined;
       return db
         .select({ id: systemUser.id, username: systemUser.username, name: systemUser.name })

@@ -17,10 +17,20 @@ interface Deps {
 
 /** Spec §6: the user named admin gets the admin view (everything sent); everyone else an inbox. */
 const viewOf = (p: Principal): View => (p.username === 'admin' ? 'admin' : 'inbox');
-const splitList = (s: string | undefined) => [...new Set((s ?? '').split(/[,，]/).map((x) => x.trim()).filter(Boolean))];
+const splitList = (s: string | undefined) => [
+  ...new Set(
+    (s ?? '')
+      .split(/[,，]/)
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ),
+];
 
 export function messageRoutes({ repo, events, columns, config }: Deps): Handlers<typeof messageApi> {
-  async function sendSms(msg: { msgId: number; title: string; content: string }, recipients: { id: number; username: string; phone: string | null }[]) {
+  async function sendSms(
+    msg: { msgId: number; title: string; content: string },
+    recipients: { id: number; username: string; phone: string | null }[],
+  ) {
     const res = await fetch(config.smsWebhook!, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -52,9 +62,16 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
       }
       if (users.length === 0) throw badField('roleName', 'errors.message.noRecipients');
       const isSend = Boolean(body.isSend);
-      const msgId = await repo.insert({ providerId: p.providerId, title: body.title, content: body.content, isSend, createUserId: p.userId }, users.map((u) => u.id));
+      const msgId = await repo.insert(
+        { providerId: p.providerId, title: body.title, content: body.content, isSend, createUserId: p.userId },
+        users.map((u) => u.id),
+      );
       audit.operand = `message:${msgId}`;
-      await publishUnread('message.new', users.map((u) => u.id), { msgId, title: body.title, from: p.username });
+      await publishUnread(
+        'message.new',
+        users.map((u) => u.id),
+        { msgId, title: body.title, from: p.username },
+      );
       const data = { msgId, recipients: users.length, smsSent: false };
       if (!isSend) return new Outcome(data, Code.OK, 'errors.message.sent');
       if (!config.smsWebhook) return new Outcome(data, Code.WARN, 'errors.message.smsNotConfigured');
@@ -101,7 +118,12 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
       const { format, exportId, ...f } = body;
       const view = viewOf(p);
       type Row = { id: number; msgId: number; title: string; content: string; createdAt: Date };
-      const defaults: ExportColumn<Row>[] = [{ key: 'msgId' }, { key: 'title' }, { key: 'content' }, { key: 'createTime', value: (r) => r.createdAt.toISOString() }];
+      const defaults: ExportColumn<Row>[] = [
+        { key: 'msgId' },
+        { key: 'title' },
+        { key: 'content' },
+        { key: 'createTime', value: (r) => r.createdAt.toISOString() },
+      ];
       await streamExport(reply, {
         lang: ctx.lang,
         resource: 'message',

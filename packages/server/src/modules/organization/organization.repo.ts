@@ -22,7 +22,15 @@ const columns = {
   createdAt: organization.createdAt,
 };
 
-type Row = { id: number; orgName: string; description: string | null; providerId: number; providerName: string; roleCount: number; createdAt: Date };
+type Row = {
+  id: number;
+  orgName: string;
+  description: string | null;
+  providerId: number;
+  providerName: string;
+  roleCount: number;
+  createdAt: Date;
+};
 
 export const toDto = (r: Row): Organization => ({
   id: r.id,
@@ -44,28 +52,46 @@ export function createOrganizationRepo({ db }: { db: Db }) {
     async list(p: Principal, f: OrganizationFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
       const [rows, [total]] = await Promise.all([
-        base().where(cond).orderBy(desc(organization.id)).limit(limit).offset((page - 1) * limit),
+        base()
+          .where(cond)
+          .orderBy(desc(organization.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(organization).where(cond),
       ]);
       return { list: rows.map(toDto), total: total?.n ?? 0 };
     },
     async count(p: Principal, f: OrganizationFilter) {
-      const [row] = await db.select({ n: count() }).from(organization).where(where(p, filterSql(f)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(organization)
+        .where(where(p, filterSql(f)));
       return row?.n ?? 0;
     },
     /** One keyset page for the export engine. */
     async page(p: Principal, f: OrganizationFilter, afterId: number, size: number) {
-      return base().where(where(p, filterSql(f), gt(organization.id, afterId))).orderBy(asc(organization.id)).limit(size);
+      return base()
+        .where(where(p, filterSql(f), gt(organization.id, afterId)))
+        .orderBy(asc(organization.id))
+        .limit(size);
     },
     async get(p: Principal, id: number) {
-      const [row] = await base().where(where(p, eq(organization.id, id))).limit(1);
+      const [row] = await base()
+        .where(where(p, eq(organization.id, id)))
+        .limit(1);
       return row ? toDto(row) : undefined;
     },
     async nameTaken(providerId: number, orgName: string, exceptId?: number) {
       const [row] = await db
         .select({ id: organization.id })
         .from(organization)
-        .where(and(eq(organization.providerId, providerId), eq(organization.orgName, orgName), exceptId ? ne(organization.id, exceptId) : undefined))
+        .where(
+          and(
+            eq(organization.providerId, providerId),
+            eq(organization.orgName, orgName),
+            exceptId ? ne(organization.id, exceptId) : undefined,
+          ),
+        )
         .limit(1);
       return row !== undefined;
     },
@@ -74,7 +100,11 @@ export function createOrganizationRepo({ db }: { db: Db }) {
       return row!.id;
     },
     async update(p: Principal, id: number, values: { orgName: string; description: string | null }) {
-      const rows = await db.update(organization).set(values).where(where(p, eq(organization.id, id))).returning({ id: organization.id });
+      const rows = await db
+        .update(organization)
+        .set(values)
+        .where(where(p, eq(organization.id, id)))
+        .returning({ id: organization.id });
       return rows.length;
     },
     /** Ids among `ids` that the caller can see, with their names and role counts. */

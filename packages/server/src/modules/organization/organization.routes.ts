@@ -65,7 +65,14 @@ export function organizationRoutes({ repo, events, config, columns }: Deps): Han
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
       const filter = { orgName: body.orgName };
-      const defaults: ExportColumn<Record<string, unknown>>[] = ['id', 'orgName', 'description', 'providerName', 'roleCount', 'createTime'].map((key) => ({ key }));
+      const defaults: ExportColumn<Record<string, unknown>>[] = [
+        'id',
+        'orgName',
+        'description',
+        'providerName',
+        'roleCount',
+        'createTime',
+      ].map((key) => ({ key }));
       await streamExport(reply, {
         lang: ctx.lang,
         resource: 'organization',

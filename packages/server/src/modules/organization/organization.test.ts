@@ -14,29 +14,44 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 type Org = { id: number; orgName: string; description: string | null; providerId: number; roleCount: number };
-const add = (token: string, body: unknown, lang: 'zh' | 'en' = 'en') => s.call<Org>('POST', '/web/organizationManage/createOrg', { token, body, lang });
-const list = (token: string, q = '') => s.call<{ list: Org[]; total: number }>('GET', `/web/organizationManage/queryOrganizations?page=1&limit=10${q}`, { token });
+const add = (token: string, body: unknown, lang: 'zh' | 'en' = 'en') =>
+  s.call<Org>('POST', '/web/organizationManage/createOrg', { token, body, lang });
+const list = (token: string, q = '') =>
+  s.call<{ list: Org[]; total: number }>('GET', `/web/organizationManage/queryOrganizations?page=1&limit=10${q}`, { token });
 
 describe('organisations', () => {
   it('creates, lists with search and pagination, gets and edits', async () => {
     const a = await add(admin, { orgName: ' East ', description: 'Shanghai and Hangzhou' });
-    expect(a).toMatchObject({ code: 200, data: { orgName: 'East', description: 'Shanghai and Hangzhou', roleCount: 0, providerName: 'CSMS' } });
+    expect(a).toMatchObject({
+      code: 200,
+      data: { orgName: 'East', description: 'Shanghai and Hangzhou', roleCount: 0, providerName: 'CSMS' },
+    });
     await add(admin, { orgName: 'West' });
     expect((await list(admin, '&orgName=eas')).data).toMatchObject({ total: 1, list: [{ orgName: 'East' }] });
     expect((await s.call('GET', '/web/organizationManage/queryOrganizations?page=1&limit=7', { token: admin })).code).toBe(400);
 
     const got = await s.call<Org>('GET', `/web/organizationManage/getOrganization?id=${a.data.id}`, { token: admin });
     expect(got.data.orgName).toBe('East');
-    const edited = await s.call<Org>('POST', '/web/organizationManage/editOrganization', { token: admin, body: { id: a.data.id, orgName: 'East China', description: '' } });
+    const edited = await s.call<Org>('POST', '/web/organizationManage/editOrganization', {
+      token: admin,
+      body: { id: a.data.id, orgName: 'East China', description: '' },
+    });
     expect(edited.data).toMatchObject({ orgName: 'East China', description: null });
   });
 
   it('refuses a duplicate name with 409 naming the field, in both languages', async () => {
     await add(admin, { orgName: 'North' });
-    expect(await add(admin, { orgName: 'North' })).toEqual({ code: 409, msg: 'Organisation name "North" already exists', data: { field: 'orgName' } });
+    expect(await add(admin, { orgName: 'North' })).toEqual({
+      code: 409,
+      msg: 'Organisation name "North" already exists',
+      data: { field: 'orgName' },
+    });
     expect((await add(admin, { orgName: 'North' }, 'zh')).msg).toBe('组织名称“North”已存在');
     const south = await add(admin, { orgName: 'South' });
-    const r = await s.call('POST', '/web/organizationManage/editOrganization', { token: admin, body: { id: south.data.id, orgName: 'North' } });
+    const r = await s.call('POST', '/web/organizationManage/editOrganization', {
+      token: admin,
+      body: { id: south.data.id, orgName: 'North' },
+    });
     expect(r.code).toBe(409);
   });
 
@@ -53,7 +68,9 @@ describe('organisations', () => {
     const r = await s.call('POST', '/web/organizationManage/deleteOrganization', { token: admin, body: { ids: [o.data.id] } });
     expect(r).toMatchObject({ code: 409, msg: 'Organisation "Busy" still has roles and cannot be removed' });
     const free = await add(admin, { orgName: 'Free' });
-    expect(await s.call('POST', '/web/organizationManage/deleteOrganization', { token: admin, body: { ids: [free.data.id] } })).toMatchObject({ code: 200, data: { removed: 1 } });
+    expect(
+      await s.call('POST', '/web/organizationManage/deleteOrganization', { token: admin, body: { ids: [free.data.id] } }),
+    ).toMatchObject({ code: 200, data: { removed: 1 } });
   });
 
   it('logs each mutation once with operator and operand', async () => {
@@ -89,9 +106,13 @@ describe('provider scope', () => {
 
     // Provider B with provider A's ids: 404 and nothing changes.
     expect((await s.call('GET', `/web/organizationManage/getOrganization?id=${orgA.id}`, { token: tb })).code).toBe(404);
-    expect((await s.call('POST', '/web/organizationManage/editOrganization', { token: tb, body: { id: orgA.id, orgName: 'stolen' } })).code).toBe(404);
+    expect(
+      (await s.call('POST', '/web/organizationManage/editOrganization', { token: tb, body: { id: orgA.id, orgName: 'stolen' } })).code,
+    ).toBe(404);
     expect((await s.call('POST', '/web/organizationManage/deleteOrganization', { token: tb, body: { ids: [orgA.id] } })).code).toBe(404);
-    expect((await s.call('POST', '/web/organizationManage/deleteOrganization', { token: tc, body: { ids: [orgC.id, orgA.id] } })).code).toBe(404);
+    expect(
+      (await s.call('POST', '/web/organizationManage/deleteOrganization', { token: tc, body: { ids: [orgC.id, orgA.id] } })).code,
+    ).toBe(404);
     const [still] = await s.database.db.select().from(organization).where(eq(organization.id, orgA.id));
     expect(still?.orgName).toBe('A-org');
     expect((await s.call('GET', `/web/organizationManage/getOrganization?id=${orgC.id}`, { token: tc })).code).toBe(200);
@@ -112,7 +133,10 @@ describe('export', () => {
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(decodeURIComponent(res.headers.get('download-filename')!)).toMatch(/^organization_\d{14}\.csv$/);
     const text = await res.text();
-    const [head, ...rows] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [head, ...rows] = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(head).toBe('ID,Organisation name,Description,Provider,Roles,Created at');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('East China');

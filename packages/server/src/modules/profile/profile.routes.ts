@@ -42,7 +42,11 @@ export function profileRoutes({ db }: { db: Db }): Handlers<typeof profileApi> {
       audit.operand = `systemUser:${p.username}`;
       const phoneTaken = () => conflict('errors.systemUser.phoneTaken', { phone: body.phone }, 'phone');
       if (body.phone) {
-        const [other] = await db.select({ id: systemUser.id }).from(systemUser).where(and(eq(systemUser.phone, body.phone), ne(systemUser.id, p.userId))).limit(1);
+        const [other] = await db
+          .select({ id: systemUser.id })
+          .from(systemUser)
+          .where(and(eq(systemUser.phone, body.phone), ne(systemUser.id, p.userId)))
+          .limit(1);
         if (other) throw phoneTaken();
       }
       const values = { name: blankToNull(body.name), phone: body.phone, email: blankToNull(body.email), avatar: blankToNull(body.avatar) };

@@ -64,18 +64,28 @@ export function createProviderRepo({ db }: { db: Db }) {
     async list(p: Principal, f: ProviderFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
       const [rows, [total]] = await Promise.all([
-        base().where(cond).orderBy(desc(provider.id)).limit(limit).offset((page - 1) * limit),
+        base()
+          .where(cond)
+          .orderBy(desc(provider.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(provider).where(cond),
       ]);
       return { list: rows.map((r) => toDto(r.row, r.parentName, r.userCount)), total: total?.n ?? 0 };
     },
     async get(p: Principal, id: number) {
-      const [r] = await base().where(where(p, eq(provider.id, id))).limit(1);
+      const [r] = await base()
+        .where(where(p, eq(provider.id, id)))
+        .limit(1);
       return r ? toDto(r.row, r.parentName, r.userCount) : undefined;
     },
     /** The raw row, secrets included: for sending mail only, never for replies. */
     async row(p: Principal, id: number) {
-      const [r] = await db.select().from(provider).where(where(p, eq(provider.id, id))).limit(1);
+      const [r] = await db
+        .select()
+        .from(provider)
+        .where(where(p, eq(provider.id, id)))
+        .limit(1);
       return r;
     },
     async options(p: Principal, providerName?: string) {
@@ -89,7 +99,12 @@ export function createProviderRepo({ db }: { db: Db }) {
     /** Unscoped on purpose: the disclaimer and privacy agreement are public pages for drivers. */
     async agreement(id: number) {
       const [r] = await db
-        .select({ providerName: provider.name, logoPath: provider.logoPath, disclaimer: provider.disclaimer, privacyAgreement: provider.privacyAgreement })
+        .select({
+          providerName: provider.name,
+          logoPath: provider.logoPath,
+          disclaimer: provider.disclaimer,
+          privacyAgreement: provider.privacyAgreement,
+        })
         .from(provider)
         .where(eq(provider.id, id))
         .limit(1);
@@ -100,7 +115,10 @@ export function createProviderRepo({ db }: { db: Db }) {
       return r!.id;
     },
     async update(p: Principal, id: number, values: Partial<typeof provider.$inferInsert>) {
-      await db.update(provider).set(values).where(where(p, eq(provider.id, id)));
+      await db
+        .update(provider)
+        .set(values)
+        .where(where(p, eq(provider.id, id)));
     },
   };
 }

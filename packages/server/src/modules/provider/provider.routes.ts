@@ -70,7 +70,8 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
       }
       if (parentChanges) {
         if (!(await repo.get(p, body.parentId!))) throw notFound();
-        if ((await repo.subtree(body.id)).includes(body.parentId!)) throw new AppError(Code.CONFLICT, 'errors.provider.parentInvalid', {}, 'parentId');
+        if ((await repo.subtree(body.id)).includes(body.parentId!))
+          throw new AppError(Code.CONFLICT, 'errors.provider.parentInvalid', {}, 'parentId');
       }
       await repo.update(p, body.id, {
         name: body.providerName,
@@ -104,7 +105,8 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
       if (!row) throw notFound();
       audit.operand = `provider:${row.id}:${row.name}`;
       const { mailAccount, mailAuthCode, smtpAddress, smtpPort } = row;
-      if (!mailAccount || !mailAuthCode || !smtpAddress || !smtpPort) throw new AppError(Code.CONFLICT, 'errors.provider.mailNotConfigured');
+      if (!mailAccount || !mailAuthCode || !smtpAddress || !smtpPort)
+        throw new AppError(Code.CONFLICT, 'errors.provider.mailNotConfigured');
       try {
         const { reply } = await sendMail({
           host: smtpAddress,

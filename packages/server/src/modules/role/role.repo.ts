@@ -44,13 +44,20 @@ export function createRoleRepo({ db }: { db: Db }) {
       .leftJoin(organization, eq(organization.id, role.orgId))
       .leftJoin(parent, eq(parent.id, role.parentId));
   const filterSql = (f: RoleFilter) =>
-    and(f.orgName ? ilike(organization.orgName, `%${f.orgName}%`) : undefined, f.roleName ? ilike(role.roleName, `%${f.roleName}%`) : undefined);
+    and(
+      f.orgName ? ilike(organization.orgName, `%${f.orgName}%`) : undefined,
+      f.roleName ? ilike(role.roleName, `%${f.roleName}%`) : undefined,
+    );
 
   return {
     async list(p: Principal, f: RoleFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
       const [rows, [total]] = await Promise.all([
-        base().where(cond).orderBy(desc(role.id)).limit(limit).offset((page - 1) * limit),
+        base()
+          .where(cond)
+          .orderBy(desc(role.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(role).leftJoin(organization, eq(organization.id, role.orgId)).where(cond),
       ]);
       return { list: rows.map(toDto), total: total?.n ?? 0 };
@@ -59,16 +66,24 @@ export function createRoleRepo({ db }: { db: Db }) {
       return db
         .select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, enabled: role.enabled, providerId: role.providerId })
         .from(role)
-        .where(where(p, roleName ? ilike(role.roleName, `%${roleName}%`) : undefined, providerId ? eq(role.providerId, providerId) : undefined))
+        .where(
+          where(p, roleName ? ilike(role.roleName, `%${roleName}%`) : undefined, providerId ? eq(role.providerId, providerId) : undefined),
+        )
         .orderBy(asc(role.id));
     },
     async get(p: Principal, id: number) {
-      const [r] = await base().where(where(p, eq(role.id, id))).limit(1);
+      const [r] = await base()
+        .where(where(p, eq(role.id, id)))
+        .limit(1);
       return r ? toDto(r) : undefined;
     },
     /** Menu paths and permissions of a role, unscoped: the caller's own, for what it may grant. */
     async grants(roleId: number) {
-      const [r] = await db.select({ rolePaths: role.rolePaths, permissions: role.permissions }).from(role).where(eq(role.id, roleId)).limit(1);
+      const [r] = await db
+        .select({ rolePaths: role.rolePaths, permissions: role.permissions })
+        .from(role)
+        .where(eq(role.id, roleId))
+        .limit(1);
       return r ?? { rolePaths: [], permissions: [] };
     },
     async org(p: Principal, orgId: number) {
@@ -91,7 +106,11 @@ export function createRoleRepo({ db }: { db: Db }) {
       return out;
     },
     async keyTaken(roleKey: string, exceptId?: number) {
-      const [r] = await db.select({ id: role.id }).from(role).where(and(eq(role.roleKey, roleKey), exceptId ? ne(role.id, exceptId) : undefined)).limit(1);
+      const [r] = await db
+        .select({ id: role.id })
+        .from(role)
+        .where(and(eq(role.roleKey, roleKey), exceptId ? ne(role.id, exceptId) : undefined))
+        .limit(1);
       return r !== undefined;
     },
     async insert(values: typeof role.$inferInsert) {
@@ -102,7 +121,10 @@ export function createRoleRepo({ db }: { db: Db }) {
       await db.update(role).set(values).where(eq(role.id, id));
     },
     async visible(p: Principal, ids: number[]) {
-      return db.select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, memberCount }).from(role).where(where(p, inArray(role.id, ids)));
+      return db
+        .select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, memberCount })
+        .from(role)
+        .where(where(p, inArray(role.id, ids)));
     },
     async remove(ids: number[]) {
       return db.transaction(async (tx) => {

@@ -5,7 +5,13 @@ import type { Handlers } from '../../http/mount.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import type { RoleRepo } from './role.repo.js';
 
-type RoleInput = { roleKey: string; rolePaths: string[]; permissions: string[]; orgId?: number | null | undefined; parentId?: number | null | undefined };
+type RoleInput = {
+  roleKey: string;
+  rolePaths: string[];
+  permissions: string[];
+  orgId?: number | null | undefined;
+  parentId?: number | null | undefined;
+};
 
 const isAdmin = (p: Principal) => p.roleKey === ADMIN_ROLE || p.permissions.includes(ALL_PERMISSION);
 const adminLocked = () => new AppError(Code.CONFLICT, 'errors.role.adminLocked');

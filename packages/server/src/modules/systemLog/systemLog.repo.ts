@@ -49,7 +49,13 @@ export function createSystemLogRepo({ db }: { db: Db }) {
     async list(p: Principal, f: SystemLogFilter, page: number, limit: number) {
       const cond = where(p, f);
       const [rows, [total]] = await Promise.all([
-        db.select().from(systemLog).where(cond).orderBy(desc(systemLog.id)).limit(limit).offset((page - 1) * limit),
+        db
+          .select()
+          .from(systemLog)
+          .where(cond)
+          .orderBy(desc(systemLog.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(systemLog).where(cond),
       ]);
       return { list: rows.map(toDto), total: total?.n ?? 0 };
@@ -59,10 +65,19 @@ export function createSystemLogRepo({ db }: { db: Db }) {
       return r?.n ?? 0;
     },
     async page(p: Principal, f: SystemLogFilter, afterId: number, size: number) {
-      return db.select().from(systemLog).where(where(p, f, gt(systemLog.id, afterId))).orderBy(asc(systemLog.id)).limit(size);
+      return db
+        .select()
+        .from(systemLog)
+        .where(where(p, f, gt(systemLog.id, afterId)))
+        .orderBy(asc(systemLog.id))
+        .limit(size);
     },
     async get(p: Principal, id: number) {
-      const [r] = await db.select().from(systemLog).where(where(p, {}, eq(systemLog.id, id))).limit(1);
+      const [r] = await db
+        .select()
+        .from(systemLog)
+        .where(where(p, {}, eq(systemLog.id, id)))
+        .limit(1);
       return r ? { ...toDto(r), request: r.request } : undefined;
     },
   };

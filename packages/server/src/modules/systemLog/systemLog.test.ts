@@ -13,27 +13,60 @@ afterAll(() => s.close());
 
 type Log = { id: number; operation: string; operator: string; operand: string; result: number };
 const csv = async (path: string, token: string, body: unknown, lang = 'en') => {
-  const res = await fetch(`${s.url}/prod-api${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-language': lang }, body: JSON.stringify(body) });
-  return (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+  const res = await fetch(`${s.url}/prod-api${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-language': lang },
+    body: JSON.stringify(body),
+  });
+  return (await res.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
 };
 
 describe('system log', () => {
   it('searches by operation, operator, operand and time, with a detail holding the redacted request', async () => {
     await s.call('POST', '/web/organizationManage/createOrg', { token: admin, body: { orgName: 'Logged org' } });
-    await s.call('POST', '/web/userManage/addProvider', { token: admin, body: { providerName: 'P', parentId: 1, expiration: 1, mailAccount: 'a@b.test', mailAuthCode: 'top-secret', smtpAddress: 'h', smtpPort: 25 } });
+    await s.call('POST', '/web/userManage/addProvider', {
+      token: admin,
+      body: {
+        providerName: 'P',
+        parentId: 1,
+        expiration: 1,
+        mailAccount: 'a@b.test',
+        mailAuthCode: 'top-secret',
+        smtpAddress: 'h',
+        smtpPort: 25,
+      },
+    });
     const since = new Date(Date.now() - 60_000).toISOString();
-    const found = await s.call<{ list: Log[]; total: number }>('POST', '/web/logs/findOperateLogs', { token: admin, body: { page: 1, limit: 10, operation: 'add', operator: 'adm', operand: 'Logged', startTime: since } });
-    expect(found.data).toMatchObject({ total: 1, list: [{ operation: 'add', operator: 'admin', operand: 'organization:Logged org', result: 200 }] });
-    const future = await s.call<{ total: number }>('GET', `/web/logs/getOperateLogs?page=1&limit=10&startTime=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: admin });
+    const found = await s.call<{ list: Log[]; total: number }>('POST', '/web/logs/findOperateLogs', {
+      token: admin,
+      body: { page: 1, limit: 10, operation: 'add', operator: 'adm', operand: 'Logged', startTime: since },
+    });
+    expect(found.data).toMatchObject({
+      total: 1,
+      list: [{ operation: 'add', operator: 'admin', operand: 'organization:Logged org', result: 200 }],
+    });
+    const future = await s.call<{ total: number }>(
+      'GET',
+      `/web/logs/getOperateLogs?page=1&limit=10&startTime=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      { token: admin },
+    );
     expect(future.data.total).toBe(0);
 
     const prov = await s.call<{ list: Log[] }>('GET', '/web/logs/getOperateLogs?page=1&limit=10&operand=provider', { token: admin });
-    const detail = await s.call<{ request: Record<string, unknown> }>('GET', `/web/logs/getOperateLog?id=${prov.data.list[0]!.id}`, { token: admin });
+    const detail = await s.call<{ request: Record<string, unknown> }>('GET', `/web/logs/getOperateLog?id=${prov.data.list[0]!.id}`, {
+      token: admin,
+    });
     expect(detail.data.request).toMatchObject({ providerName: 'P', mailAuthCode: '***' });
   });
 
   it('offers the operation types with labels in the caller language', async () => {
-    const zh = await s.call<{ dictValue: string; dictLabel: string }[]>('POST', '/web/logs/getOperateDescription', { token: admin, lang: 'zh' });
+    const zh = await s.call<{ dictValue: string; dictLabel: string }[]>('POST', '/web/logs/getOperateDescription', {
+      token: admin,
+      lang: 'zh',
+    });
     expect(zh.data).toContainEqual(expect.objectContaining({ dictValue: 'resetPassword', dictLabel: '重置密码' }));
   });
 
@@ -49,23 +82,37 @@ describe('system log', () => {
 describe('export configuration', () => {
   it('stores the columns per provider and the exports follow them', async () => {
     const before = await s.call('GET', '/web/config/getExportConfig?exportSource=organization', { token: admin });
-    expect(before.data).toMatchObject({ configured: false, exportItemList: ['id', 'orgName', 'description', 'providerName', 'roleCount', 'createTime'] });
-    const bad = await s.call('POST', '/web/config/exportConfig', { token: admin, body: { exportSource: 'organization', exportItemList: ['orgName', 'secret'] } });
+    expect(before.data).toMatchObject({
+      configured: false,
+      exportItemList: ['id', 'orgName', 'description', 'providerName', 'roleCount', 'createTime'],
+    });
+    const bad = await s.call('POST', '/web/config/exportConfig', {
+      token: admin,
+      body: { exportSource: 'organization', exportItemList: ['orgName', 'secret'] },
+    });
     expect(bad).toMatchObject({ code: 400, msg: 'Export column "secret" does not exist', data: { field: 'exportItemList' } });
-    const saved = await s.call('POST', '/web/config/exportConfig', { token: admin, body: { exportSource: 'organization', exportItemList: ['orgName', 'id'] } });
+    const saved = await s.call('POST', '/web/config/exportConfig', {
+      token: admin,
+      body: { exportSource: 'organization', exportItemList: ['orgName', 'id'] },
+    });
     expect(saved.data).toMatchObject({ configured: true, exportItemList: ['orgName', 'id'] });
 
     const [head] = await csv('/web/organizationManage/exportOrganizations', admin, { format: 'csv' });
     expect(head).toBe('Organisation name,ID');
-    await s.call('POST', '/web/config/exportConfig', { token: admin, body: { exportSource: 'systemLog', exportItemList: ['operation', 'operator'] } });
+    await s.call('POST', '/web/config/exportConfig', {
+      token: admin,
+      body: { exportSource: 'systemLog', exportItemList: ['operation', 'operator'] },
+    });
     const [logHead, first] = await csv('/web/logs/exportOperateLogs', admin, { format: 'csv' }, 'zh');
     expect(logHead).toBe('操作类型,操作人员');
-    expect(first).toBe("登录,admin");
+    expect(first).toBe('登录,admin');
 
     // Another provider still gets the defaults.
     const op = await createOperator(s.database.db, { permissions: ['system:user:export'] });
     const t = await s.login(op.user.username, op.user.password);
-    expect((await s.call('GET', '/web/config/getExportConfig?exportSource=organization', { token: t })).data).toMatchObject({ configured: false });
+    expect((await s.call('GET', '/web/config/getExportConfig?exportSource=organization', { token: t })).data).toMatchObject({
+      configured: false,
+    });
     const [userHead] = await csv('/web/userManage/exportUsers', t, { format: 'csv' });
     expect(userHead).toBe('ID,Username,Name,Mobile phone,Email,Role,Provider,Status,Last sign-in,Created at');
   });
@@ -77,9 +124,14 @@ describe('personal center', () => {
     const t = await s.login(op.user.username, op.user.password);
     const me = await s.call('GET', '/web/userManage/getProfile', { token: t });
     expect(me.data).toMatchObject({ username: op.user.username, name: null });
-    const r = await s.call('POST', '/web/userManage/updateProfile', { token: t, body: { name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: '2025/01/01/a.png' } });
+    const r = await s.call('POST', '/web/userManage/updateProfile', {
+      token: t,
+      body: { name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: '2025/01/01/a.png' },
+    });
     expect(r.data).toMatchObject({ name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: '2025/01/01/a.png' });
-    expect((await s.call('POST', '/web/userManage/updateProfile', { token: t, body: { email: 'not-mail' }, lang: 'zh' })).msg).toBe('邮箱不是有效的邮箱地址');
+    expect((await s.call('POST', '/web/userManage/updateProfile', { token: t, body: { email: 'not-mail' }, lang: 'zh' })).msg).toBe(
+      '邮箱不是有效的邮箱地址',
+    );
     await s.call('POST', '/web/userManage/updateProfile', { token: admin, body: { phone: '13799990000' } });
     expect((await s.call('POST', '/web/userManage/updateProfile', { token: t, body: { phone: '13799990000' } })).code).toBe(409);
   });

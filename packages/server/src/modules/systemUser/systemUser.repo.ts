@@ -82,39 +82,66 @@ export function createSystemUserRepo({ db }: { db: Db }) {
       f.roleId ? eq(systemUser.roleId, f.roleId) : undefined,
     );
   const base = () =>
-    db.select(columns).from(systemUser).innerJoin(role, eq(role.id, systemUser.roleId)).innerJoin(provider, eq(provider.id, systemUser.providerId));
+    db
+      .select(columns)
+      .from(systemUser)
+      .innerJoin(role, eq(role.id, systemUser.roleId))
+      .innerJoin(provider, eq(provider.id, systemUser.providerId));
 
   return {
     async list(p: Principal, f: SystemUserFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
       const [rows, [total]] = await Promise.all([
-        base().where(cond).orderBy(desc(systemUser.id)).limit(limit).offset((page - 1) * limit),
+        base()
+          .where(cond)
+          .orderBy(desc(systemUser.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
         db.select({ n: count() }).from(systemUser).where(cond),
       ]);
       return { list: rows.map(toDto), total: total?.n ?? 0 };
     },
     async count(p: Principal, f: SystemUserFilter) {
-      const [r] = await db.select({ n: count() }).from(systemUser).where(where(p, filterSql(f)));
+      const [r] = await db
+        .select({ n: count() })
+        .from(systemUser)
+        .where(where(p, filterSql(f)));
       return r?.n ?? 0;
     },
     async page(p: Principal, f: SystemUserFilter, afterId: number, size: number) {
-      return base().where(where(p, filterSql(f), gt(systemUser.id, afterId))).orderBy(asc(systemUser.id)).limit(size);
+      return base()
+        .where(where(p, filterSql(f), gt(systemUser.id, afterId)))
+        .orderBy(asc(systemUser.id))
+        .limit(size);
     },
     async get(p: Principal, id: number): Promise<UserRow | undefined> {
-      const [r] = await base().where(where(p, eq(systemUser.id, id))).limit(1);
+      const [r] = await base()
+        .where(where(p, eq(systemUser.id, id)))
+        .limit(1);
       return r;
     },
     async visible(p: Principal, ids: number[]) {
-      return db.select({ id: systemUser.id, username: systemUser.username }).from(systemUser).where(where(p, inArray(systemUser.id, ids)));
+      return db
+        .select({ id: systemUser.id, username: systemUser.username })
+        .from(systemUser)
+        .where(where(p, inArray(systemUser.id, ids)));
     },
     /** A role the caller can see (404 otherwise). */
     async role(p: Principal, id: number) {
-      const [r] = await db.select({ id: role.id, roleKey: role.roleKey }).from(role).where(and(providerScope(p, role.providerId), eq(role.id, id))).limit(1);
+      const [r] = await db
+        .select({ id: role.id, roleKey: role.roleKey })
+        .from(role)
+        .where(and(providerScope(p, role.providerId), eq(role.id, id)))
+        .limit(1);
       return r;
     },
     /** Global: usernames identify at sign-in. */
     async usernameTaken(username: string) {
-      const [r] = await db.select({ id: systemUser.id }).from(systemUser).where(sql`lower(${systemUser.username}) = lower(${username})`).limit(1);
+      const [r] = await db
+        .select({ id: systemUser.id })
+        .from(systemUser)
+        .where(sql`lower(${systemUser.username}) = lower(${username})`)
+        .limit(1);
       return r !== undefined;
     },
     async phoneTaken(phone: string, exceptId?: number) {

@@ -173,7 +173,9 @@ export function systemUserRoutes({ repo, sessions, events, columns, config }: De
         format,
         columns: await columns.columnsFor('systemUser', defaults, ctx),
         total: await repo.count(p, filter as never),
-        batches: keysetBatches((after, size) => repo.page(p, filter as never, after, size)) as AsyncIterable<(UserRow & Record<string, unknown>)[]>,
+        batches: keysetBatches((after, size) => repo.page(p, filter as never, after, size)) as AsyncIterable<
+          (UserRow & Record<string, unknown>)[]
+        >,
         maxRows: config.exportMaxRows,
         progress: { hub: events, userId: p.userId, exportId },
       });

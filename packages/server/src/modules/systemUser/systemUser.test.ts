@@ -9,23 +9,56 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-type User = { id: number; username: string; phone: string | null; status: number; roleName: string; providerName: string; isChargeUser: boolean; lastLoginTime: string | null; stationIds: number[] };
+type User = {
+  id: number;
+  username: string;
+  phone: string | null;
+  status: number;
+  roleName: string;
+  providerName: string;
+  isChargeUser: boolean;
+  lastLoginTime: string | null;
+  stationIds: number[];
+};
 let seq = 0;
 const phone = () => `1370000${String(++seq).padStart(4, '0')}`;
 const add = (v: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'en') =>
-  s.call<User>('POST', '/web/userManage/addUser', { token: admin, lang, body: { username: `op${++seq}`, password: 'secret1', roleId: 1, providerId: 1, phone: phone(), name: 'Operator', ...v } });
+  s.call<User>('POST', '/web/userManage/addUser', {
+    token: admin,
+    lang,
+    body: { username: `op${++seq}`, password: 'secret1', roleId: 1, providerId: 1, phone: phone(), name: 'Operator', ...v },
+  });
 
 describe('system users', () => {
   it('adds, lists, searches and edits without ever returning a password hash', async () => {
     const r = await add({ username: 'Alice', email: 'alice@example.test', stationIds: [3, 4] });
-    expect(r).toMatchObject({ code: 200, data: { username: 'Alice', status: 1, roleName: 'Administrator', providerName: 'CSMS', stationIds: [3, 4], isChargeUser: false, lastLoginTime: null } });
+    expect(r).toMatchObject({
+      code: 200,
+      data: {
+        username: 'Alice',
+        status: 1,
+        roleName: 'Administrator',
+        providerName: 'CSMS',
+        stationIds: [3, 4],
+        isChargeUser: false,
+        lastLoginTime: null,
+      },
+    });
     expect(JSON.stringify(r)).not.toMatch(/argon2|password/i);
-    const list = await s.call<{ list: User[]; total: number }>('GET', '/web/userManage/getAllUsers?page=1&limit=10&username=ali', { token: admin });
+    const list = await s.call<{ list: User[]; total: number }>('GET', '/web/userManage/getAllUsers?page=1&limit=10&username=ali', {
+      token: admin,
+    });
     expect(list.data).toMatchObject({ total: 1, list: [{ username: 'Alice' }] });
     expect(JSON.stringify(list)).not.toMatch(/argon2|passwordHash/);
-    const search = await s.call<{ list: User[]; total: number }>('POST', '/web/userManage/searchSystemUser', { token: admin, body: { page: 1, limit: 10, phone: r.data.phone } });
+    const search = await s.call<{ list: User[]; total: number }>('POST', '/web/userManage/searchSystemUser', {
+      token: admin,
+      body: { page: 1, limit: 10, phone: r.data.phone },
+    });
     expect(search.data.total).toBe(1);
-    const edited = await s.call<User>('POST', '/web/userManage/editUserInfo', { token: admin, body: { id: r.data.id, roleId: 1, providerId: 1, phone: '13912345678', name: 'Alice W' } });
+    const edited = await s.call<User>('POST', '/web/userManage/editUserInfo', {
+      token: admin,
+      body: { id: r.data.id, roleId: 1, providerId: 1, phone: '13912345678', name: 'Alice W' },
+    });
     expect(edited.data).toMatchObject({ phone: '13912345678', stationIds: [3, 4] });
     expect((await add({ password: 'abcd' })).data).toEqual({ field: 'password' });
   });
@@ -33,7 +66,11 @@ describe('system users', () => {
   it('keeps usernames unique system-wide, case-insensitively, and phones unique', async () => {
     expect((await s.call('GET', '/web/userManage/isUserNameExisted?userName=ADMIN', { token: admin })).data).toBe(true);
     expect((await s.call('GET', '/web/userManage/isUserNameExisted?userName=nobody-here', { token: admin })).data).toBe(false);
-    expect(await add({ username: 'aDmIn' })).toMatchObject({ code: 409, msg: 'Username "aDmIn" already exists', data: { field: 'username' } });
+    expect(await add({ username: 'aDmIn' })).toMatchObject({
+      code: 409,
+      msg: 'Username "aDmIn" already exists',
+      data: { field: 'username' },
+    });
     expect((await add({ username: 'aDmIn' }, 'zh')).msg).toBe('用户账号“aDmIn”已存在');
     const u = await add();
     expect((await s.call('GET', `/web/userManage/isSysUserByPhoNumExisted?phoneNumber=${u.data.phone}`, { token: admin })).data).toBe(true);
@@ -44,7 +81,10 @@ describe('system users', () => {
     const u = await add({ username: 'bob' });
     const t = await s.login('bob', 'secret1');
     expect((await s.call('POST', '/web/info', { token: t })).code).toBe(200);
-    expect((await s.call<User>('POST', '/web/userManage/updateSystemUserStatus', { token: admin, body: { id: u.data.id, status: 0 } })).data.status).toBe(0);
+    expect(
+      (await s.call<User>('POST', '/web/userManage/updateSystemUserStatus', { token: admin, body: { id: u.data.id, status: 0 } })).data
+        .status,
+    ).toBe(0);
     expect((await s.call('POST', '/web/info', { token: t })).code).toBe(401);
     expect((await s.call('POST', '/web/login', { body: { username: 'bob', password: 'secret1' } })).code).toBe(401);
 
@@ -58,7 +98,9 @@ describe('system users', () => {
   it('resets a password: old sessions end, the new password signs in', async () => {
     const u = await add({ username: 'carol' });
     const t = await s.login('carol', 'secret1');
-    expect((await s.call('POST', '/web/userManage/resetUserPwd', { token: admin, body: { id: u.data.id, password: 'fresh-one' } })).code).toBe(200);
+    expect(
+      (await s.call('POST', '/web/userManage/resetUserPwd', { token: admin, body: { id: u.data.id, password: 'fresh-one' } })).code,
+    ).toBe(200);
     expect((await s.call('POST', '/web/info', { token: t })).code).toBe(401);
     await s.login('carol', 'fresh-one');
     const listed = await s.call<{ list: User[] }>('GET', '/web/userManage/getAllUsers?page=1&limit=10&username=carol', { token: admin });

@@ -43,9 +43,7 @@ function WelcomeHeader() {
 export default function DashboardPage() {
   const { t } = useTranslation();
   const { hasPermi, hasRole } = useAuth();
-  const visible = dashboardWidgets.filter(
-    (w: DashboardWidget) => (!w.permi || hasPermi(w.permi)) && (!w.role || hasRole(w.role)),
-  );
+  const visible = dashboardWidgets.filter((w: DashboardWidget) => (!w.permi || hasPermi(w.permi)) && (!w.role || hasRole(w.role)));
   return (
     <Flex vertical gap={16}>
       <WelcomeHeader />
@@ -57,7 +55,13 @@ export default function DashboardPage() {
         <Row gutter={[16, 16]}>
           {visible.map((w) => (
             <Col key={w.key} xs={24} lg={w.span ?? 12}>
-              <Suspense fallback={<Card><Skeleton active /></Card>}>
+              <Suspense
+                fallback={
+                  <Card>
+                    <Skeleton active />
+                  </Card>
+                }
+              >
                 <w.component />
               </Suspense>
             </Col>

@@ -44,7 +44,8 @@ export function AvatarMenu({ compact }: { compact?: boolean }) {
             { type: 'divider' },
             { key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') },
           ],
-          onClick: ({ key }) => (key === 'logout' ? confirmLogout() : key === 'profile' ? void navigate('/user/profile') : setDialog(key as Dialog)),
+          onClick: ({ key }) =>
+            key === 'logout' ? confirmLogout() : key === 'profile' ? void navigate('/user/profile') : setDialog(key as Dialog),
         }}
       >
         <Space style={{ cursor: 'pointer', paddingInline: 8 }} data-testid="avatar-menu">

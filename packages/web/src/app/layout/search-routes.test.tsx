@@ -17,9 +17,19 @@ const routes: AppRoute[] = [
     name: 'systemManagement',
     titleKey: 'System',
     hidden: false,
-    children: [leaf('/systemManagement/organizationManage', 'Organisations'), leaf('/systemManagement/systemLog', 'System Log'), leaf('/systemManagement/secret', 'Secret', true)],
+    children: [
+      leaf('/systemManagement/organizationManage', 'Organisations'),
+      leaf('/systemManagement/systemLog', 'System Log'),
+      leaf('/systemManagement/secret', 'Secret', true),
+    ],
   },
-  { path: '/historyRecord', name: 'historyRecord', titleKey: 'Records', hidden: false, children: [leaf('/historyRecord/chargeRecord', 'Charging Records')] },
+  {
+    path: '/historyRecord',
+    name: 'historyRecord',
+    titleKey: 'Records',
+    hidden: false,
+    children: [leaf('/historyRecord/chargeRecord', 'Charging Records')],
+  },
 ];
 
 describe('header search', () => {

@@ -73,7 +73,13 @@ export function Sidebar({ menus, trail, collapsed, inDrawer }: SidebarProps) {
       collapsed={collapsed}
       trigger={null}
       theme={dark ? 'dark' : 'light'}
-      style={{ height: '100vh', position: 'sticky', top: 0, overflow: 'auto', borderInlineEnd: dark ? undefined : '1px solid rgba(5,5,5,0.06)' }}
+      style={{
+        height: '100vh',
+        position: 'sticky',
+        top: 0,
+        overflow: 'auto',
+        borderInlineEnd: dark ? undefined : '1px solid rgba(5,5,5,0.06)',
+      }}
     >
       {body}
     </Layout.Sider>

@@ -7,7 +7,12 @@ import type { ScreenDef } from './registry';
 const Dummy = lazy(async () => ({ default: () => null }));
 const screen = (path: string, extra: Partial<ScreenDef> = {}): ScreenDef => ({ path, component: Dummy, ...extra });
 /** A screen for every leaf of the menu, plus the dashboard. */
-const allScreens = [screen('/dashboard', { affix: true, titleKey: 'menu.dashboard' }), ...flattenMenus().filter((n) => !n.children).map((n) => screen(n.path))];
+const allScreens = [
+  screen('/dashboard', { affix: true, titleKey: 'menu.dashboard' }),
+  ...flattenMenus()
+    .filter((n) => !n.children)
+    .map((n) => screen(n.path)),
+];
 const paths = (routes: ReturnType<typeof buildRoutes>) => flattenRoutes(routes).map((r) => r.path);
 
 describe('routes from rolePaths', () => {
@@ -24,7 +29,15 @@ describe('routes from rolePaths', () => {
   });
 
   it('hides role-admin parents from non-admins even when their paths are listed', () => {
-    const user = { roles: ['operator'], rolePaths: ['/systemManagement', '/systemManagement/organizationManage', '/financialManagement', '/financialManagement/invoiceRecordManage'] };
+    const user = {
+      roles: ['operator'],
+      rolePaths: [
+        '/systemManagement',
+        '/systemManagement/organizationManage',
+        '/financialManagement',
+        '/financialManagement/invoiceRecordManage',
+      ],
+    };
     expect(paths(buildRoutes(user, allScreens))).toEqual(['/dashboard']);
     const admin = buildRoutes({ roles: ['operator', 'admin'], rolePaths: [] }, allScreens);
     expect(paths(admin)).toContain('/systemManagement/organizationManage');
@@ -47,9 +60,15 @@ describe('routes from rolePaths', () => {
   });
 
   it('gates a page outside the menu by its activeMenu', () => {
-    const edit = screen('/configurationManagement/stationManagement/edit/:id', { hidden: true, activeMenu: '/configurationManagement/stationManagement' });
+    const edit = screen('/configurationManagement/stationManagement/edit/:id', {
+      hidden: true,
+      activeMenu: '/configurationManagement/stationManagement',
+    });
     const screens = [...allScreens, edit];
-    const allowed = buildRoutes({ roles: ['op'], rolePaths: ['/configurationManagement', '/configurationManagement/stationManagement'] }, screens);
+    const allowed = buildRoutes(
+      { roles: ['op'], rolePaths: ['/configurationManagement', '/configurationManagement/stationManagement'] },
+      screens,
+    );
     expect(paths(allowed)).toContain(edit.path);
     expect(findTrail(allowed, '/configurationManagement/stationManagement/edit/7').at(-1)?.path).toBe(edit.path);
     const denied = buildRoutes({ roles: ['op'], rolePaths: ['/historyRecord', '/historyRecord/chargeRecord'] }, screens);
@@ -58,7 +77,10 @@ describe('routes from rolePaths', () => {
 
   it('finds the chain of a nested path', () => {
     const routes = buildRoutes({ roles: ['admin'] }, allScreens);
-    expect(findTrail(routes, '/systemManagement/organizationManage').map((r) => r.path)).toEqual(['/systemManagement', '/systemManagement/organizationManage']);
+    expect(findTrail(routes, '/systemManagement/organizationManage').map((r) => r.path)).toEqual([
+      '/systemManagement',
+      '/systemManagement/organizationManage',
+    ]);
     expect(findTrail(routes, '/nowhere')).toEqual([]);
     expect(menuTree.length).toBeGreaterThan(0);
   });

@@ -30,7 +30,11 @@ export function canOpen(node: Pick<MenuNode, 'path' | 'role'>, user: AccessUser)
   return (user.rolePaths ?? []).includes(node.path);
 }
 
-const lastSegment = (path: string) => path.split('/').filter((s) => s && !s.startsWith(':')).pop() ?? path;
+const lastSegment = (path: string) =>
+  path
+    .split('/')
+    .filter((s) => s && !s.startsWith(':'))
+    .pop() ?? path;
 
 /**
  * Routes generated from rolePaths (recursively: a child needs its parent) and the screen

@@ -27,10 +27,7 @@ export const CHUNK_TIMEOUT_MS = 120_000;
 /** `lazy()` with the chunk timeout; the screen's error boundary shows the failure with a reload. */
 export function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
   return lazy(() =>
-    Promise.race([
-      load(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS)),
-    ]),
+    Promise.race([load(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS))]),
   );
 }
 
@@ -46,12 +43,33 @@ export const screens: ScreenDef[] = [
   { path: '/systemManagement/organizationManage', component: lazyScreen(() => import('../../features/organization/organization.page')) },
   { path: '/systemManagement/userManage', component: lazyScreen(() => import('../../features/systemUser/user-manage.page')) },
   // Personal center: outside the menu and without activeMenu, so open to every signed-in user.
-  { path: '/user/profile', component: lazyScreen(() => import('../../features/profile/profile.page')), hidden: true, titleKey: 'profile.title' },
+  {
+    path: '/user/profile',
+    component: lazyScreen(() => import('../../features/profile/profile.page')),
+    hidden: true,
+    titleKey: 'profile.title',
+  },
   { path: '/systemManagement/permissionManage', component: lazyScreen(() => import('../../features/role/role.page')) },
   { path: '/systemManagement/systemLog', component: lazyScreen(() => import('../../features/systemLog/system-log.page')) },
   // System messages: opened from the navbar's bell, open to every signed-in user (the server picks the view).
-  { path: '/message/inbox', component: lazyScreen(() => import('../../features/message/message.page')), hidden: true, titleKey: 'message.title', noCache: true },
+  {
+    path: '/message/inbox',
+    component: lazyScreen(() => import('../../features/message/message.page')),
+    hidden: true,
+    titleKey: 'message.title',
+    noCache: true,
+  },
   // Public pages for drivers (spec: Disclaimer, Privacy Agreement); see publicPaths.
-  { path: '/disclaimer/:providerId', component: lazyScreen(() => import('../../features/agreement/agreement-page')), hidden: true, titleKey: 'fields.provider.disclaimer' },
-  { path: '/privacyAgreement/:providerId', component: lazyScreen(() => import('../../features/agreement/agreement-page')), hidden: true, titleKey: 'fields.provider.privacyAgreement' },
+  {
+    path: '/disclaimer/:providerId',
+    component: lazyScreen(() => import('../../features/agreement/agreement-page')),
+    hidden: true,
+    titleKey: 'fields.provider.disclaimer',
+  },
+  {
+    path: '/privacyAgreement/:providerId',
+    component: lazyScreen(() => import('../../features/agreement/agreement-page')),
+    hidden: true,
+    titleKey: 'fields.provider.privacyAgreement',
+  },
 ];

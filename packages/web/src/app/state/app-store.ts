@@ -11,9 +11,7 @@ export const sizeNames: SizeName[] = ['default', 'medium', 'small', 'mini'];
 const isMobileWidth = () => typeof window !== 'undefined' && window.innerWidth < MOBILE_BREAKPOINT;
 
 /** Sidebar open state persisted as '1' / '0' (spec §4); closed by default on mobile. */
-export const sidebarStore = createStore<boolean>(
-  isMobileWidth() ? false : getCookie(cookieKeys.sidebarStatus) !== '0',
-);
+export const sidebarStore = createStore<boolean>(isMobileWidth() ? false : getCookie(cookieKeys.sidebarStatus) !== '0');
 
 export const deviceStore = createStore<Device>(isMobileWidth() ? 'mobile' : 'desktop');
 

@@ -18,12 +18,20 @@ export function TagsView({ routes, current }: { routes: AppRoute[]; current?: Ap
   const tags = tagsStore.use();
 
   const affix = useMemo<Tag[]>(
-    () => flattenRoutes(routes).filter((r) => r.screen?.affix).map((r) => ({ path: r.path, fullPath: r.path, titleKey: r.titleKey, affix: true })),
+    () =>
+      flattenRoutes(routes)
+        .filter((r) => r.screen?.affix)
+        .map((r) => ({ path: r.path, fullPath: r.path, titleKey: r.titleKey, affix: true })),
     [routes],
   );
   // Affix tabs first; tabs this user may not open (restored from another session) dropped.
   useEffect(() => {
-    tagsStore.set((ts) => withAffix(ts.filter((tag) => findTrail(routes, tag.path).length > 0), affix));
+    tagsStore.set((ts) =>
+      withAffix(
+        ts.filter((tag) => findTrail(routes, tag.path).length > 0),
+        affix,
+      ),
+    );
   }, [routes, affix]);
   useEffect(() => {
     if (!current?.screen || pathname.startsWith('/redirect')) return;
@@ -72,7 +80,14 @@ export function TagsView({ routes, current }: { routes: AppRoute[]; current?: Ap
 
   const active = tags.find((x) => x.path === pathname);
   return (
-    <div style={{ background: token.colorBgContainer, paddingInline: 4, paddingTop: 4, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+    <div
+      style={{
+        background: token.colorBgContainer,
+        paddingInline: 4,
+        paddingTop: 4,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+      }}
+    >
       <Tabs
         type="editable-card"
         size="small"

@@ -19,7 +19,11 @@ describe('public agreement pages', () => {
     const fetch = mockFetch((url) => ({
       code: 200,
       msg: 'ok',
-      data: { providerName: 'Green Charge', logoPath: null, content: url.searchParams.get('kind') === 'disclaimer' ? 'Charge at your own risk.' : 'Privacy.' },
+      data: {
+        providerName: 'Green Charge',
+        logoPath: null,
+        content: url.searchParams.get('kind') === 'disclaimer' ? 'Charge at your own risk.' : 'Privacy.',
+      },
     }));
     const view = page('/disclaimer/3');
     expect(await screen.findByText('Charge at your own risk.')).toBeTruthy();

@@ -3,8 +3,7 @@ import type { api, DataOf } from '@csms/contract';
 type LoginData = DataOf<typeof api.auth.login>;
 
 export type LoginOutcome =
-  | { ok: true; token: string }
-  | { ok: false; key: 'auth.badCredentials' | 'auth.accountExpired' | 'auth.notMatch' };
+  { ok: true; token: string } | { ok: false; key: 'auth.badCredentials' | 'auth.accountExpired' | 'auth.notMatch' };
 
 /** Sign-in outcomes of DESIGN.md §5 for a reply with code 200. */
 export function loginOutcome(data: LoginData | undefined): LoginOutcome {

@@ -89,10 +89,20 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
         </Flex>
         <Form form={form} size="large" onFinish={onFinish} initialValues={{ username: getCookie(cookieKeys.loginName) ?? '' }}>
           <Form.Item name="username" rules={[zodRule(loginBody, 'auth', 'username')]}>
-            <Input prefix={<UserOutlined />} placeholder={t('auth.usernamePlaceholder')} autoComplete="username" data-testid="login-username" />
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={t('auth.usernamePlaceholder')}
+              autoComplete="username"
+              data-testid="login-username"
+            />
           </Form.Item>
           <Form.Item name="password" rules={[zodRule(loginBody, 'auth', 'password')]}>
-            <Input.Password prefix={<LockOutlined />} placeholder={t('auth.passwordPlaceholder')} autoComplete="current-password" data-testid="login-password" />
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={t('auth.passwordPlaceholder')}
+              autoComplete="current-password"
+              data-testid="login-password"
+            />
           </Form.Item>
           {captcha.enabled && (
             <Flex gap={8}>

@@ -30,7 +30,11 @@ export default function MessageBell() {
     };
     const offNew = subscribe<UnreadEvent>('message.new', (e) => {
       update(e);
-      feedback.notification.info({ title: t('message.newTitle'), description: t('message.newText', { title: e.title ?? '', from: e.from ?? '' }), placement: 'topRight' });
+      feedback.notification.info({
+        title: t('message.newTitle'),
+        description: t('message.newText', { title: e.title ?? '', from: e.from ?? '' }),
+        placement: 'topRight',
+      });
     });
     const offRead = subscribe<UnreadEvent>('message.read', update);
     return () => {

@@ -80,7 +80,13 @@ export const adminMessageResource = defineResource({
   formWidth: 720,
   formSchema: { create: sendForm },
   toBody: (values) => ({ ...values, roleName: Array.isArray(values.roleName) ? values.roleName.join(',') : values.roleName }),
-  texts: { createTitle: 'message.sendTitle', createConfirm: 'message.sendConfirm', saved: 'message.sent', saveFailed: 'message.sendFailed', listFailed: 'message.searchFailed' },
+  texts: {
+    createTitle: 'message.sendTitle',
+    createConfirm: 'message.sendConfirm',
+    saved: 'message.sent',
+    saveFailed: 'message.sendFailed',
+    listFailed: 'message.searchFailed',
+  },
 });
 
 /** Everyone else: their inbox; opening a row reads it, and rows can be deleted. */
@@ -98,6 +104,8 @@ export function inboxMessageResource(queryClient: QueryClient) {
     ],
     expandable: { render: (row) => <Content row={row} />, onExpand: (row) => void markRead(queryClient, row).catch(() => undefined) },
     texts: { listFailed: 'message.searchFailed' },
-    rowActions: [{ key: 'delete', label: 'common.delete', icon: <DeleteOutlined />, danger: true, onClick: (row) => confirmDelete(queryClient, row) }],
+    rowActions: [
+      { key: 'delete', label: 'common.delete', icon: <DeleteOutlined />, danger: true, onClick: (row) => confirmDelete(queryClient, row) },
+    ],
   });
 }

@@ -22,7 +22,13 @@ const msg = (over: Partial<MessageRow> = {}): MessageRow => ({
 });
 
 function signInAs(username: string, permissions: string[]) {
-  setSession({ user: { id: 9, username }, roles: [username === 'admin' ? 'admin' : 'ops'], permissions, providerId: 1, providerName: 'P' } as never);
+  setSession({
+    user: { id: 9, username },
+    roles: [username === 'admin' ? 'admin' : 'ops'],
+    permissions,
+    providerId: 1,
+    providerName: 'P',
+  } as never);
 }
 
 type Call = { path: string; query: Record<string, string>; body: unknown };
@@ -35,7 +41,8 @@ function serve(rows: MessageRow[], view: 'admin' | 'inbox') {
     if (url.pathname.endsWith('/getAllMsg')) return { code: 200, msg: 'ok', data: { list: rows, total: rows.length, view } };
     if (url.pathname.endsWith('/readMsg')) return { code: 200, msg: 'ok', data: { unread: 0 } };
     if (url.pathname.endsWith('/deleteMsg')) return { code: 200, msg: 'ok', data: { unread: 0 } };
-    if (url.pathname.endsWith('/queryRoles')) return { code: 200, msg: 'ok', data: [{ id: 2, roleName: 'Ops', roleKey: 'ops', enabled: true, providerId: 1 }] };
+    if (url.pathname.endsWith('/queryRoles'))
+      return { code: 200, msg: 'ok', data: [{ id: 2, roleName: 'Ops', roleKey: 'ops', enabled: true, providerId: 1 }] };
     if (url.pathname.endsWith('/addMsg')) return { code: 200, msg: 'ok', data: { msgId: 6, recipients: 1, smsSent: false } };
     if (url.pathname.includes('/dict/')) return { code: 200, msg: 'ok', data: [] };
     return { code: 404, msg: 'x', data: null };
@@ -93,7 +100,10 @@ describe('messages', { timeout: 60_000 }, () => {
 
   it('admin view: recipient, read time and deleted columns, add, no delete; opening a row reports nothing', async () => {
     signInAs('admin', ['*:*:*']);
-    const { calls } = serve([msg({ userId: 3 }), msg({ userId: 4, recUserName: 'bob', read: 1, readTime: '2025-01-02T05:00:00Z', delete: 1 })], 'admin');
+    const { calls } = serve(
+      [msg({ userId: 3 }), msg({ userId: 4, recUserName: 'bob', read: 1, readTime: '2025-01-02T05:00:00Z', delete: 1 })],
+      'admin',
+    );
     const { container } = renderWithProviders(<MessagePage />);
     expect((await screen.findAllByText('Station offline')).length).toBe(2);
     for (const label of ['Recipient', 'Read at', 'Deleted', 'alice', 'bob']) expect(screen.getAllByText(label).length).toBeGreaterThan(0);
@@ -127,7 +137,11 @@ describe('messages', { timeout: 60_000 }, () => {
     const confirm = await screen.findByText('确认发送该消息吗？');
     expect(calls.some((c) => c.path.endsWith('/addMsg'))).toBe(false);
     fireEvent.click(within(confirm.closest('.ant-modal-confirm') as HTMLElement).getByText(/确\s*定/));
-    await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/addMsg')).map((c) => c.body)).toEqual([{ title: 'Hi', content: 'Body', username: 'alice, bob' }]));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path.endsWith('/addMsg')).map((c) => c.body)).toEqual([
+        { title: 'Hi', content: 'Body', username: 'alice, bob' },
+      ]),
+    );
     expect(await screen.findByText('消息发送成功')).toBeTruthy();
   });
 });

@@ -5,7 +5,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import OrganizationPage from './organization.page';
 import { mockFetch, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 
-const row = { id: 7, orgName: 'North', description: null, providerId: 1, providerName: 'P', roleCount: 0, createTime: '2025-01-02T03:04:05Z' };
+const row = {
+  id: 7,
+  orgName: 'North',
+  description: null,
+  providerId: 1,
+  providerName: 'P',
+  roleCount: 0,
+  createTime: '2025-01-02T03:04:05Z',
+};
 const listReply = { code: 200, msg: 'ok', data: { list: [row], total: 1 } };
 
 beforeAll(signInAdmin);

@@ -4,12 +4,24 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import OrganizationPage from './organization.page';
 
-const row = { id: 7, orgName: 'North region', description: 'Ops', providerId: 1, providerName: 'Demo provider', roleCount: 3, createTime: '2025-01-02T03:04:05Z' };
+const row = {
+  id: 7,
+  orgName: 'North region',
+  description: 'Ops',
+  providerId: 1,
+  providerName: 'Demo provider',
+  roleCount: 3,
+  createTime: '2025-01-02T03:04:05Z',
+};
 
 beforeAll(signInAdmin);
 
 function answerList() {
-  return mockFetch((url) => (url.pathname.endsWith('/queryOrganizations') ? { code: 200, msg: 'ok', data: { list: [row], total: 31 } } : { code: 404, msg: 'x', data: null }));
+  return mockFetch((url) =>
+    url.pathname.endsWith('/queryOrganizations')
+      ? { code: 200, msg: 'ok', data: { list: [row], total: 31 } }
+      : { code: 404, msg: 'x', data: null },
+  );
 }
 
 describe('organisations screen', { timeout: 60_000 }, () => {
@@ -48,7 +60,12 @@ describe('organisations screen', { timeout: 60_000 }, () => {
 
   it('hides what the user may not do', async () => {
     const { setSession } = await import('../../shared/auth/session');
-    setSession({ roles: ['ops'], permissions: ['system:organization:list', 'system:organization:query'], providerId: 1, providerName: 'P' } as never);
+    setSession({
+      roles: ['ops'],
+      permissions: ['system:organization:list', 'system:organization:query'],
+      providerId: 1,
+      providerName: 'P',
+    } as never);
     answerList();
     renderWithProviders(<OrganizationPage />);
     await screen.findByText('North region');

@@ -55,7 +55,8 @@ export default function ProfilePage() {
       queryClient.setQueryData(queryKey, saved);
       // The navbar shows the name and avatar from the session.
       const info = getSession();
-      if (info) setSession({ ...info, user: { ...info.user, name: saved.name, phone: saved.phone, email: saved.email, avatar: saved.avatar } });
+      if (info)
+        setSession({ ...info, user: { ...info.user, name: saved.name, phone: saved.phone, email: saved.email, avatar: saved.avatar } });
       feedback.message.success(text.t('common.success'));
     } catch (err) {
       if (err instanceof ApiError && err.field) form.setFields([{ name: err.field, errors: [err.message] }]);

@@ -28,7 +28,19 @@ describe('personal center', { timeout: 60_000 }, () => {
     mockFetch(() => ok(me));
     let view = renderWithProviders(<ProfilePage />, '/user/profile');
     await screen.findByText('Super admin');
-    for (const label of ['About me', 'Profile', 'Security', 'Username', 'Role', 'Provider', 'Last sign-in', 'Mobile phone', 'Avatar', 'Save', 'Change password']) {
+    for (const label of [
+      'About me',
+      'Profile',
+      'Security',
+      'Username',
+      'Role',
+      'Provider',
+      'Last sign-in',
+      'Mobile phone',
+      'Avatar',
+      'Save',
+      'Change password',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
@@ -37,7 +49,18 @@ describe('personal center', { timeout: 60_000 }, () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     view = renderWithProviders(<ProfilePage />, '/user/profile');
     await screen.findByText('Super admin');
-    for (const label of ['个人信息', '基本资料', '账号安全', '用户账号', '角色', '运营商', '最后登录时间', '手机号码', '头像', '修改密码']) {
+    for (const label of [
+      '个人信息',
+      '基本资料',
+      '账号安全',
+      '用户账号',
+      '角色',
+      '运营商',
+      '最后登录时间',
+      '手机号码',
+      '头像',
+      '修改密码',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);

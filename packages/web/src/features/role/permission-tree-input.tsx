@@ -49,7 +49,10 @@ export function PermissionTreeInput({ value, onChange, disabled }: PermissionTre
   const checked = useMemo(() => grantsToChecked(value ?? EMPTY, nodes), [value, nodes]);
   const set = (keys: string[]) => onChange?.(checkedToGrants(keys, nodes));
   return (
-    <div data-testid="permission-tree" style={{ border: `1px solid ${token.colorBorder}`, borderRadius: token.borderRadius, padding: 8, maxHeight: 360, overflow: 'auto' }}>
+    <div
+      data-testid="permission-tree"
+      style={{ border: `1px solid ${token.colorBorder}`, borderRadius: token.borderRadius, padding: 8, maxHeight: 360, overflow: 'auto' }}
+    >
       <Flex gap={8} style={{ marginBottom: 4 }}>
         <Button size="small" type="link" disabled={disabled} onClick={() => set(allKeys(nodes))}>
           {t('role.checkAll')}

@@ -7,8 +7,22 @@ import { allKeys, checkedToGrants, grantsToChecked, permissionTree, type Grants 
 import { permissionLabel, PermissionTreeInput } from './permission-tree-input';
 
 const tree: MenuNode[] = [
-  { path: '/a', name: 'a', children: [{ path: '/a/x', name: 'x' }, { path: '/a/y', name: 'y' }] },
-  { path: '/s', name: 's', children: [{ path: '/s/log', name: 'log' }, { path: '/s/role', name: 'role' }] },
+  {
+    path: '/a',
+    name: 'a',
+    children: [
+      { path: '/a/x', name: 'x' },
+      { path: '/a/y', name: 'y' },
+    ],
+  },
+  {
+    path: '/s',
+    name: 's',
+    children: [
+      { path: '/s/log', name: 'log' },
+      { path: '/s/role', name: 'role' },
+    ],
+  },
 ];
 const catalogue = [
   { menu: '/s/log', permissions: ['system:log:list', 'system:log:export'] },
@@ -43,7 +57,10 @@ describe('permission tree mapping', () => {
 
   it('maps a fully checked parent (as the tree reports it) to everything below', () => {
     const all = checkedToGrants(['/s', '/s/log', 'system:log:list', 'system:log:export', '/s/role', 'system:role:list'], nodes);
-    expect(sorted(all)).toEqual({ rolePaths: ['/s', '/s/log', '/s/role'], permissions: ['system:log:export', 'system:log:list', 'system:role:list'] });
+    expect(sorted(all)).toEqual({
+      rolePaths: ['/s', '/s/log', '/s/role'],
+      permissions: ['system:log:export', 'system:log:list', 'system:role:list'],
+    });
   });
 
   it('gives the tree only leaves, so a granted parent does not check all its children', () => {

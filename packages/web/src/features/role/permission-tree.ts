@@ -17,7 +17,10 @@ export interface Grants {
 }
 
 /** Menus with their submenus, then the operations the catalogue hangs under each menu. */
-export function permissionTree(tree: readonly MenuNode[] = menuTree, catalogue: readonly PermissionGroup[] = permissionCatalogue): PermNode[] {
+export function permissionTree(
+  tree: readonly MenuNode[] = menuTree,
+  catalogue: readonly PermissionGroup[] = permissionCatalogue,
+): PermNode[] {
   const byMenu = new Map(catalogue.map((g) => [g.menu, g.permissions]));
   const walk = (nodes: readonly MenuNode[]): PermNode[] =>
     nodes.map((n) => ({
@@ -29,7 +32,10 @@ export function permissionTree(tree: readonly MenuNode[] = menuTree, catalogue: 
   const operations = (path: string): PermNode[] => {
     const perms = byMenu.get(path) ?? [];
     if (perms.length === 0) return [];
-    return [{ key: accessKey(path), kind: 'access', name: path, children: [] }, ...perms.map((p): PermNode => ({ key: p, kind: 'permission', name: p, children: [] }))];
+    return [
+      { key: accessKey(path), kind: 'access', name: path, children: [] },
+      ...perms.map((p): PermNode => ({ key: p, kind: 'permission', name: p, children: [] })),
+    ];
   };
   return walk(tree);
 }
@@ -49,7 +55,9 @@ export function grantsToChecked(grants: Grants, nodes: readonly PermNode[] = per
   const paths = new Set(grants.rolePaths);
   const perms = new Set(grants.permissions);
   return flatten(nodes)
-    .filter((n) => n.children.length === 0 && (n.kind === 'permission' ? perms.has(n.key) : paths.has(n.kind === 'access' ? n.name : n.key)))
+    .filter(
+      (n) => n.children.length === 0 && (n.kind === 'permission' ? perms.has(n.key) : paths.has(n.kind === 'access' ? n.name : n.key)),
+    )
     .map((n) => n.key);
 }
 

@@ -9,7 +9,8 @@ const permi = (action: string) => `system:role:${action}`;
 
 const orgOptions = {
   key: 'role.organizations',
-  load: async () => (await call(api.organization.list, { query: { page: 1, limit: 300 } })).list.map((o) => ({ value: o.id, label: o.orgName })),
+  load: async () =>
+    (await call(api.organization.list, { query: { page: 1, limit: 300 } })).list.map((o) => ({ value: o.id, label: o.orgName })),
 };
 const roleOptions = {
   key: 'role.roles',

@@ -15,7 +15,10 @@ export function JsonBlock({ value }: { value: unknown }) {
   const text = prettyJson(value);
   if (!text) return null;
   return (
-    <pre data-testid="log-request" style={{ margin: 0, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>
+    <pre
+      data-testid="log-request"
+      style={{ margin: 0, maxHeight: 360, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}
+    >
       {text}
     </pre>
   );

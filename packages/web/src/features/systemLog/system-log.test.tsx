@@ -25,8 +25,10 @@ const log = {
 function serve() {
   return mockFetch((url) => {
     if (url.pathname.endsWith('/getOperateLogs')) return { code: 200, msg: 'ok', data: { list: [log], total: 1 } };
-    if (url.pathname.endsWith('/getOperateLog')) return { code: 200, msg: 'ok', data: { ...log, request: { roleName: 'Ops', rolePaths: ['/systemManagement'] } } };
-    if (url.pathname.endsWith('/getOperateDescription')) return { code: 200, msg: 'ok', data: [{ dictLabel: 'Sign in', dictValue: 'login', listClass: 'info', cssClass: '' }] };
+    if (url.pathname.endsWith('/getOperateLog'))
+      return { code: 200, msg: 'ok', data: { ...log, request: { roleName: 'Ops', rolePaths: ['/systemManagement'] } } };
+    if (url.pathname.endsWith('/getOperateDescription'))
+      return { code: 200, msg: 'ok', data: [{ dictLabel: 'Sign in', dictValue: 'login', listClass: 'info', cssClass: '' }] };
     return { code: 200, msg: 'ok', data: [] };
   });
 }

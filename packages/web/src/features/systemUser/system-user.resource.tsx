@@ -53,7 +53,9 @@ export const systemUserResource = defineResource({
       readOnlyOn: 'edit',
       validate: async (value, { mode, t }) => {
         if (mode !== 'create') return null;
-        const taken = await call(api.systemUser.usernameExists, { query: { userName: String(value) } }, { silent: true }).catch(() => false);
+        const taken = await call(api.systemUser.usernameExists, { query: { userName: String(value) } }, { silent: true }).catch(
+          () => false,
+        );
         return taken ? t('errors.systemUser.usernameTaken', { name: String(value).trim() }) : null;
       },
     },

@@ -82,7 +82,20 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     server();
     let view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     await screen.findByText('Ann Lee');
-    for (const label of ['System users', 'Providers', 'Username', 'Role', 'Provider', 'Mobile phone', 'Status', 'Last sign-in', 'Created at', 'Details', 'Edit', 'More']) {
+    for (const label of [
+      'System users',
+      'Providers',
+      'Username',
+      'Role',
+      'Provider',
+      'Mobile phone',
+      'Status',
+      'Last sign-in',
+      'Created at',
+      'Details',
+      'Edit',
+      'More',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
@@ -106,7 +119,15 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     const view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage?tab=providers&providerName=North&page=2');
     await screen.findByText('CSMS');
     expect(bodies[0]).toEqual({ providerName: 'North', page: 2, limit: 10 });
-    for (const label of ['Provider name', 'Provider type', 'Parent provider', 'Contact', 'Expires at', 'Authorized count', 'Send test mail']) {
+    for (const label of [
+      'Provider name',
+      'Provider type',
+      'Parent provider',
+      'Contact',
+      'Expires at',
+      'Authorized count',
+      'Send test mail',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
@@ -118,7 +139,13 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
   });
 
   it('leaves out Add, parent and validity for users of a common provider', async () => {
-    setSession({ roles: ['ops'], permissions: ['system:provider:list', 'system:provider:query', 'system:provider:add', 'system:provider:edit'], providerId: 3, providerName: 'P', providerType: 'common' } as never);
+    setSession({
+      roles: ['ops'],
+      permissions: ['system:provider:list', 'system:provider:query', 'system:provider:add', 'system:provider:edit'],
+      providerId: 3,
+      providerName: 'P',
+      providerType: 'common',
+    } as never);
     server((url) => (url.pathname.endsWith('/getProvider') ? ok(provider) : undefined));
     renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
     // No user permission: the providers tab is the only one.

@@ -109,7 +109,8 @@ export function handleEnvelope(env: { code: number; msg?: string; data?: unknown
     return;
   }
   // 400 names the field at fault; so does a 409 on a unique field ("name already exists").
-  const field = code === Code.BAD_REQUEST || code === Code.CONFLICT ? ((env.data as { field?: string } | null)?.field ?? undefined) : undefined;
+  const field =
+    code === Code.BAD_REQUEST || code === Code.CONFLICT ? ((env.data as { field?: string } | null)?.field ?? undefined) : undefined;
   if (code === Code.UNAUTHORIZED) {
     if (!opts.silent) on401();
   } else if (!opts.silent && !(opts.fieldErrors && field)) {

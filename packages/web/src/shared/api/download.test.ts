@@ -25,7 +25,10 @@ const stubFetch = (res: () => Response) => {
 describe('downloads', () => {
   it('POSTs the export body as JSON and saves under the server’s file name', async () => {
     const fetch = stubFetch(
-      () => new Response(new Blob(['a,b']), { headers: { 'content-type': 'text/csv', 'download-filename': encodeURIComponent('组织 2025.csv') } }),
+      () =>
+        new Response(new Blob(['a,b']), {
+          headers: { 'content-type': 'text/csv', 'download-filename': encodeURIComponent('组织 2025.csv') },
+        }),
     );
     await downloadExport(api.organization.export, { orgName: 'N', format: 'csv', exportId: 'e1' }, 'fallback.csv');
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
@@ -37,7 +40,10 @@ describe('downloads', () => {
 
   it('shows the msg of a JSON envelope instead of saving it', async () => {
     const error = vi.spyOn(feedback.message, 'error').mockImplementation(() => (() => {}) as never);
-    stubFetch(() => new Response(JSON.stringify({ code: 409, msg: 'Too many rows', data: null }), { headers: { 'content-type': 'application/json' } }));
+    stubFetch(
+      () =>
+        new Response(JSON.stringify({ code: 409, msg: 'Too many rows', data: null }), { headers: { 'content-type': 'application/json' } }),
+    );
     await expect(downloadExport(api.organization.export, {}, 'x.xlsx')).rejects.toBeInstanceOf(ApiError);
     expect(error).toHaveBeenCalledWith('Too many rows');
     expect(clicked).toEqual([]);
@@ -46,7 +52,9 @@ describe('downloads', () => {
   it('GETs /common/download with fileName and delete, falling back to the base name', async () => {
     const fetch = stubFetch(() => new Response(new Blob(['x']), { headers: { 'content-type': 'application/octet-stream' } }));
     await downloadFile('tmp/report.xlsx', true);
-    expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toBe('/prod-api/common/download?fileName=tmp%2Freport.xlsx&delete=true');
+    expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toBe(
+      '/prod-api/common/download?fileName=tmp%2Freport.xlsx&delete=true',
+    );
     expect(clicked.map((a) => a.download)).toEqual(['report.xlsx']);
   });
 });

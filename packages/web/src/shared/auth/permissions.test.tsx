@@ -59,7 +59,11 @@ describe('<Authorized>', () => {
     setSession(user(['operator'], ['system:log:list']));
     rerender(<Authorized permi={['system:log:list']}>shown</Authorized>);
     expect(screen.getByText('shown')).toBeTruthy();
-    rerender(<Authorized permi={['system:log:list']} role={['auditor']}>shown</Authorized>);
+    rerender(
+      <Authorized permi={['system:log:list']} role={['auditor']}>
+        shown
+      </Authorized>,
+    );
     expect(screen.queryByText('shown')).toBeNull();
   });
 });

@@ -33,7 +33,12 @@ export function DetailDrawer({ resource, text, record, onClose }: DetailDrawerPr
         <Descriptions
           bordered
           column={columns.length > 8 ? 2 : 1}
-          items={columns.map((c) => ({ key: c.key, label: text.label(c.key, c.label), children: renderCell(c, row), ...(c.wide ? { span: 'filled' as const } : {}) }))}
+          items={columns.map((c) => ({
+            key: c.key,
+            label: text.label(c.key, c.label),
+            children: renderCell(c, row),
+            ...(c.wide ? { span: 'filled' as const } : {}),
+          }))}
         />
       </Spin>
     </Drawer>

@@ -15,7 +15,10 @@ export interface ExportColumn {
 /** The stored choice first (in its order, checked), then the other columns the export offers (unchecked). */
 export function columnsFromConfig(available: readonly string[], chosen: readonly string[]): ExportColumn[] {
   const picked = chosen.filter((k) => available.includes(k));
-  return [...picked.map((key) => ({ key, checked: true })), ...available.filter((k) => !picked.includes(k)).map((key) => ({ key, checked: false }))];
+  return [
+    ...picked.map((key) => ({ key, checked: true })),
+    ...available.filter((k) => !picked.includes(k)).map((key) => ({ key, checked: false })),
+  ];
 }
 
 /** Swap a column with its neighbour (`step` -1 up, +1 down); out of range leaves the list as it is. */
@@ -94,11 +97,21 @@ export function ExportColumnsDialog({ source, open, onClose }: ExportColumnsDial
               justify="space-between"
               style={{ padding: '4px 12px', borderTop: i === 0 ? undefined : `1px solid ${token.colorBorderSecondary}` }}
             >
-              <Checkbox checked={c.checked} onChange={(e) => setColumns((l) => l.map((x) => (x.key === c.key ? { ...x, checked: e.target.checked } : x)))}>
+              <Checkbox
+                checked={c.checked}
+                onChange={(e) => setColumns((l) => l.map((x) => (x.key === c.key ? { ...x, checked: e.target.checked } : x)))}
+              >
                 {label(c.key)}
               </Checkbox>
               <span>
-                <Button size="small" type="text" icon={<ArrowUpOutlined />} aria-label={t('kit.moveUp')} disabled={i === 0} onClick={() => setColumns((l) => moveColumn(l, i, -1))} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<ArrowUpOutlined />}
+                  aria-label={t('kit.moveUp')}
+                  disabled={i === 0}
+                  onClick={() => setColumns((l) => moveColumn(l, i, -1))}
+                />
                 <Button
                   size="small"
                   type="text"
@@ -112,7 +125,9 @@ export function ExportColumnsDialog({ source, open, onClose }: ExportColumnsDial
           ))}
         </Flex>
         <Flex justify="space-between" style={{ marginTop: 8 }}>
-          <Typography.Text type={chosen.length === 0 ? 'danger' : 'secondary'}>{t('kit.exportColumnsCount', { n: chosen.length, total: columns.length })}</Typography.Text>
+          <Typography.Text type={chosen.length === 0 ? 'danger' : 'secondary'}>
+            {t('kit.exportColumnsCount', { n: chosen.length, total: columns.length })}
+          </Typography.Text>
           <Button size="small" type="link" onClick={() => setColumns((data?.available ?? []).map((key) => ({ key, checked: true })))}>
             {t('kit.exportColumnsDefaults')}
           </Button>

@@ -120,7 +120,10 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
   };
 
   const createTitle = resource.texts?.createTitle;
-  const title = mode === 'create' && createTitle ? text.t(createTitle) : text.title(mode === 'create' ? 'kit.addTitle' : 'kit.editTitle', { name: text.entity });
+  const title =
+    mode === 'create' && createTitle
+      ? text.t(createTitle)
+      : text.title(mode === 'create' ? 'kit.addTitle' : 'kit.editTitle', { name: text.entity });
   return (
     <Modal
       open={state !== null}
@@ -160,7 +163,15 @@ export function FormDialog({ resource, text, state, onClose }: FormDialogProps) 
                         if (msg) throw new Error(msg);
                       },
                     },
-                    ...(def.validate ? [asyncRule(def, ctx, () => !fieldMessage(schema, text.lang, resource.name, def.key, bodyOf(form.getFieldsValue(true) as Values)))] : []),
+                    ...(def.validate
+                      ? [
+                          asyncRule(
+                            def,
+                            ctx,
+                            () => !fieldMessage(schema, text.lang, resource.name, def.key, bodyOf(form.getFieldsValue(true) as Values)),
+                          ),
+                        ]
+                      : []),
                   ]}
                 >
                   {def.kind === 'custom' && def.render ? (

@@ -63,7 +63,11 @@ export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
             },
           ]}
         >
-          <Field autoFocus autoComplete={opts.kind === 'password' ? 'new-password' : 'off'} placeholder={text.t('kit.inputPlaceholder', { field: label })} />
+          <Field
+            autoFocus
+            autoComplete={opts.kind === 'password' ? 'new-password' : 'off'}
+            placeholder={text.t('kit.inputPlaceholder', { field: label })}
+          />
         </Form.Item>
       </Form>
     </Modal>

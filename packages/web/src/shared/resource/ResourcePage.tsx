@@ -30,7 +30,10 @@ export function ResourcePage({ resource }: { resource: Resource }) {
   const list = useQuery({
     queryKey: [api.list.path, query],
     queryFn: ({ signal }) =>
-      call(api.list, api.list.method === 'POST' ? { body: query as never } : { query: query as never }, { signal }) as Promise<{ list: Row[]; total: number }>,
+      call(api.list, api.list.method === 'POST' ? { body: query as never } : { query: query as never }, { signal }) as Promise<{
+        list: Row[];
+        total: number;
+      }>,
     placeholderData: keepPreviousData,
   });
   const search = resource.search ?? [];
@@ -118,7 +121,9 @@ export function ResourcePage({ resource }: { resource: Resource }) {
       <FormDialog resource={resource} text={text} state={dialog} onClose={() => setDialog(null)} />
       <DetailDrawer resource={resource} text={text} record={detail} onClose={() => setDetail(null)} />
       <PromptDialog name={resource.name} text={text} opts={prompt} onClose={() => setPrompt(null)} />
-      {resource.exportSource && <ExportColumnsDialog source={resource.exportSource} open={exportColumns} onClose={() => setExportColumns(false)} />}
+      {resource.exportSource && (
+        <ExportColumnsDialog source={resource.exportSource} open={exportColumns} onClose={() => setExportColumns(false)} />
+      )}
     </Card>
   );
 }

@@ -52,10 +52,18 @@ export function ResourceTable(p: ResourceTableProps) {
   const actionsOf = (row: Row): Action[] => {
     const list: Action[] = [];
     const readOnly = resource.rowReadOnly?.(row) ?? false;
-    if (!off.has('detail') && may(perm.query ?? perm.list)) list.push({ key: 'detail', label: text.t('common.detail'), icon: <EyeOutlined />, run: () => p.ctx.openDetail(row) });
-    if (!off.has('edit') && !readOnly && api.edit && may(perm.edit)) list.push({ key: 'edit', label: text.t('common.edit'), icon: <EditOutlined />, run: () => p.ctx.openEdit(row) });
+    if (!off.has('detail') && may(perm.query ?? perm.list))
+      list.push({ key: 'detail', label: text.t('common.detail'), icon: <EyeOutlined />, run: () => p.ctx.openDetail(row) });
+    if (!off.has('edit') && !readOnly && api.edit && may(perm.edit))
+      list.push({ key: 'edit', label: text.t('common.edit'), icon: <EditOutlined />, run: () => p.ctx.openEdit(row) });
     if (!off.has('remove') && !readOnly && api.remove && may(perm.remove))
-      list.push({ key: 'remove', label: text.t('common.delete'), icon: <DeleteOutlined />, danger: true, run: () => p.onRemove([row[rowKey] as number]) });
+      list.push({
+        key: 'remove',
+        label: text.t('common.delete'),
+        icon: <DeleteOutlined />,
+        danger: true,
+        run: () => p.onRemove([row[rowKey] as number]),
+      });
     for (const a of resource.rowActions ?? []) {
       if (a.hidden?.(row) || (a.permi && !hasPermi(a.permi))) continue;
       list.push({ key: a.key, label: text.t(a.label), icon: a.icon, danger: a.danger, run: () => void a.onClick(row, p.ctx) });
@@ -115,7 +123,10 @@ export function ResourceTable(p: ResourceTableProps) {
 
   const selectable = api.remove !== undefined && may(perm.remove);
   // Fill the card when it is wide enough, scroll sideways when it is not (columns without a width count 150 px).
-  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 150), (selectable ? 48 : 0) + (resource.expandable ? 48 : 0));
+  const scrollX = columns.reduce(
+    (sum, c) => sum + (typeof c.width === 'number' ? c.width : 150),
+    (selectable ? 48 : 0) + (resource.expandable ? 48 : 0),
+  );
   return (
     <Table<Row>
       ref={ref as never}

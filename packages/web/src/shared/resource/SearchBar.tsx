@@ -86,7 +86,13 @@ export function SearchBar({ name, search, query, text, onSearch, onReset }: Sear
     form.setFieldsValue(queryToForm(search, query));
   }, [form, search, query]);
   return (
-    <Form form={form} name={`${name}-search`} layout="inline" style={{ rowGap: 12, marginBottom: 12 }} onFinish={(v: Values) => onSearch(formToQuery(search, v))}>
+    <Form
+      form={form}
+      name={`${name}-search`}
+      layout="inline"
+      style={{ rowGap: 12, marginBottom: 12 }}
+      onFinish={(v: Values) => onSearch(formToQuery(search, v))}
+    >
       {search.map((def) => (
         <Form.Item key={def.key} name={def.key} label={text.label(def.key, def.label)}>
           <SearchInput def={def} text={text} />

@@ -85,7 +85,12 @@ export function Toolbar(p: ToolbarProps) {
       <Space size={8}>
         {p.showSearch !== null && (
           <Tooltip title={t(p.showSearch ? 'kit.hideSearch' : 'kit.showSearch')}>
-            <Button shape="circle" icon={<SearchOutlined />} aria-label={t(p.showSearch ? 'kit.hideSearch' : 'kit.showSearch')} onClick={p.onToggleSearch} />
+            <Button
+              shape="circle"
+              icon={<SearchOutlined />}
+              aria-label={t(p.showSearch ? 'kit.hideSearch' : 'kit.showSearch')}
+              onClick={p.onToggleSearch}
+            />
           </Tooltip>
         )}
         <Tooltip title={t('common.refresh')}>

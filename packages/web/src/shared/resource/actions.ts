@@ -81,7 +81,13 @@ export function useExport(resource: Resource, text: ResourceText, query: Record<
       const key = `export-${exportId}`;
       const title = text.title('kit.exporting', { name: text.entity });
       const show = (done: number, total: number) =>
-        feedback.notification.open({ key, title, description: createElement(ExportProgress, { text, done, total }), duration: 0, placement: 'bottomRight' });
+        feedback.notification.open({
+          key,
+          title,
+          description: createElement(ExportProgress, { text, done, total }),
+          duration: 0,
+          placement: 'bottomRight',
+        });
       show(0, 0);
       const off = subscribe<ExportProgressEvent>('export.progress', (e) => {
         if (e.exportId === exportId) show(e.done, e.total);

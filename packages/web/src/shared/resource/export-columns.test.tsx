@@ -10,7 +10,11 @@ function serve(stored: string[] | null) {
   const saved: unknown[] = [];
   mockFetch((url, init) => {
     if (url.pathname.endsWith('/getExportConfig')) {
-      return { code: 200, msg: 'ok', data: { exportSource: 'message', exportItemList: stored ?? available, available, configured: stored !== null } };
+      return {
+        code: 200,
+        msg: 'ok',
+        data: { exportSource: 'message', exportItemList: stored ?? available, available, configured: stored !== null },
+      };
     }
     if (url.pathname.endsWith('/exportConfig')) {
       const body = JSON.parse(String(init?.body)) as { exportItemList: string[] };

@@ -9,7 +9,9 @@ type Values = Record<string, unknown>;
 export type Mode = 'create' | 'edit';
 
 export function schemaOf(resource: Resource, mode: Mode): z.ZodType | undefined {
-  return mode === 'create' ? (resource.formSchema?.create ?? resource.api.add?.body) : (resource.formSchema?.edit ?? resource.api.edit?.body);
+  return mode === 'create'
+    ? (resource.formSchema?.create ?? resource.api.add?.body)
+    : (resource.formSchema?.edit ?? resource.api.edit?.body);
 }
 
 export function fieldsFor(resource: Resource, mode: Mode, ctx?: FormFieldCtx): FormFieldDef[] {
@@ -61,6 +63,8 @@ export function fieldMessage(schema: z.ZodType | undefined, lang: Lang, name: st
   if (!schema) return null;
   const result = schema.safeParse(body);
   if (result.success) return null;
-  const issue = result.error.issues.find((i) => String(i.path[0] ?? '') === key || (i.code === 'unrecognized_keys' && i.keys.includes(key)));
+  const issue = result.error.issues.find(
+    (i) => String(i.path[0] ?? '') === key || (i.code === 'unrecognized_keys' && i.keys.includes(key)),
+  );
   return issue ? issueToFieldError(lang, name, issue, body).msg : null;
 }

@@ -75,7 +75,20 @@ export type SearchDef<Q = Row> =
    */
   | { key: string; kind: 'dateRange'; keys: [Keys<Q>, Keys<Q>]; label?: string; format?: string; instant?: boolean };
 
-export type FormKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'dict' | 'switch' | 'checkbox' | 'image' | 'file' | 'date' | 'datetime' | 'custom';
+export type FormKind =
+  | 'text'
+  | 'password'
+  | 'textarea'
+  | 'number'
+  | 'select'
+  | 'dict'
+  | 'switch'
+  | 'checkbox'
+  | 'image'
+  | 'file'
+  | 'date'
+  | 'datetime'
+  | 'custom';
 
 export interface FormFieldCtx {
   mode: 'create' | 'edit';

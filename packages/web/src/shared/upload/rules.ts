@@ -25,11 +25,17 @@ export interface UploadProblem {
 }
 
 /** Format and size checks before a file is sent (RuoYi's rules: `docx` passes for `doc`, the MIME type counts too). */
-export function checkFile(kind: UploadKind, file: { name: string; size: number; type?: string }, limits: UploadLimits): UploadProblem | null {
+export function checkFile(
+  kind: UploadKind,
+  file: { name: string; size: number; type?: string },
+  limits: UploadLimits,
+): UploadProblem | null {
   if (limits.fileType.length > 0) {
     const ext = file.name.includes('.') ? (file.name.split('.').pop() ?? '').toLowerCase() : '';
     const mime = (file.type ?? '').toLowerCase();
-    const ok = limits.fileType.some((t) => (ext !== '' && ext.includes(t.toLowerCase())) || (kind === 'image' && mime.includes(t.toLowerCase())));
+    const ok = limits.fileType.some(
+      (t) => (ext !== '' && ext.includes(t.toLowerCase())) || (kind === 'image' && mime.includes(t.toLowerCase())),
+    );
     if (!ok) return { key: kind === 'image' ? 'upload.imageBadType' : 'upload.fileBadType', params: { types: limits.fileType.join('/') } };
   }
   if (limits.fileSize > 0 && file.size / 1024 / 1024 > limits.fileSize) {

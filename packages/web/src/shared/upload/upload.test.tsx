@@ -20,7 +20,9 @@ describe('upload checks (spec §5 messages)', () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     const img = uploadDefaults.image;
     const file = uploadDefaults.file;
-    expect(say(checkFile('image', { name: 'a.gif', size: 10, type: 'image/gif' }, img))).toBe('文件格式不正确, 请上传png/jpg/jpeg图片格式文件!');
+    expect(say(checkFile('image', { name: 'a.gif', size: 10, type: 'image/gif' }, img))).toBe(
+      '文件格式不正确, 请上传png/jpg/jpeg图片格式文件!',
+    );
     expect(say(checkFile('file', { name: 'a.exe', size: 10 }, file))).toBe('文件格式不正确, 请上传doc/xls/ppt/txt/pdf格式文件!');
     expect(say(checkFile('image', { name: 'a.PNG', size: 6 * MB }, img))).toBe('上传头像图片大小不能超过 5 MB!');
     expect(say(checkFile('file', { name: 'a.pdf', size: 6 * MB }, file))).toBe('上传文件大小不能超过 5 MB!');
@@ -30,8 +32,12 @@ describe('upload checks (spec §5 messages)', () => {
   });
 
   it('says them in English too', () => {
-    expect(say(checkFile('image', { name: 'a.gif', size: 10 }, uploadDefaults.image))).toBe('Unsupported file format. Please upload a png/jpg/jpeg image!');
-    expect(say(checkFile('image', { name: 'a.jpg', size: 6 * MB }, { ...uploadDefaults.image, fileSize: 2 }))).toBe('The image must not be larger than 2 MB!');
+    expect(say(checkFile('image', { name: 'a.gif', size: 10 }, uploadDefaults.image))).toBe(
+      'Unsupported file format. Please upload a png/jpg/jpeg image!',
+    );
+    expect(say(checkFile('image', { name: 'a.jpg', size: 6 * MB }, { ...uploadDefaults.image, fileSize: 2 }))).toBe(
+      'The image must not be larger than 2 MB!',
+    );
     expect(say(checkCount(1, 1, 1))).toBe('You can upload at most 1 files!');
   });
 
@@ -65,7 +71,13 @@ describe('upload widgets', { timeout: 60_000 }, () => {
 
   it('posts field `file` and stores the reply url', async () => {
     const onChange = vi.fn();
-    const fetch = mockFetch(() => ({ code: 200, msg: 'ok', fileName: '/profile/upload/b.pdf', url: '/prod-api/profile/upload/b.pdf', originalName: 'b.pdf' }));
+    const fetch = mockFetch(() => ({
+      code: 200,
+      msg: 'ok',
+      fileName: '/profile/upload/b.pdf',
+      url: '/prod-api/profile/upload/b.pdf',
+      originalName: 'b.pdf',
+    }));
     const { container } = render(<FileUpload value="/prod-api/profile/a.pdf" onChange={onChange} />);
     await pick(container, [new File(['x'], 'b.pdf', { type: 'application/pdf' })]);
     await waitFor(() => expect(onChange).toHaveBeenCalledWith('/prod-api/profile/a.pdf,/prod-api/profile/upload/b.pdf'));

@@ -58,7 +58,12 @@ export function useUploadField(kind: UploadKind, props: UploadFieldProps, defaul
       return Upload.LIST_IGNORE;
     }
     pending.current += 1;
-    feedback.message.open({ key: loadingKey, type: 'loading', content: t(kind === 'image' ? 'upload.imageUploading' : 'upload.fileUploading'), duration: 0 });
+    feedback.message.open({
+      key: loadingKey,
+      type: 'loading',
+      content: t(kind === 'image' ? 'upload.imageUploading' : 'upload.fileUploading'),
+      duration: 0,
+    });
     return true;
   };
 
@@ -92,5 +97,10 @@ export function useUploadField(kind: UploadKind, props: UploadFieldProps, defaul
   };
 
   const accept = limits.fileType.map((x) => `.${x}`).join(',');
-  return { t, limits, fileList, uploadProps: { fileList, beforeUpload, customRequest, onChange, accept, multiple: limits.limit > 1, disabled: props.disabled } };
+  return {
+    t,
+    limits,
+    fileList,
+    uploadProps: { fileList, beforeUpload, customRequest, onChange, accept, multiple: limits.limit > 1, disabled: props.disabled },
+  };
 }

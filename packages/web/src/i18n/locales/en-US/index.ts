@@ -15,4 +15,20 @@ import systemLog from './systemLog';
 import message from './message';
 import agreement from './agreement';
 
-export const enUS: UiCatalogue = { common, request, shell, menu, auth, kit, upload, organization, systemUser, provider, profile, role, systemLog, message, agreement };
+export const enUS: UiCatalogue = {
+  common,
+  request,
+  shell,
+  menu,
+  auth,
+  kit,
+  upload,
+  organization,
+  systemUser,
+  provider,
+  profile,
+  role,
+  systemLog,
+  message,
+  agreement,
+};

@@ -15,7 +15,23 @@ import message from './message';
 import agreement from './agreement';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
-export const zhCN = { common, request, shell, menu, auth, kit, upload, organization, systemUser, provider, profile, role, systemLog, message, agreement };
+export const zhCN = {
+  common,
+  request,
+  shell,
+  menu,
+  auth,
+  kit,
+  upload,
+  organization,
+  systemUser,
+  provider,
+  profile,
+  role,
+  systemLog,
+  message,
+  agreement,
+};
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 export type UiCatalogue = Strings<typeof zhCN>;
