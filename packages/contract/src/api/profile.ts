@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
+import { systemUserDto } from './system-user.js';
 
-export const profileDto = z.object({
-  id: z.number(),
-  username: z.string(),
-  name: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  avatar: z.string().nullable(),
-  roleName: z.string(),
-  providerName: z.string(),
-  lastLoginTime: z.string().nullable(),
-  createTime: z.string(),
+/** The signed-in user's own view of their system-user record. */
+export const profileDto = systemUserDto.pick({
+  id: true,
+  username: true,
+  name: true,
+  phone: true,
+  email: true,
+  avatar: true,
+  roleName: true,
+  providerName: true,
+  lastLoginTime: true,
+  createTime: true,
 });
 
 /** Absent fields stay as they are; an empty string clears name, email or avatar. */
