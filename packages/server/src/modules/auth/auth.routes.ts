@@ -1,8 +1,8 @@
 import { ADMIN_ROLE, ALL_PERMISSION, allMenuPaths, Code, fieldLabel, type authApi, type UserInfo } from '@csms/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { provider, role, systemUser } from '../../db/schema.js';
+import { provider, role, session, systemUser } from '../../db/schema.js';
 import { AppError, badField } from '../../http/errors.js';
 import { Outcome, type Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
@@ -21,6 +21,17 @@ interface Deps {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): Handlers<typeof authApi> {
+  /** "Last sign-in" as people mean it: the one before the session in use (each sign-in opens a session). */
+  async function previousSignIn(userId: number, sessionId: number): Promise<Date | null> {
+    const [prev] = await db
+      .select({ at: session.createdAt })
+      .from(session)
+      .where(and(eq(session.userId, userId), lt(session.id, sessionId)))
+      .orderBy(desc(session.id))
+      .limit(1);
+    return prev?.at ?? null;
+  }
+
   return {
     async captchaImage() {
       if (!config.captcha) return { captchaEnabled: false };
@@ -83,7 +94,7 @@ export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): H
           avatar: row.user.avatar,
           phone: row.user.phone,
           email: row.user.email,
-          lastLoginTime: iso(row.user.lastLoginAt),
+          lastLoginTime: iso(await previousSignIn(p.userId, p.sessionId)),
         },
         roles: [row.role.roleKey],
         roleName: row.role.roleName,

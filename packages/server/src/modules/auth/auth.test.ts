@@ -106,6 +106,19 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
 });
 
 describe('sessions', () => {
+  it("info's last sign-in is the one before the current session", async () => {
+    const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
+    const first = await s.login(op.user.username, op.user.password);
+    expect(
+      (await s.call<{ user: { lastLoginTime: string | null } }>('POST', '/web/info', { token: first })).data.user.lastLoginTime,
+    ).toBeNull();
+    const second = await s.login(op.user.username, op.user.password);
+    const { session } = await import('../../db/schema.js');
+    const rows = await s.database.db.select().from(session).where(eq(session.userId, op.user.id)).orderBy(session.id);
+    const info = await s.call<{ user: { lastLoginTime: string | null } }>('POST', '/web/info', { token: second });
+    expect(info.data.user.lastLoginTime).toBe(rows[0]!.createdAt.toISOString());
+  });
+
   it('logout revokes the token', async () => {
     const token = await s.login();
     expect((await s.call('POST', '/web/logout', { token })).code).toBe(200);
