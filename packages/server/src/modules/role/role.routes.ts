@@ -16,6 +16,28 @@ type RoleInput = {
 const isAdmin = (p: Principal) => p.roleKey === ADMIN_ROLE || p.permissions.includes(ALL_PERMISSION);
 const adminLocked = () => new AppError(Code.CONFLICT, 'errors.role.adminLocked');
 
+type RoleBody = {
+  orgId?: number | null;
+  parentId?: number | null;
+  roleName: string;
+  roleKey: string;
+  description?: string;
+  rolePaths: string[];
+  permissions: string[];
+};
+
+/** Row columns shared by create and edit. */
+const columns = (body: RoleBody, providerId: number) => ({
+  providerId,
+  orgId: body.orgId ?? null,
+  parentId: body.parentId ?? null,
+  roleName: body.roleName,
+  roleKey: body.roleKey,
+  description: body.description || null,
+});
+
+const grants = (body: RoleBody) => ({ rolePaths: [...new Set(body.rolePaths)], permissions: [...new Set(body.permissions)] });
+
 export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleApi> {
   const keyTaken = (key: string) => conflict('errors.role.keyTaken', { key }, 'roleKey');
 
@@ -64,17 +86,7 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
       await checkGrants(p, body, { rolePaths: [], permissions: [] });
       const providerId = (await refs(p, body)) ?? p.providerId;
       try {
-        const id = await repo.insert({
-          providerId,
-          orgId: body.orgId ?? null,
-          parentId: body.parentId ?? null,
-          roleName: body.roleName,
-          roleKey: body.roleKey,
-          description: body.description || null,
-          enabled: body.enabled ?? true,
-          rolePaths: [...new Set(body.rolePaths)],
-          permissions: [...new Set(body.permissions)],
-        });
+        const id = await repo.insert({ ...columns(body, providerId), enabled: body.enabled ?? true, ...grants(body) });
         return (await repo.get(p, id))!;
       } catch (err) {
         throw isUniqueViolation(err) ? keyTaken(body.roleKey) : err;
@@ -105,14 +117,9 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
       const providerId = (await refs(p, body, body.id)) ?? current.providerId;
       try {
         await repo.update(body.id, {
-          providerId,
-          orgId: body.orgId ?? null,
-          parentId: body.parentId ?? null,
-          roleName: body.roleName,
-          roleKey: body.roleKey,
-          description: body.description || null,
+          ...columns(body, providerId),
           ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
-          ...(admin ? {} : { rolePaths: [...new Set(body.rolePaths)], permissions: [...new Set(body.permissions)] }),
+          ...(admin ? {} : grants(body)),
         });
       } catch (err) {
         throw isUniqueViolation(err) ? keyTaken(body.roleKey) : err;

@@ -58,7 +58,6 @@ const createTimeCol: ColumnDef<MessageRow> = { key: 'createTime', kind: 'datetim
 export const adminMessageResource = defineResource({
   ...base,
   api: { list: api.message.list, add: api.message.add, export: api.message.export },
-  permissions: { add: 'system:message:add' },
   columns: [
     { key: 'msgId', width: 100, sorter: true, defaultHidden: true },
     titleCol,
@@ -94,7 +93,6 @@ export function inboxMessageResource(queryClient: QueryClient) {
   return defineResource({
     ...base,
     api: { list: api.message.list, export: api.message.export },
-    permissions: {},
     columns: [
       { key: 'msgId', width: 100, sorter: true, defaultHidden: true },
       { key: 'createUserName', width: 140, label: 'message.from' },

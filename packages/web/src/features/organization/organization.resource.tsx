@@ -1,8 +1,6 @@
 import { api } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
 
-const permi = (action: string) => `system:organization:${action}`;
-
 /** Organisations (spec §3: orgName, description; roles belong to them). */
 export const organizationResource = defineResource({
   name: 'organization',
@@ -13,14 +11,6 @@ export const organizationResource = defineResource({
     edit: api.organization.edit,
     remove: api.organization.remove,
     export: api.organization.export,
-  },
-  permissions: {
-    list: permi('list'),
-    query: permi('query'),
-    add: permi('add'),
-    edit: permi('edit'),
-    remove: permi('remove'),
-    export: permi('export'),
   },
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },

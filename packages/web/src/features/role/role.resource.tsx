@@ -21,7 +21,8 @@ const roleOptions = {
 export const roleResource = defineResource({
   name: 'role',
   api: { list: api.role.list, add: api.role.add, edit: api.role.edit, remove: api.role.remove },
-  permissions: { list: permi('list'), query: permi('query'), add: permi('add'), edit: permi('edit'), remove: permi('remove') },
+  // No get endpoint: detail needs its own permission rather than list's.
+  permissions: { query: permi('query') },
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },
     { key: 'roleName', width: 160, sorter: true },

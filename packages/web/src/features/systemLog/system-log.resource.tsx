@@ -3,8 +3,6 @@ import { call } from '../../shared/api/client';
 import { defineResource } from '../../shared/resource/types';
 import { JsonBlock } from './json-block';
 
-const permi = (action: string) => `system:log:${action}`;
-
 /** Operation types with the server's labels (getOperateDescription). */
 const operationOptions = {
   key: 'systemLog.operations',
@@ -15,7 +13,6 @@ const operationOptions = {
 export const systemLogResource = defineResource({
   name: 'systemLog',
   api: { list: api.systemLog.list, get: api.systemLog.get, export: api.systemLog.export },
-  permissions: { list: permi('list'), query: permi('query'), export: permi('export') },
   exportSource: 'systemLog',
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },

@@ -24,7 +24,6 @@ export function providerResource(superUser: boolean) {
       edit: api.provider.edit,
       ...(superUser ? { add: api.provider.add } : {}),
     },
-    permissions: { list: permi('list'), query: permi('query'), add: permi('add'), edit: permi('edit') },
     columns: [
       { key: 'id', width: 80, sorter: true, defaultHidden: true },
       { key: 'providerName', width: 160, sorter: true },

@@ -18,14 +18,8 @@ export const systemUserResource = defineResource({
     remove: api.systemUser.remove,
     export: api.systemUser.export,
   },
-  permissions: {
-    list: permi('list'),
-    query: permi('query'),
-    add: permi('add'),
-    edit: permi('edit'),
-    remove: permi('remove'),
-    export: permi('export'),
-  },
+  // No get endpoint: detail needs its own permission rather than list's.
+  permissions: { query: permi('query') },
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },
     { key: 'username', width: 140, sorter: true },

@@ -180,7 +180,11 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   /** Vocabulary key: labels from `fields.<name>.<key>`, noun from the UI catalogue `<name>.entity`. */
   name: string;
   api: A;
-  permissions: { list?: string; query?: string; add?: string; edit?: string; remove?: string; export?: string };
+  /**
+   * Optional: each button's permission defaults to what its contract endpoint requires (the
+   * server's own check), and detail (`query`) to `get`'s, else `list`'s. Set one only to differ.
+   */
+  permissions?: { list?: string; query?: string; add?: string; edit?: string; remove?: string; export?: string };
   rowKey?: Keys<RowOf<A['list']>>;
   columns: ColumnDef<RowOf<A['list']>>[];
   search?: SearchDef<FilterOf<A['list']>>[];
@@ -230,7 +234,7 @@ export interface FormTexts {
 export interface Resource {
   name: string;
   api: ApiShape;
-  permissions: ResourceDef<ApiShape>['permissions'];
+  permissions: NonNullable<ResourceDef<ApiShape>['permissions']>;
   rowKey?: string;
   columns: ColumnDef<Row>[];
   search?: SearchDef<Row>[];
@@ -252,6 +256,18 @@ export interface Resource {
 }
 
 /** Declare a screen: typed against its contract endpoints, consumed by `<ResourcePage>`. */
+const permiOf = (ep: EndpointDef | undefined) =>
+  ep && typeof ep.access === 'object' && 'permi' in ep.access ? ep.access.permi : undefined;
+
 export function defineResource<A extends ApiShape, S extends SchemaShape = Record<never, never>>(def: ResourceDef<A, S>): Resource {
-  return def as unknown as Resource;
+  const { api } = def;
+  const derived = {
+    list: permiOf(api.list),
+    query: permiOf(api.get) ?? permiOf(api.list),
+    add: permiOf(api.add),
+    edit: permiOf(api.edit),
+    remove: permiOf(api.remove),
+    export: permiOf(api.export),
+  };
+  return { ...def, permissions: { ...derived, ...def.permissions } } as unknown as Resource;
 }
