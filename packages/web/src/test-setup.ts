@@ -6,7 +6,7 @@ import { polyfillDom } from './shared/resource/test-kit';
 initI18n('en-US');
 // jsdom lacks matchMedia, ResizeObserver and canvas, which antd asks for.
 polyfillDom();
-// Without vitest globals, Testing Library cannot register its own cleanup.
-afterEach(cleanup);
-// Tests that switch language start the next one in English again.
+// After hooks run last-registered first: unmount (cleanup), then reset the language, so the
+// reset never re-renders a mounted tree after its test (or after jsdom is gone).
 afterEach(() => i18n.changeLanguage('en-US'));
+afterEach(cleanup);
