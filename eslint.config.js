@@ -32,6 +32,12 @@ export default tseslint.config(
               message: 'The contract imports neither server nor web.',
             },
             { target: 'packages/server', from: ['packages/web'], message: 'The server never imports the console.' },
+            {
+              target: 'packages/simulator',
+              from: ['packages/server', 'packages/web'],
+              message: 'The simulator has its own OCPP client code: it never imports the server or the console.',
+            },
+            { target: 'packages/reader', from: ['packages/server', 'packages/web'], message: 'The card reader companion stands alone.' },
             { target: 'packages/web', from: ['packages/server'], message: 'The console never imports the server.' },
             { target: `${web}/shared`, from: [`${web}/features`, `${web}/app`], message: 'shared/ never imports features/ or app/.' },
             ...features.map((f) => ({

@@ -46,6 +46,8 @@ export function ensureBuilt({ force = false } = {}) {
   const sources = Math.max(
     ...[
       'packages/contract',
+      'packages/simulator/src',
+      'packages/reader/src',
       'packages/server/src',
       'packages/server/drizzle',
       'packages/web/src',
@@ -58,7 +60,7 @@ export function ensureBuilt({ force = false } = {}) {
     ),
   );
   if (!force && fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= sources) return;
-  console.log('Building contract, server and console…');
+  console.log('Building contract, simulator, server and console…');
   must('npm', ['run', 'build']);
   fs.writeFileSync(stamp, new Date().toISOString());
 }

@@ -3,22 +3,27 @@
 import fs from 'node:fs';
 import { ensureBuilt, ensureInstalled, run } from './lib.mjs';
 
-const only = process.argv[2]; // optional: typecheck | lint | unit | contract | server | web | e2e
+const only = process.argv[2]; // optional: typecheck | lint | unit | contract | simulator | reader | server | web | e2e
 ensureInstalled();
 
 const steps = [];
 const step = (name, fn) =>
-  (!only || only === name || (only === 'unit' && ['contract', 'server', 'web'].includes(name))) && steps.push([name, fn]);
+  (!only || only === name || (only === 'unit' && ['contract', 'simulator', 'reader', 'server', 'web'].includes(name))) &&
+  steps.push([name, fn]);
 
 step(
   'typecheck',
   () =>
     run('npx', ['tsc', '-p', 'packages/contract']) ||
+    run('npx', ['tsc', '-p', 'packages/simulator']) ||
+    run('npx', ['tsc', '-p', 'packages/reader']) ||
     run('npx', ['tsc', '-p', 'packages/server']) ||
     run('npx', ['tsc', '-p', 'packages/web']),
 );
 step('lint', () => run('npx', ['eslint', '.']) || run('npx', ['prettier', '--check', '--log-level', 'warn', '.']));
 step('contract', () => run('npx', ['vitest', 'run'], { cwd: 'packages/contract' }));
+step('simulator', () => run('npx', ['vitest', 'run', '--passWithNoTests'], { cwd: 'packages/simulator' }));
+step('reader', () => run('npx', ['vitest', 'run', '--passWithNoTests'], { cwd: 'packages/reader' }));
 step('server', () => run('npx', ['vitest', 'run'], { cwd: 'packages/server' }));
 step('web', () => run('npx', ['vitest', 'run'], { cwd: 'packages/web' }));
 step('e2e', () => {

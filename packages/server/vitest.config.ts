@@ -2,8 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Test the contract's source, never a stale build.
-  resolve: { alias: { '@csms/contract': fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)) } },
+  // Test the contract's and the simulator's source, never a stale build.
+  resolve: {
+    alias: {
+      '@csms/contract': fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)),
+      '@csms/simulator': fileURLToPath(new URL('../simulator/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

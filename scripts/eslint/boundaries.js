@@ -3,7 +3,13 @@
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const workspace = { '@csms/contract': 'packages/contract/src', '@csms/server': 'packages/server/src', '@csms/web': 'packages/web/src' };
+const workspace = {
+  '@csms/contract': 'packages/contract/src',
+  '@csms/server': 'packages/server/src',
+  '@csms/web': 'packages/web/src',
+  '@csms/simulator': 'packages/simulator/src',
+  '@csms/card-reader': 'packages/reader/src',
+};
 
 function resolveImport(file, spec) {
   if (spec.startsWith('.')) return path.resolve(path.dirname(file), spec);

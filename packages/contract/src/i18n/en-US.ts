@@ -1,4 +1,7 @@
 import type { Vocabulary } from './zh-CN.js';
+import { stationEn } from './areas/station.js';
+import { ocppEn } from './areas/ocpp.js';
+import { cardsEn } from './areas/cards.js';
 
 export const enUS: Vocabulary = {
   fields: {
@@ -134,6 +137,9 @@ export const enUS: Vocabulary = {
       createTime: 'Time',
       msg: 'Message',
     },
+    ...stationEn.fields,
+    ...ocppEn.fields,
+    ...cardsEn.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -167,11 +173,25 @@ export const enUS: Vocabulary = {
       send: 'Send message',
       read: 'Read message',
       other: 'Other',
+      ...stationEn.operation,
+      ...ocppEn.operation,
+      ...cardsEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
     messageRead: { '0': 'Unread', '1': 'Read' },
     providerValidity: { '1': '1 year', '2': '2 years', '3': '3 years' },
-    exportSource: { organization: 'Organisations', systemUser: 'System users', systemLog: 'System log', message: 'System messages' },
+    exportSource: {
+      organization: 'Organisations',
+      systemUser: 'System users',
+      systemLog: 'System log',
+      message: 'System messages',
+      ...stationEn.exportSource,
+      ...ocppEn.exportSource,
+      ...cardsEn.exportSource,
+    },
+    ...stationEn.enums,
+    ...ocppEn.enums,
+    ...cardsEn.enums,
   },
   errors: {
     success: 'Success',
@@ -246,6 +266,9 @@ export const enUS: Vocabulary = {
     export: {
       tooLarge: 'Too many rows to export ({total}, limit {max}); please choose a shorter time period',
     },
+    ...stationEn.errors,
+    ...ocppEn.errors,
+    ...cardsEn.errors,
   },
   validation: {
     required: '{field} is required',
@@ -261,5 +284,8 @@ export const enUS: Vocabulary = {
     passwordMismatch: 'The two passwords do not match!',
     pageSize: '{field} must be 10, 20, 50 or 300',
     recipientsRequired: 'Choose recipient roles or enter recipient users',
+    ...stationEn.validation,
+    ...ocppEn.validation,
+    ...cardsEn.validation,
   },
 };

@@ -1,3 +1,8 @@
+import type { Strings } from './areas/strings.js';
+import { stationZh } from './areas/station.js';
+import { ocppZh } from './areas/ocpp.js';
+import { cardsZh } from './areas/cards.js';
+
 /** Domain vocabulary in Chinese: field names, enum labels, server messages. en-US must match it key for key. */
 export const zhCN = {
   fields: {
@@ -133,6 +138,9 @@ export const zhCN = {
       createTime: '操作时间',
       msg: '结果信息',
     },
+    ...stationZh.fields,
+    ...ocppZh.fields,
+    ...cardsZh.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -166,11 +174,25 @@ export const zhCN = {
       send: '发送消息',
       read: '阅读消息',
       other: '其他',
+      ...stationZh.operation,
+      ...ocppZh.operation,
+      ...cardsZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
     messageRead: { '0': '未读', '1': '已读' },
     providerValidity: { '1': '1 年', '2': '2 年', '3': '3 年' },
-    exportSource: { organization: '组织', systemUser: '系统用户', systemLog: '系统日志', message: '系统消息' },
+    exportSource: {
+      organization: '组织',
+      systemUser: '系统用户',
+      systemLog: '系统日志',
+      message: '系统消息',
+      ...stationZh.exportSource,
+      ...ocppZh.exportSource,
+      ...cardsZh.exportSource,
+    },
+    ...stationZh.enums,
+    ...ocppZh.enums,
+    ...cardsZh.enums,
   },
   errors: {
     success: '操作成功',
@@ -245,6 +267,9 @@ export const zhCN = {
     export: {
       tooLarge: '导出数据过多（{total} 条，上限 {max} 条），请选择较短的时间段后再导出',
     },
+    ...stationZh.errors,
+    ...ocppZh.errors,
+    ...cardsZh.errors,
   },
   validation: {
     required: '请输入{field}',
@@ -260,8 +285,10 @@ export const zhCN = {
     passwordMismatch: '两次输入密码不一致!',
     pageSize: '{field}只能是 10、20、50、300',
     recipientsRequired: '请选择接收角色或填写接收用户',
+    ...stationZh.validation,
+    ...ocppZh.validation,
+    ...cardsZh.validation,
   },
 };
 
-type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 export type Vocabulary = Strings<typeof zhCN>;

@@ -1,5 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -338,3 +354,274 @@ export const localListVersion = pgTable('local_list_version', {
   id: integer('id').primaryKey(),
   version: integer('version').notNull(),
 });
+
+/** Cars of charge users; plates are unique within a provider (DESIGN.md §9). */
+export const car = pgTable(
+  'car',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    plate: varchar('plate', { length: 20 }).notNull(),
+    vin: varchar('vin', { length: 17 }).notNull(),
+    alias: varchar('alias', { length: 50 }),
+    brand: varchar('brand', { length: 50 }),
+    model: varchar('model', { length: 50 }),
+    /** The charge user (account) who drives it. */
+    chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('car_provider_plate').on(t.providerId, sql`upper(${t.plate})`),
+    index('car_vin').on(t.vin),
+    index('car_charge_user').on(t.chargeUserId),
+  ],
+);
+
+/** Stations (locations). Price slots and the monthly group limit follow `timeZone` (IANA). */
+export const station = pgTable(
+  'station',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    name: varchar('name', { length: 100 }).notNull(),
+    country: varchar('country', { length: 2 }).notNull(),
+    address: varchar('address', { length: 255 }).notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    timeZone: varchar('time_zone', { length: 64 }).notNull(),
+    /** Local opening hours `HH:mm`; both null means always open. */
+    openingStart: varchar('opening_start', { length: 5 }),
+    openingEnd: varchar('opening_end', { length: 5 }),
+    isPublic: boolean('is_public').notNull().default(true),
+    servicePhone: varchar('service_phone', { length: 30 }),
+    description: varchar('description', { length: 1000 }),
+    /** Amenities: reservation, parking, wifi, food, hotWater, recreation. */
+    amenities: jsonb('amenities')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    picture: varchar('picture', { length: 255 }),
+    guide: text('guide'),
+    status: varchar('status', { length: 16 }).$type<'operating' | 'maintenance' | 'closed'>().notNull().default('operating'),
+    /** The "Unassigned" station that auto-registered chargers join, for the operator to place. */
+    isUnassigned: boolean('is_unassigned').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('station_provider_name').on(t.providerId, sql`lower(${t.name})`), index('station_provider').on(t.providerId)],
+);
+
+/** Charge points. `serialNumber` is the OCPP identity (unique system-wide). */
+export const chargePoint = pgTable(
+  'charge_point',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    serialNumber: varchar('serial_number', { length: 48 }).notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    equipmentType: varchar('equipment_type', { length: 16 }).notNull(),
+    ratedPowerW: integer('rated_power_w').notNull(),
+    softwareVersion: varchar('software_version', { length: 50 }),
+    /** Salted SHA-256 of the OCPP key (DESIGN.md §5): `salt:hex`. Null: no key issued yet. */
+    ocppKeyHash: varchar('ocpp_key_hash', { length: 200 }),
+    /** Auto-registered and still to be placed by an operator. */
+    needsPlacement: boolean('needs_placement').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    /** From BootNotification. */
+    vendor: varchar('vendor', { length: 20 }),
+    model: varchar('model', { length: 20 }),
+    firmwareVersion: varchar('firmware_version', { length: 50 }),
+    chargeBoxSerial: varchar('charge_box_serial', { length: 25 }),
+    iccid: varchar('iccid', { length: 20 }),
+    imsi: varchar('imsi', { length: 20 }),
+    meterType: varchar('meter_type', { length: 25 }),
+    meterSerial: varchar('meter_serial', { length: 25 }),
+    /** Status of connector 0 (the point itself) and its error code. */
+    status: varchar('status', { length: 16 }),
+    errorCode: varchar('error_code', { length: 32 }),
+    lastBootAt: timestamp('last_boot_at', { withTimezone: true }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    /** Whether a socket to it is open on some node; false while offline. */
+    online: boolean('online').notNull().default(false),
+    firmwareStatus: varchar('firmware_status', { length: 32 }),
+    diagnosticsStatus: varchar('diagnostics_status', { length: 32 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('charge_point_serial').on(t.serialNumber),
+    index('charge_point_station').on(t.stationId),
+    index('charge_point_provider').on(t.providerId),
+  ],
+);
+
+/** Connectors of a point, numbered from 1 as in OCPP. */
+export const connector = pgTable(
+  'connector',
+  {
+    id: serial('id').primaryKey(),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    connectorNo: integer('connector_no').notNull(),
+    name: varchar('name', { length: 50 }),
+    standard: varchar('standard', { length: 8 }).$type<'ac' | 'dc' | 'combo'>().notNull(),
+    type: varchar('type', { length: 16 }).notNull(),
+    /** OCPP ChargePointStatus as last notified; null until the charger says. */
+    status: varchar('status', { length: 16 }),
+    errorCode: varchar('error_code', { length: 32 }),
+    info: varchar('info', { length: 50 }),
+    vendorErrorCode: varchar('vendor_error_code', { length: 50 }),
+    statusAt: timestamp('status_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('connector_point_no').on(t.chargePointId, t.connectorNo)],
+);
+
+/**
+ * Charging transactions; `id` is the OCPP transactionId. A repeated StartTransaction (same point,
+ * connector and start time) finds the same row. Money fields come with billing.
+ */
+export const chargingTransaction = pgTable(
+  'charging_transaction',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    connectorNo: integer('connector_no').notNull(),
+    idTag: varchar('id_tag', { length: 20 }).notNull(),
+    cardId: integer('card_id').references(() => card.id),
+    chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
+    startType: varchar('start_type', { length: 8 }).$type<'card' | 'remote'>().notNull(),
+    /** The authorization answer given at start and why (DESIGN.md §9). */
+    authStatus: varchar('auth_status', { length: 16 }).notNull(),
+    authReason: varchar('auth_reason', { length: 32 }),
+    reservationId: integer('reservation_id'),
+    meterStartWh: bigint('meter_start_wh', { mode: 'number' }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    meterStopWh: bigint('meter_stop_wh', { mode: 'number' }),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    stopReason: varchar('stop_reason', { length: 20 }),
+    stopIdTag: varchar('stop_id_tag', { length: 20 }),
+    /** Energy delivered; never negative, never a lifetime register (DESIGN.md §6). */
+    energyWh: bigint('energy_wh', { mode: 'number' }).notNull().default(0),
+    /** Latest live sample, for monitoring. */
+    lastMeterWh: bigint('last_meter_wh', { mode: 'number' }),
+    lastPowerW: integer('last_power_w'),
+    lastSoc: integer('last_soc'),
+    lastSampleAt: timestamp('last_sample_at', { withTimezone: true }),
+    /** false when the meter data failed the sanity checks; kept and not billed until confirmed. */
+    valid: boolean('valid').notNull().default(true),
+    invalidReason: varchar('invalid_reason', { length: 64 }),
+    /** Received after the charger had been offline (its timestamps are older than the connection). */
+    late: boolean('late').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('charging_transaction_start').on(t.chargePointId, t.connectorNo, t.startedAt),
+    index('charging_transaction_provider_started').on(t.providerId, t.startedAt),
+    index('charging_transaction_active')
+      .on(t.chargePointId)
+      .where(sql`${t.stoppedAt} is null`),
+    index('charging_transaction_id_tag').on(t.idTag),
+  ],
+);
+
+/** Meter samples, one row per sampled timestamp of a MeterValues or transaction data entry. */
+export const meterValue = pgTable(
+  'meter_value',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    connectorNo: integer('connector_no').notNull(),
+    transactionId: integer('transaction_id').references(() => chargingTransaction.id),
+    sampledAt: timestamp('sampled_at', { withTimezone: true }).notNull(),
+    /** Energy.Active.Import.Register. */
+    energyWh: bigint('energy_wh', { mode: 'number' }),
+    powerW: integer('power_w'),
+    /** Current.Import (A), what the car draws. */
+    currentImportA: real('current_import_a'),
+    /** Current.Offered (A), what the charger outputs at most. */
+    currentOfferedA: real('current_offered_a'),
+    voltageV: real('voltage_v'),
+    soc: integer('soc'),
+    temperatureC: real('temperature_c'),
+    /** The sampledValue array as received. */
+    raw: jsonb('raw'),
+  },
+  (t) => [index('meter_value_transaction').on(t.transactionId, t.sampledAt), index('meter_value_point').on(t.chargePointId, t.sampledAt)],
+);
+
+/** Every OCPP frame in and out, and refused connection attempts (DESIGN.md §6). */
+export const ocppLog = pgTable(
+  'ocpp_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id'),
+    chargePointId: integer('charge_point_id'),
+    serialNumber: varchar('serial_number', { length: 64 }).notNull(),
+    /** in: charger → CSMS; out: CSMS → charger; refused: a connection attempt turned away. */
+    direction: varchar('direction', { length: 8 }).$type<'in' | 'out' | 'refused'>().notNull(),
+    /** 2 CALL, 3 CALLRESULT, 4 CALLERROR; null for refused connections. */
+    messageType: integer('message_type'),
+    action: varchar('action', { length: 48 }),
+    messageId: varchar('message_id', { length: 64 }),
+    payload: jsonb('payload'),
+    /** On a response: milliseconds since its request. */
+    latencyMs: integer('latency_ms'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ocpp_log_point_created').on(t.serialNumber, t.createdAt),
+    index('ocpp_log_created').on(t.createdAt),
+    index('ocpp_log_message').on(t.serialNumber, t.messageId),
+  ],
+);
+
+/** Faults from status notifications: serious when a connector goes Faulted, common otherwise. */
+export const alarm = pgTable(
+  'alarm',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    connectorNo: integer('connector_no').notNull(),
+    level: varchar('level', { length: 8 }).$type<'serious' | 'common'>().notNull(),
+    status: varchar('status', { length: 16 }).notNull(),
+    errorCode: varchar('error_code', { length: 32 }).notNull(),
+    info: varchar('info', { length: 50 }),
+    vendorErrorCode: varchar('vendor_error_code', { length: 50 }),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** Set when the connector reports NoError again. */
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('alarm_provider_occurred').on(t.providerId, t.occurredAt),
+    index('alarm_point_open')
+      .on(t.chargePointId, t.connectorNo)
+      .where(sql`${t.clearedAt} is null`),
+  ],
+);
