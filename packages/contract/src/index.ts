@@ -5,6 +5,7 @@ export * from './i18n/index.js';
 export * from './menus.js';
 export * from './permissions.js';
 export * from './validation.js';
+export * from './events.js';
 export * from './api/auth.js';
 export * from './api/common.js';
 export * from './api/organization.js';

@@ -1,0 +1,47 @@
+/**
+ * Live events the server streams to the console (`GET /prod-api/web/events`, SSE). The OCPP
+ * endpoint publishes the charger events; monitoring screens and dashboard widgets subscribe.
+ * Each event names its provider and station so the hub delivers it only to users who may see
+ * them.
+ */
+
+interface ChargerEventBase {
+  providerId: number;
+  stationId: number;
+  chargePointId: number;
+  serialNumber: string;
+}
+
+export interface ConsoleEventPayloads {
+  /** A socket to the charger opened (online) or closed / timed out (offline). */
+  'point.online': ChargerEventBase & { online: boolean; at: string };
+  /** StatusNotification: connector 0 is the point itself. `status` is OCPP's ChargePointStatus. */
+  'point.status': ChargerEventBase & {
+    connectorNo: number;
+    status: string;
+    errorCode: string;
+    info?: string;
+    at: string;
+  };
+  'transaction.started': ChargerEventBase & { transactionId: number; connectorNo: number; idTag: string; startedAt: string };
+  /** A meter sample of a running transaction. */
+  'transaction.meter': ChargerEventBase & {
+    transactionId: number;
+    connectorNo: number;
+    energyWh: number;
+    powerW?: number;
+    soc?: number;
+    at: string;
+  };
+  'transaction.stopped': ChargerEventBase & {
+    transactionId: number;
+    connectorNo: number;
+    energyWh: number;
+    stoppedAt: string;
+    reason?: string;
+  };
+  /** A fault notified by a charger (alarm record). */
+  'point.fault': ChargerEventBase & { alarmId: number; connectorNo: number; level: 'serious' | 'common'; errorCode: string; at: string };
+}
+
+export type ChargerEventType = keyof ConsoleEventPayloads;
