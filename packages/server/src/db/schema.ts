@@ -529,6 +529,19 @@ export const chargingTransaction = pgTable(
     invalidReason: varchar('invalid_reason', { length: 64 }),
     /** Received after the charger had been offline (its timestamps are older than the connection). */
     late: boolean('late').notNull().default(false),
+    /** Billing (DESIGN.md §3, §9): set once, when the bill is computed and charged. Cents. */
+    elecFeeCents: integer('elec_fee_cents'),
+    serviceFeeCents: integer('service_fee_cents'),
+    reserveFeeCents: integer('reserve_fee_cents'),
+    totalCents: integer('total_cents'),
+    billedAt: timestamp('billed_at', { withTimezone: true }),
+    /** Which balance paid: the card's or the charge user's mobile account; null when nobody could be charged. */
+    paidFrom: varchar('paid_from', { length: 8 }).$type<'card' | 'mobile'>(),
+    /** Why it was not billed (no price, unknown idTag…), when it was not. */
+    billingNote: varchar('billing_note', { length: 64 }),
+    /** An operator confirmed an invalid record so that it is billed. */
+    confirmedBy: integer('confirmed_by'),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -624,4 +637,63 @@ export const alarm = pgTable(
       .on(t.chargePointId, t.connectorNo)
       .where(sql`${t.clearedAt} is null`),
   ],
+);
+
+/**
+ * Time-of-use price versions (DESIGN.md §9). A station's price, or a user group's price at that
+ * station (`groupId`), effective from `effectiveFrom`; the newest version not after an instant
+ * applies at that instant. A version a bill used is never changed again: edits make a new version.
+ * Unit prices in 1/10,000 of the currency per kWh; the reservation fee in cents per reservation.
+ */
+export const price = pgTable(
+  'price',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    /** Null: the station's price; else the group electricity price for that group's members. */
+    groupId: integer('group_id').references(() => userGroup.id),
+    effectiveFrom: timestamp('effective_from', { withTimezone: true }).notNull(),
+    sharpElec: integer('sharp_elec').notNull(),
+    sharpService: integer('sharp_service').notNull(),
+    peakElec: integer('peak_elec').notNull(),
+    peakService: integer('peak_service').notNull(),
+    flatElec: integer('flat_elec').notNull(),
+    flatService: integer('flat_service').notNull(),
+    valleyElec: integer('valley_elec').notNull(),
+    valleyService: integer('valley_service').notNull(),
+    reserveFeeCents: integer('reserve_fee_cents').notNull().default(0),
+    /** 48 tier names, one per local half hour from 00:00. */
+    slots: jsonb('slots').$type<('sharp' | 'peak' | 'flat' | 'valley')[]>().notNull(),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('price_slots', sql`jsonb_typeof(${t.slots}) = 'array' and jsonb_array_length(${t.slots}) = 48`),
+    index('price_station_effective').on(t.stationId, t.groupId, t.effectiveFrom),
+  ],
+);
+
+/** The lines of a bill: energy and money per price version, tier and fee kind, each rounded once. */
+export const billLine = pgTable(
+  'bill_line',
+  {
+    id: serial('id').primaryKey(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => chargingTransaction.id),
+    priceId: integer('price_id')
+      .notNull()
+      .references(() => price.id),
+    tier: varchar('tier', { length: 8 }).$type<'sharp' | 'peak' | 'flat' | 'valley'>().notNull(),
+    kind: varchar('kind', { length: 8 }).$type<'elec' | 'service'>().notNull(),
+    energyWh: bigint('energy_wh', { mode: 'number' }).notNull(),
+    unitPrice: integer('unit_price').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (t) => [uniqueIndex('bill_line_unique').on(t.transactionId, t.priceId, t.tier, t.kind)],
 );
