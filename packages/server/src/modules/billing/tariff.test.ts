@@ -144,7 +144,13 @@ describe('property: energy over slots sums to the session, money over lines to t
     const random = rng(20261122);
     for (let run = 0; run < 300; run++) {
       const timeZone = zones[Math.floor(random() * zones.length)]!;
-      const start = Date.UTC(2026, Math.floor(random() * 12), 1 + Math.floor(random() * 28), Math.floor(random() * 24), Math.floor(random() * 60));
+      const start = Date.UTC(
+        2026,
+        Math.floor(random() * 12),
+        1 + Math.floor(random() * 28),
+        Math.floor(random() * 24),
+        Math.floor(random() * 60),
+      );
       const randomTiers = () => Array.from({ length: 48 }, () => (['sharp', 'peak', 'flat', 'valley'] as const)[Math.floor(random() * 4)]!);
       const unit = () => Math.floor(random() * 30000);
       const versions: PriceVersion[] = [0, 1, 2].map((i) => ({
@@ -159,7 +165,10 @@ describe('property: energy over slots sums to the session, money over lines to t
       const n = 1 + Math.floor(random() * 40);
       for (let i = 0; i < n; i++) {
         const prev = samples[samples.length - 1]!;
-        samples.push({ at: new Date(prev.at.getTime() + Math.floor(random() * 3 * 3_600_000)), wh: prev.wh + Math.floor(random() * 20_000) });
+        samples.push({
+          at: new Date(prev.at.getTime() + Math.floor(random() * 3 * 3_600_000)),
+          wh: prev.wh + Math.floor(random() * 20_000),
+        });
       }
       const bill = computeBill({ samples, versions, timeZone });
       const energy = samples[samples.length - 1]!.wh - samples[0]!.wh;

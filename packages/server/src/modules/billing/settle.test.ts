@@ -1,0 +1,203 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../test/fixtures.js';
+import { startServer, type TestServer } from '../../../test/harness.js';
+import type { Db } from '../../db/client.js';
+import {
+  billLine,
+  card,
+  chargePoint,
+  chargeUser,
+  chargingTransaction,
+  ledger,
+  meterValue,
+  price,
+  station,
+  userGroup,
+} from '../../db/schema.js';
+import { createLedger } from '../cards/ledger.js';
+import { createBilling, type Billing } from './settle.js';
+import type { Tier } from './tariff.js';
+
+let s: TestServer;
+let db: Db;
+let billing: Billing;
+let providerId: number;
+let stationId: number;
+let pointId: number;
+
+let n = 0;
+const uniq = (p: string) => `${p}${++n}${Math.random().toString(36).slice(2, 6)}`;
+
+// Shanghai: valley before 08:00 local, peak 08:00–12:00, flat afterwards.
+const slots: Tier[] = Array.from({ length: 48 }, (_, i) => (i < 16 ? 'valley' : i < 24 ? 'peak' : 'flat'));
+const prices = {
+  sharpElec: 15000,
+  sharpService: 5000,
+  peakElec: 12345,
+  peakService: 4000,
+  flatElec: 8000,
+  flatService: 3000,
+  valleyElec: 3333,
+  valleyService: 1000,
+};
+
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+  billing = createBilling({ db, ledger: createLedger({ db }) });
+  providerId = (await createProvider(db)).id;
+  const [st] = await db
+    .insert(station)
+    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121.47, latitude: 31.23, timeZone: 'Asia/Shanghai' })
+    .returning();
+  stationId = st!.id;
+  const [cp] = await db
+    .insert(chargePoint)
+    .values({ providerId, stationId, serialNumber: uniq('SN'), name: 'p', equipmentType: 'ac', ratedPowerW: 7000 })
+    .returning();
+  pointId = cp!.id;
+  await db.insert(price).values({ providerId, stationId, effectiveFrom: new Date('2026-01-01T00:00:00Z'), slots, ...prices });
+});
+afterAll(() => s.close());
+
+async function newCard(balanceCents: number, groupId: number | null = null) {
+  const [u] = await db
+    .insert(chargeUser)
+    .values({ providerId, account: uniq('acct'), userType: 'card', groupId })
+    .returning();
+  const [c] = await db
+    .insert(card)
+    .values({
+      providerId,
+      cardNumber: uniq('no'),
+      physicalId: uniq('UID').slice(0, 20),
+      chargeUserId: u!.id,
+      balanceCents,
+      expireAt: new Date('2030-01-01'),
+    })
+    .returning();
+  return c!;
+}
+
+/** 07:30–08:30 Shanghai, 7 kWh at a constant rate, with samples every 10 minutes. */
+async function session(cardId: number, v: Partial<typeof chargingTransaction.$inferInsert> = {}) {
+  const start = new Date('2026-03-01T23:30:00Z');
+  const [t] = await db
+    .insert(chargingTransaction)
+    .values({
+      providerId,
+      stationId,
+      chargePointId: pointId,
+      connectorNo: 1,
+      idTag: 'X',
+      cardId,
+      startType: 'card',
+      authStatus: 'Accepted',
+      meterStartWh: 1000,
+      startedAt: new Date(start.getTime() + n * 1000),
+      meterStopWh: 8000,
+      stoppedAt: new Date('2026-03-02T00:30:00Z'),
+      energyWh: 7000,
+      ...v,
+    })
+    .returning();
+  await db.insert(meterValue).values(
+    [1, 2, 3, 4, 5].map((k) => ({
+      chargePointId: pointId,
+      connectorNo: 1,
+      transactionId: t!.id,
+      sampledAt: new Date(start.getTime() + k * 600_000),
+      energyWh: Math.round(1000 + (7000 * k) / 6),
+    })),
+  );
+  return t!;
+}
+
+const balance = async (cardId: number) => (await db.select({ b: card.balanceCents }).from(card).where(eq(card.id, cardId)))[0]!.b;
+
+describe('settlement', () => {
+  it('bills a session across a tier boundary once, into the card balance through the ledger', async () => {
+    const c = await newCard(10_000);
+    const t = await session(c.id);
+    expect(await billing.settle(t.id)).toEqual({ kind: 'billed', totalCents: 724, replayed: false });
+    expect(await balance(c.id)).toBe(10_000 - 724);
+    const lines = await db.select().from(billLine).where(eq(billLine.transactionId, t.id));
+    expect(lines.map((l) => [l.tier, l.kind, l.energyWh, l.amountCents]).sort()).toEqual([
+      ['peak', 'elec', 3500, 432],
+      ['peak', 'service', 3500, 140],
+      ['valley', 'elec', 3500, 117],
+      ['valley', 'service', 3500, 35],
+    ]);
+    const [row] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
+    expect(row).toMatchObject({ elecFeeCents: 549, serviceFeeCents: 175, totalCents: 724, paidFrom: 'card' });
+
+    // A resent StopTransaction, a restart sweep, or both at once: still charged once.
+    const again = await Promise.all([billing.settle(t.id), billing.settle(t.id), billing.settlePending()]);
+    expect(again[0]).toEqual({ kind: 'skipped', reason: 'alreadyBilled' });
+    const charges = await db
+      .select()
+      .from(ledger)
+      .where(and(eq(ledger.cardId, c.id), eq(ledger.tradeType, 'charge')));
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({
+      amountCents: -724,
+      balanceBeforeCents: 10_000,
+      balanceAfterCents: 9276,
+      transactionRef: String(t.id),
+    });
+  });
+
+  it('settles concurrently started settlements of one session exactly once', async () => {
+    const c = await newCard(500);
+    const t = await session(c.id);
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => billing.settle(t.id)));
+    expect(outcomes.filter((o) => o.kind === 'billed')).toHaveLength(1);
+    // The balance may go into a small debt (DESIGN.md §9).
+    expect(await balance(c.id)).toBe(500 - 724);
+  });
+
+  it('keeps an invalid record unbilled until an operator confirms it', async () => {
+    const c = await newCard(10_000);
+    const t = await session(c.id, { valid: false, invalidReason: 'meterBelowStart' });
+    expect(await billing.settle(t.id)).toEqual({ kind: 'skipped', reason: 'invalid' });
+    expect(await balance(c.id)).toBe(10_000);
+    await db.update(chargingTransaction).set({ confirmedAt: new Date(), confirmedBy: 1 }).where(eq(chargingTransaction.id, t.id));
+    expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed', totalCents: 724 });
+  });
+
+  it('uses the group electricity price for members, the station price for others', async () => {
+    const [g] = await db
+      .insert(userGroup)
+      .values({ providerId, name: uniq('g') })
+      .returning();
+    await db.insert(price).values({
+      providerId,
+      stationId,
+      groupId: g!.id,
+      effectiveFrom: new Date('2026-01-01T00:00:00Z'),
+      slots: Array.from({ length: 48 }, () => 'flat' as const),
+      ...prices,
+      flatElec: 10000,
+      flatService: 0,
+    });
+    const member = await newCard(10_000, g!.id);
+    const t = await session(member.id);
+    expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed', totalCents: 700 });
+  });
+
+  it('records why a session before any price cannot be billed, and charges nothing', async () => {
+    const c = await newCard(10_000);
+    const t = await session(c.id, { startedAt: new Date('2025-06-01T00:00:00Z'), stoppedAt: new Date('2025-06-01T01:00:00Z') });
+    expect(await billing.settle(t.id)).toEqual({ kind: 'unbillable', reason: 'noPrice' });
+    const [row] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
+    expect(row).toMatchObject({ billedAt: null, billingNote: 'noPrice' });
+    expect(await balance(c.id)).toBe(10_000);
+  });
+
+  it('leaves a running session alone', async () => {
+    const c = await newCard(10_000);
+    const t = await session(c.id, { stoppedAt: null, meterStopWh: null });
+    expect(await billing.settle(t.id)).toEqual({ kind: 'skipped', reason: 'running' });
+  });
+});

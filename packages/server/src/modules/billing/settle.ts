@@ -1,0 +1,170 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { billLine, card, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
+import type { Ledger } from '../cards/ledger.js';
+import { computeBill, TariffError, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
+
+export type PriceRow = typeof price.$inferSelect;
+
+export function toVersion(p: PriceRow): PriceVersion {
+  return {
+    id: p.id,
+    effectiveFrom: p.effectiveFrom,
+    elec: { sharp: p.sharpElec, peak: p.peakElec, flat: p.flatElec, valley: p.valleyElec },
+    service: { sharp: p.sharpService, peak: p.peakService, flat: p.flatService, valley: p.valleyService },
+    slots: p.slots as Tier[],
+  };
+}
+
+export type SettleOutcome =
+  | { kind: 'billed'; totalCents: number; replayed: boolean }
+  | { kind: 'skipped'; reason: 'notFound' | 'running' | 'alreadyBilled' | 'invalid' }
+  | { kind: 'unbillable'; reason: 'noPrice' | 'noAccount' | 'badSamples' };
+
+/**
+ * Settles finished charging sessions exactly once (DESIGN.md §3, §9): prices the meter data with
+ * the station's time-of-use versions (or the charge user's group price at that station), writes
+ * the bill lines and charges the card's balance, or the charge user's mobile balance when no card
+ * started it, through the ledger.
+ *
+ * Exactly once: the transaction row is locked and `billed_at` checked inside the same database
+ * transaction that writes the lines and the ledger row; the ledger's per-transaction charge
+ * reference and the bill lines' unique index back that up. Called after a StopTransaction is
+ * committed and answered, and for every stopped and unbilled session at start-up, so a crash
+ * between the two loses nothing. Invalid records (meter sanity, DESIGN.md §6) wait for an
+ * operator's confirmation.
+ */
+export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
+  /** Versions that may apply to a session: the last one in force at its start and any later ones until its end. */
+  async function versionsFor(stationId: number, groupId: number | null, from: Date, to: Date): Promise<PriceRow[]> {
+    const scope = and(eq(price.stationId, stationId), groupId === null ? isNull(price.groupId) : eq(price.groupId, groupId));
+    const [atStart] = await db
+      .select()
+      .from(price)
+      .where(and(scope, lte(price.effectiveFrom, from)))
+      .orderBy(desc(price.effectiveFrom), desc(price.id))
+      .limit(1);
+    const later = await db
+      .select()
+      .from(price)
+      .where(and(scope, gt(price.effectiveFrom, from), lte(price.effectiveFrom, to)))
+      .orderBy(asc(price.effectiveFrom), asc(price.id));
+    return atStart ? [atStart, ...later] : later;
+  }
+
+  async function settle(transactionId: number): Promise<SettleOutcome> {
+    const [t] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, transactionId));
+    if (!t) return { kind: 'skipped', reason: 'notFound' };
+    if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
+    if (t.billedAt) return { kind: 'skipped', reason: 'alreadyBilled' };
+    if (!t.valid && !t.confirmedAt) return { kind: 'skipped', reason: 'invalid' };
+
+    // Who pays, and which group price applies.
+    let chargeUserId = t.chargeUserId;
+    if (t.cardId !== null) {
+      const [c] = await db.select({ chargeUserId: card.chargeUserId }).from(card).where(eq(card.id, t.cardId));
+      chargeUserId = c?.chargeUserId ?? chargeUserId;
+    }
+    const [user] =
+      chargeUserId === null ? [] : await db.select({ groupId: chargeUser.groupId }).from(chargeUser).where(eq(chargeUser.id, chargeUserId));
+    const [st] = await db.select({ timeZone: station.timeZone }).from(station).where(eq(station.id, t.stationId));
+
+    let rows: PriceRow[] = [];
+    if (user?.groupId) rows = await versionsFor(t.stationId, user.groupId, t.startedAt, t.stoppedAt);
+    if (rows.length === 0 || rows[0]!.effectiveFrom > t.startedAt) rows = await versionsFor(t.stationId, null, t.startedAt, t.stoppedAt);
+
+    const meter = await db
+      .select({ at: meterValue.sampledAt, wh: meterValue.energyWh })
+      .from(meterValue)
+      .where(and(eq(meterValue.transactionId, t.id), isNotNull(meterValue.energyWh)))
+      .orderBy(asc(meterValue.sampledAt));
+    const samples: MeterSample[] = [
+      { at: t.startedAt, wh: t.meterStartWh },
+      ...meter.filter((m) => m.at > t.startedAt && m.at < t.stoppedAt!).map((m) => ({ at: m.at, wh: m.wh! })),
+      { at: t.stoppedAt, wh: t.meterStopWh },
+    ];
+
+    const markUnbillable = async (reason: 'noPrice' | 'noAccount' | 'badSamples'): Promise<SettleOutcome> => {
+      await db
+        .update(chargingTransaction)
+        .set({ billingNote: reason })
+        .where(and(eq(chargingTransaction.id, t.id), isNull(chargingTransaction.billedAt)));
+      return { kind: 'unbillable', reason };
+    };
+
+    let bill;
+    try {
+      bill = computeBill({ samples, versions: rows.map(toVersion), timeZone: st?.timeZone ?? 'UTC' });
+    } catch (e) {
+      if (e instanceof TariffError) return markUnbillable(e.reason);
+      throw e;
+    }
+    const account =
+      t.cardId !== null
+        ? ({ kind: 'card', cardId: t.cardId } as const)
+        : chargeUserId !== null
+          ? ({ kind: 'mobile', chargeUserId } as const)
+          : null;
+    if (!account && bill.totalCents > 0) return markUnbillable('noAccount');
+
+    return db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ billedAt: chargingTransaction.billedAt })
+        .from(chargingTransaction)
+        .where(eq(chargingTransaction.id, t.id))
+        .for('update');
+      if (!locked || locked.billedAt) return { kind: 'skipped', reason: 'alreadyBilled' } as const;
+      if (bill.lines.length) await tx.insert(billLine).values(bill.lines.map((l) => ({ ...l, transactionId: t.id })));
+      let replayed = false;
+      if (account && bill.totalCents > 0) {
+        const entry = await ledger.post(
+          { account, tradeType: 'charge', amountCents: -bill.totalCents, source: 'ocpp', transactionRef: String(t.id) },
+          tx,
+        );
+        replayed = entry.replayed;
+      }
+      await tx
+        .update(chargingTransaction)
+        .set({
+          elecFeeCents: bill.elecFeeCents,
+          serviceFeeCents: bill.serviceFeeCents,
+          reserveFeeCents: 0,
+          totalCents: bill.totalCents,
+          billedAt: new Date(),
+          paidFrom: account && bill.totalCents > 0 ? account.kind : null,
+          billingNote: null,
+        })
+        .where(eq(chargingTransaction.id, t.id));
+      return { kind: 'billed', totalCents: bill.totalCents, replayed } as const;
+    });
+  }
+
+  return {
+    settle,
+    /** Settles every stopped, unbilled, billable session (start-up and after a price is added). */
+    async settlePending(limit = 1000): Promise<number> {
+      const pending = await db
+        .select({ id: chargingTransaction.id })
+        .from(chargingTransaction)
+        .where(
+          and(
+            isNotNull(chargingTransaction.stoppedAt),
+            isNull(chargingTransaction.billedAt),
+            or(eq(chargingTransaction.valid, true), isNotNull(chargingTransaction.confirmedAt)),
+          ),
+        )
+        .orderBy(asc(chargingTransaction.id))
+        .limit(limit);
+      let billed = 0;
+      for (const { id } of pending) if ((await settle(id)).kind === 'billed') billed++;
+      return billed;
+    },
+    /** The bill lines of some transactions (record detail, print). */
+    lines(transactionIds: number[]) {
+      if (transactionIds.length === 0) return Promise.resolve([]);
+      return db.select().from(billLine).where(inArray(billLine.transactionId, transactionIds)).orderBy(asc(billLine.id));
+    },
+  };
+}
+
+export type Billing = ReturnType<typeof createBilling>;
