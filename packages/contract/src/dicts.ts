@@ -1,3 +1,9 @@
+import { connectorStandards, connectorTypes, equipmentTypes } from './api/point.js';
+import { stationAmenities, type StationStatus } from './api/station.js';
+import type { PointStatus } from './api/monitor.js';
+import type { ActionStatus } from './api/point-action.js';
+import { chargePointErrorCodes } from './api/alarm-record.js';
+import { billingNotes, invalidReasons, stopReasons, type ChargeValidity } from './api/charge-record.js';
 import { translate, type Lang } from './i18n/index.js';
 
 /** Dictionaries served by `GET /system/dict/data/type/{type}`: values from the contract, labels from the vocabulary. */
@@ -53,6 +59,20 @@ export const dictionaries = {
     testMail: 'info',
     send: 'success',
     read: 'info',
+    confirm: 'warning',
+    remoteStart: 'success',
+    remoteStop: 'warning',
+    reset: 'danger',
+    unlock: 'warning',
+    changeAvailability: 'warning',
+    clearCache: 'info',
+    sendLocalList: 'primary',
+    getLocalListVersion: 'info',
+    triggerMessage: 'info',
+    dataTransfer: 'info',
+    getCompositeSchedule: 'info',
+    getConfiguration: 'info',
+    changeConfiguration: 'primary',
     other: 'default',
   }),
   roleEnabled: def('roleEnabled', [
@@ -68,7 +88,81 @@ export const dictionaries = {
     ['2', 'default'],
     ['3', 'default'],
   ]),
-  exportSource: def('exportSource', { organization: 'default', systemUser: 'default', systemLog: 'default', message: 'default' }),
+  exportSource: def('exportSource', {
+    organization: 'default',
+    systemUser: 'default',
+    systemLog: 'default',
+    message: 'default',
+    station: 'default',
+    point: 'default',
+    chargeUser: 'default',
+    card: 'default',
+    userGroup: 'default',
+    car: 'default',
+    rechargeRecord: 'default',
+    ocppLog: 'default',
+    chargeRecord: 'default',
+    alarmRecord: 'default',
+  }),
+  chargeUserType: def('chargeUserType', { card: 'primary', phone: 'success', platform: 'warning' }),
+  cardState: def('cardState', { valid: 'success', lost: 'danger', expired: 'warning' }),
+  cardExpiredBy: def('cardExpiredBy', { operator: 'warning', date: 'default' }),
+  tradeType: def('tradeType', { recharge: 'success', refund: 'warning', charge: 'primary', transfer: 'info' }),
+  accountKind: def('accountKind', { card: 'primary', mobile: 'success' }),
+  ledgerSource: def('ledgerSource', { console: 'default', ocpp: 'primary', app: 'success', import: 'info' }),
+  stationStatus: def('stationStatus', { operating: 'success', maintenance: 'warning', closed: 'default' } satisfies Record<
+    StationStatus,
+    string
+  >),
+  amenity: def('amenity', Object.fromEntries(stationAmenities.map((a) => [a, 'default']))),
+  equipmentType: def('equipmentType', { ac: 'primary', dc: 'warning', acdc: 'info' } satisfies Record<
+    (typeof equipmentTypes)[number],
+    string
+  >),
+  connectorStandard: def('connectorStandard', { ac: 'primary', dc: 'warning', combo: 'info' } satisfies Record<
+    (typeof connectorStandards)[number],
+    string
+  >),
+  connectorType: def('connectorType', Object.fromEntries(connectorTypes.map((c) => [c, 'default']))),
+  pointStatus: def('pointStatus', {
+    available: 'success',
+    charging: 'primary',
+    unavailable: 'warning',
+    faulted: 'danger',
+    offline: 'default',
+  } satisfies Record<PointStatus, string>),
+  actionStatus: def('actionStatus', {
+    accepted: 'success',
+    rejected: 'danger',
+    scheduled: 'info',
+    failed: 'danger',
+    notImplemented: 'warning',
+    versionMismatch: 'warning',
+    notSupported: 'warning',
+    offline: 'default',
+    faulted: 'danger',
+    occupied: 'warning',
+    unavailable: 'warning',
+    rebootRequired: 'warning',
+  } satisfies Record<ActionStatus, string>),
+  ocppDirection: def('ocppDirection', { in: 'primary', out: 'success', refused: 'danger' }),
+  ocppMessageType: def('ocppMessageType', [
+    ['2', 'primary'],
+    ['3', 'success'],
+    ['4', 'danger'],
+  ]),
+  alarmLevel: def('alarmLevel', { serious: 'danger', common: 'warning' }),
+  startType: def('startType', { card: 'primary', remote: 'info' }),
+  chargeValidity: def('chargeValidity', {
+    valid: 'success',
+    invalid: 'danger',
+    confirmed: 'warning',
+  } satisfies Record<ChargeValidity, string>),
+  stopReason: def('stopReason', Object.fromEntries(stopReasons.map((r) => [r, 'default']))),
+  invalidReason: def('invalidReason', Object.fromEntries(invalidReasons.map((r) => [r, 'danger']))),
+  billingNote: def('billingNote', Object.fromEntries(billingNotes.map((r) => [r, 'warning']))),
+  alarmState: def('alarmState', { open: 'danger', cleared: 'success' }),
+  chargePointErrorCode: def('chargePointErrorCode', Object.fromEntries(chargePointErrorCodes.map((c) => [c, 'default']))),
 } satisfies Record<string, DictDef>;
 
 export type DictType = keyof typeof dictionaries;

@@ -16,13 +16,41 @@ export * from './api/system-log.js';
 export * from './api/message.js';
 export * from './api/export-config.js';
 export * from './api/profile.js';
+export * from './api/charge-user.js';
+export * from './api/card.js';
+export * from './api/user-group.js';
+export * from './api/car.js';
+export * from './api/recharge-record.js';
+export * from './api/price.js';
+export * from './api/station.js';
+export * from './api/point.js';
+export * from './api/point-action.js';
+export * from './api/monitor.js';
+export * from './api/ocpp-log.js';
+export * from './api/charge-record.js';
+export * from './api/alarm-record.js';
+export * from './api/statistics.js';
 
 import { authApi } from './api/auth.js';
+import { alarmRecordApi } from './api/alarm-record.js';
+import { chargeRecordApi } from './api/charge-record.js';
+import { statisticsApi } from './api/statistics.js';
+import { carApi } from './api/car.js';
+import { cardApi } from './api/card.js';
+import { chargeUserApi } from './api/charge-user.js';
+import { rechargeRecordApi } from './api/recharge-record.js';
+import { userGroupApi } from './api/user-group.js';
 import { commonApi } from './api/common.js';
 import { exportConfigApi } from './api/export-config.js';
 import { messageApi } from './api/message.js';
+import { monitorApi } from './api/monitor.js';
+import { ocppLogApi } from './api/ocpp-log.js';
+import { pointActionApi } from './api/point-action.js';
 import { organizationApi } from './api/organization.js';
 import { profileApi } from './api/profile.js';
+import { priceApi } from './api/price.js';
+import { pointApi } from './api/point.js';
+import { stationApi } from './api/station.js';
 import { providerApi } from './api/provider.js';
 import { roleApi } from './api/role.js';
 import { systemLogApi } from './api/system-log.js';
@@ -41,6 +69,20 @@ export const api = {
   message: messageApi,
   exportConfig: exportConfigApi,
   profile: profileApi,
+  chargeUser: chargeUserApi,
+  card: cardApi,
+  userGroup: userGroupApi,
+  car: carApi,
+  rechargeRecord: rechargeRecordApi,
+  price: priceApi,
+  station: stationApi,
+  point: pointApi,
+  pointAction: pointActionApi,
+  monitor: monitorApi,
+  ocppLog: ocppLogApi,
+  chargeRecord: chargeRecordApi,
+  alarmRecord: alarmRecordApi,
+  statistics: statisticsApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

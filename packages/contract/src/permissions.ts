@@ -27,6 +27,48 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/systemManagement/permissionManage', permissions: actions('system:role', ['list', 'query', 'add', 'edit', 'remove', 'status']) },
   { menu: '/systemManagement/organizationManage', permissions: actions('system:organization', CRUD) },
   { menu: '/systemManagement/systemLog', permissions: actions('system:log', ['list', 'query', 'export']) },
+  {
+    menu: '/configurationManagement/stationManagement',
+    permissions: [...actions('config:station', CRUD), ...actions('config:point', [...CRUD, 'move', 'key'])],
+  },
+  {
+    menu: '/userManagement/cardManage',
+    permissions: actions('user:card', ['list', 'query', 'add', 'edit', 'export', 'recharge', 'refund', 'lost', 'cancelLoss', 'expire']),
+  },
+  {
+    menu: '/userManagement/chargeUser',
+    permissions: actions('user:chargeUser', [...CRUD, 'status', 'recharge', 'refund']),
+  },
+  { menu: '/userManagement/userGroup', permissions: actions('user:group', [...CRUD, 'members']) },
+  { menu: '/configurationManagement/carManage', permissions: actions('config:car', [...CRUD, 'import']) },
+  { menu: '/historyRecord/chargeRecord', permissions: actions('record:charge', ['list', 'query', 'export', 'confirm']) },
+  { menu: '/historyRecord/alarmRecord', permissions: actions('record:alarm', ['list', 'query', 'export']) },
+  { menu: '/financialManagement/rechargeRecord', permissions: actions('finance:recharge', ['list', 'query', 'export']) },
+  { menu: '/financialManagement/electricityPriceSetting', permissions: actions('finance:price', ['list', 'query', 'add', 'edit', 'remove']) },
+  // Remote start and stop hang under the charging screen only (a tree key appears once); the point screen offers them too.
+  { menu: '/realTimeMonitor/charging', permissions: ['monitor:charging:list', ...actions('monitor:point', ['remoteStart', 'remoteStop'])] },
+  { menu: '/realTimeMonitor/chargeStation', permissions: ['monitor:station:list'] },
+  {
+    menu: '/realTimeMonitor/chargePoint',
+    permissions: [
+      'monitor:point:list',
+      ...actions('monitor:point', [
+        'reset',
+        'unlock',
+        'changeAvailability',
+        'clearCache',
+        'sendLocalList',
+        'getLocalListVersion',
+        'triggerMessage',
+        'dataTransfer',
+        'getCompositeSchedule',
+      ]),
+    ],
+  },
+  {
+    menu: '/configurationManagement/pointConfiguration',
+    permissions: [...actions('config:pointConfig', ['query', 'edit']), ...actions('config:ocppLog', ['list', 'export'])],
+  },
 ];
 
 export const allPermissions: string[] = permissionCatalogue.flatMap((g) => g.permissions);

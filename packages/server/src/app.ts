@@ -5,6 +5,8 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { allEndpoints, api, type EndpointDef } from '@csms/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createInProcessBus, type ChargerBus } from './bus/bus.js';
+import { createOcpp, type Ocpp } from './ocpp/ocpp.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createAuditLog } from './http/audit.js';
@@ -20,6 +22,15 @@ import { createExportColumns } from './lib/export-config.js';
 import { exportConfigRoutes } from './modules/exportConfig/exportConfig.routes.js';
 import { createMessageRepo } from './modules/message/message.repo.js';
 import { messageRoutes } from './modules/message/message.routes.js';
+import { createMonitorRepo } from './modules/monitor/monitor.repo.js';
+import { monitorRoutes } from './modules/monitor/monitor.routes.js';
+import { createOcppLogRepo } from './modules/ocppLog/ocppLog.repo.js';
+import { ocppLogRoutes } from './modules/ocppLog/ocppLog.routes.js';
+import { createPointActionRepo } from './modules/pointAction/pointAction.repo.js';
+import { pointActionRoutes } from './modules/pointAction/pointAction.routes.js';
+import { createCommandSender } from './modules/pointAction/pointAction.service.js';
+import { createAuthorizationService } from './modules/cards/authorize.js';
+import { cardsRoutes } from './modules/cards/cards.module.js';
 import { createOrganizationRepo } from './modules/organization/organization.repo.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
@@ -31,10 +42,28 @@ import { createSystemLogRepo } from './modules/systemLog/systemLog.repo.js';
 import { systemLogRoutes } from './modules/systemLog/systemLog.routes.js';
 import { createSystemUserRepo } from './modules/systemUser/systemUser.repo.js';
 import { systemUserRoutes } from './modules/systemUser/systemUser.routes.js';
+import { createStationRepo } from './modules/station/station.repo.js';
+import { stationRoutes } from './modules/station/station.routes.js';
+import { createPointRepo } from './modules/point/point.repo.js';
+import { pointRoutes } from './modules/point/point.routes.js';
+import { createLedger } from './modules/cards/ledger.js';
+import { createBilling } from './modules/billing/settle.js';
+import { createPriceRepo } from './modules/price/price.repo.js';
+import { priceRoutes } from './modules/price/price.routes.js';
+import { createChargeRecordRepo } from './modules/chargeRecord/chargeRecord.repo.js';
+import { chargeRecordRoutes } from './modules/chargeRecord/chargeRecord.routes.js';
+import { createAlarmRecordRepo } from './modules/alarmRecord/alarmRecord.repo.js';
+import { alarmRecordRoutes } from './modules/alarmRecord/alarmRecord.routes.js';
+import { createStatisticsRepo } from './modules/statistics/statistics.repo.js';
+import { statisticsRoutes } from './modules/statistics/statistics.routes.js';
 
 export interface App {
   server: FastifyInstance;
   events: ReturnType<typeof createEventHub>;
+  /** Commands to chargers: the OCPP endpoint serves each connected charger on it, operator actions request. */
+  bus: ChargerBus;
+  /** The OCPP 1.6J central system on the same port (`/ocpp/{serialNumber}`). */
+  ocpp: Ocpp;
 }
 
 /** Query-string tokens never reach the log. */
@@ -58,6 +87,7 @@ export async function buildApp({ config, database }: { config: Config; database:
   const { db } = database;
   let ready = false;
   const events = createEventHub();
+  const bus = createInProcessBus();
   const sessions = createSessionStore({ db, config });
   const deps: MountDeps = { sessions, audit: createAuditLog({ db }), log: server.log };
   const mounted = new Set<EndpointDef>();
@@ -81,6 +111,60 @@ export async function buildApp({ config, database }: { config: Config; database:
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));
   mount(api.exportConfig, exportConfigRoutes({ db, columns }));
+
+  // Configuration: stations and their charge points. The OCPP endpoint refreshes its cache of points through ocppHooks.
+  // Placeholder until the OCPP endpoint is mounted: it replaces pointChanged with its own.
+  const ocppHooks = { pointChanged: (_serialNumbers: string[]) => {} };
+  const ocpp = createOcpp({
+    server: server.server,
+    db,
+    config,
+    bus,
+    events,
+    authorization: createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents }),
+    audit: deps.audit,
+    logger: server.log,
+  });
+  ocppHooks.pointChanged = (serialNumbers) =>
+    void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed'));
+  mount(api.station, stationRoutes({ repo: createStationRepo({ db }), events, config, columns }));
+  mount(api.point, pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }));
+
+  // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.
+  mount(
+    api.pointAction,
+    pointActionRoutes({
+      repo: createPointActionRepo({ db }),
+      ask: createCommandSender({ bus, onError: (err) => server.log.error({ err }, 'point action: bus request failed') }),
+      // The local list reads cards only; the minimum balance plays no part in it.
+      localList: (providerId) => createAuthorizationService({ db, minBalanceCents: 0 }).localList(providerId),
+    }),
+  );
+  mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
+  mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns }));
+
+  // Finance: prices. Billing settles finished sessions; a price change settles the sessions that waited for one.
+  const billing = createBilling({ db, ledger: createLedger({ db }) });
+  mount(api.price, priceRoutes({ repo: createPriceRepo({ db }), billing, log: server.log }));
+  // Each finished session is settled once, right after its StopTransaction is answered; a sweep at start-up
+  // settles the ones a crash or restart left unbilled (settlement is idempotent, so overlaps are harmless).
+  ocpp.onTransactionStopped(async (id) => void (await billing.settle(id)));
+  server.addHook('onReady', async () => {
+    void billing.settlePending().catch((err: unknown) => server.log.error({ err }, 'billing: start-up settlement failed'));
+  });
+
+  // Records: charging records (bills, process data, confirmation of invalid ones), alarms; dashboard statistics.
+  mount(api.chargeRecord, chargeRecordRoutes({ repo: createChargeRecordRepo({ db }), billing, events, config, columns }));
+  mount(api.alarmRecord, alarmRecordRoutes({ repo: createAlarmRecordRepo({ db }), events, config, columns }));
+  mount(api.statistics, statisticsRoutes({ repo: createStatisticsRepo({ db }), config }));
+
+  // Users: charge users, RFID cards, user groups, cars; finance: recharge records (the ledger).
+  const cards = cardsRoutes({ db, events, columns, config });
+  mount(api.chargeUser, cards.chargeUser);
+  mount(api.card, cards.card);
+  mount(api.userGroup, cards.userGroup);
+  mount(api.car, cards.car);
+  mount(api.rechargeRecord, cards.rechargeRecord);
 
   // Deny by default: every contract endpoint must be mounted, each with declared access.
   const missing = allEndpoints().filter((ep) => !mounted.has(ep));
@@ -110,6 +194,9 @@ export async function buildApp({ config, database }: { config: Config; database:
   });
   server.addHook('preClose', async () => {
     ready = false;
+    // Chargers' sockets are not HTTP requests: the server would wait for them forever.
+    await ocpp.close();
   });
-  return { server, events };
+  await ocpp.start();
+  return { server, events, bus, ocpp };
 }

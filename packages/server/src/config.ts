@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTimeZone } from '@csms/contract';
 
 /** The repository root: two levels above this package (works from src/ and from dist/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -24,8 +25,35 @@ export interface Config {
   mapTileUrl: string;
   /** URL that system messages with the SMS flag are POSTed to as JSON; none: the console says SMS is off. */
   smsWebhook: string | undefined;
+  /** Loopback port of the card reader companion the console connects to (`csms.reader.port`). */
+  readerPort: number;
+  /** IANA time zone a new station gets unless one is chosen (`CSMS_TIME_ZONE`). */
+  timeZone: string;
   /** Built console to serve; absent in API-only tests. */
   webDist: string | undefined;
+  /** OCPP central system (README "OCPP"). */
+  ocpp: OcppConfig;
+}
+
+export interface OcppConfig {
+  /** Heartbeat interval told to chargers at boot (s); also the WebSocket ping period, and 2× it the silence that counts as offline. */
+  heartbeatIntervalSec: number;
+  /** How long an operator command waits for the charger's answer by default (s). */
+  callTimeoutSec: number;
+  /** Largest frame handled; a larger one gets a CALLERROR (or close 1009 when its id cannot be read). */
+  maxFrameBytes: number;
+  /** Security profile 0: points without a key connect without credentials. */
+  allowNoAuth: boolean;
+  /** Register unknown identities into the "Unassigned" station instead of refusing them. */
+  autoRegister: boolean;
+  /** Provider id auto-registered points join; default the super provider. */
+  autoRegisterProvider: number | undefined;
+  /** Security profile 2: PEM certificate and key paths; both set turns on the TLS listener. */
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  tlsPort: number;
+  /** A card needs more than zero and at least this balance to start (DESIGN.md §9). */
+  minBalanceCents: number;
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -43,6 +71,8 @@ function int(name: string, v: string | undefined, dflt: number): number {
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
+  const timeZone = env.CSMS_TIME_ZONE || 'Asia/Shanghai';
+  if (!isTimeZone(timeZone)) throw new Error(`CSMS_TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${timeZone}"`);
   return {
     port: int('PORT', env.PORT, 8080),
     host: env.HOST || '0.0.0.0',
@@ -61,7 +91,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     appDownloadUrl: env.CSMS_APP_DOWNLOAD_URL || '',
     mapTileUrl: env.CSMS_MAP_TILE_URL || '',
     smsWebhook: env.CSMS_SMS_WEBHOOK || undefined,
+    readerPort: int('CSMS_READER_PORT', env.CSMS_READER_PORT, 8989),
+    timeZone,
     webDist: env.CSMS_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
+    ocpp: {
+      heartbeatIntervalSec: Math.max(1, int('CSMS_OCPP_HEARTBEAT_INTERVAL', env.CSMS_OCPP_HEARTBEAT_INTERVAL, 300)),
+      callTimeoutSec: Math.max(1, int('CSMS_OCPP_CALL_TIMEOUT', env.CSMS_OCPP_CALL_TIMEOUT, 30)),
+      maxFrameBytes: Math.max(1024, int('CSMS_OCPP_MAX_FRAME_BYTES', env.CSMS_OCPP_MAX_FRAME_BYTES, 64 * 1024)),
+      allowNoAuth: bool(env.CSMS_OCPP_ALLOW_NO_AUTH, false),
+      autoRegister: bool(env.CSMS_OCPP_AUTO_REGISTER, false),
+      autoRegisterProvider: env.CSMS_OCPP_AUTO_REGISTER_PROVIDER
+        ? int('CSMS_OCPP_AUTO_REGISTER_PROVIDER', env.CSMS_OCPP_AUTO_REGISTER_PROVIDER, 0)
+        : undefined,
+      tlsCert: env.CSMS_OCPP_TLS_CERT || undefined,
+      tlsKey: env.CSMS_OCPP_TLS_KEY || undefined,
+      tlsPort: int('CSMS_OCPP_TLS_PORT', env.CSMS_OCPP_TLS_PORT, 8443),
+      minBalanceCents: int('CSMS_MIN_BALANCE_CENTS', env.CSMS_MIN_BALANCE_CENTS, 0),
+    },
     ...overrides,
   };
 }

@@ -59,6 +59,115 @@ const row = (table: PgTable, idCol: unknown) => async (env: TenantEnv, id: numbe
     .from(table)
     .where(eq(idCol as typeof schema.role.id, id));
 
+/** A station, a point and a finished, invalid charging session of provider A, written to the database. */
+async function chargingSession(env: TenantEnv) {
+  const db = env.s.database.db;
+  const providerId = env.a.providerId;
+  const [st] = await db
+    .insert(schema.station)
+    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
+    .returning({ id: schema.station.id });
+  const [cp] = await db
+    .insert(schema.chargePoint)
+    .values({ providerId, stationId: st!.id, serialNumber: uniq('SN'), name: 'p', equipmentType: 'ac', ratedPowerW: 7000 })
+    .returning({ id: schema.chargePoint.id });
+  const startedAt = new Date(Date.now() - 3_600_000);
+  const [t] = await db
+    .insert(schema.chargingTransaction)
+    .values({
+      providerId,
+      stationId: st!.id,
+      chargePointId: cp!.id,
+      connectorNo: 1,
+      idTag: uniq('TAG'),
+      startType: 'card',
+      authStatus: 'Accepted',
+      meterStartWh: 0,
+      startedAt,
+      meterStopWh: 5000,
+      stoppedAt: new Date(),
+      energyWh: 5000,
+      valid: false,
+      invalidReason: 'meterJump',
+    })
+    .returning({ id: schema.chargingTransaction.id });
+  return { providerId, stationId: st!.id, pointId: cp!.id, transactionId: t!.id };
+}
+
+/** A station, a point (connector 1) and a charging session in progress of provider A, written to the database. */
+async function runningSession(env: TenantEnv) {
+  const db = env.s.database.db;
+  const providerId = env.a.providerId;
+  const serialNumber = uniq('SN');
+  const [st] = await db
+    .insert(schema.station)
+    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
+    .returning({ id: schema.station.id });
+  const [cp] = await db
+    .insert(schema.chargePoint)
+    .values({ providerId, stationId: st!.id, serialNumber, name: 'p', equipmentType: 'ac', ratedPowerW: 7000, online: true })
+    .returning({ id: schema.chargePoint.id });
+  await db.insert(schema.connector).values({ chargePointId: cp!.id, connectorNo: 1, standard: 'ac', type: 'Type2', status: 'Charging' });
+  const [t] = await db
+    .insert(schema.chargingTransaction)
+    .values({
+      providerId,
+      stationId: st!.id,
+      chargePointId: cp!.id,
+      connectorNo: 1,
+      idTag: uniq('TAG'),
+      startType: 'card',
+      authStatus: 'Accepted',
+      meterStartWh: 0,
+      startedAt: new Date(),
+    })
+    .returning({ id: schema.chargingTransaction.id });
+  return { pointId: cp!.id, serialNumber, transactionId: t!.id };
+}
+/** Serial numbers of the points the point-action resource created, by the id of their running session. */
+const actionSerials = new Map<number, string>();
+const serialOf = (transactionId: number) => actionSerials.get(transactionId) ?? 'missing';
+
+/** A station of a provider, written to the database, for the price resources. */
+async function stationOf(env: TenantEnv, providerId: number) {
+  const [st] = await env.s.database.db
+    .insert(schema.station)
+    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
+    .returning({ id: schema.station.id, name: schema.station.name });
+  return st!;
+}
+let priceStation = { id: 0, name: '' };
+const priceBody = {
+  sharpElec: 1,
+  sharpService: 1,
+  peakElec: 1,
+  peakService: 1,
+  flatElec: 1,
+  flatService: 1,
+  valleyElec: 1,
+  valleyService: 1,
+  reserveFeeCents: 0,
+  slots: Array.from({ length: 48 }, () => 'flat'),
+};
+
+/** Stations and points through the API, as provider A's operator creates them. */
+const stationBody = (env: TenantEnv) => ({
+  stationName: uniq('st'),
+  providerId: env.a.providerId,
+  country: 'CN',
+  address: 'x',
+  longitude: 121,
+  latitude: 31,
+});
+const pointBody = (stationId: number) => ({
+  serialNumber: uniq('SN'),
+  pointName: 'p',
+  stationId,
+  equipmentType: 'ac',
+  ratedPowerW: 7000,
+  connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
+});
+
 const providerBody = (env: TenantEnv) => ({
   providerName: uniq('prov'),
   parentId: env.a.providerId,
@@ -80,6 +189,33 @@ const roleBody = () => ({
   rolePaths: ['/systemManagement/userManage'],
   permissions: ['system:user:list'],
 });
+
+/** Cards area: rows of provider B's own that requests naming provider A's rows refer to. */
+const bOwn = { chargeUser: 0, group: 0, card: 0, car: 0 };
+let vinSeq = 0;
+const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString();
+const cardBody = (providerId: number) => ({
+  cardNumber: uniq('no'),
+  physicalId: uniq('')
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+    .padStart(8, '0'),
+  providerId,
+  expireTime: inAYear(),
+  prepaidCents: 0,
+  email: 'x@x.test',
+});
+const carBody = (providerId: number) => ({ plate: uniq('P'), vin: `LSVAM4187C2${String(++vinSeq).padStart(6, '0')}`, providerId });
+async function ensureBOwn(env: TenantEnv) {
+  if (bOwn.chargeUser) return;
+  const as = <T>(path: string, body: unknown) => ok(env.s.call<T>('POST', path, { token: env.b.token, body }));
+  bOwn.group = (await as<{ id: number }>(api.userGroup.add.path, { name: uniq('grp'), providerId: env.b.providerId })).id;
+  bOwn.chargeUser = (
+    await as<{ id: number }>(api.chargeUser.add.path, { account: uniq('acc'), userType: 'card', providerId: env.b.providerId })
+  ).id;
+  bOwn.card = (await as<{ id: number }>(api.card.add.path, cardBody(env.b.providerId))).id;
+  bOwn.car = (await as<{ id: number }>(api.car.add.path, carBody(env.b.providerId))).id;
+}
 
 export const tenantResources: TenantResource[] = [
   {
@@ -195,6 +331,197 @@ export const tenantResources: TenantResource[] = [
     ],
   },
   {
+    name: 'chargeRecord',
+    table: schema.chargingTransaction,
+    // Transactions come from chargers, not from an API: written straight to the database. Invalid, so a confirm would change it.
+    create: async (env) => (await chargingSession(env)).transactionId,
+    snapshot: row(schema.chargingTransaction, schema.chargingTransaction.id),
+    endpoints: [
+      { ep: api.chargeRecord.get, input: (id) => ({ query: { id } }) },
+      { ep: api.chargeRecord.processData, input: (id) => ({ body: { transactionId: id } }) },
+      { ep: api.chargeRecord.confirm, input: (id) => ({ body: { id } }) },
+      { ep: api.chargeRecord.list, input: (id) => ({ query: { page: 1, limit: 10, id } }), expect: 'emptyList' },
+      { ep: api.chargeRecord.export, input: (id) => ({ body: { format: 'csv', id } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'alarmRecord',
+    table: schema.alarm,
+    create: async (env) => {
+      const { providerId, stationId, pointId } = await chargingSession(env);
+      const [a] = await env.s.database.db
+        .insert(schema.alarm)
+        .values({
+          providerId,
+          stationId,
+          chargePointId: pointId,
+          connectorNo: 1,
+          level: 'serious',
+          status: 'Faulted',
+          errorCode: 'GroundFailure',
+          occurredAt: new Date(),
+        })
+        .returning({ id: schema.alarm.id });
+      return a!.id;
+    },
+    snapshot: row(schema.alarm, schema.alarm.id),
+    endpoints: [{ ep: api.alarmRecord.get, input: (id) => ({ query: { id } }) }],
+  },
+  {
+    name: 'price',
+    table: schema.price,
+    // Versions are addressed by id; the price itself by its station (A's, written to the database).
+    create: async (env) => {
+      priceStation = await stationOf(env, env.a.providerId);
+      const r = await ok(
+        env.s.call<{ id: number }>('POST', api.price.add.path, { token: env.a.token, body: { stationId: priceStation.id, ...priceBody } }),
+      );
+      return r.id;
+    },
+    snapshot: row(schema.price, schema.price.id),
+    endpoints: [
+      { ep: api.price.get, input: () => ({ query: { stationId: priceStation.id } }) },
+      { ep: api.price.add, input: () => ({ body: { stationId: priceStation.id, ...priceBody } }) },
+      { ep: api.price.edit, input: (id) => ({ body: { id, ...priceBody, flatElec: 1 } }) },
+      { ep: api.price.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.price.list, input: () => ({ query: { page: 1, limit: 10, stationName: priceStation.name } }), expect: 'emptyList' },
+      {
+        ep: api.price.groupList,
+        input: () => ({ query: { page: 1, limit: 10, stationName: priceStation.name } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'userGroup (group prices)',
+    table: schema.userGroup,
+    // A group price of provider B's own station for provider A's group, and A's group price page.
+    create: async (env) => {
+      priceStation = await stationOf(env, env.b.providerId);
+      const [g] = await env.s.database.db
+        .insert(schema.userGroup)
+        .values({ providerId: env.a.providerId, name: uniq('grp') })
+        .returning({ id: schema.userGroup.id });
+      return g!.id;
+    },
+    snapshot: row(schema.userGroup, schema.userGroup.id),
+    endpoints: [
+      { ep: api.price.add, input: (id) => ({ body: { stationId: priceStation.id, groupId: id, ...priceBody } }) },
+      { ep: api.price.get, input: (id) => ({ query: { stationId: priceStation.id, groupId: id } }) },
+    ],
+  },
+  {
+    name: 'pointAction (a point with a running session)',
+    table: schema.chargingTransaction,
+    // Operator actions name the point by its serial number: provider B sends them to A's point and gets 404, nothing sent.
+    create: async (env) => {
+      const session = await runningSession(env);
+      actionSerials.set(session.transactionId, session.serialNumber);
+      return session.transactionId;
+    },
+    snapshot: row(schema.chargingTransaction, schema.chargingTransaction.id),
+    endpoints: [
+      { ep: api.pointAction.remoteStop, input: (id) => ({ body: { serialNumber: serialOf(id), transactionId: id } }) },
+      { ep: api.pointAction.remoteStart, input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1, idTag: 'TAG1' } }) },
+      { ep: api.pointAction.reset, input: (id) => ({ body: { serialNumber: serialOf(id), type: 'Hard' } }) },
+      { ep: api.pointAction.unlock, input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1 } }) },
+      {
+        ep: api.pointAction.changeAvailability,
+        input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 0, type: 'Inoperative' } }),
+      },
+      { ep: api.pointAction.clearCache, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
+      { ep: api.pointAction.sendLocalList, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
+      { ep: api.pointAction.getLocalListVersion, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
+      {
+        ep: api.pointAction.triggerMessage,
+        input: (id) => ({ body: { serialNumber: serialOf(id), requestedMessage: 'StatusNotification' } }),
+      },
+      {
+        ep: api.pointAction.dataTransfer,
+        input: (id) => ({ body: { serialNumber: serialOf(id), vendorId: 'v', messageId: 'm', data: 'd' } }),
+      },
+      {
+        ep: api.pointAction.getCompositeSchedule,
+        input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1, duration: 60 } }),
+      },
+      { ep: api.pointAction.getConfiguration, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
+      {
+        ep: api.pointAction.changeConfiguration,
+        input: (id) => ({ body: { serialNumber: serialOf(id), key: 'HeartbeatInterval', value: '1' } }),
+      },
+      { ep: api.pointAction.idTagOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
+      { ep: api.monitor.points, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
+      { ep: api.monitor.charging, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'ocppLog',
+    table: schema.ocppLog,
+    // Frames come from chargers: written straight to the database, with a message id the filters below name.
+    create: async (env) => {
+      const { pointId, serialNumber } = await runningSession(env);
+      const db = env.s.database.db;
+      const [r] = await db
+        .insert(schema.ocppLog)
+        .values({
+          providerId: env.a.providerId,
+          chargePointId: pointId,
+          serialNumber,
+          direction: 'in',
+          messageType: 2,
+          action: 'Heartbeat',
+          payload: {},
+        })
+        .returning({ id: schema.ocppLog.id });
+      await db
+        .update(schema.ocppLog)
+        .set({ messageId: `T${r!.id}` })
+        .where(eq(schema.ocppLog.id, r!.id));
+      return r!.id;
+    },
+    snapshot: row(schema.ocppLog, schema.ocppLog.id),
+    endpoints: [
+      { ep: api.ocppLog.get, input: (id) => ({ query: { id } }) },
+      { ep: api.ocppLog.list, input: (id) => ({ query: { page: 1, limit: 10, messageId: `T${id}` } }), expect: 'emptyList' },
+      { ep: api.ocppLog.export, input: (id) => ({ body: { format: 'csv', messageId: `T${id}` } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'station',
+    table: schema.station,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }))).id,
+    snapshot: row(schema.station, schema.station.id),
+    endpoints: [
+      { ep: api.station.get, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.station.edit,
+        input: (id, env) => ({ body: { ...stationBody(env), id, providerId: env.b.providerId, stationName: 'stolen' } }),
+      },
+      { ep: api.station.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
+      { ep: api.point.list, input: (id) => ({ query: { page: 1, limit: 10, stationId: id } }), expect: 'emptyList' },
+      { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: id } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'point',
+    table: schema.chargePoint,
+    create: async (env) => {
+      const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
+      return (await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pointBody(st.id) }))).id;
+    },
+    snapshot: row(schema.chargePoint, schema.chargePoint.id),
+    endpoints: [
+      { ep: api.point.get, input: (id) => ({ query: { id } }) },
+      { ep: api.point.edit, input: (id) => ({ body: { ...pointBody(0), id, pointName: 'stolen' } }) },
+      { ep: api.point.move, input: (id) => ({ body: { id, stationId: id } }) },
+      { ep: api.point.newKey, input: (id) => ({ body: { id } }) },
+      { ep: api.point.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.point.stationOf, input: (id) => ({ query: { pointId: id } }) },
+    ],
+  },
+  {
     name: 'exportConfig',
     table: schema.exportConfig,
     endpoints: [],
@@ -210,26 +537,120 @@ export const tenantResources: TenantResource[] = [
   {
     name: 'userGroup',
     table: schema.userGroup,
-    endpoints: [],
-    optOut: 'no endpoints yet: the cards capability adds them',
+    create: async (env) => {
+      await ensureBOwn(env);
+      return (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.userGroup.add.path, {
+            token: env.a.token,
+            body: { name: uniq('grp'), providerId: env.a.providerId },
+          }),
+        )
+      ).id;
+    },
+    snapshot: row(schema.userGroup, schema.userGroup.id),
+    endpoints: [
+      { ep: api.userGroup.get, input: (id) => ({ query: { id } }) },
+      { ep: api.userGroup.edit, input: (id) => ({ body: { id, name: 'stolen' } }) },
+      { ep: api.userGroup.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.userGroup.members, input: (id) => ({ query: { id, page: 1, limit: 10 } }) },
+      { ep: api.userGroup.addMembers, input: (id) => ({ body: { id, chargeUserIds: [bOwn.chargeUser] } }) },
+      { ep: api.userGroup.removeMembers, input: (id) => ({ body: { id, chargeUserIds: [bOwn.chargeUser] } }) },
+      {
+        ep: api.chargeUser.add,
+        input: (id, env) => ({ body: { account: uniq('acc'), userType: 'card', providerId: env.b.providerId, groupId: id } }),
+      },
+      { ep: api.chargeUser.edit, input: (id) => ({ body: { id: bOwn.chargeUser, account: uniq('acc'), userType: 'card', groupId: id } }) },
+      { ep: api.chargeUser.list, input: (id) => ({ query: { page: 1, limit: 10, groupId: id } }), expect: 'emptyList' },
+      { ep: api.chargeUser.export, input: (id) => ({ body: { format: 'csv', groupId: id } }), expect: 'emptyList' },
+    ],
   },
   {
     name: 'chargeUser',
     table: schema.chargeUser,
-    endpoints: [],
-    optOut: 'no endpoints yet: the cards capability adds them',
+    create: async (env) => {
+      await ensureBOwn(env);
+      const user = await ok(
+        env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+          token: env.a.token,
+          body: { account: uniq('acc'), userType: 'card', providerId: env.a.providerId },
+        }),
+      );
+      await ok(env.s.call('POST', api.chargeUser.recharge.path, { token: env.a.token, body: { id: user.id, amountCents: 500 } }));
+      return user.id;
+    },
+    snapshot: row(schema.chargeUser, schema.chargeUser.id),
+    endpoints: [
+      { ep: api.chargeUser.get, input: (id) => ({ query: { id } }) },
+      { ep: api.chargeUser.edit, input: (id) => ({ body: { id, account: uniq('stolen'), userType: 'card' } }) },
+      { ep: api.chargeUser.status, input: (id) => ({ body: { id, status: 0 } }) },
+      { ep: api.chargeUser.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.chargeUser.recharge, input: (id) => ({ body: { id, amountCents: 100 } }) },
+      { ep: api.chargeUser.refund, input: (id) => ({ body: { id, amountCents: 100 } }) },
+      { ep: api.card.add, input: (id, env) => ({ body: { ...cardBody(env.b.providerId), chargeUserId: id } }) },
+      { ep: api.card.edit, input: (id) => ({ body: { id: bOwn.card, expireTime: inAYear(), email: 'x@x.test', chargeUserId: id } }) },
+      { ep: api.car.add, input: (id, env) => ({ body: { ...carBody(env.b.providerId), chargeUserId: id } }) },
+      { ep: api.car.edit, input: (id, env) => ({ body: { id: bOwn.car, ...carBody(env.b.providerId), chargeUserId: id } }) },
+      { ep: api.userGroup.addMembers, input: (id) => ({ body: { id: bOwn.group, chargeUserIds: [id] } }) },
+      { ep: api.userGroup.removeMembers, input: (id) => ({ body: { id: bOwn.group, chargeUserIds: [id] } }) },
+      { ep: api.card.list, input: (id) => ({ query: { page: 1, limit: 10, chargeUserId: id } }), expect: 'emptyList' },
+      { ep: api.car.list, input: (id) => ({ query: { page: 1, limit: 10, chargeUserId: id } }), expect: 'emptyList' },
+      { ep: api.car.export, input: (id) => ({ body: { format: 'csv', chargeUserId: id } }), expect: 'emptyList' },
+      { ep: api.card.export, input: (id) => ({ body: { format: 'csv', chargeUserId: id } }), expect: 'emptyList' },
+    ],
   },
   {
     name: 'card',
     table: schema.card,
-    endpoints: [],
-    optOut: 'no endpoints yet: the cards capability adds them',
+    create: async (env) =>
+      (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.card.add.path, {
+            token: env.a.token,
+            body: { ...cardBody(env.a.providerId), prepaidCents: 500 },
+          }),
+        )
+      ).id,
+    snapshot: row(schema.card, schema.card.id),
+    endpoints: [
+      { ep: api.card.get, input: (id) => ({ query: { id } }) },
+      { ep: api.card.edit, input: (id) => ({ body: { id, expireTime: inAYear(), email: 'x@x.test' } }) },
+      { ep: api.card.reportLoss, input: (id) => ({ body: { id } }) },
+      { ep: api.card.cancelLoss, input: (id) => ({ body: { id } }) },
+      { ep: api.card.expire, input: (id) => ({ body: { id } }) },
+      { ep: api.card.recharge, input: (id) => ({ body: { id, amountCents: 100 } }) },
+      { ep: api.card.refund, input: (id) => ({ body: { id, amountCents: 100 } }) },
+    ],
   },
   {
-    name: 'ledger',
+    name: 'ledger (recharge records)',
     table: schema.ledger,
-    endpoints: [],
-    optOut: 'no endpoints yet: the cards capability adds them',
+    create: async (env) => {
+      const c = await ok(
+        env.s.call<{ id: number }>('POST', api.card.add.path, {
+          token: env.a.token,
+          body: { ...cardBody(env.a.providerId), prepaidCents: 700 },
+        }),
+      );
+      const [r] = await env.s.database.db.select({ id: schema.ledger.id }).from(schema.ledger).where(eq(schema.ledger.cardId, c.id));
+      return r!.id;
+    },
+    snapshot: row(schema.ledger, schema.ledger.id),
+    endpoints: [{ ep: api.rechargeRecord.get, input: (id) => ({ query: { id } }) }],
+  },
+  {
+    name: 'car',
+    table: schema.car,
+    create: async (env) => {
+      await ensureBOwn(env);
+      return (await ok(env.s.call<{ id: number }>('POST', api.car.add.path, { token: env.a.token, body: carBody(env.a.providerId) }))).id;
+    },
+    snapshot: row(schema.car, schema.car.id),
+    endpoints: [
+      { ep: api.car.get, input: (id) => ({ query: { id } }) },
+      { ep: api.car.edit, input: (id, env) => ({ body: { id, ...carBody(env.b.providerId) } }) },
+      { ep: api.car.remove, input: (id) => ({ body: { ids: [id] } }) },
+    ],
   },
 ];
 

@@ -2,6 +2,8 @@ import type { Vocabulary } from './zh-CN.js';
 import { stationEn } from './areas/station.js';
 import { ocppEn } from './areas/ocpp.js';
 import { cardsEn } from './areas/cards.js';
+import { priceEn } from './areas/price.js';
+import { recordsEn } from './areas/records.js';
 
 export const enUS: Vocabulary = {
   fields: {
@@ -140,6 +142,8 @@ export const enUS: Vocabulary = {
     ...stationEn.fields,
     ...ocppEn.fields,
     ...cardsEn.fields,
+    ...priceEn.fields,
+    ...recordsEn.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -176,6 +180,8 @@ export const enUS: Vocabulary = {
       ...stationEn.operation,
       ...ocppEn.operation,
       ...cardsEn.operation,
+      ...priceEn.operation,
+      ...recordsEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
     messageRead: { '0': 'Unread', '1': 'Read' },
@@ -188,10 +194,14 @@ export const enUS: Vocabulary = {
       ...stationEn.exportSource,
       ...ocppEn.exportSource,
       ...cardsEn.exportSource,
+      ...priceEn.exportSource,
+      ...recordsEn.exportSource,
     },
     ...stationEn.enums,
     ...ocppEn.enums,
     ...cardsEn.enums,
+    ...priceEn.enums,
+    ...recordsEn.enums,
   },
   errors: {
     success: 'Success',
@@ -269,6 +279,8 @@ export const enUS: Vocabulary = {
     ...stationEn.errors,
     ...ocppEn.errors,
     ...cardsEn.errors,
+    ...priceEn.errors,
+    ...recordsEn.errors,
   },
   validation: {
     required: '{field} is required',
@@ -287,5 +299,7 @@ export const enUS: Vocabulary = {
     ...stationEn.validation,
     ...ocppEn.validation,
     ...cardsEn.validation,
+    ...priceEn.validation,
+    ...recordsEn.validation,
   },
 };

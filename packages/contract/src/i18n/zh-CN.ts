@@ -2,6 +2,8 @@ import type { Strings } from './areas/strings.js';
 import { stationZh } from './areas/station.js';
 import { ocppZh } from './areas/ocpp.js';
 import { cardsZh } from './areas/cards.js';
+import { priceZh } from './areas/price.js';
+import { recordsZh } from './areas/records.js';
 
 /** Domain vocabulary in Chinese: field names, enum labels, server messages. en-US must match it key for key. */
 export const zhCN = {
@@ -141,6 +143,8 @@ export const zhCN = {
     ...stationZh.fields,
     ...ocppZh.fields,
     ...cardsZh.fields,
+    ...priceZh.fields,
+    ...recordsZh.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -177,6 +181,8 @@ export const zhCN = {
       ...stationZh.operation,
       ...ocppZh.operation,
       ...cardsZh.operation,
+      ...priceZh.operation,
+      ...recordsZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
     messageRead: { '0': '未读', '1': '已读' },
@@ -189,10 +195,14 @@ export const zhCN = {
       ...stationZh.exportSource,
       ...ocppZh.exportSource,
       ...cardsZh.exportSource,
+      ...priceZh.exportSource,
+      ...recordsZh.exportSource,
     },
     ...stationZh.enums,
     ...ocppZh.enums,
     ...cardsZh.enums,
+    ...priceZh.enums,
+    ...recordsZh.enums,
   },
   errors: {
     success: '操作成功',
@@ -270,6 +280,8 @@ export const zhCN = {
     ...stationZh.errors,
     ...ocppZh.errors,
     ...cardsZh.errors,
+    ...priceZh.errors,
+    ...recordsZh.errors,
   },
   validation: {
     required: '请输入{field}',
@@ -288,6 +300,8 @@ export const zhCN = {
     ...stationZh.validation,
     ...ocppZh.validation,
     ...cardsZh.validation,
+    ...priceZh.validation,
+    ...recordsZh.validation,
   },
 };
 

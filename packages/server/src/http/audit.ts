@@ -8,8 +8,11 @@ const SECRET = /pass|pwd|token|secret|authorization|authcode|captcha|^code$/i;
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.slice(0, 100).map((v) => redact(v, depth + 1));
+  const obj = value as Record<string, unknown>;
+  // A key/value pair naming a secret (ChangeConfiguration of `AuthorizationKey`) hides its value too.
+  const secretPair = typeof obj.key === 'string' && SECRET.test(obj.key);
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET.test(k) ? '***' : redact(v, depth + 1)]),
+    Object.entries(obj).map(([k, v]) => [k, SECRET.test(k) || (secretPair && k === 'value') ? '***' : redact(v, depth + 1)]),
   );
 }
 

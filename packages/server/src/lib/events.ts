@@ -1,20 +1,24 @@
 /**
- * Events for the console's browsers (export progress now; charger status and meter values
- * later). In-process here; with several nodes the bus fans them out and each node delivers
+ * Events for the console's browsers (export progress, charger status, meter values, faults).
+ * In-process here; with several nodes the bus fans them out and each node delivers
  * to its own browsers.
  */
 export interface ConsoleEvent {
   type: string;
   /** Deliver only to this user's streams… */
   userId?: number;
-  /** …or to streams of users who can see this provider. */
+  /** …or to streams of users who can see this provider… */
   providerId?: number;
+  /** …and, for users bound to stations, this station (charger events). */
+  stationId?: number;
   payload: Record<string, unknown>;
 }
 
 export interface Subscriber {
   userId: number;
   canSee(providerId: number): boolean;
+  /** Whether a station's events reach this user; absent means every station of the visible providers. */
+  canSeeStation?(stationId: number): boolean;
   send(event: ConsoleEvent): void;
 }
 
@@ -29,6 +33,7 @@ export function createEventHub() {
       for (const s of subscribers) {
         if (event.userId !== undefined && event.userId !== s.userId) continue;
         if (event.providerId !== undefined && !s.canSee(event.providerId)) continue;
+        if (event.stationId !== undefined && s.canSeeStation && !s.canSeeStation(event.stationId)) continue;
         s.send(event);
       }
     },

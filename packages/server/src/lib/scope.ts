@@ -11,6 +11,18 @@ export function providerScope(p: Principal, column: PgColumn): SQL | undefined {
   return p.providerIds === 'all' ? undefined : inArray(column, p.providerIds);
 }
 
+/**
+ * The bound-stations condition (DESIGN.md §9): nothing for a user bound to no station (all of
+ * its providers' stations), the bound ones otherwise. AND it beside `providerScope`.
+ */
+export function stationScope(p: Principal, stationColumn: PgColumn): SQL | undefined {
+  return p.stationIds === null ? undefined : inArray(stationColumn, p.stationIds);
+}
+
+export function canSeeStation(p: Principal, stationId: number): boolean {
+  return p.stationIds === null || p.stationIds.includes(stationId);
+}
+
 export function canSeeProvider(p: Principal, providerId: number): boolean {
   return p.providerIds === 'all' || p.providerIds.includes(providerId);
 }

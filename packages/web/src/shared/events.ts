@@ -9,12 +9,19 @@ export interface ServerEvent {
 export type EventHandler<E extends ServerEvent = ServerEvent> = (event: E) => void;
 
 export const EVENTS_URL = `${API_BASE}${api.common.events.path}`;
+/**
+ * A pseudo event delivered to its subscribers when the stream opens again after a break (the
+ * browser's retry or our reconnect): events may have been missed, so live views refetch.
+ */
+export const STREAM_REOPENED = 'stream.reopened';
 const MAX_BACKOFF_MS = 30_000;
 
 const handlers = new Map<string, Set<EventHandler>>();
 let source: EventSource | null = null;
 let retries = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** Whether the stream has been open since the first subscriber came (a later open is a reopen). */
+let opened = false;
 
 function dispatch(raw: string, eventName?: string) {
   let payload: unknown;
@@ -41,6 +48,8 @@ function open() {
   source = es;
   es.onopen = () => {
     retries = 0;
+    if (opened) for (const h of handlers.get(STREAM_REOPENED) ?? []) h({ type: STREAM_REOPENED });
+    opened = true;
   };
   es.onmessage = (e: MessageEvent<string>) => dispatch(e.data);
   es.onerror = () => {
@@ -87,4 +96,5 @@ export function closeEvents() {
   source?.close();
   source = null;
   retries = 0;
+  opened = false;
 }

@@ -16,7 +16,7 @@ import { canSeeProvider } from '../../lib/scope.js';
 
 interface Deps {
   db: Db;
-  config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha'>;
+  config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha' | 'readerPort'>;
   events: EventHub;
   sessions: SessionStore;
   isReady: () => boolean;
@@ -67,6 +67,7 @@ export function commonRoutes({ db, config, events, sessions, isReady }: Deps): H
         'map.tileUrl': config.mapTileUrl,
         'export.maxRows': String(config.exportMaxRows),
         'captcha.enabled': String(config.captcha),
+        'csms.reader.port': String(config.readerPort),
       };
       return values[String(params.key)] ?? '';
     },
@@ -131,6 +132,7 @@ export function commonRoutes({ db, config, events, sessions, isReady }: Deps): H
       const unsubscribe = events.subscribe({
         userId: p.userId,
         canSee: (providerId) => canSeeProvider(p, providerId),
+        ...(p.stationIds ? { canSeeStation: (stationId: number) => p.stationIds!.includes(stationId) } : {}),
         send: (e) => res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`),
       });
       // Keep proxies from timing out, and end the stream once the session is revoked.

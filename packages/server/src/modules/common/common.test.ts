@@ -51,6 +51,7 @@ describe('dictionaries and settings', () => {
   });
   it('serves the public settings', async () => {
     expect((await s.call('GET', '/system/config/configKey/export.maxRows', { token: admin })).data).toBe(String(s.config.exportMaxRows));
+    expect((await s.call('GET', '/system/config/configKey/csms.reader.port', { token: admin })).data).toBe(String(s.config.readerPort));
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
  * One tile of the dashboard grid. Like the route registry, this lives in app/: capabilities
@@ -16,4 +16,23 @@ export interface DashboardWidget {
 }
 
 /** The widget registry, in display order. */
-export const dashboardWidgets: DashboardWidget[] = [];
+export const dashboardWidgets: DashboardWidget[] = [
+  // Statistics of charging (scoped to the caller): today's figures, and the revenue trend at the end.
+  { key: 'today', component: lazy(() => import('../../features/statistics/today-widget')), span: 16 },
+  {
+    key: 'newMembers',
+    component: lazy(() => import('../../features/cards/new-members-widget')),
+    span: 8,
+    permi: ['user:chargeUser:list'],
+  },
+  // Live monitoring: connectors by status, open faults, and the 24-hour power trend.
+  { key: 'statusCounts', component: lazy(() => import('../../features/monitor/widgets/counts-widget')), span: 24 },
+  { key: 'powerTrend', component: lazy(() => import('../../features/monitor/widgets/power-widget')), span: 14 },
+  {
+    key: 'liveFaults',
+    component: lazy(() => import('../../features/monitor/widgets/faults-widget')),
+    span: 10,
+    permi: ['monitor:point:list'],
+  },
+  { key: 'revenueTrend', component: lazy(() => import('../../features/statistics/revenue-widget')), span: 24 },
+];

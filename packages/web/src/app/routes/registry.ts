@@ -40,6 +40,32 @@ export const screens: ScreenDef[] = [
     affix: true,
     titleKey: 'menu.dashboard',
   },
+  // Real-time monitoring (live from the event stream) and the point configuration with the OCPP log.
+  { path: '/realTimeMonitor/charging', component: lazyScreen(() => import('../../features/monitor/charging.page')) },
+  { path: '/realTimeMonitor/chargeStation', component: lazyScreen(() => import('../../features/monitor/charge-station.page')) },
+  { path: '/realTimeMonitor/chargePoint', component: lazyScreen(() => import('../../features/monitor/charge-point.page')) },
+  // Configuration: stations and charge points (two tabs), the station's new and edit pages outside the menu.
+  { path: '/configurationManagement/stationManagement', component: lazyScreen(() => import('./station-management.page')) },
+  {
+    path: '/configurationManagement/stationManagement/station/new',
+    component: lazyScreen(() => import('../../features/station/station-form.page')),
+    hidden: true,
+    noCache: true,
+    activeMenu: '/configurationManagement/stationManagement',
+    titleKey: 'station.newTitle',
+  },
+  {
+    path: '/configurationManagement/stationManagement/station/edit/:id',
+    component: lazyScreen(() => import('../../features/station/station-form.page')),
+    hidden: true,
+    noCache: true,
+    activeMenu: '/configurationManagement/stationManagement',
+    titleKey: 'station.editTitle',
+  },
+  {
+    path: '/configurationManagement/pointConfiguration',
+    component: lazyScreen(() => import('../../features/pointConfig/point-config.page')),
+  },
   { path: '/systemManagement/organizationManage', component: lazyScreen(() => import('../../features/organization/organization.page')) },
   { path: '/systemManagement/userManage', component: lazyScreen(() => import('../../features/systemUser/user-manage.page')) },
   // Personal center: outside the menu and without activeMenu, so open to every signed-in user.
@@ -51,6 +77,47 @@ export const screens: ScreenDef[] = [
   },
   { path: '/systemManagement/permissionManage', component: lazyScreen(() => import('../../features/role/role.page')) },
   { path: '/systemManagement/systemLog', component: lazyScreen(() => import('../../features/systemLog/system-log.page')) },
+  // Users: RFID cards, charge users, user groups; configuration: cars; finance: recharge records.
+  { path: '/userManagement/cardManage', component: lazyScreen(() => import('../../features/cards/card.page')) },
+  { path: '/userManagement/chargeUser', component: lazyScreen(() => import('../../features/cards/charge-user.page')) },
+  { path: '/userManagement/userGroup', component: lazyScreen(() => import('../../features/cards/user-group.page')) },
+  { path: '/configurationManagement/carManage', component: lazyScreen(() => import('../../features/cards/car.page')) },
+  { path: '/financialManagement/rechargeRecord', component: lazyScreen(() => import('../../features/cards/recharge-record.page')) },
+  // Records: charging records (with a detail page and a print bill), alarm records.
+  { path: '/historyRecord/chargeRecord', component: lazyScreen(() => import('../../features/chargeRecord/charge-record.page')) },
+  {
+    path: '/historyRecord/chargeRecord/detail/:id',
+    component: lazyScreen(() => import('../../features/chargeRecord/charge-record-detail.page')),
+    hidden: true,
+    activeMenu: '/historyRecord/chargeRecord',
+    titleKey: 'chargeRecord.pageTitles.detail',
+  },
+  {
+    path: '/historyRecord/chargeRecord/print/:id',
+    component: lazyScreen(() => import('../../features/chargeRecord/charge-record-print.page')),
+    hidden: true,
+    activeMenu: '/historyRecord/chargeRecord',
+    titleKey: 'chargeRecord.pageTitles.print',
+  },
+  { path: '/historyRecord/alarmRecord', component: lazyScreen(() => import('../../features/alarmRecord/alarm-record.page')) },
+  // Finance: electricity prices, with the edit pages of a station's price and of a group price (outside the menu).
+  { path: '/financialManagement/electricityPriceSetting', component: lazyScreen(() => import('../../features/price/price.page')) },
+  {
+    path: '/financialManagement/electricityPriceEdit',
+    component: lazyScreen(() => import('../../features/price/price-edit.page')),
+    hidden: true,
+    noCache: true,
+    activeMenu: '/financialManagement/electricityPriceSetting',
+    titleKey: 'price.editTitle',
+  },
+  {
+    path: '/financialManagement/groupElectricityPriceEdit',
+    component: lazyScreen(() => import('../../features/price/group-price-edit.page')),
+    hidden: true,
+    noCache: true,
+    activeMenu: '/financialManagement/electricityPriceSetting',
+    titleKey: 'price.groupEditTitle',
+  },
   // System messages: opened from the navbar's bell, open to every signed-in user (the server picks the view).
   {
     path: '/message/inbox',

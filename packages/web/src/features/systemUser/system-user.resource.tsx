@@ -2,7 +2,8 @@ import { api, type SystemUserDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource } from '../../shared/resource/types';
-import { providerOptions, roleOptions } from './options';
+import { providerOptions, roleOptions, stationOptions } from './options';
+import { StationNames } from './station-names';
 
 const permi = (action: string) => `system:user:${action}`;
 
@@ -31,6 +32,7 @@ export const systemUserResource = defineResource({
     { key: 'avatar', kind: 'image', width: 80, defaultHidden: true },
     { key: 'status', dict: 'userStatus', width: 90 },
     { key: 'isChargeUser', dict: 'yesNo', width: 100, defaultHidden: true },
+    { key: 'stationIds', width: 200, ellipsis: true, render: (v) => <StationNames ids={v as number[]} /> },
     { key: 'lastLoginTime', kind: 'datetime', width: 170, sorter: true },
     { key: 'createTime', kind: 'datetime', width: 170, sorter: true },
   ],
@@ -69,7 +71,15 @@ export const systemUserResource = defineResource({
     },
     { key: 'email', kind: 'text' },
     { key: 'avatar', kind: 'image', props: { limit: 1 } },
-    // Bound stations (stationIds) wait for the stations area: until then a user sees all of its provider's stations.
+    // Bound stations: none means all of the provider's stations (DESIGN.md §9).
+    {
+      key: 'stationIds',
+      kind: 'select',
+      remote: stationOptions,
+      span: 24,
+      props: { mode: 'multiple', maxTagCount: 'responsive' },
+      extra: () => 'station.boundStationsHint',
+    },
   ],
   rowActions: [
     confirmAction<SystemUserDto>({

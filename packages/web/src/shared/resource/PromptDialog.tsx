@@ -1,7 +1,8 @@
-import { Form, Input, Modal } from 'antd';
+import { Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { feedback } from '../feedback';
 import { fieldMessage } from './form-values';
+import { RemoteSelect } from './inputs';
 import type { ResourceText } from './labels';
 import type { PromptOptions } from './types';
 
@@ -14,7 +15,7 @@ export interface PromptDialogProps {
 
 /** The spec's prompt: one input checked by the call's own schema, the call run on OK. */
 export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
-  const [form] = Form.useForm<{ value?: string }>();
+  const [form] = Form.useForm<{ value?: string | number }>();
   const [busy, setBusy] = useState(false);
   if (!opts) return null;
   const label = text.label(opts.field);
@@ -25,7 +26,7 @@ export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
     if (!values) return;
     setBusy(true);
     try {
-      const params = await opts.onOk(values.value ?? '');
+      const params = await opts.onOk(values.value === undefined ? '' : String(values.value));
       if (opts.success) feedback.message.success(text.t(opts.success, params ?? {}));
       onClose();
     } catch {
@@ -49,6 +50,7 @@ export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
       width={460}
       mask={{ closable: false }}
     >
+      {opts.hint && <Typography.Paragraph type="secondary">{text.t(opts.hint, opts.hintParams ?? {})}</Typography.Paragraph>}
       <Form form={form} name={`${name}-prompt`} layout="vertical" preserve={false} onFinish={() => void submit()}>
         <Form.Item
           name="value"
@@ -63,11 +65,15 @@ export function PromptDialog({ name, text, opts, onClose }: PromptDialogProps) {
             },
           ]}
         >
-          <Field
-            autoFocus
-            autoComplete={opts.kind === 'password' ? 'new-password' : 'off'}
-            placeholder={text.t('kit.inputPlaceholder', { field: label })}
-          />
+          {opts.select ? (
+            <RemoteSelect remote={opts.select} autoFocus placeholder={text.t('kit.selectPlaceholder', { field: label })} />
+          ) : (
+            <Field
+              autoFocus
+              autoComplete={opts.kind === 'password' ? 'new-password' : 'off'}
+              placeholder={text.t('kit.inputPlaceholder', { field: label })}
+            />
+          )}
         </Form.Item>
       </Form>
     </Modal>

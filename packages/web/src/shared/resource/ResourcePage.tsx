@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card } from 'antd';
 import { useEffect, useMemo, useState, type Key } from 'react';
+import { useNavigate } from 'react-router';
 import { call } from '../api/client';
 import { feedback } from '../feedback';
 import { confirmThenCall, useExport, useRemove } from './actions';
@@ -61,15 +62,18 @@ export function ResourcePage({ resource }: { resource: Resource }) {
   useEffect(() => {
     if (list.data && list.data.list.length === 0 && query.page > lastPage) setQuery({ ...query, page: lastPage });
   }, [list.data, query, lastPage, setQuery]);
+  const navigate = useNavigate();
+  const pages = resource.pages;
   const ctx: RowActionCtx = useMemo(
     () => ({
       refetch: () => void list.refetch(),
-      openEdit: (record) => setDialog({ mode: 'edit', record }),
+      openEdit: (record) => (pages ? void navigate(pages.edit(record)) : setDialog({ mode: 'edit', record })),
       openDetail: setDetail,
       confirm: (opts) => confirmThenCall(text, opts, () => void list.refetch()),
       prompt: setPrompt,
+      navigate: (to) => void navigate(to),
     }),
-    [list, text],
+    [list, text, pages, navigate],
   );
 
   return (
@@ -92,7 +96,7 @@ export function ResourcePage({ resource }: { resource: Resource }) {
         canExport={api.export !== undefined}
         sessionExport={api.export?.access === 'session'}
         selectedCount={selected.length}
-        onAdd={() => setDialog({ mode: 'create' })}
+        onAdd={() => (pages ? void navigate(pages.create) : setDialog({ mode: 'create' }))}
         onBatchRemove={() => remove(selected as Array<string | number>)}
         onExport={(format) => void runExport(format)}
         onExportColumns={canConfigureExport ? () => setExportColumns(true) : undefined}

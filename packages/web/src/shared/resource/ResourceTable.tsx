@@ -56,7 +56,7 @@ export function ResourceTable(p: ResourceTableProps) {
       list.push({ key: 'detail', label: text.t('common.detail'), icon: <EyeOutlined />, run: () => p.ctx.openDetail(row) });
     if (!off.has('edit') && !readOnly && api.edit && may(perm.edit))
       list.push({ key: 'edit', label: text.t('common.edit'), icon: <EditOutlined />, run: () => p.ctx.openEdit(row) });
-    if (!off.has('remove') && !readOnly && api.remove && may(perm.remove))
+    if (!off.has('remove') && !readOnly && (resource.rowRemovable?.(row) ?? true) && api.remove && may(perm.remove))
       list.push({
         key: 'remove',
         label: text.t('common.delete'),
@@ -140,7 +140,7 @@ export function ResourceTable(p: ResourceTableProps) {
           ? {
               selectedRowKeys: p.selected,
               onChange: (keys) => p.onSelect(keys),
-              getCheckboxProps: (row) => ({ disabled: resource.rowReadOnly?.(row) ?? false }),
+              getCheckboxProps: (row) => ({ disabled: (resource.rowReadOnly?.(row) ?? false) || resource.rowRemovable?.(row) === false }),
             }
           : undefined
       }

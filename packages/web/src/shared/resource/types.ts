@@ -146,6 +146,11 @@ export interface PromptOptions {
   /** Body key the input fills; labelled `fields.<resource>.<field>`. */
   field: string;
   kind?: 'text' | 'password';
+  /** A choice among options the server lists instead of typed text; `onOk` gets the chosen value as a string. */
+  select?: RemoteOptions;
+  /** Catalogue key of a line shown above the input, with its parameters. */
+  hint?: string;
+  hintParams?: Record<string, unknown>;
   /** Validates `{ ...base, [field]: value }` (the endpoint's body), with the server's messages. */
   schema?: z.ZodType;
   base?: Record<string, unknown>;
@@ -163,6 +168,8 @@ export interface RowActionCtx {
   confirm: (opts: ConfirmOptions) => void;
   /** A one-field dialog (the spec's prompt), validated by the call's schema. */
   prompt: (opts: PromptOptions) => void;
+  /** Open another screen (e.g. a related list, filtered). */
+  navigate: (to: string) => void;
 }
 
 export interface RowActionDef<R = Row> {
@@ -201,6 +208,8 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
   /** Rows that are shown but never edited or deleted (e.g. the built-in admin role). */
   rowReadOnly?: (row: RowOf<A['list']>) => boolean;
+  /** Rows that may be edited but never deleted (false: no delete button, not selectable). */
+  rowRemovable?: (row: RowOf<A['list']>) => boolean;
   /** The record the edit dialog starts from, instead of `api.get` (e.g. a row plus its permissions). */
   load?: (row: RowOf<A['list']>) => Promise<Row>;
   /** Extra columns of the detail view only (keys of `api.get`'s record). */
@@ -215,6 +224,12 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   expandable?: { render: (row: RowOf<A['list']>) => ReactNode; onExpand?: (row: RowOf<A['list']>, ctx: RowActionCtx) => void };
   /** Catalogue keys replacing the kit's texts around saving. */
   texts?: FormTexts;
+  /** Add and edit on pages of their own (routes of the screen registry) instead of the dialog. */
+  pages?: { create: string; edit: (row: RowOf<A['list']>) => string };
+  /** After a successful add or edit, with the call's data (e.g. a key shown once). */
+  onSaved?: (data: unknown, mode: 'create' | 'edit') => void;
+  /** Values a new record's form starts with. */
+  initialValues?: () => Row;
 }
 
 export interface FormTexts {
@@ -246,6 +261,7 @@ export interface Resource {
   rowActions?: RowActionDef<Row>[];
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
   rowReadOnly?: (row: Row) => boolean;
+  rowRemovable?: (row: Row) => boolean;
   load?: (row: Row) => Promise<Row>;
   detailColumns?: ColumnDef<Row>[];
   exportSource?: ExportSource;
@@ -253,6 +269,9 @@ export interface Resource {
   rowId?: (row: Row) => string;
   expandable?: { render: (row: Row) => ReactNode; onExpand?: (row: Row, ctx: RowActionCtx) => void };
   texts?: FormTexts;
+  pages?: { create: string; edit: (row: Row) => string };
+  onSaved?: (data: unknown, mode: 'create' | 'edit') => void;
+  initialValues?: () => Row;
 }
 
 /** Declare a screen: typed against its contract endpoints, consumed by `<ResourcePage>`. */

@@ -14,6 +14,13 @@ import role from './role';
 import systemLog from './systemLog';
 import message from './message';
 import agreement from './agreement';
+import price from './price';
+import station, { point } from './station';
+import cards from './cards';
+import records from './records';
+import cardReader from './cardReader';
+import monitor from './monitor';
+import ocpp from './ocpp';
 
 export const enUS: UiCatalogue = {
   common,
@@ -31,4 +38,12 @@ export const enUS: UiCatalogue = {
   systemLog,
   message,
   agreement,
+  price,
+  station,
+  point,
+  ...cards,
+  ...records,
+  cardReader,
+  monitor,
+  ocppLog: ocpp,
 };

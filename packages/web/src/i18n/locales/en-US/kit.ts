@@ -29,5 +29,6 @@ const kit: UiCatalogue['kit'] = {
   exportColumnsDefaults: 'Restore defaults',
   moveUp: 'Move up',
   moveDown: 'Move down',
+  backToList: 'Back to the list',
 };
 export default kit;

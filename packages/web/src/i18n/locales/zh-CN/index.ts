@@ -13,6 +13,13 @@ import role from './role';
 import systemLog from './systemLog';
 import message from './message';
 import agreement from './agreement';
+import price from './price';
+import station, { point } from './station';
+import cards from './cards';
+import records from './records';
+import cardReader from './cardReader';
+import monitor from './monitor';
+import ocpp from './ocpp';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -31,6 +38,14 @@ export const zhCN = {
   systemLog,
   message,
   agreement,
+  price,
+  station,
+  point,
+  ...cards,
+  ...records,
+  cardReader,
+  monitor,
+  ocppLog: ocpp,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

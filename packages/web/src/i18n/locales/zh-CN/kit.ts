@@ -28,4 +28,5 @@ export default {
   exportColumnsDefaults: '恢复默认',
   moveUp: '上移',
   moveDown: '下移',
+  backToList: '返回列表',
 };

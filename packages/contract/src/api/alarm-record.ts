@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+
+export const alarmLevels = ['serious', 'common'] as const;
+/** open: the connector has not reported NoError since; cleared: it has. */
+export const alarmStates = ['open', 'cleared'] as const;
+
+/** OCPP 1.6 ChargePointErrorCode; 2.0.1 chargers may send other codes, shown as they came. */
+export const chargePointErrorCodes = [
+  'ConnectorLockFailure',
+  'EVCommunicationError',
+  'GroundFailure',
+  'HighTemperature',
+  'InternalError',
+  'LocalListConflict',
+  'OtherError',
+  'OverCurrentFailure',
+  'OverVoltage',
+  'PowerMeterFailure',
+  'PowerSwitchFailure',
+  'ReaderFailure',
+  'ResetFailure',
+  'UnderVoltage',
+  'WeakSignal',
+] as const;
+
+/** A fault from a status notification: serious when the connector went Faulted, common otherwise. */
+export const alarmRecordDto = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  stationId: z.number(),
+  stationName: z.string(),
+  chargePointId: z.number(),
+  serialNumber: z.string(),
+  pointName: z.string(),
+  connectorNo: z.number(),
+  level: z.enum(alarmLevels),
+  /** The OCPP status that came with the fault. */
+  status: z.string(),
+  errorCode: z.string(),
+  info: z.string().nullable(),
+  vendorErrorCode: z.string().nullable(),
+  occurTime: z.string(),
+  clearTime: z.string().nullable(),
+  state: z.enum(alarmStates),
+  /** Until cleared, or until now while open. */
+  durationSec: z.number(),
+});
+export type AlarmRecordDto = z.infer<typeof alarmRecordDto>;
+
+export const alarmRecordFilter = z.object({
+  /** Faults that occurred in [startTime, endTime]. */
+  startTime: timeFilter,
+  endTime: timeFilter,
+  stationId: z.coerce.number().int().positive().optional(),
+  pointId: z.coerce.number().int().positive().optional(),
+  serialNumber: optText(48),
+  level: z.enum(alarmLevels).optional(),
+  errorCode: optText(32),
+  state: z.enum(alarmStates).optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+export type AlarmRecordFilter = z.infer<typeof alarmRecordFilter>;
+
+const base = '/web/alarmRecord';
+const resource = 'alarmRecord';
+const permi = (action: string) => ({ permi: `record:alarm:${action}` });
+
+/** Alarm records (spec §1 Records): read-only, searchable, exportable. */
+export const alarmRecordApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(alarmRecordFilter.shape),
+    data: listOf(alarmRecordDto),
+  }),
+  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: alarmRecordDto }),
+  export: endpoint({
+    method: 'POST',
+    path: `${base}/export`,
+    access: permi('export'),
+    resource,
+    operation: 'export',
+    mutation: false,
+    body: alarmRecordFilter.extend(exportOptions.shape),
+    raw: 'download',
+  }),
+};

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { endpoint, exportOptions, idBody, idQuery, listOf, optText, pageQuery } from '../endpoint.js';
+import { MAX_AMOUNT_CENTS, moneyMove } from './charge-user.js';
+import { ledgerRow } from './recharge-record.js';
+
+/** Spec §4: a card is valid, lost or expired. */
+export const cardStates = ['valid', 'lost', 'expired'] as const;
+export type CardState = (typeof cardStates)[number];
+
+export const cardDto = z.object({
+  id: z.number(),
+  cardNumber: z.string(),
+  physicalId: z.string(),
+  providerId: z.number(),
+  providerName: z.string(),
+  chargeUserId: z.number().nullable(),
+  account: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  balanceCents: z.number(),
+  expireTime: z.string(),
+  /** What the card is now: lost, expired (marked, or past its expiry) or valid. */
+  state: z.enum(cardStates),
+  /** Why an expired card is expired: marked by an operator, or by its date. */
+  expiredBy: z.enum(['operator', 'date']).nullable(),
+  createTime: z.string(),
+});
+export type CardDto = z.infer<typeof cardDto>;
+
+/** The detail view: the card with its latest ledger rows, newest first. */
+export const cardDetail = cardDto.extend({ ledger: z.array(ledgerRow) });
+export const CARD_DETAIL_LEDGER_ROWS = 50;
+
+/** An instant from a form or a client, ISO 8601 with a zone ("…Z" or "+08:00"). */
+const instant = z.iso.datetime({ offset: true });
+
+/** The UID a reader reports (the charger's idTag): hex or decimal, stored upper-case. */
+export const physicalId = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .min(4)
+  .max(20)
+  .regex(/^[0-9A-Z]+$/);
+
+export const cardCreate = z.object({
+  cardNumber: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\p{L}\p{N}_-]+$/u),
+  physicalId,
+  providerId: z.number().int().positive(),
+  chargeUserId: z.number().int().positive().nullable().optional(),
+  expireTime: instant.refine((s) => Date.parse(s) > Date.now(), { message: 'validation.futureTime' }),
+  /** Paid when the card is issued: the first ledger row (none when 0). */
+  prepaidCents: z.number().int().min(0).max(MAX_AMOUNT_CENTS),
+  email: z.email().max(100),
+  thirdPartyTxnId: optText(128),
+});
+
+/** Card number, physical id and provider are fixed once issued (the ledger and chargers refer to them). */
+export const cardEdit = z.object({
+  id: z.number().int().positive(),
+  chargeUserId: z.number().int().positive().nullable().optional(),
+  expireTime: instant,
+  email: z.email().max(100),
+});
+
+export const cardFilter = z.object({
+  cardNumber: optText(64),
+  physicalId: optText(20),
+  account: optText(64),
+  state: z.enum(cardStates).optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+  chargeUserId: z.coerce.number().int().positive().optional(),
+});
+
+const base = '/web/card';
+const permi = (action: string) => ({ permi: `user:card:${action}` });
+const resource = 'card';
+const stateChange = (action: string, operation: string, summary: string) =>
+  endpoint({
+    method: 'POST',
+    path: `${base}/${action}`,
+    access: permi(operation),
+    resource,
+    operation,
+    body: idBody,
+    data: cardDto,
+    summary,
+  });
+
+/** RFID cards: `/web/card/{action}` (DESIGN.md §4); every balance change is a ledger row. */
+export const cardApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(cardFilter.shape),
+    data: listOf(cardDto),
+  }),
+  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: cardDetail }),
+  add: endpoint({
+    method: 'POST',
+    path: `${base}/add`,
+    access: permi('add'),
+    resource,
+    operation: 'issue',
+    body: cardCreate,
+    data: cardDto,
+    summary: 'Issue a card; a prepaid amount becomes its first recharge',
+  }),
+  edit: endpoint({
+    method: 'POST',
+    path: `${base}/edit`,
+    access: permi('edit'),
+    resource,
+    operation: 'edit',
+    body: cardEdit,
+    data: cardDto,
+  }),
+  reportLoss: stateChange('reportLoss', 'lost', 'Report a valid card lost'),
+  cancelLoss: stateChange('cancelLoss', 'cancelLoss', 'Cancel the loss of a lost card'),
+  expire: stateChange('expire', 'expire', 'Mark a card expired (stays expired whatever its expiry date)'),
+  recharge: endpoint({
+    method: 'POST',
+    path: `${base}/recharge`,
+    access: permi('recharge'),
+    resource,
+    operation: 'recharge',
+    body: moneyMove,
+    data: cardDto,
+  }),
+  refund: endpoint({
+    method: 'POST',
+    path: `${base}/refund`,
+    access: permi('refund'),
+    resource,
+    operation: 'refund',
+    body: moneyMove,
+    data: cardDto,
+    summary: 'Refund: the amount is entered positive and stored negative; at most the balance',
+  }),
+  export: endpoint({
+    method: 'POST',
+    path: `${base}/export`,
+    access: permi('export'),
+    resource,
+    operation: 'export',
+    mutation: false,
+    body: cardFilter.extend(exportOptions.shape),
+    raw: 'download',
+  }),
+};

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { endpoint, exportOptions, idBody, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+
+/** Record validity (DESIGN.md §9): invalid records failed the meter checks; confirmed ones were released for billing by an operator. */
+export const chargeValidities = ['valid', 'invalid', 'confirmed'] as const;
+export type ChargeValidity = (typeof chargeValidities)[number];
+
+export const startTypes = ['card', 'remote'] as const;
+
+/** OCPP stop reasons (1.6 `Reason` and 2.0.1 `ReasonEnumType`); a 1.6 stop without one means Local. */
+export const stopReasons = [
+  'Local',
+  'Remote',
+  'EVDisconnected',
+  'EmergencyStop',
+  'DeAuthorized',
+  'HardReset',
+  'SoftReset',
+  'Reboot',
+  'PowerLoss',
+  'UnlockCommand',
+  'EnergyLimitReached',
+  'SOCLimitReached',
+  'TimeLimitReached',
+  'LocalOutOfCredit',
+  'StoppedByEV',
+  'Timeout',
+  'GroundFault',
+  'OvercurrentFault',
+  'PowerQuality',
+  'ImmediateReset',
+  'MasterPass',
+  'Other',
+] as const;
+
+/** Why the meter data of a record failed the sanity checks (DESIGN.md §6). */
+export const invalidReasons = ['meterBelowStart', 'meterReset', 'meterJump'] as const;
+/** Why a finished record carries no bill. */
+export const billingNotes = ['noPrice', 'noAccount', 'badSamples'] as const;
+export const billTiers = ['sharp', 'peak', 'flat', 'valley'] as const;
+export const feeKinds = ['elec', 'service'] as const;
+
+/** One charging record: a finished transaction with its bill. Money in cents, energy in Wh. */
+export const chargeRecordDto = z.object({
+  /** The OCPP transactionId. */
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  stationId: z.number(),
+  stationName: z.string(),
+  chargePointId: z.number(),
+  serialNumber: z.string(),
+  pointName: z.string(),
+  connectorNo: z.number(),
+  idTag: z.string(),
+  cardNumber: z.string().nullable(),
+  /** The charge user who charged: the card's owner, or the account started remotely. */
+  account: z.string().nullable(),
+  startType: z.enum(startTypes),
+  startTime: z.string(),
+  endTime: z.string().nullable(),
+  durationSec: z.number().nullable(),
+  meterStartWh: z.number(),
+  meterStopWh: z.number().nullable(),
+  energyWh: z.number(),
+  stopReason: z.string().nullable(),
+  stopIdTag: z.string().nullable(),
+  /** Account of the card that stopped the session, when another tag than the starting one stopped it. */
+  stopAccount: z.string().nullable(),
+  elecFeeCents: z.number().nullable(),
+  serviceFeeCents: z.number().nullable(),
+  reserveFeeCents: z.number().nullable(),
+  /** The cost: elec + service + reserve fees; null until billed. */
+  totalCents: z.number().nullable(),
+  billedAt: z.string().nullable(),
+  paidFrom: z.enum(['card', 'mobile']).nullable(),
+  billingNote: z.string().nullable(),
+  validity: z.enum(chargeValidities),
+  invalidReason: z.string().nullable(),
+  confirmedByName: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  /** Received after the charger had been offline. */
+  late: z.boolean(),
+  createTime: z.string(),
+});
+export type ChargeRecordDto = z.infer<typeof chargeRecordDto>;
+
+/** A bill line: energy and money per price version, tier and fee kind, rounded once. */
+export const billLineDto = z.object({
+  priceId: z.number(),
+  /** When that price version took effect. */
+  effectiveFrom: z.string(),
+  tier: z.enum(billTiers),
+  kind: z.enum(feeKinds),
+  energyWh: z.number(),
+  /** 1/10,000 of the currency per kWh. */
+  unitPrice: z.number(),
+  amountCents: z.number(),
+});
+export type BillLineDto = z.infer<typeof billLineDto>;
+
+export const chargeRecordDetail = chargeRecordDto.extend({
+  lines: z.array(billLineDto),
+  stationAddress: z.string(),
+  stationTimeZone: z.string(),
+});
+export type ChargeRecordDetail = z.infer<typeof chargeRecordDetail>;
+
+/** One meter sample of a session's process data; a quantity the charger did not send is null. */
+export const processSample = z.object({
+  at: z.string(),
+  energyWh: z.number().nullable(),
+  powerW: z.number().nullable(),
+  currentImportA: z.number().nullable(),
+  /** Current.Offered: what the charger outputs at most. */
+  currentOfferedA: z.number().nullable(),
+  voltageV: z.number().nullable(),
+  soc: z.number().nullable(),
+  temperatureC: z.number().nullable(),
+});
+export type ProcessSample = z.infer<typeof processSample>;
+
+/** Samples returned at most; longer sessions are thinned evenly (first and last kept). */
+export const MAX_PROCESS_SAMPLES = 2000;
+
+export const chargeRecordFilter = z.object({
+  /** Sessions started in [startTime, endTime]. */
+  startTime: timeFilter,
+  endTime: timeFilter,
+  id: z.coerce.number().int().positive().optional(),
+  stationId: z.coerce.number().int().positive().optional(),
+  pointId: z.coerce.number().int().positive().optional(),
+  serialNumber: optText(48),
+  account: optText(64),
+  cardNumber: optText(64),
+  startType: z.enum(startTypes).optional(),
+  stopReason: optText(20),
+  validity: z.enum(chargeValidities).optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+export type ChargeRecordFilter = z.infer<typeof chargeRecordFilter>;
+
+const base = '/web/chargeRecord';
+const resource = 'chargeRecord';
+const permi = (action: string) => ({ permi: `record:charge:${action}` });
+
+/** Charging records (spec §3): finished sessions, their bills and process data; running ones are on the monitor. */
+export const chargeRecordApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(chargeRecordFilter.shape),
+    data: listOf(chargeRecordDto),
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: `${base}/get`,
+    access: permi('query'),
+    resource,
+    query: idQuery,
+    data: chargeRecordDetail,
+    summary: 'One record with its bill lines and its station (detail and print bill)',
+  }),
+  processData: endpoint({
+    method: 'POST',
+    path: '/charging/realTime/getHisBmsData',
+    access: permi('query'),
+    resource,
+    mutation: false,
+    body: z.object({ transactionId: z.number().int().positive() }),
+    data: z.object({ transactionId: z.number(), samples: z.array(processSample), thinned: z.boolean() }),
+    summary: "A session's process data over time: temperature, currents, voltage, SOC, power, energy",
+  }),
+  confirm: endpoint({
+    method: 'POST',
+    path: `${base}/confirm`,
+    access: permi('confirm'),
+    resource,
+    operation: 'confirm',
+    body: idBody,
+    data: chargeRecordDetail,
+    summary: 'Releases an invalid record for billing and settles it; 601 when it still cannot be billed',
+  }),
+  export: endpoint({
+    method: 'POST',
+    path: `${base}/export`,
+    access: permi('export'),
+    resource,
+    operation: 'export',
+    mutation: false,
+    body: chargeRecordFilter.extend(exportOptions.shape),
+    raw: 'download',
+  }),
+};

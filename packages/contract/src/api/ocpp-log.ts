@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+
+export const ocppDirections = ['in', 'out', 'refused'] as const;
+
+/**
+ * One exchange of the OCPP log: a request (CALL) with the response paired to it by message id
+ * (CALLRESULT or CALLERROR), a refused connection attempt, or a frame nothing pairs with.
+ */
+export const ocppLogDto = z.object({
+  id: z.number(),
+  providerId: z.number().nullable(),
+  serialNumber: z.string(),
+  /** in: charger → central system; out: central system → charger; refused: a connection turned away. */
+  direction: z.enum(ocppDirections),
+  /** 2 CALL, 3 CALLRESULT, 4 CALLERROR of the row itself; null for refused connections. */
+  messageType: z.number().nullable(),
+  action: z.string().nullable(),
+  messageId: z.string().nullable(),
+  createTime: z.string(),
+  /** The paired response: its type (3 or 4), time and latency; null while unanswered. */
+  responseType: z.number().nullable(),
+  responseTime: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+  /** CALLERROR code of the response, if it was one. */
+  errorCode: z.string().nullable(),
+});
+export type OcppLogDto = z.infer<typeof ocppLogDto>;
+
+export const ocppLogDetail = ocppLogDto.extend({ payload: z.unknown(), responsePayload: z.unknown() });
+
+export const ocppLogFilter = z.object({
+  serialNumber: optText(64),
+  action: optText(48),
+  direction: z.enum(ocppDirections).optional(),
+  messageId: optText(64),
+  startTime: timeFilter,
+  endTime: timeFilter,
+});
+
+const base = '/web/ocppLog';
+const permi = (action: string) => ({ permi: `config:ocppLog:${action}` });
+
+/** The OCPP log (DESIGN.md §6): every frame, requests paired with responses, refused connections. */
+export const ocppLogApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource: 'ocppLog',
+    query: pageQuery.extend(ocppLogFilter.shape),
+    data: listOf(ocppLogDto),
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: `${base}/get`,
+    access: permi('list'),
+    resource: 'ocppLog',
+    query: idQuery,
+    data: ocppLogDetail,
+  }),
+  export: endpoint({
+    method: 'POST',
+    path: `${base}/export`,
+    access: permi('export'),
+    resource: 'ocppLog',
+    operation: 'export',
+    mutation: false,
+    body: ocppLogFilter.extend(exportOptions.shape),
+    raw: 'download',
+  }),
+};

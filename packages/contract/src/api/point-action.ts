@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { endpoint, optText } from '../endpoint.js';
+
+/**
+ * Operator actions on a charge point (DESIGN.md §6): each one an OCPP 1.6 command sent over the
+ * bus to whichever node holds the charger's socket, answered with the charger's real reply in
+ * the spec's vocabulary. Bodies are `{ serialNumber, …OCPP request fields }`.
+ */
+export const actionStatuses = [
+  'accepted',
+  'rejected',
+  'scheduled',
+  'failed',
+  'notImplemented',
+  'versionMismatch',
+  'notSupported',
+  'offline',
+  'faulted',
+  'occupied',
+  'unavailable',
+  'rebootRequired',
+] as const;
+export type ActionStatus = (typeof actionStatuses)[number];
+
+/**
+ * A charger's status word (any OCPP 1.6 `*.conf` status) in the vocabulary. Unlock's
+ * `Unlocked` is a success; DataTransfer's unknown vendor or message id is a refusal.
+ */
+const ocppToAction: Record<string, ActionStatus> = {
+  Accepted: 'accepted',
+  Rejected: 'rejected',
+  Scheduled: 'scheduled',
+  Failed: 'failed',
+  NotImplemented: 'notImplemented',
+  VersionMismatch: 'versionMismatch',
+  NotSupported: 'notSupported',
+  Faulted: 'faulted',
+  Occupied: 'occupied',
+  Unavailable: 'unavailable',
+  RebootRequired: 'rebootRequired',
+  Unlocked: 'accepted',
+  UnlockFailed: 'failed',
+  UnknownMessageId: 'rejected',
+  UnknownVendorId: 'rejected',
+};
+
+export function actionStatusOf(ocppStatus: unknown): ActionStatus {
+  return (typeof ocppStatus === 'string' && ocppToAction[ocppStatus]) || 'failed';
+}
+
+/** What every action answers: the status, the charger's own word (or its CALLERROR code) and why, when the status alone does not say. */
+const actionReply = {
+  status: z.enum(actionStatuses),
+  /** The charger's status word (`Unlocked`, `UnknownVendorId`) or CALLERROR code (`NotImplemented`); null when it never answered. */
+  chargerStatus: z.string().nullable(),
+  /** An explanation in the caller's language: timeout, offline, CALLERROR description, unknown vendor. */
+  message: z.string().nullable(),
+};
+export const actionResult = z.object(actionReply);
+export type ActionResult = z.infer<typeof actionResult>;
+
+/** A charge point's OCPP identity; `A`'s point CRUD enforces the stricter format at creation. */
+const serialNumber = z.string().trim().min(1).max(48);
+const connectorId = z.number().int().positive();
+const idToken = z.string().trim().min(1).max(20);
+
+export const resetTypes = ['Hard', 'Soft'] as const;
+export const availabilityTypes = ['Operative', 'Inoperative'] as const;
+export const triggerMessages = [
+  'BootNotification',
+  'DiagnosticsStatusNotification',
+  'FirmwareStatusNotification',
+  'Heartbeat',
+  'MeterValues',
+  'StatusNotification',
+] as const;
+export const chargingRateUnits = ['A', 'W'] as const;
+
+export const chargingSchedule = z.object({
+  duration: z.number().nullable(),
+  startSchedule: z.string().nullable(),
+  chargingRateUnit: z.string(),
+  chargingSchedulePeriod: z.array(z.object({ startPeriod: z.number(), limit: z.number(), numberPhases: z.number().nullable() })),
+  minChargingRate: z.number().nullable(),
+});
+
+export const configurationKey = z.object({ key: z.string(), readonly: z.boolean(), value: z.string().nullable() });
+export type ConfigurationKey = z.infer<typeof configurationKey>;
+
+/** A choice for remote start: a card's physical id, or a charge user's first valid card (DESIGN.md §9: the idTag is the card's UID). */
+export const idTagOption = z.object({
+  idTag: z.string(),
+  kind: z.enum(['card', 'chargeUser']),
+  cardNumber: z.string(),
+  account: z.string().nullable(),
+});
+export type IdTagOption = z.infer<typeof idTagOption>;
+
+const path = (action: string) => `/web/point/${action}`;
+const monitor = (action: string) => ({ permi: `monitor:point:${action}` });
+
+function action<B extends z.ZodObject, D extends z.ZodRawShape>(name: string, access: { permi: string }, body: B, extra: D) {
+  return endpoint({
+    method: 'POST',
+    path: path(name),
+    access,
+    resource: 'pointAction',
+    operation: name,
+    body,
+    data: z.object({ ...actionReply, ...extra }),
+  });
+}
+
+const withSerial = <S extends z.ZodRawShape>(shape: S) => z.object({ serialNumber, ...shape });
+
+export const pointActionApi = {
+  remoteStart: action('remoteStart', monitor('remoteStart'), withSerial({ connectorId: connectorId.optional(), idTag: idToken }), {
+    idTag: z.string(),
+    connectorId: z.number().nullable(),
+  }),
+  remoteStop: action('remoteStop', monitor('remoteStop'), withSerial({ transactionId: z.number().int().positive() }), {
+    transactionId: z.number(),
+  }),
+  reset: action('reset', monitor('reset'), withSerial({ type: z.enum(resetTypes) }), {}),
+  unlock: action('unlock', monitor('unlock'), withSerial({ connectorId }), {}),
+  changeAvailability: action(
+    'changeAvailability',
+    monitor('changeAvailability'),
+    withSerial({ connectorId: z.number().int().min(0), type: z.enum(availabilityTypes) }),
+    {},
+  ),
+  clearCache: action('clearCache', monitor('clearCache'), withSerial({}), {}),
+  sendLocalList: action('sendLocalList', monitor('sendLocalList'), withSerial({}), {
+    /** The version sent, and how many entries the full list held. */
+    listVersion: z.number(),
+    entries: z.number(),
+  }),
+  getLocalListVersion: action('getLocalListVersion', monitor('getLocalListVersion'), withSerial({}), {
+    /** 0: no list; null when the charger did not answer or does not support local lists (-1). */
+    listVersion: z.number().nullable(),
+  }),
+  triggerMessage: action(
+    'triggerMessage',
+    monitor('triggerMessage'),
+    withSerial({ requestedMessage: z.enum(triggerMessages), connectorId: connectorId.optional() }),
+    {},
+  ),
+  dataTransfer: action(
+    'dataTransfer',
+    monitor('dataTransfer'),
+    // OCPP makes messageId and data optional; the spec requires all three in the console (§5).
+    withSerial({
+      vendorId: z.string().trim().min(1).max(255),
+      messageId: z.string().trim().min(1).max(50),
+      data: z.string().min(1).max(10_000),
+    }),
+    { data: z.string().nullable() },
+  ),
+  getCompositeSchedule: action(
+    'getCompositeSchedule',
+    monitor('getCompositeSchedule'),
+    withSerial({
+      connectorId: z.number().int().min(0),
+      duration: z
+        .number()
+        .int()
+        .positive()
+        .max(7 * 86_400),
+      chargingRateUnit: z.enum(chargingRateUnits).optional(),
+    }),
+    { connectorId: z.number().nullable(), scheduleStart: z.string().nullable(), chargingSchedule: chargingSchedule.nullable() },
+  ),
+  getConfiguration: action(
+    'getConfiguration',
+    { permi: 'config:pointConfig:query' },
+    withSerial({ key: z.array(z.string().trim().min(1).max(50)).max(100).optional() }),
+    { configurationKey: z.array(configurationKey), unknownKey: z.array(z.string()) },
+  ),
+  changeConfiguration: action(
+    'changeConfiguration',
+    { permi: 'config:pointConfig:edit' },
+    withSerial({ key: z.string().trim().min(1).max(50), value: z.string().max(500) }),
+    { key: z.string() },
+  ),
+  idTagOptions: endpoint({
+    method: 'GET',
+    path: path('idTagOptions'),
+    access: monitor('remoteStart'),
+    resource: 'pointAction',
+    query: z.object({ serialNumber, keyword: optText(64) }),
+    data: z.array(idTagOption),
+    summary: "Cards and charge users of the point's provider that a remote start may use, at most 50",
+  }),
+};
+
+/** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
+export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions'>;

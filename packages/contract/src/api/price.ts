@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { endpoint, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+
+/**
+ * Electricity prices (DESIGN.md §3, §9): per station, and group electricity prices that override
+ * the station's for members of a user group. Each price is a list of versions, each effective from
+ * an instant; the newest version not after an instant applies then. Unit prices are integers in
+ * 1/10,000 of the currency per kWh (0.1234 $/kWh = 1234); the reservation fee is in cents.
+ */
+export const priceTiers = ['sharp', 'peak', 'flat', 'valley'] as const;
+export type PriceTier = (typeof priceTiers)[number];
+
+/** The day is 48 local half hours from 00:00 in the station's time zone. */
+export const SLOTS_PER_DAY = 48;
+/** 1 currency unit per kWh in the integer unit prices. */
+export const UNIT_PRICE_SCALE = 10_000;
+/** 100 $/kWh. */
+export const MAX_UNIT_PRICE = 100 * UNIT_PRICE_SCALE;
+/** 1,000 $ per reservation. */
+export const MAX_RESERVE_FEE_CENTS = 100_000;
+
+/** The eight fees: electricity and service fee per tier. */
+export const priceFeeKeys = [
+  'sharpElec',
+  'sharpService',
+  'peakElec',
+  'peakService',
+  'flatElec',
+  'flatService',
+  'valleyElec',
+  'valleyService',
+] as const;
+export type PriceFeeKey = (typeof priceFeeKeys)[number];
+
+const wholeIn = (max: number, message: string) => z.number().refine((v) => Number.isInteger(v) && v >= 0 && v <= max, { message });
+const unitPrice = wholeIn(MAX_UNIT_PRICE, 'validation.unitPrice').describe(
+  '1/10,000 of the currency per kWh (0.1234 $/kWh = 1234), 0 to 1,000,000',
+);
+
+const slots = z.array(z.enum(priceTiers)).refine((a) => a.length === SLOTS_PER_DAY, { message: 'validation.priceSlots' });
+
+/** An instant (ISO date-time); absent or empty means "now" at the server. */
+const effectiveFrom = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.date().optional());
+
+const fees = {
+  sharpElec: unitPrice,
+  sharpService: unitPrice,
+  peakElec: unitPrice,
+  peakService: unitPrice,
+  flatElec: unitPrice,
+  flatService: unitPrice,
+  valleyElec: unitPrice,
+  valleyService: unitPrice,
+  reserveFeeCents: wholeIn(MAX_RESERVE_FEE_CENTS, 'validation.reserveFee').describe('Cents per reservation, 0 to 100,000'),
+};
+
+const versionFields = z.object({ effectiveFrom, ...fees, slots });
+
+/** A new version of a station's price (`groupId` absent or null) or of a group price at that station. */
+export const priceCreate = z.object({
+  stationId: z.number().int().positive(),
+  groupId: z.number().int().positive().nullable().optional(),
+  ...versionFields.shape,
+});
+
+/** Saves a version: in place while no bill uses it, else as a new version of the same price. */
+export const priceEdit = z.object({ id: z.number().int().positive(), ...versionFields.shape });
+
+const feeDto = Object.fromEntries(priceFeeKeys.map((k) => [k, z.number()])) as Record<PriceFeeKey, z.ZodNumber>;
+const optionalFeeDto = Object.fromEntries(priceFeeKeys.map((k) => [k, z.number().nullable()])) as Record<
+  PriceFeeKey,
+  z.ZodNullable<z.ZodNumber>
+>;
+
+export const priceVersionDto = z.object({
+  id: z.number(),
+  stationId: z.number(),
+  groupId: z.number().nullable(),
+  effectiveFrom: z.string(),
+  ...feeDto,
+  reserveFeeCents: z.number(),
+  slots: z.array(z.enum(priceTiers)),
+  /** Sessions billed with this version; a used version never changes again. */
+  billedCount: z.number(),
+  used: z.boolean(),
+  createdByName: z.string().nullable(),
+  createTime: z.string(),
+});
+export type PriceVersionDto = z.infer<typeof priceVersionDto>;
+
+/** One row of the lists: a station (or a station × group) with the version in force now, flattened. */
+export const priceRowDto = z.object({
+  stationId: z.number(),
+  stationName: z.string(),
+  providerId: z.number(),
+  providerName: z.string(),
+  timeZone: z.string(),
+  groupId: z.number().nullable(),
+  groupName: z.string().nullable(),
+  /** The version in force now; null (and null fees) when none is yet. */
+  currentId: z.number().nullable(),
+  effectiveFrom: z.string().nullable(),
+  ...optionalFeeDto,
+  reserveFeeCents: z.number().nullable(),
+  slots: z.array(z.enum(priceTiers)).nullable(),
+  /** The next version waiting for its time, if any. */
+  upcomingFrom: z.string().nullable(),
+  versionCount: z.number(),
+});
+export type PriceRowDto = z.infer<typeof priceRowDto>;
+
+export const priceDetailDto = z.object({
+  stationId: z.number(),
+  stationName: z.string(),
+  providerId: z.number(),
+  providerName: z.string(),
+  timeZone: z.string(),
+  groupId: z.number().nullable(),
+  groupName: z.string().nullable(),
+  currentId: z.number().nullable(),
+  /** Newest first. */
+  versions: z.array(priceVersionDto),
+  /** The user groups of the station's provider, for the group price page's picker. */
+  groups: z.array(z.object({ id: z.number(), name: z.string(), hasPrice: z.boolean() })),
+});
+export type PriceDetailDto = z.infer<typeof priceDetailDto>;
+
+export const priceFilter = z.object({ stationName: optText(100) });
+export const groupPriceFilter = z.object({ stationName: optText(100), groupName: optText(50) });
+
+const base = '/web/price';
+const permi = (action: string) => ({ permi: `finance:price:${action}` });
+const resource = 'price';
+
+/** Electricity prices: `/web/price/{action}`. */
+export const priceApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(priceFilter.shape),
+    data: listOf(priceRowDto),
+    summary: 'Stations the caller sees, each with the version of its price in force now',
+  }),
+  groupList: endpoint({
+    method: 'GET',
+    path: `${base}/groupList`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(groupPriceFilter.shape),
+    data: listOf(priceRowDto),
+    summary: 'Group electricity prices (station × user group) with the version in force now',
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: `${base}/get`,
+    access: permi('query'),
+    resource,
+    query: z.object({
+      stationId: z.coerce.number().int().positive(),
+      groupId: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
+    }),
+    data: priceDetailDto,
+    summary: "A station's price (or a group price at it) with every version",
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: `${base}/add`,
+    access: permi('add'),
+    resource,
+    operation: 'add',
+    body: priceCreate,
+    data: priceVersionDto,
+    summary: 'A new version; it may take effect in the past only if no session at the station billed after that instant',
+  }),
+  edit: endpoint({
+    method: 'POST',
+    path: `${base}/edit`,
+    access: permi('edit'),
+    resource,
+    operation: 'edit',
+    body: priceEdit,
+    data: priceVersionDto,
+    summary:
+      'Updates a version no bill uses; a used version is kept and the values become a new version (another id). No effectiveFrom: now',
+  }),
+  remove: endpoint({
+    method: 'POST',
+    path: `${base}/remove`,
+    access: permi('remove'),
+    resource,
+    operation: 'remove',
+    body: idsBody,
+    data: z.object({ removed: z.number() }),
+    summary: 'Removes versions no bill uses',
+  }),
+};
+
+/**
+ * A decimal string in currency units to an integer number of `1/scale` units, exactly (no float
+ * arithmetic): `'0.1234'` at 10,000 → 1234. Undefined when it is not a non-negative decimal with
+ * at most `decimals` places.
+ */
+export function decimalToUnits(text: string, decimals: number): number | undefined {
+  const m = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const frac = m[2] ?? '';
+  if (frac.length > decimals) return undefined;
+  const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  if (whole.length > 12) return undefined;
+  return Number(whole + frac.padEnd(decimals, '0'));
+}
+
+/** The inverse: 1234 at 4 decimals → `'0.1234'`. */
+export function unitsToDecimal(units: number, decimals: number): string {
+  const s = String(Math.abs(Math.trunc(units))).padStart(decimals + 1, '0');
+  const out = decimals === 0 ? s : `${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
+  return units < 0 ? `-${out}` : out;
+}

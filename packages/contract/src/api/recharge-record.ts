@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+
+export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer'] as const;
+export type TradeType = (typeof tradeTypes)[number];
+export const accountKinds = ['card', 'mobile'] as const;
+/** Where a ledger row came from; others may appear (the ledger takes any source name). */
+export const ledgerSources = ['console', 'ocpp', 'app', 'import'] as const;
+
+/** One ledger row (DESIGN.md §3): signed amount, balance before and after, operator and source. */
+export const ledgerRow = z.object({
+  id: z.number(),
+  tradeType: z.enum(tradeTypes),
+  accountKind: z.enum(accountKinds),
+  cardId: z.number().nullable(),
+  cardNumber: z.string().nullable(),
+  chargeUserId: z.number().nullable(),
+  /** The charge user: the card's owner, or the mobile account's user. */
+  account: z.string().nullable(),
+  amountCents: z.number(),
+  balanceBeforeCents: z.number(),
+  balanceAfterCents: z.number(),
+  operatorName: z.string().nullable(),
+  source: z.string(),
+  thirdPartyTxnId: z.string().nullable(),
+  transactionRef: z.string().nullable(),
+  providerId: z.number(),
+  providerName: z.string(),
+  createTime: z.string(),
+});
+export type LedgerRow = z.infer<typeof ledgerRow>;
+
+/** Without a trade type the screen lists recharges and refunds; charges and transfers when asked for. */
+export const rechargeRecordFilter = z.object({
+  startTime: timeFilter,
+  endTime: timeFilter,
+  account: optText(64),
+  cardNumber: optText(64),
+  tradeType: z.enum(tradeTypes).optional(),
+  accountKind: z.enum(accountKinds).optional(),
+  thirdPartyTxnId: optText(128),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+
+const base = '/web/rechargeRecord';
+const permi = (action: string) => ({ permi: `finance:recharge:${action}` });
+const resource = 'rechargeRecord';
+
+/** Recharge records (finance): the ledger's rows, read-only. */
+export const rechargeRecordApi = {
+  list: endpoint({
+    method: 'GET',
+    path: `${base}/list`,
+    access: permi('list'),
+    resource,
+    query: pageQuery.extend(rechargeRecordFilter.shape),
+    data: listOf(ledgerRow),
+  }),
+  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: ledgerRow }),
+  export: endpoint({
+    method: 'POST',
+    path: `${base}/export`,
+    access: permi('export'),
+    resource,
+    operation: 'export',
+    mutation: false,
+    body: rechargeRecordFilter.extend(exportOptions.shape),
+    raw: 'download',
+  }),
+};

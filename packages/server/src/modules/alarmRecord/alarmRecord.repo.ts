@@ -1,0 +1,115 @@
+import type { AlarmRecordDto, AlarmRecordFilter } from '@csms/contract';
+import { and, asc, count, desc, eq, gt, gte, ilike, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { alarm, chargePoint, provider, station } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { providerScope, stationScope } from '../../lib/scope.js';
+
+export type AlarmFilter = Omit<AlarmRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
+
+function selectAlarms(db: Db) {
+  return db
+    .select({
+      id: alarm.id,
+      providerId: alarm.providerId,
+      providerName: provider.name,
+      stationId: alarm.stationId,
+      stationName: station.name,
+      chargePointId: alarm.chargePointId,
+      serialNumber: chargePoint.serialNumber,
+      pointName: chargePoint.name,
+      connectorNo: alarm.connectorNo,
+      level: alarm.level,
+      status: alarm.status,
+      errorCode: alarm.errorCode,
+      info: alarm.info,
+      vendorErrorCode: alarm.vendorErrorCode,
+      occurredAt: alarm.occurredAt,
+      clearedAt: alarm.clearedAt,
+    })
+    .from(alarm)
+    .innerJoin(provider, eq(provider.id, alarm.providerId))
+    .innerJoin(station, eq(station.id, alarm.stationId))
+    .innerJoin(chargePoint, eq(chargePoint.id, alarm.chargePointId));
+}
+
+type Row = Awaited<ReturnType<typeof selectAlarms>>[number];
+
+export function toDto(r: Row, now = Date.now()): AlarmRecordDto {
+  const end = r.clearedAt?.getTime() ?? now;
+  return {
+    id: r.id,
+    providerId: r.providerId,
+    providerName: r.providerName,
+    stationId: r.stationId,
+    stationName: r.stationName,
+    chargePointId: r.chargePointId,
+    serialNumber: r.serialNumber,
+    pointName: r.pointName,
+    connectorNo: r.connectorNo,
+    level: r.level,
+    status: r.status,
+    errorCode: r.errorCode,
+    info: r.info,
+    vendorErrorCode: r.vendorErrorCode,
+    occurTime: r.occurredAt.toISOString(),
+    clearTime: r.clearedAt?.toISOString() ?? null,
+    state: r.clearedAt ? 'cleared' : 'open',
+    durationSec: Math.max(0, Math.round((end - r.occurredAt.getTime()) / 1000)),
+  };
+}
+
+/** Alarm records (faults from status notifications), scoped to the caller's providers and bound stations. */
+export function createAlarmRecordRepo({ db }: { db: Db }) {
+  const scope = (p: Principal) => and(providerScope(p, alarm.providerId), stationScope(p, alarm.stationId));
+  const filterSql = (f: AlarmFilter): SQL | undefined =>
+    and(
+      f.startTime ? gte(alarm.occurredAt, f.startTime) : undefined,
+      f.endTime ? lte(alarm.occurredAt, f.endTime) : undefined,
+      f.stationId ? eq(alarm.stationId, f.stationId) : undefined,
+      f.pointId ? eq(alarm.chargePointId, f.pointId) : undefined,
+      f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+      f.level ? eq(alarm.level, f.level) : undefined,
+      f.errorCode ? ilike(alarm.errorCode, `%${f.errorCode}%`) : undefined,
+      f.state === 'open' ? isNull(alarm.clearedAt) : f.state === 'cleared' ? isNotNull(alarm.clearedAt) : undefined,
+      f.providerId ? eq(alarm.providerId, f.providerId) : undefined,
+    );
+  const counted = (cond: SQL | undefined) =>
+    db.select({ n: count() }).from(alarm).innerJoin(chargePoint, eq(chargePoint.id, alarm.chargePointId)).where(cond);
+
+  return {
+    async list(p: Principal, f: AlarmFilter, page: number, limit: number) {
+      const cond = and(scope(p), filterSql(f));
+      const [rows, [total]] = await Promise.all([
+        selectAlarms(db)
+          .where(cond)
+          .orderBy(desc(alarm.occurredAt), desc(alarm.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        counted(cond),
+      ]);
+      const now = Date.now();
+      return { list: rows.map((r) => toDto(r, now)), total: total?.n ?? 0 };
+    },
+    async count(p: Principal, f: AlarmFilter) {
+      const [row] = await counted(and(scope(p), filterSql(f)));
+      return row?.n ?? 0;
+    },
+    async page(p: Principal, f: AlarmFilter, afterId: number, size: number) {
+      const rows = await selectAlarms(db)
+        .where(and(scope(p), filterSql(f), gt(alarm.id, afterId)))
+        .orderBy(asc(alarm.id))
+        .limit(size);
+      const now = Date.now();
+      return rows.map((r) => toDto(r, now));
+    },
+    async get(p: Principal, id: number) {
+      const [row] = await selectAlarms(db)
+        .where(and(scope(p), eq(alarm.id, id)))
+        .limit(1);
+      return row ? toDto(row) : undefined;
+    },
+  };
+}
+
+export type AlarmRecordRepo = ReturnType<typeof createAlarmRecordRepo>;

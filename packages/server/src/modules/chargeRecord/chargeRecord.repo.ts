@@ -1,0 +1,253 @@
+import { MAX_PROCESS_SAMPLES, type ChargeRecordDto, type ChargeRecordFilter, type ProcessSample } from '@csms/contract';
+import { and, asc, count as countRows, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { card, chargePoint, chargeUser, chargingTransaction as t, price, provider, station, systemUser } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { providerScope, stationScope } from '../../lib/scope.js';
+
+export type RecordFilter = Omit<ChargeRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
+
+const stopCard = alias(card, 'stop_card');
+const stopUser = alias(chargeUser, 'stop_user');
+
+const columns = {
+  id: t.id,
+  providerId: t.providerId,
+  providerName: provider.name,
+  stationId: t.stationId,
+  stationName: station.name,
+  stationAddress: station.address,
+  stationTimeZone: station.timeZone,
+  chargePointId: t.chargePointId,
+  serialNumber: chargePoint.serialNumber,
+  pointName: chargePoint.name,
+  connectorNo: t.connectorNo,
+  idTag: t.idTag,
+  cardNumber: card.cardNumber,
+  account: chargeUser.account,
+  startType: t.startType,
+  startedAt: t.startedAt,
+  stoppedAt: t.stoppedAt,
+  meterStartWh: t.meterStartWh,
+  meterStopWh: t.meterStopWh,
+  energyWh: t.energyWh,
+  stopReason: t.stopReason,
+  stopIdTag: t.stopIdTag,
+  stopAccount: stopUser.account,
+  elecFeeCents: t.elecFeeCents,
+  serviceFeeCents: t.serviceFeeCents,
+  reserveFeeCents: t.reserveFeeCents,
+  totalCents: t.totalCents,
+  billedAt: t.billedAt,
+  paidFrom: t.paidFrom,
+  billingNote: t.billingNote,
+  valid: t.valid,
+  invalidReason: t.invalidReason,
+  confirmedByName: systemUser.username,
+  confirmedAt: t.confirmedAt,
+  late: t.late,
+  createdAt: t.createdAt,
+};
+
+// The charge user is the card's owner, else the account that started the session remotely; the
+// stop account is the owner of a different card that stopped it.
+function selectRecords(db: Db) {
+  return db
+    .select(columns)
+    .from(t)
+    .innerJoin(provider, eq(provider.id, t.providerId))
+    .innerJoin(station, eq(station.id, t.stationId))
+    .innerJoin(chargePoint, eq(chargePoint.id, t.chargePointId))
+    .leftJoin(card, eq(card.id, t.cardId))
+    .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${t.chargeUserId})`))
+    .leftJoin(
+      stopCard,
+      and(
+        isNotNull(t.stopIdTag),
+        eq(stopCard.providerId, t.providerId),
+        sql`lower(${stopCard.physicalId}) = lower(${t.stopIdTag})`,
+        sql`lower(${t.stopIdTag}) <> lower(${t.idTag})`,
+      ),
+    )
+    .leftJoin(stopUser, eq(stopUser.id, stopCard.chargeUserId))
+    .leftJoin(systemUser, eq(systemUser.id, t.confirmedBy));
+}
+
+export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toDto(r: RecordRow): ChargeRecordDto {
+  return {
+    id: r.id,
+    providerId: r.providerId,
+    providerName: r.providerName ?? '',
+    stationId: r.stationId,
+    stationName: r.stationName ?? '',
+    chargePointId: r.chargePointId,
+    serialNumber: r.serialNumber ?? '',
+    pointName: r.pointName ?? '',
+    connectorNo: r.connectorNo,
+    idTag: r.idTag,
+    cardNumber: r.cardNumber,
+    account: r.account,
+    startType: r.startType,
+    startTime: r.startedAt.toISOString(),
+    endTime: iso(r.stoppedAt),
+    durationSec: r.stoppedAt ? Math.max(0, Math.round((r.stoppedAt.getTime() - r.startedAt.getTime()) / 1000)) : null,
+    meterStartWh: Number(r.meterStartWh),
+    meterStopWh: r.meterStopWh === null ? null : Number(r.meterStopWh),
+    energyWh: Number(r.energyWh),
+    stopReason: r.stopReason,
+    stopIdTag: r.stopIdTag,
+    stopAccount: r.stopAccount,
+    elecFeeCents: r.elecFeeCents,
+    serviceFeeCents: r.serviceFeeCents,
+    reserveFeeCents: r.reserveFeeCents,
+    totalCents: r.totalCents,
+    billedAt: iso(r.billedAt),
+    paidFrom: r.paidFrom,
+    billingNote: r.billingNote,
+    validity: r.valid ? 'valid' : r.confirmedAt ? 'confirmed' : 'invalid',
+    invalidReason: r.invalidReason,
+    confirmedByName: r.confirmedByName,
+    confirmedAt: iso(r.confirmedAt),
+    late: r.late,
+    createTime: r.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Charging records: transactions with their station, point, card, charge user and bill, scoped
+ * to the caller's providers and bound stations. Lists and exports show finished sessions only
+ * (running ones are on the monitor); a single record can be read while it runs.
+ */
+export function createChargeRecordRepo({ db }: { db: Db }) {
+  const scope = (p: Principal) => and(providerScope(p, t.providerId), stationScope(p, t.stationId));
+
+  // Filters on the transaction's own columns, or subqueries: the id queries stay single-table, so they
+  // stream from an index however many records there are; the joins run only for the rows shown.
+  const own = (col: string) => sql.raw(`"charging_transaction"."${col}"`);
+  const like = (v: string) => `%${v}%`;
+  const filterSql = (f: RecordFilter): SQL | undefined =>
+    and(
+      isNotNull(t.stoppedAt),
+      f.startTime ? gte(t.startedAt, f.startTime) : undefined,
+      f.endTime ? lte(t.startedAt, f.endTime) : undefined,
+      f.id ? eq(t.id, f.id) : undefined,
+      f.stationId ? eq(t.stationId, f.stationId) : undefined,
+      f.pointId ? eq(t.chargePointId, f.pointId) : undefined,
+      f.serialNumber
+        ? sql`${own('charge_point_id')} in (select cp.id from charge_point cp where cp.serial_number ilike ${like(f.serialNumber)})`
+        : undefined,
+      f.account
+        ? sql`exists (select 1 from charge_user u where u.account ilike ${like(f.account)}
+            and u.id = coalesce((select c.charge_user_id from card c where c.id = ${own('card_id')}), ${own('charge_user_id')}))`
+        : undefined,
+      f.cardNumber ? sql`${own('card_id')} in (select c.id from card c where c.card_number ilike ${like(f.cardNumber)})` : undefined,
+      f.startType ? eq(t.startType, f.startType) : undefined,
+      // OCPP 1.6 leaves the reason out when it is Local.
+      f.stopReason
+        ? f.stopReason === 'Local'
+          ? or(eq(t.stopReason, 'Local'), isNull(t.stopReason))
+          : eq(t.stopReason, f.stopReason)
+        : undefined,
+      f.validity === 'valid' ? eq(t.valid, true) : undefined,
+      f.validity === 'invalid' ? and(eq(t.valid, false), isNull(t.confirmedAt)) : undefined,
+      f.validity === 'confirmed' ? and(eq(t.valid, false), isNotNull(t.confirmedAt)) : undefined,
+      f.providerId ? eq(t.providerId, f.providerId) : undefined,
+    );
+  const where = (p: Principal, f: RecordFilter, ...more: SQL[]) => and(scope(p), filterSql(f), ...more);
+
+  /** The records of these ids with everything joined, in the ids' order. */
+  async function byIds(ids: number[]) {
+    if (ids.length === 0) return [];
+    const found = await selectRecords(db).where(inArray(t.id, ids));
+    const byId = new Map(found.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r ? [toDto(r)] : [];
+    });
+  }
+  const count = async (p: Principal, f: RecordFilter) => {
+    const [row] = await db.select({ n: countRows() }).from(t).where(where(p, f));
+    return row?.n ?? 0;
+  };
+
+  return {
+    async list(p: Principal, f: RecordFilter, page: number, limit: number) {
+      const [ids, total] = await Promise.all([
+        db
+          .select({ id: t.id })
+          .from(t)
+          .where(where(p, f))
+          .orderBy(desc(t.startedAt), desc(t.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        count(p, f),
+      ]);
+      return { list: await byIds(ids.map((r) => r.id)), total };
+    },
+    count,
+    /** One keyset page (by id) for the export engine. */
+    async page(p: Principal, f: RecordFilter, afterId: number, size: number) {
+      const ids = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(where(p, f, gt(t.id, afterId)))
+        .orderBy(asc(t.id))
+        .limit(size);
+      return byIds(ids.map((r) => r.id));
+    },
+    /** One record in scope, running or finished, with its station's address and time zone. */
+    async get(p: Principal, id: number) {
+      const [row] = await selectRecords(db)
+        .where(and(scope(p), eq(t.id, id)))
+        .limit(1);
+      return row ? { ...toDto(row), stationAddress: row.stationAddress ?? '', stationTimeZone: row.stationTimeZone ?? 'UTC' } : undefined;
+    },
+    async priceVersions(ids: number[]) {
+      if (ids.length === 0) return new Map<number, Date>();
+      const found = await db.select({ id: price.id, effectiveFrom: price.effectiveFrom }).from(price).where(inArray(price.id, ids));
+      return new Map(found.map((r) => [r.id, r.effectiveFrom]));
+    },
+    /** Marks an invalid, finished, unconfirmed record confirmed; false when another request got there first. */
+    async confirm(id: number, userId: number) {
+      const done = await db
+        .update(t)
+        .set({ confirmedBy: userId, confirmedAt: new Date() })
+        .where(and(eq(t.id, id), eq(t.valid, false), isNull(t.confirmedAt), isNotNull(t.stoppedAt)))
+        .returning({ id: t.id });
+      return done.length === 1;
+    },
+    /**
+     * The session's meter samples in time order; above MAX_PROCESS_SAMPLES every k-th is kept
+     * (and the last), so a long session still draws its whole shape.
+     */
+    async samples(id: number): Promise<{ samples: ProcessSample[]; thinned: boolean }> {
+      const res = (await db.execute(sql`
+        select x.sampled_at, x.energy_wh, x.power_w, x.current_import_a, x.current_offered_a, x.voltage_v, x.soc, x.temperature_c, x.n
+        from (
+          select m.*, row_number() over (order by m.sampled_at, m.id) as rn, count(*) over () as n
+          from meter_value m where m.transaction_id = ${id}
+        ) x
+        where (x.rn - 1) % greatest(1, ceil(x.n::numeric / ${MAX_PROCESS_SAMPLES})::int) = 0 or x.rn = x.n
+        order by x.rn`)) as unknown as { rows: Record<string, unknown>[] };
+      const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+      const samples = res.rows.map((r) => ({
+        at: new Date(r.sampled_at as string).toISOString(),
+        energyWh: num(r.energy_wh),
+        powerW: num(r.power_w),
+        currentImportA: num(r.current_import_a),
+        currentOfferedA: num(r.current_offered_a),
+        voltageV: num(r.voltage_v),
+        soc: num(r.soc),
+        temperatureC: num(r.temperature_c),
+      }));
+      return { samples, thinned: Number(res.rows[0]?.n ?? 0) > samples.length };
+    },
+  };
+}
+
+export type ChargeRecordRepo = ReturnType<typeof createChargeRecordRepo>;

@@ -1,0 +1,119 @@
+import { Code, translate, type ChargeRecordDetail, type ChargeRecordDto, type chargeRecordApi, type Lang } from '@csms/contract';
+import type { Config } from '../../config.js';
+import type { AuthedCtx } from '../../http/context.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { Outcome, type Handlers } from '../../http/mount.js';
+import type { EventHub } from '../../lib/events.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
+import { dollars, enumLabel, hms, kwh } from '../../lib/units.js';
+import type { Billing } from '../billing/settle.js';
+import type { ChargeRecordRepo } from './chargeRecord.repo.js';
+
+interface Deps {
+  repo: ChargeRecordRepo;
+  billing: Pick<Billing, 'settle' | 'lines'>;
+  events: EventHub;
+  config: Pick<Config, 'exportMaxRows'>;
+  columns: ExportColumns;
+}
+
+/** Export cells: money in $, energy in kWh, enum values in the caller's words. */
+export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordDto>[] {
+  const label = (kind: string, v: string | null) => enumLabel(lang, kind, v);
+  return [
+    { key: 'id' },
+    { key: 'stationName' },
+    { key: 'serialNumber' },
+    { key: 'pointName' },
+    { key: 'connectorNo' },
+    { key: 'account' },
+    { key: 'cardNumber' },
+    { key: 'idTag' },
+    { key: 'startType', value: (r) => label('startType', r.startType) },
+    { key: 'startTime' },
+    { key: 'endTime' },
+    { key: 'durationSec', value: (r) => hms(r.durationSec) },
+    { key: 'energyWh', value: (r) => kwh(r.energyWh) },
+    { key: 'elecFeeCents', value: (r) => dollars(r.elecFeeCents) },
+    { key: 'serviceFeeCents', value: (r) => dollars(r.serviceFeeCents) },
+    { key: 'reserveFeeCents', value: (r) => dollars(r.reserveFeeCents) },
+    { key: 'totalCents', value: (r) => dollars(r.totalCents) },
+    { key: 'paidFrom', value: (r) => label('accountKind', r.paidFrom) },
+    { key: 'billedAt' },
+    { key: 'stopReason', value: (r) => label('stopReason', r.stopReason) },
+    { key: 'stopAccount' },
+    { key: 'validity', value: (r) => label('chargeValidity', r.validity) },
+    { key: 'invalidReason', value: (r) => label('invalidReason', r.invalidReason) },
+    { key: 'billingNote', value: (r) => label('billingNote', r.billingNote) },
+    { key: 'providerName' },
+  ];
+}
+
+export function chargeRecordRoutes({ repo, billing, events, config, columns }: Deps): Handlers<typeof chargeRecordApi> {
+  async function detail(ctx: AuthedCtx, id: number): Promise<ChargeRecordDetail> {
+    const record = await repo.get(ctx.principal, id);
+    if (!record) throw notFound();
+    const lines = await billing.lines([id]);
+    const versions = await repo.priceVersions([...new Set(lines.map((l) => l.priceId))]);
+    return {
+      ...record,
+      lines: lines.map((l) => ({
+        priceId: l.priceId,
+        effectiveFrom: (versions.get(l.priceId) ?? new Date(0)).toISOString(),
+        tier: l.tier,
+        kind: l.kind,
+        energyWh: Number(l.energyWh),
+        unitPrice: l.unitPrice,
+        amountCents: l.amountCents,
+      })),
+    };
+  }
+
+  return {
+    async list({ query, ctx }) {
+      const { page, limit, ...filter } = query;
+      return repo.list(ctx.principal, filter, page, limit);
+    },
+    async get({ query, ctx }) {
+      return detail(ctx, query.id);
+    },
+    async processData({ body, ctx }) {
+      if (!(await repo.get(ctx.principal, body.transactionId))) throw notFound();
+      return { transactionId: body.transactionId, ...(await repo.samples(body.transactionId)) };
+    },
+    async confirm({ body, ctx, audit }) {
+      audit.operand = `chargeRecord:${body.id}`;
+      const before = await repo.get(ctx.principal, body.id);
+      if (!before) throw notFound();
+      if (!before.endTime) throw conflict('errors.chargeRecord.notFinished', { id: body.id });
+      if (before.validity === 'valid') throw conflict('errors.chargeRecord.notInvalid', { id: body.id });
+      if (before.validity === 'confirmed' || !(await repo.confirm(body.id, ctx.principal.userId))) {
+        throw conflict('errors.chargeRecord.alreadyConfirmed', { id: body.id });
+      }
+      // Settlement is idempotent (row lock + billed_at + the ledger's charge reference).
+      const outcome = await billing.settle(body.id);
+      const after = await detail(ctx, body.id);
+      if (outcome.kind === 'unbillable') {
+        const reason = translate(ctx.lang, `enums.billingNote.${outcome.reason}`);
+        return new Outcome(after, Code.WARN, 'errors.chargeRecord.confirmedNotBilled', { reason });
+      }
+      return after;
+    },
+    async export({ body, ctx, reply }) {
+      const p = ctx.principal;
+      const { format, exportId, ...filter } = body;
+      await streamExport(reply, {
+        lang: ctx.lang,
+        resource: 'chargeRecord',
+        fileBase: 'charge_record',
+        format,
+        columns: await columns.columnsFor('chargeRecord', exportColumnsFor(ctx.lang), ctx),
+        total: await repo.count(p, filter),
+        batches: keysetBatches((after, size) => repo.page(p, filter, after, size)),
+        maxRows: config.exportMaxRows,
+        progress: { hub: events, userId: p.userId, exportId },
+      });
+    },
+  };
+}

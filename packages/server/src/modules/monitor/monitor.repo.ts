@@ -1,0 +1,332 @@
+import {
+  pointStatusOf,
+  type ConnectorState,
+  type LiveFault,
+  type LiveSession,
+  type PointState,
+  type PointStatus,
+  type StationState,
+  type StatusCounts,
+} from '@csms/contract';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  alarm,
+  card,
+  chargePoint,
+  chargeUser,
+  chargingTransaction as tx,
+  connector,
+  meterValue,
+  provider,
+  station,
+} from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { stationScope } from './scope.js';
+
+const OCCUPIED = sql.raw(`('Preparing','Charging','SuspendedEV','SuspendedEVSE','Finishing','Reserved')`);
+
+/** `pointStatusOf` in SQL, for counting in the database. */
+const mappedStatus = sql`case when not ${chargePoint.online} then 'offline'
+  when ${connector.status} = 'Available' then 'available'
+  when ${connector.status} = 'Faulted' then 'faulted'
+  when ${connector.status} in ${OCCUPIED} then 'charging'
+  else 'unavailable' end`;
+
+const countWhere = (cond: SQL) => sql<number>`count(${connector.id}) filter (where ${cond})`.mapWith(Number);
+const countStatus = (s: PointStatus) => countWhere(sql`${mappedStatus} = ${s}`);
+
+/** Points having a connector (or, for faults, the point itself) in the console status `s`; spelled out for the correlated subquery. */
+function pointHasStatus(s: PointStatus): SQL {
+  if (s === 'offline') return eq(chargePoint.online, false);
+  const match: Record<Exclude<PointStatus, 'offline'>, SQL> = {
+    available: sql`c.status = 'Available'`,
+    faulted: sql`c.status = 'Faulted'`,
+    charging: sql`c.status in ${OCCUPIED}`,
+    unavailable: sql`(c.status is null or c.status not in ('Available', 'Faulted') and c.status not in ${OCCUPIED})`,
+  };
+  const viaConnector = sql`exists (select 1 from "connector" c where c.charge_point_id = "charge_point"."id" and ${match[s]})`;
+  return and(eq(chargePoint.online, true), s === 'faulted' ? sql`(${chargePoint.status} = 'Faulted' or ${viaConnector})` : viaConnector)!;
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export interface ChargingFilter {
+  stationId?: number | undefined;
+  serialNumber?: string | undefined;
+  idTag?: string | undefined;
+}
+export interface PointFilter {
+  stationId?: number | undefined;
+  serialNumber?: string | undefined;
+  status?: PointStatus | undefined;
+  online?: boolean | undefined;
+}
+
+/** Live state for monitoring and the dashboard, in the caller's scope (providers, bound stations). */
+export function createMonitorRepo({ db }: { db: Db }) {
+  const pointScope = (p: Principal) => stationScope(p, chargePoint.providerId, chargePoint.stationId);
+
+  return {
+    async charging(p: Principal, f: ChargingFilter, page: number, limit: number): Promise<{ list: LiveSession[]; total: number }> {
+      const cond = and(
+        isNull(tx.stoppedAt),
+        stationScope(p, tx.providerId, tx.stationId),
+        f.stationId ? eq(tx.stationId, f.stationId) : undefined,
+        f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+        f.idTag ? ilike(tx.idTag, `%${f.idTag}%`) : undefined,
+      );
+      // Energy so far: the stored total, or the latest sample above the start register (never negative).
+      const energy = sql<number>`greatest(${tx.energyWh}, coalesce(${tx.lastMeterWh} - ${tx.meterStartWh}, 0), 0)`.mapWith(Number);
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            transactionId: tx.id,
+            providerId: tx.providerId,
+            stationId: tx.stationId,
+            stationName: station.name,
+            chargePointId: tx.chargePointId,
+            serialNumber: chargePoint.serialNumber,
+            pointName: chargePoint.name,
+            connectorNo: tx.connectorNo,
+            idTag: tx.idTag,
+            cardNumber: card.cardNumber,
+            account: chargeUser.account,
+            startType: tx.startType,
+            startedAt: tx.startedAt,
+            meterStartWh: tx.meterStartWh,
+            energyWh: energy,
+            powerW: tx.lastPowerW,
+            soc: tx.lastSoc,
+            lastSampleAt: tx.lastSampleAt,
+            online: chargePoint.online,
+          })
+          .from(tx)
+          .innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId))
+          .innerJoin(station, eq(station.id, tx.stationId))
+          .leftJoin(card, eq(card.id, tx.cardId))
+          .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${tx.chargeUserId}, ${card.chargeUserId})`))
+          .where(cond)
+          .orderBy(desc(tx.startedAt), desc(tx.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ n: count() }).from(tx).innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId)).where(cond),
+      ]);
+      return {
+        list: rows.map((r) => ({
+          ...r,
+          meterStartWh: Number(r.meterStartWh),
+          startedAt: iso(r.startedAt)!,
+          lastSampleAt: iso(r.lastSampleAt),
+        })),
+        total: total?.n ?? 0,
+      };
+    },
+
+    async points(p: Principal, f: PointFilter, page: number, limit: number): Promise<{ list: PointState[]; total: number }> {
+      const cond = and(
+        pointScope(p),
+        f.stationId ? eq(chargePoint.stationId, f.stationId) : undefined,
+        f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+        f.online !== undefined ? eq(chargePoint.online, f.online) : undefined,
+        f.status ? pointHasStatus(f.status) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            chargePointId: chargePoint.id,
+            serialNumber: chargePoint.serialNumber,
+            name: chargePoint.name,
+            providerId: chargePoint.providerId,
+            stationId: chargePoint.stationId,
+            stationName: station.name,
+            online: chargePoint.online,
+            enabled: chargePoint.enabled,
+            ocppStatus: chargePoint.status,
+            errorCode: chargePoint.errorCode,
+            lastSeenAt: chargePoint.lastSeenAt,
+            connectedAt: chargePoint.connectedAt,
+            firmwareVersion: chargePoint.firmwareVersion,
+          })
+          .from(chargePoint)
+          .innerJoin(station, eq(station.id, chargePoint.stationId))
+          .where(cond)
+          .orderBy(asc(station.name), asc(chargePoint.serialNumber))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ n: count() }).from(chargePoint).innerJoin(station, eq(station.id, chargePoint.stationId)).where(cond),
+      ]);
+      const ids = rows.map((r) => r.chargePointId);
+      const [connectors, running] =
+        ids.length === 0
+          ? [[], []]
+          : await Promise.all([
+              db.select().from(connector).where(inArray(connector.chargePointId, ids)).orderBy(asc(connector.connectorNo)),
+              db
+                .select({ id: tx.id, chargePointId: tx.chargePointId, connectorNo: tx.connectorNo })
+                .from(tx)
+                .where(and(inArray(tx.chargePointId, ids), isNull(tx.stoppedAt)))
+                .orderBy(asc(tx.id)),
+            ]);
+      const txOf = new Map(running.map((t) => [`${t.chargePointId}:${t.connectorNo}`, t.id]));
+      return {
+        list: rows.map((r) => ({
+          ...r,
+          status: pointStatusOf(r.ocppStatus, r.online),
+          lastSeenAt: iso(r.lastSeenAt),
+          connectedAt: iso(r.connectedAt),
+          connectors: connectors
+            .filter((c) => c.chargePointId === r.chargePointId)
+            .map((c): ConnectorState => ({
+              connectorNo: c.connectorNo,
+              name: c.name,
+              standard: c.standard,
+              type: c.type,
+              status: pointStatusOf(c.status, r.online),
+              ocppStatus: c.status,
+              errorCode: c.errorCode,
+              info: c.info,
+              statusAt: iso(c.statusAt),
+              transactionId: txOf.get(`${r.chargePointId}:${c.connectorNo}`) ?? null,
+            })),
+        })),
+        total: total?.n ?? 0,
+      };
+    },
+
+    async stations(
+      p: Principal,
+      f: { stationName?: string | undefined },
+      page: number,
+      limit: number,
+    ): Promise<{ list: StationState[]; total: number }> {
+      const cond = and(
+        stationScope(p, station.providerId, station.id),
+        f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            stationId: station.id,
+            stationName: station.name,
+            providerName: provider.name,
+            points: sql<number>`count(distinct ${chargePoint.id})`.mapWith(Number),
+            pointsOnline: sql<number>`count(distinct ${chargePoint.id}) filter (where ${chargePoint.online})`.mapWith(Number),
+            pointsOffline: sql<number>`count(distinct ${chargePoint.id}) filter (where not ${chargePoint.online})`.mapWith(Number),
+            connectors: sql<number>`count(${connector.id})`.mapWith(Number),
+            available: countStatus('available'),
+            charging: countStatus('charging'),
+            unavailable: countStatus('unavailable'),
+            faulted: countStatus('faulted'),
+            offline: countStatus('offline'),
+          })
+          .from(station)
+          .innerJoin(provider, eq(provider.id, station.providerId))
+          .leftJoin(chargePoint, eq(chargePoint.stationId, station.id))
+          .leftJoin(connector, eq(connector.chargePointId, chargePoint.id))
+          .where(cond)
+          .groupBy(station.id, provider.name)
+          .orderBy(asc(station.name), asc(station.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ n: count() }).from(station).where(cond),
+      ]);
+      return { list: rows, total: total?.n ?? 0 };
+    },
+
+    async counts(p: Principal, stationId?: number): Promise<StatusCounts> {
+      const cond = and(pointScope(p), stationId ? eq(chargePoint.stationId, stationId) : undefined);
+      const [[c], [points]] = await Promise.all([
+        db
+          .select({
+            total: sql<number>`count(${connector.id})`.mapWith(Number),
+            connected: countWhere(sql`${chargePoint.online}`),
+            free: countStatus('available'),
+            charging: countStatus('charging'),
+            unavailable: countStatus('unavailable'),
+            offline: countStatus('offline'),
+            fault: countStatus('faulted'),
+          })
+          .from(connector)
+          .innerJoin(chargePoint, eq(chargePoint.id, connector.chargePointId))
+          .where(cond),
+        db
+          .select({
+            online: sql<number>`count(*) filter (where ${chargePoint.online})`.mapWith(Number),
+            offline: sql<number>`count(*) filter (where not ${chargePoint.online})`.mapWith(Number),
+          })
+          .from(chargePoint)
+          .where(cond),
+      ]);
+      return {
+        total: c?.total ?? 0,
+        connected: c?.connected ?? 0,
+        free: c?.free ?? 0,
+        charging: c?.charging ?? 0,
+        unavailable: c?.unavailable ?? 0,
+        offline: c?.offline ?? 0,
+        fault: c?.fault ?? 0,
+        pointsOnline: points?.online ?? 0,
+        pointsOffline: points?.offline ?? 0,
+      };
+    },
+
+    async faults(p: Principal, limit: number): Promise<LiveFault[]> {
+      const rows = await db
+        .select({
+          alarmId: alarm.id,
+          stationName: station.name,
+          serialNumber: chargePoint.serialNumber,
+          pointName: chargePoint.name,
+          connectorNo: alarm.connectorNo,
+          level: alarm.level,
+          status: alarm.status,
+          errorCode: alarm.errorCode,
+          info: alarm.info,
+          occurredAt: alarm.occurredAt,
+        })
+        .from(alarm)
+        .innerJoin(chargePoint, eq(chargePoint.id, alarm.chargePointId))
+        .innerJoin(station, eq(station.id, alarm.stationId))
+        .where(and(isNull(alarm.clearedAt), stationScope(p, alarm.providerId, alarm.stationId)))
+        .orderBy(desc(alarm.occurredAt), desc(alarm.id))
+        .limit(limit);
+      return rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt)! }));
+    },
+
+    /**
+     * Total power over the last 24 hours: per bucket, each connector's average sampled power,
+     * summed over the connectors in scope; buckets without samples are 0.
+     */
+    async powerTrend(p: Principal, bucketMinutes: number, now = new Date()) {
+      const bucketMs = bucketMinutes * 60_000;
+      const buckets = (24 * 60) / bucketMinutes;
+      const first = Math.floor(now.getTime() / bucketMs) * bucketMs - (buckets - 1) * bucketMs;
+      const seconds = bucketMinutes * 60;
+      const perConnector = db
+        .select({
+          b: sql<number>`floor(extract(epoch from ${meterValue.sampledAt}) / ${seconds})`.as('b'),
+          avgW: sql<number>`avg(${meterValue.powerW})`.as('avg_w'),
+        })
+        .from(meterValue)
+        .innerJoin(chargePoint, eq(chargePoint.id, meterValue.chargePointId))
+        .where(and(gte(meterValue.sampledAt, new Date(first)), isNotNull(meterValue.powerW), pointScope(p)))
+        .groupBy(sql`1`, meterValue.chargePointId, meterValue.connectorNo)
+        .as('per_connector');
+      const rows = await db
+        .select({ bucket: sql<number>`${perConnector.b}`.mapWith(Number), powerW: sql<number>`sum(${perConnector.avgW})`.mapWith(Number) })
+        .from(perConnector)
+        .groupBy(perConnector.b);
+      const byBucket = new Map(rows.map((r) => [r.bucket * seconds * 1000, Math.round(r.powerW)]));
+      return {
+        bucketMinutes,
+        points: Array.from({ length: buckets }, (_, i) => {
+          const at = first + i * bucketMs;
+          return { at: new Date(at).toISOString(), powerW: byBucket.get(at) ?? 0 };
+        }),
+      };
+    },
+  };
+}
+
+export type MonitorRepo = ReturnType<typeof createMonitorRepo>;

@@ -1,0 +1,168 @@
+import { Code, translate, type ConfigurationKey, type pointActionApi } from '@csms/contract';
+import type { AuthedCtx } from '../../http/context.js';
+import { badField, conflict, notFound } from '../../http/errors.js';
+import { Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
+import type { AuthorizationService } from '../cards/authorize.js';
+import type { PointActionRepo } from './pointAction.repo.js';
+import type { Answer, CommandSender } from './pointAction.service.js';
+
+type LocalList = Awaited<ReturnType<AuthorizationService['localList']>>;
+
+interface Deps {
+  repo: PointActionRepo;
+  ask: CommandSender;
+  /** The authorization service's local list of a provider (cards module). */
+  localList: (providerId: number) => Promise<LocalList>;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+/** A CALLRESULT's ChargingSchedule with absent optional fields as null. */
+function schedule(v: unknown) {
+  if (v === null || typeof v !== 'object') return null;
+  const s = record(v);
+  const periods = Array.isArray(s.chargingSchedulePeriod) ? s.chargingSchedulePeriod.map(record) : [];
+  return {
+    duration: num(s.duration),
+    startSchedule: str(s.startSchedule),
+    chargingRateUnit: str(s.chargingRateUnit) ?? '',
+    chargingSchedulePeriod: periods.map((x) => ({
+      startPeriod: num(x.startPeriod) ?? 0,
+      limit: num(x.limit) ?? 0,
+      numberPhases: num(x.numberPhases),
+    })),
+    minChargingRate: num(s.minChargingRate),
+  };
+}
+
+/**
+ * `POST /web/point/{action}`: find the point in the caller's scope (404 otherwise, before anything
+ * is sent), send the OCPP command over the bus and answer with the charger's reply. The envelope
+ * is 200 whatever the charger said; its message (and the system log's) is the answer in words.
+ */
+export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<typeof pointActionApi> {
+  async function target(ctx: AuthedCtx, serialNumber: string, audit: AuditNote) {
+    const point = await repo.point(ctx.principal, serialNumber);
+    if (!point) throw notFound();
+    audit.operand = `point:${point.serialNumber}`;
+    return point;
+  }
+
+  function answer<T extends object>(ctx: AuthedCtx, a: Answer, extra: T) {
+    const message = a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null;
+    const data = { status: a.status, chargerStatus: a.chargerStatus, message, ...extra };
+    return new Outcome(data, Code.OK, a.messageKey ?? `enums.actionStatus.${a.status}`, a.params);
+  }
+
+  return {
+    async remoteStart({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // The idTag must be one of the point's provider's cards: an operator cannot charge another provider's card.
+      if (!(await repo.isProviderCard(point.providerId, body.idTag))) {
+        throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
+      }
+      const payload = { idTag: body.idTag, ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}) };
+      const a = await ask(point.serialNumber, 'RemoteStartTransaction', payload);
+      return answer(ctx, a, { idTag: body.idTag, connectorId: body.connectorId ?? null });
+    },
+    async remoteStop({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const tx = await repo.transaction(point.id, body.transactionId);
+      if (!tx) throw notFound();
+      if (tx.stoppedAt) throw conflict('errors.pointAction.notRunning', { id: body.transactionId }, 'transactionId');
+      audit.operand = `point:${point.serialNumber}:transaction:${tx.id}`;
+      const a = await ask(point.serialNumber, 'RemoteStopTransaction', { transactionId: tx.id });
+      return answer(ctx, a, { transactionId: tx.id });
+    },
+    async reset({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      return answer(ctx, await ask(point.serialNumber, 'Reset', { type: body.type }), {});
+    },
+    async unlock({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      return answer(ctx, await ask(point.serialNumber, 'UnlockConnector', { connectorId: body.connectorId }), {});
+    },
+    async changeAvailability({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const a = await ask(point.serialNumber, 'ChangeAvailability', { connectorId: body.connectorId, type: body.type });
+      return answer(ctx, a, {});
+    },
+    async clearCache({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      return answer(ctx, await ask(point.serialNumber, 'ClearCache', {}), {});
+    },
+    async sendLocalList({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // A full update with the authorization service's list of the point's provider and its version.
+      const list = await localList(point.providerId);
+      const a = await ask(point.serialNumber, 'SendLocalList', {
+        listVersion: list.version,
+        updateType: 'Full',
+        localAuthorizationList: list.entries,
+      });
+      return answer(ctx, a, { listVersion: list.version, entries: list.entries.length });
+    },
+    async getLocalListVersion({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // OCPP 1.6 §5.10: -1 means the charger does not support local lists, 0 that it holds none.
+      const a = await ask(point.serialNumber, 'GetLocalListVersion', {}, (p) => {
+        const v = num(p.listVersion);
+        return v === null ? undefined : v < 0 ? 'NotSupported' : 'Accepted';
+      });
+      const version = num(a.payload?.listVersion);
+      if (a.chargerStatus === 'NotSupported' && a.payload) a.messageKey = 'errors.pointAction.localListUnsupported';
+      return answer(ctx, a, { listVersion: version !== null && version >= 0 ? version : null });
+    },
+    async triggerMessage({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const payload = {
+        requestedMessage: body.requestedMessage,
+        ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}),
+      };
+      return answer(ctx, await ask(point.serialNumber, 'TriggerMessage', payload), {});
+    },
+    async dataTransfer({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const a = await ask(point.serialNumber, 'DataTransfer', { vendorId: body.vendorId, messageId: body.messageId, data: body.data });
+      return answer(ctx, a, { data: str(a.payload?.data) });
+    },
+    async getCompositeSchedule({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const a = await ask(point.serialNumber, 'GetCompositeSchedule', {
+        connectorId: body.connectorId,
+        duration: body.duration,
+        ...(body.chargingRateUnit ? { chargingRateUnit: body.chargingRateUnit } : {}),
+      });
+      const p = a.payload ?? {};
+      return answer(ctx, a, {
+        connectorId: num(p.connectorId),
+        scheduleStart: str(p.scheduleStart),
+        chargingSchedule: schedule(p.chargingSchedule),
+      });
+    },
+    async getConfiguration({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // GetConfiguration.conf has no status: an answer at all is the acceptance.
+      const a = await ask(point.serialNumber, 'GetConfiguration', body.key?.length ? { key: body.key } : {}, () => 'Accepted');
+      const p = a.payload ?? {};
+      const keys: ConfigurationKey[] = (Array.isArray(p.configurationKey) ? p.configurationKey.map(record) : [])
+        .filter((k) => typeof k.key === 'string')
+        .map((k) => ({ key: k.key as string, readonly: k.readonly === true, value: str(k.value) }));
+      const unknown = Array.isArray(p.unknownKey) ? p.unknownKey.filter((k): k is string => typeof k === 'string') : [];
+      return answer(ctx, a, { configurationKey: keys, unknownKey: unknown });
+    },
+    async changeConfiguration({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      audit.operand = `point:${point.serialNumber}:${body.key}`;
+      const a = await ask(point.serialNumber, 'ChangeConfiguration', { key: body.key, value: body.value });
+      return answer(ctx, a, { key: body.key });
+    },
+    async idTagOptions({ query, ctx }) {
+      const point = await repo.point(ctx.principal, query.serialNumber);
+      if (!point) throw notFound();
+      return repo.idTagOptions(point.providerId, query.keyword || undefined);
+    },
+  };
+}

@@ -1,0 +1,373 @@
+import { api, translate } from '@csms/contract';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, createUser } from '../../../test/fixtures.js';
+import { startServer, type TestServer } from '../../../test/harness.js';
+import type { ChargerCommand, ChargerReply } from '../../bus/bus.js';
+import type { Db } from '../../db/client.js';
+import { card, chargeUser, localListVersion, systemLog } from '../../db/schema.js';
+import { insertPoint, insertStation, insertTransaction } from '../monitor/monitor.fixtures.js';
+
+let s: TestServer;
+let db: Db;
+let admin: string;
+/** Provider A's operator with every monitoring and configuration permission; B's the same for another provider. */
+let a: { token: string; providerId: number };
+let b: { token: string; providerId: number };
+let point: Awaited<ReturnType<typeof insertPoint>>;
+
+const ALL = ['monitor:point:list', ...Object.values(api.pointAction).map((e) => (e.access as { permi: string }).permi)];
+
+async function operator(permissions: string[], providerId?: number, stationIds?: number[]) {
+  const op = await createOperator(db, { permissions, rolePaths: ['/realTimeMonitor/chargePoint'], ...(providerId ? { providerId } : {}) });
+  let username = op.user.username;
+  let password = op.user.password;
+  if (stationIds) {
+    const u = await createUser(db, { providerId: op.providerId, roleId: op.role.id, stationIds });
+    username = u.username;
+    password = u.password;
+  }
+  return { token: await s.login(username, password), providerId: op.providerId };
+}
+
+let n = 0;
+async function newCard(providerId: number, v: Partial<typeof card.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(card)
+    .values({
+      providerId,
+      cardNumber: `NO${++n}`,
+      physicalId: `UID${n}${Math.random().toString(36).slice(2, 6)}`.toUpperCase(),
+      expireAt: new Date(Date.now() + 365 * 86_400_000),
+      ...v,
+    })
+    .returning();
+  return row!;
+}
+
+/** A fake charger on the app's bus: records each command and answers with `answer`. */
+let sent: ChargerCommand[] = [];
+let stop: (() => void) | undefined;
+function charger(serial: string, answer: (c: ChargerCommand) => ChargerReply | Promise<ChargerReply>) {
+  stop?.();
+  stop = s.app.bus.serve(serial, async (c) => {
+    sent.push(c);
+    return answer(c);
+  });
+}
+const result = (payload: Record<string, unknown>): ChargerReply => ({ kind: 'result', payload });
+
+type Reply = { code: number; msg: string; data: Record<string, unknown> & { status: string; message: string | null } };
+const act = (name: keyof typeof api.pointAction, body: Record<string, unknown>, token = a.token, lang: 'zh' | 'en' = 'en') =>
+  s.call('POST', api.pointAction[name].path, { token, body: { serialNumber: point.serialNumber, ...body }, lang }) as Promise<Reply>;
+
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+  admin = await s.login();
+  a = await operator(ALL);
+  b = await operator(ALL);
+  point = await insertPoint(db, a.providerId, { connectorStatuses: ['Available', 'Charging'] });
+});
+afterAll(() => s.close());
+afterEach(() => {
+  stop?.();
+  stop = undefined;
+  sent = [];
+});
+
+describe('each action sends its OCPP command and answers with the charger’s reply', () => {
+  it('remote start with one of the provider’s cards', async () => {
+    const c = await newCard(a.providerId);
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    const r = await act('remoteStart', { connectorId: 1, idTag: c.physicalId.toLowerCase() });
+    expect(r).toMatchObject({
+      code: 200,
+      msg: 'Accepted',
+      data: { status: 'accepted', chargerStatus: 'Accepted', message: null, connectorId: 1 },
+    });
+    expect(sent).toEqual([{ action: 'RemoteStartTransaction', payload: { idTag: c.physicalId.toLowerCase(), connectorId: 1 } }]);
+  });
+
+  it('refuses an idTag that is not a card of the point’s provider, before sending anything', async () => {
+    const foreign = await newCard(b.providerId);
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    for (const idTag of ['NOSUCHCARD', foreign.physicalId]) {
+      const r = await act('remoteStart', { connectorId: 1, idTag });
+      expect(r.code).toBe(400);
+      expect(r.data).toEqual({ field: 'idTag' });
+      expect(r.msg).toContain(idTag);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it('remote stop of the running transaction; a stopped one is refused, another point’s is not found', async () => {
+    const running = await insertTransaction(db, point);
+    const stopped = await insertTransaction(db, point, { stoppedAt: new Date(), startedAt: new Date(Date.now() - 3_600_000) });
+    const other = await insertPoint(db, a.providerId);
+    const elsewhere = await insertTransaction(db, other);
+    charger(point.serialNumber, () => result({ status: 'Rejected' }));
+    const r = await act('remoteStop', { transactionId: running.id });
+    expect(r).toMatchObject({ code: 200, msg: 'Rejected', data: { status: 'rejected', transactionId: running.id } });
+    expect(sent).toEqual([{ action: 'RemoteStopTransaction', payload: { transactionId: running.id } }]);
+    expect((await act('remoteStop', { transactionId: stopped.id })).code).toBe(409);
+    expect((await act('remoteStop', { transactionId: elsewhere.id })).code).toBe(404);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('reset, unlock, availability, clear cache and trigger', async () => {
+    const answers: Record<string, Record<string, unknown>> = {
+      Reset: { status: 'Accepted' },
+      UnlockConnector: { status: 'UnlockFailed' },
+      ChangeAvailability: { status: 'Scheduled' },
+      ClearCache: { status: 'Rejected' },
+      TriggerMessage: { status: 'NotImplemented' },
+    };
+    charger(point.serialNumber, (c) => result(answers[c.action]!));
+    expect((await act('reset', { type: 'Hard' })).data).toMatchObject({ status: 'accepted' });
+    const unlock = await act('unlock', { connectorId: 2 });
+    expect(unlock).toMatchObject({
+      msg: 'Unlock failed',
+      data: { status: 'failed', chargerStatus: 'UnlockFailed', message: 'Unlock failed' },
+    });
+    expect((await act('changeAvailability', { connectorId: 0, type: 'Inoperative' })).data.status).toBe('scheduled');
+    expect((await act('clearCache', {})).data.status).toBe('rejected');
+    expect((await act('triggerMessage', { requestedMessage: 'StatusNotification', connectorId: 1 })).data.status).toBe('notImplemented');
+    expect(sent).toEqual([
+      { action: 'Reset', payload: { type: 'Hard' } },
+      { action: 'UnlockConnector', payload: { connectorId: 2 } },
+      { action: 'ChangeAvailability', payload: { connectorId: 0, type: 'Inoperative' } },
+      { action: 'ClearCache', payload: {} },
+      { action: 'TriggerMessage', payload: { requestedMessage: 'StatusNotification', connectorId: 1 } },
+    ]);
+  });
+
+  it('an unlocked connector is a success', async () => {
+    charger(point.serialNumber, () => result({ status: 'Unlocked' }));
+    expect((await act('unlock', { connectorId: 1 })).data).toMatchObject({ status: 'accepted', chargerStatus: 'Unlocked' });
+  });
+
+  it('sends the provider’s whitelist as a full update with its version', async () => {
+    const valid = await newCard(a.providerId);
+    const lost = await newCard(a.providerId, { status: 'lost' });
+    const user = (
+      await db
+        .insert(chargeUser)
+        .values({ providerId: a.providerId, account: `acct${++n}`, userType: 'card' })
+        .returning()
+    )[0]!;
+    const owned = await newCard(a.providerId, { chargeUserId: user.id });
+    const foreign = await newCard(b.providerId);
+    const [v] = await db.select().from(localListVersion).where(eq(localListVersion.id, 1));
+    charger(point.serialNumber, () => result({ status: 'VersionMismatch' }));
+    const r = await act('sendLocalList', {});
+    expect(r.data).toMatchObject({ status: 'versionMismatch', listVersion: v?.version ?? 0 });
+    const payload = sent[0]!.payload as {
+      listVersion: number;
+      updateType: string;
+      localAuthorizationList: { idTag: string; idTagInfo: Record<string, unknown> }[];
+    };
+    expect(sent[0]!.action).toBe('SendLocalList');
+    expect(payload.updateType).toBe('Full');
+    expect(payload.listVersion).toBe(v?.version ?? 0);
+    const byTag = new Map(payload.localAuthorizationList.map((e) => [e.idTag, e.idTagInfo]));
+    expect(byTag.get(valid.physicalId)).toMatchObject({ status: 'Accepted', expiryDate: valid.expireAt.toISOString() });
+    expect(byTag.get(lost.physicalId)).toEqual({ status: 'Blocked' });
+    expect(byTag.get(owned.physicalId)).toMatchObject({ status: 'Accepted', parentIdTag: user.account });
+    expect(byTag.has(foreign.physicalId)).toBe(false);
+    expect(r.data.entries).toBe(payload.localAuthorizationList.length);
+  });
+
+  it('reads the whitelist version; -1 means local lists are not supported', async () => {
+    charger(point.serialNumber, () => result({ listVersion: 7 }));
+    expect((await act('getLocalListVersion', {})).data).toMatchObject({ status: 'accepted', listVersion: 7 });
+    charger(point.serialNumber, () => result({ listVersion: -1 }));
+    const r = await act('getLocalListVersion', {}, a.token, 'zh');
+    expect(r.data).toMatchObject({
+      status: 'notSupported',
+      listVersion: null,
+      message: translate('zh', 'errors.pointAction.localListUnsupported'),
+    });
+  });
+
+  it('data transfer: the charger’s data, or its refusal of an unknown vendor', async () => {
+    charger(point.serialNumber, (c) =>
+      result(
+        (c.payload as { vendorId: string }).vendorId === 'acme' ? { status: 'Accepted', data: 'pong' } : { status: 'UnknownVendorId' },
+      ),
+    );
+    expect((await act('dataTransfer', { vendorId: 'acme', messageId: 'ping', data: 'x' })).data).toMatchObject({
+      status: 'accepted',
+      data: 'pong',
+    });
+    const r = await act('dataTransfer', { vendorId: 'other', messageId: 'ping', data: 'x' });
+    expect(r.data).toMatchObject({ status: 'rejected', chargerStatus: 'UnknownVendorId', data: null });
+    expect(r.data.message).toBe(translate('en', 'errors.pointAction.unknownVendorId'));
+    expect(sent[1]).toEqual({ action: 'DataTransfer', payload: { vendorId: 'other', messageId: 'ping', data: 'x' } });
+  });
+
+  it('composite schedule', async () => {
+    const chargingSchedule = { chargingRateUnit: 'W', chargingSchedulePeriod: [{ startPeriod: 0, limit: 11000 }], duration: 3600 };
+    charger(point.serialNumber, () =>
+      result({ status: 'Accepted', connectorId: 1, scheduleStart: '2026-01-01T00:00:00.000Z', chargingSchedule }),
+    );
+    const r = await act('getCompositeSchedule', { connectorId: 1, duration: 3600, chargingRateUnit: 'W' });
+    expect(r.data).toMatchObject({
+      status: 'accepted',
+      connectorId: 1,
+      scheduleStart: '2026-01-01T00:00:00.000Z',
+      chargingSchedule: {
+        chargingRateUnit: 'W',
+        duration: 3600,
+        startSchedule: null,
+        minChargingRate: null,
+        chargingSchedulePeriod: [{ startPeriod: 0, limit: 11000, numberPhases: null }],
+      },
+    });
+    expect(sent[0]).toEqual({ action: 'GetCompositeSchedule', payload: { connectorId: 1, duration: 3600, chargingRateUnit: 'W' } });
+  });
+
+  it('get and change the configuration', async () => {
+    charger(point.serialNumber, (c) =>
+      c.action === 'GetConfiguration'
+        ? result({
+            configurationKey: [
+              { key: 'HeartbeatInterval', readonly: false, value: '300' },
+              { key: 'NumberOfConnectors', readonly: true, value: '2' },
+              { key: 'NoValue', readonly: false },
+            ],
+            unknownKey: ['Nope'],
+          })
+        : result({ status: 'RebootRequired' }),
+    );
+    const all = await act('getConfiguration', {});
+    expect(all.data).toMatchObject({
+      status: 'accepted',
+      configurationKey: [
+        { key: 'HeartbeatInterval', readonly: false, value: '300' },
+        { key: 'NumberOfConnectors', readonly: true, value: '2' },
+        { key: 'NoValue', readonly: false, value: null },
+      ],
+      unknownKey: ['Nope'],
+    });
+    await act('getConfiguration', { key: ['HeartbeatInterval', 'Nope'] });
+    const change = await act('changeConfiguration', { key: 'HeartbeatInterval', value: '60' }, a.token, 'zh');
+    expect(change).toMatchObject({ msg: '需要重启后生效', data: { status: 'rebootRequired', key: 'HeartbeatInterval' } });
+    expect(sent.map((c) => c.payload)).toEqual([{}, { key: ['HeartbeatInterval', 'Nope'] }, { key: 'HeartbeatInterval', value: '60' }]);
+  });
+});
+
+describe('answers without a CALLRESULT', () => {
+  it('offline when no node serves the charger', async () => {
+    const r = await act('reset', { type: 'Soft' }, a.token, 'zh');
+    expect(r).toMatchObject({ code: 200, data: { status: 'offline', chargerStatus: null } });
+    expect(r.data.message).toBe(translate('zh', 'errors.pointAction.offline'));
+  });
+
+  it('failed with a reason on timeout', async () => {
+    charger(point.serialNumber, () => ({ kind: 'timeout' }));
+    const r = await act('clearCache', {});
+    expect(r.data).toMatchObject({ status: 'failed', message: translate('en', 'errors.pointAction.timeout') });
+  });
+
+  it('maps CALLERRORs: NotImplemented, NotSupported, anything else failed with the code', async () => {
+    let code = 'NotImplemented';
+    charger(point.serialNumber, () => ({ kind: 'error', code, description: 'no such thing' }));
+    expect((await act('clearCache', {})).data).toMatchObject({ status: 'notImplemented', chargerStatus: 'NotImplemented' });
+    code = 'NotSupported';
+    expect((await act('clearCache', {})).data.status).toBe('notSupported');
+    code = 'InternalError';
+    const r = await act('clearCache', {});
+    expect(r.data).toMatchObject({ status: 'failed', chargerStatus: 'InternalError' });
+    expect(r.data.message).toContain('InternalError - no such thing');
+  });
+
+  it('failed when the bus itself breaks, or the reply cannot be read', async () => {
+    charger(point.serialNumber, () => Promise.reject(new Error('bus down')));
+    const r = await act('reset', { type: 'Soft' });
+    expect(r.data).toMatchObject({ status: 'failed', message: translate('en', 'errors.pointAction.sendFailed') });
+    charger(point.serialNumber, () => result({ nonsense: true }));
+    expect((await act('reset', { type: 'Soft' })).data).toMatchObject({
+      status: 'failed',
+      message: translate('en', 'errors.pointAction.invalidReply'),
+    });
+  });
+});
+
+describe('access', () => {
+  it('refuses a user lacking the action’s permission', async () => {
+    const viewer = await operator(['monitor:point:list'], a.providerId);
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    expect((await act('reset', { type: 'Soft' }, viewer.token)).code).toBe(403);
+    expect(sent).toEqual([]);
+  });
+
+  it('answers 404 for another provider’s point and sends nothing', async () => {
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    for (const [name, body] of [
+      ['reset', { type: 'Soft' }],
+      ['getConfiguration', {}],
+      ['changeConfiguration', { key: 'K', value: 'v' }],
+    ] as const) {
+      expect((await act(name, body, b.token)).code).toBe(404);
+    }
+    const options = await s.call('GET', `${api.pointAction.idTagOptions.path}?serialNumber=${point.serialNumber}`, { token: b.token });
+    expect(options.code).toBe(404);
+    expect(sent).toEqual([]);
+  });
+
+  it('answers 404 to a user bound to another station of the same provider', async () => {
+    const elsewhere = await insertStation(db, a.providerId);
+    const bound = await operator(ALL, undefined, [elsewhere.id]);
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    expect((await act('reset', { type: 'Soft' }, bound.token)).code).toBe(404);
+    expect(sent).toEqual([]);
+  });
+
+  it('writes one system-log row per action with the answer', async () => {
+    charger(point.serialNumber, () => result({ status: 'Rejected' }));
+    await act('reset', { type: 'Soft' }, a.token, 'zh');
+    await act('changeConfiguration', { key: 'AuthorizationKey', value: 'topsecret' }, a.token);
+    const rows = await db.select().from(systemLog).orderBy(desc(systemLog.id)).limit(2);
+    expect(rows[1]).toMatchObject({ operation: 'reset', operand: `point:${point.serialNumber}`, result: 200, msg: '已拒绝' });
+    expect(rows[0]).toMatchObject({ operation: 'changeConfiguration', msg: 'Rejected' });
+    expect(JSON.stringify(rows[0]!.request)).not.toContain('topsecret');
+  });
+});
+
+describe('remote-start choices', () => {
+  it('lists the provider’s usable cards and charge users with their first usable card', async () => {
+    const user = (
+      await db
+        .insert(chargeUser)
+        .values({ providerId: a.providerId, account: `driver${++n}`, userType: 'card' })
+        .returning()
+    )[0]!;
+    const firstNo = `FIRST${n}`;
+    const first = await newCard(a.providerId, { chargeUserId: user.id, cardNumber: firstNo });
+    await newCard(a.providerId, { chargeUserId: user.id });
+    const expired = await newCard(a.providerId, { expireAt: new Date(Date.now() - 1000) });
+    const foreign = await newCard(b.providerId);
+    const r = await s.call<{ idTag: string; kind: string; account: string | null; cardNumber: string }[]>(
+      'GET',
+      `${api.pointAction.idTagOptions.path}?serialNumber=${point.serialNumber}`,
+      { token: a.token },
+    );
+    expect(r.code).toBe(200);
+    expect(r.data).toContainEqual({ idTag: first.physicalId, kind: 'chargeUser', account: user.account, cardNumber: first.cardNumber });
+    expect(r.data).toContainEqual({ idTag: first.physicalId, kind: 'card', account: user.account, cardNumber: first.cardNumber });
+    const tags = r.data.map((o) => o.idTag);
+    expect(tags).not.toContain(expired.physicalId);
+    expect(tags).not.toContain(foreign.physicalId);
+    expect(r.data.filter((o) => o.kind === 'chargeUser' && o.account === user.account)).toHaveLength(1);
+
+    const search = await s.call<{ idTag: string }[]>(
+      'GET',
+      `${api.pointAction.idTagOptions.path}?serialNumber=${point.serialNumber}&keyword=${firstNo}`,
+      {
+        token: admin,
+      },
+    );
+    expect(search.data.map((o) => o.idTag)).toEqual([first.physicalId, first.physicalId]);
+  });
+});

@@ -1,0 +1,176 @@
+import type { StationDto, StationStatus } from '@csms/contract';
+import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { provider, station, storedFile } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { providerScope, stationScope } from '../../lib/scope.js';
+
+export interface StationFilter {
+  stationName?: string | undefined;
+  providerId?: number | undefined;
+  status?: StationStatus | undefined;
+  country?: string | undefined;
+}
+
+// Derived from the station's points, never stored. Spelled out: a correlated subquery needs the qualified outer column.
+const pointCount = sql<number>`(select count(*)::int from "charge_point" cp where cp.station_id = "station"."id")`;
+const connectorCount = sql<number>`(select count(*)::int from "connector" c join "charge_point" cp on cp.id = c.charge_point_id where cp.station_id = "station"."id")`;
+const totalPowerW = sql<number>`(select coalesce(sum(cp.rated_power_w), 0)::bigint from "charge_point" cp where cp.station_id = "station"."id")`;
+
+const columns = {
+  id: station.id,
+  stationName: station.name,
+  providerId: station.providerId,
+  providerName: provider.name,
+  country: station.country,
+  address: station.address,
+  longitude: station.longitude,
+  latitude: station.latitude,
+  timeZone: station.timeZone,
+  openingStart: station.openingStart,
+  openingEnd: station.openingEnd,
+  isPublic: station.isPublic,
+  servicePhone: station.servicePhone,
+  description: station.description,
+  amenities: station.amenities,
+  picture: station.picture,
+  guide: station.guide,
+  status: station.status,
+  isUnassigned: station.isUnassigned,
+  pointCount,
+  connectorCount,
+  totalPowerW,
+  createdAt: station.createdAt,
+};
+
+export type StationRow = Omit<StationDto, 'createTime' | 'amenities'> & { amenities: string[]; createdAt: Date };
+
+export const toDto = (r: StationRow): StationDto => {
+  const { createdAt, ...rest } = r;
+  return {
+    ...rest,
+    amenities: r.amenities as StationDto['amenities'],
+    pointCount: Number(r.pointCount),
+    connectorCount: Number(r.connectorCount),
+    totalPowerW: Number(r.totalPowerW),
+    createTime: createdAt.toISOString(),
+  };
+};
+
+export type StationValues = Omit<typeof station.$inferInsert, 'id' | 'createdAt' | 'isUnassigned'>;
+
+/** Stations, scoped to the caller's providers and, for a station-bound user, to its stations. */
+export function createStationRepo({ db }: { db: Db }) {
+  const where = (p: Principal, ...more: (SQL | undefined)[]) =>
+    and(providerScope(p, station.providerId), stationScope(p, station.id), ...more);
+  const filterSql = (f: StationFilter) =>
+    and(
+      f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
+      f.providerId ? eq(station.providerId, f.providerId) : undefined,
+      f.status ? eq(station.status, f.status) : undefined,
+      f.country ? eq(station.country, f.country) : undefined,
+    );
+  const base = () => db.select(columns).from(station).innerJoin(provider, eq(provider.id, station.providerId));
+
+  return {
+    async list(p: Principal, f: StationFilter, page: number, limit: number) {
+      const cond = where(p, filterSql(f));
+      const [rows, [total]] = await Promise.all([
+        base()
+          .where(cond)
+          .orderBy(desc(station.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db.select({ n: count() }).from(station).where(cond),
+      ]);
+      return { list: (rows as StationRow[]).map(toDto), total: total?.n ?? 0 };
+    },
+    async count(p: Principal, f: StationFilter) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(station)
+        .where(where(p, filterSql(f)));
+      return row?.n ?? 0;
+    },
+    /** One keyset page for the export engine. */
+    async page(p: Principal, f: StationFilter, afterId: number, size: number) {
+      const rows = await base()
+        .where(where(p, filterSql(f), gt(station.id, afterId)))
+        .orderBy(asc(station.id))
+        .limit(size);
+      return rows as StationRow[];
+    },
+    async get(p: Principal, id: number): Promise<StationRow | undefined> {
+      const [row] = await base()
+        .where(where(p, eq(station.id, id)))
+        .limit(1);
+      return row as StationRow | undefined;
+    },
+    /** For pickers: id and name, ordered by name. */
+    async options(p: Principal, f: { stationName?: string | undefined; providerId?: number | undefined }) {
+      return db
+        .select({ id: station.id, stationName: station.name, providerId: station.providerId, providerName: provider.name })
+        .from(station)
+        .innerJoin(provider, eq(provider.id, station.providerId))
+        .where(where(p, filterSql(f)))
+        .orderBy(asc(station.name), asc(station.id))
+        .limit(1000);
+    },
+    /** Names are unique per provider, case-insensitively (DESIGN.md §9). */
+    async nameTaken(providerId: number, name: string, exceptId?: number) {
+      const [row] = await db
+        .select({ id: station.id })
+        .from(station)
+        .where(
+          and(
+            eq(station.providerId, providerId),
+            sql`lower(${station.name}) = lower(${name})`,
+            exceptId ? ne(station.id, exceptId) : undefined,
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+    /** A provider the caller can see and that exists. */
+    async providerVisible(p: Principal, providerId: number) {
+      const [row] = await db
+        .select({ id: provider.id })
+        .from(provider)
+        .where(and(providerScope(p, provider.id), eq(provider.id, providerId)))
+        .limit(1);
+      return row !== undefined;
+    },
+    /** An uploaded file by its stored name, with its owner and size. */
+    async storedFile(fileName: string) {
+      const [row] = await db.select().from(storedFile).where(eq(storedFile.fileName, fileName)).limit(1);
+      return row;
+    },
+    async insert(values: StationValues) {
+      const [row] = await db.insert(station).values(values).returning({ id: station.id });
+      return row!.id;
+    },
+    async update(p: Principal, id: number, values: Partial<StationValues>) {
+      const rows = await db
+        .update(station)
+        .set(values)
+        .where(where(p, eq(station.id, id)))
+        .returning({ id: station.id });
+      return rows.length;
+    },
+    /** Ids among `ids` the caller can see, with what decides whether they may go. */
+    async visible(p: Principal, ids: number[]) {
+      return db
+        .select({ id: station.id, stationName: station.name, isUnassigned: station.isUnassigned, pointCount })
+        .from(station)
+        .where(where(p, inArray(station.id, ids)));
+    },
+    async remove(ids: number[]) {
+      return db.transaction(async (tx) => {
+        const rows = await tx.delete(station).where(inArray(station.id, ids)).returning({ id: station.id });
+        return rows.length;
+      });
+    },
+  };
+}
+
+export type StationRepo = ReturnType<typeof createStationRepo>;

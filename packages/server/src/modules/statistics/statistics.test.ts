@@ -1,0 +1,202 @@
+import { api, type RevenueTrend, type TodayStats } from '@csms/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator } from '../../../test/fixtures.js';
+import { startServer, type TestServer } from '../../../test/harness.js';
+import type { Db } from '../../db/client.js';
+import { chargePoint, chargingTransaction, connector, station } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { createStatisticsRepo } from './statistics.repo.js';
+
+let s: TestServer;
+let db: Db;
+let n = 0;
+const uniq = (p: string) => `${p}${++n}${Math.random().toString(36).slice(2, 6)}`;
+
+const principal = (providerId: number, stationIds: number[] | null = null): Principal => ({
+  sessionId: 0,
+  userId: 0,
+  username: 'test',
+  providerId,
+  providerType: 'common',
+  roleId: 0,
+  roleKey: 'test',
+  roleEnabled: true,
+  permissions: [],
+  providerIds: [providerId],
+  stationIds,
+});
+
+async function site(providerId: number, connectors: number) {
+  const [st] = await db
+    .insert(station)
+    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
+    .returning();
+  const [cp] = await db
+    .insert(chargePoint)
+    .values({ providerId, stationId: st!.id, serialNumber: uniq('SN'), name: 'p', equipmentType: 'ac', ratedPowerW: 7000 })
+    .returning();
+  for (let k = 1; k <= connectors; k++)
+    await db.insert(connector).values({ chargePointId: cp!.id, connectorNo: k, standard: 'ac', type: 'Type2' });
+  return { providerId, stationId: st!.id, pointId: cp!.id };
+}
+
+type Site = Awaited<ReturnType<typeof site>>;
+
+async function tx(x: Site, startedAt: string, stoppedAt: string | null, energyWh: number, totalCents: number | null, connectorNo = 1) {
+  await db.insert(chargingTransaction).values({
+    providerId: x.providerId,
+    stationId: x.stationId,
+    chargePointId: x.pointId,
+    connectorNo,
+    idTag: 'T',
+    startType: 'card',
+    authStatus: 'Accepted',
+    meterStartWh: 0,
+    startedAt: new Date(startedAt),
+    stoppedAt: stoppedAt ? new Date(stoppedAt) : null,
+    meterStopWh: stoppedAt ? energyWh : null,
+    energyWh,
+    totalCents,
+    billedAt: totalCents === null ? null : new Date(stoppedAt ?? startedAt),
+  });
+}
+
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+});
+afterAll(() => s.close());
+
+describe('dashboard statistics (hand-computed)', () => {
+  // 12:00 in Shanghai on Monday 2 March 2026; local midnight is 2026-03-01T16:00Z.
+  const now = new Date('2026-03-02T04:00:00Z');
+  const tz = 'Asia/Shanghai';
+  let a: Site;
+  let a2: Site;
+
+  beforeAll(async () => {
+    const op = await createOperator(db);
+    a = await site(op.providerId, 2);
+    a2 = await site(op.providerId, 2);
+    await tx(a, '2026-03-01T23:30:00Z', '2026-03-02T00:30:00Z', 7000, 724); // today 07:30–08:30, billed
+    await tx(a, '2026-03-02T02:00:00Z', null, 2500, null, 2); // today 10:00, still charging
+    await tx(a2, '2026-03-02T01:00:00Z', '2026-03-02T01:30:00Z', 3000, null); // today, not billed (invalid)
+    await tx(a2, '2026-03-01T15:00:00Z', '2026-03-01T17:00:00Z', 10000, 1500, 2); // yesterday 23:00 → today 01:00
+    await tx(a, '2026-01-15T02:00:00Z', '2026-01-15T03:00:00Z', 4000, 999);
+    await tx(a, '2024-01-01T02:00:00Z', '2024-01-01T03:00:00Z', 5000, 5000); // outside every window
+    // Another provider's session today counts for nobody here.
+    const other = await createOperator(db);
+    await tx(await site(other.providerId, 1), '2026-03-02T01:00:00Z', '2026-03-02T02:00:00Z', 9000, 800);
+  });
+
+  it("counts today's sessions by their local start day, and utilisation since local midnight", async () => {
+    const stats = await createStatisticsRepo({ db }).today(principal(a.providerId), now, tz);
+    // 7000 + 2500 (so far) + 3000 Wh; only the first is billed.
+    // Busy connector time: 3600 + 7200 (10:00 → now) + 1800 + 3600 (the overnight one's part after midnight) = 16200 s
+    // out of 4 connectors × 12 h = 172800 s.
+    expect(stats).toEqual({
+      date: '2026-03-02',
+      timeZone: tz,
+      chargeCount: 3,
+      energyWh: 12500,
+      incomeCents: 724,
+      utilisation: 16200 / 172800,
+      connectorCount: 4,
+      chargingSeconds: 16200,
+    });
+  });
+
+  it('narrows to the bound stations of a station-bound user', async () => {
+    const stats = await createStatisticsRepo({ db }).today(principal(a.providerId, [a2.stationId]), now, tz);
+    expect(stats).toMatchObject({ chargeCount: 1, energyWh: 3000, incomeCents: 0, connectorCount: 2, chargingSeconds: 1800 + 3600 });
+  });
+
+  it('buckets billed income by local day, Monday week and month, oldest first, with empty buckets', async () => {
+    const repo = createStatisticsRepo({ db });
+    const p = principal(a.providerId);
+    const days = await repo.revenueTrend(p, 'day', now, tz);
+    expect(days.points).toHaveLength(15);
+    expect(days.points[0]!.start).toBe('2026-02-16');
+    expect(days.points.at(-2)).toEqual({ start: '2026-03-01', incomeCents: 1500, energyWh: 10000, chargeCount: 1 });
+    expect(days.points.at(-1)).toEqual({ start: '2026-03-02', incomeCents: 724, energyWh: 12500, chargeCount: 3 });
+    expect(days.points.slice(0, -2).every((x) => x.incomeCents === 0 && x.chargeCount === 0)).toBe(true);
+
+    const weeks = await repo.revenueTrend(p, 'week', now, tz);
+    expect(weeks.points).toHaveLength(12);
+    expect(weeks.points[0]!.start).toBe('2025-12-15');
+    expect(weeks.points.at(-1)).toEqual({ start: '2026-03-02', incomeCents: 724, energyWh: 12500, chargeCount: 3 });
+    expect(weeks.points.at(-2)).toEqual({ start: '2026-02-23', incomeCents: 1500, energyWh: 10000, chargeCount: 1 });
+    expect(weeks.points.find((x) => x.start === '2026-01-12')).toEqual({
+      start: '2026-01-12',
+      incomeCents: 999,
+      energyWh: 4000,
+      chargeCount: 1,
+    });
+
+    const months = await repo.revenueTrend(p, 'month', now, tz);
+    expect(months.points.map((x) => x.start)).toEqual([
+      '2025-04-01',
+      '2025-05-01',
+      '2025-06-01',
+      '2025-07-01',
+      '2025-08-01',
+      '2025-09-01',
+      '2025-10-01',
+      '2025-11-01',
+      '2025-12-01',
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+    ]);
+    expect(months.points.at(-1)).toEqual({ start: '2026-03-01', incomeCents: 2224, energyWh: 22500, chargeCount: 4 });
+    expect(months.points.at(-3)).toEqual({ start: '2026-01-01', incomeCents: 999, energyWh: 4000, chargeCount: 1 });
+    expect(months.points.reduce((sum, x) => sum + x.incomeCents, 0)).toBe(724 + 1500 + 999);
+  });
+
+  it('follows the local clock across a daylight-saving change', async () => {
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 1);
+    // Berlin moves to CEST on 29 March 2026: 00:30 local is 23:30Z the day before in CET, 22:30Z in CEST.
+    await tx(x, '2026-03-28T23:30:00Z', '2026-03-29T00:00:00Z', 1000, 100);
+    await tx(x, '2026-03-29T22:30:00Z', '2026-03-29T23:00:00Z', 2000, 200);
+    const days = await createStatisticsRepo({ db }).revenueTrend(
+      principal(op.providerId),
+      'day',
+      new Date('2026-03-30T10:00:00Z'),
+      'Europe/Berlin',
+    );
+    expect(days.points).toHaveLength(15);
+    expect(days.points.at(-1)).toMatchObject({ start: '2026-03-30', incomeCents: 200 });
+    expect(days.points.at(-2)).toMatchObject({ start: '2026-03-29', incomeCents: 100 });
+    expect(days.points[0]!.start).toBe('2026-03-16');
+  });
+});
+
+describe('statistics over HTTP', () => {
+  it('answers any signed-in user over its own scope, in CSMS_TIME_ZONE', async () => {
+    const a = await createOperator(db);
+    const b = await createOperator(db);
+    const x = await site(a.providerId, 3);
+    // Two minutes ago: inside the 12-month window whatever the time of day.
+    const start = new Date(Date.now() - 120_000);
+    await tx(x, start.toISOString(), new Date(start.getTime() + 60_000).toISOString(), 1234, 567);
+    const tokenA = await s.login(a.user.username, a.user.password);
+    const tokenB = await s.login(b.user.username, b.user.password);
+
+    const trendA = await s.call<RevenueTrend>('GET', `${api.statistics.revenueTrend.path}?period=month`, { token: tokenA });
+    expect(trendA.code).toBe(200);
+    expect(trendA.data.timeZone).toBe(s.config.timeZone);
+    expect(trendA.data.points.reduce((sum, p) => sum + p.incomeCents, 0)).toBe(567);
+    const trendB = await s.call<RevenueTrend>('GET', `${api.statistics.revenueTrend.path}?period=month`, { token: tokenB });
+    expect(trendB.data.points.reduce((sum, p) => sum + p.incomeCents, 0)).toBe(0);
+
+    const todayB = await s.call<TodayStats>('GET', api.statistics.today.path, { token: tokenB });
+    expect(todayB.data).toMatchObject({ chargeCount: 0, energyWh: 0, incomeCents: 0, utilisation: 0, connectorCount: 0 });
+    const todayA = await s.call<TodayStats>('GET', api.statistics.today.path, { token: tokenA });
+    expect(todayA.data.connectorCount).toBe(3);
+
+    const bad = await s.call('GET', `${api.statistics.revenueTrend.path}?period=year`, { token: tokenA, lang: 'zh' });
+    expect(bad.code).toBe(400);
+    expect(bad.msg).toContain('统计周期');
+  });
+});

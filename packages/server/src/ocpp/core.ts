@@ -1,0 +1,74 @@
+import type { ChargerEventType, ConsoleEventPayloads } from '@csms/contract';
+import type { OcppConfig } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { EventHub } from '../lib/events.js';
+import type { AuthorizationService } from '../modules/cards/authorize.js';
+import type { PointState } from './registry.js';
+import type { VendorRegistry } from './vendors.js';
+import type { BatchWriter } from './writer.js';
+
+/** What the message handlers share: dependencies and the node's in-memory state. */
+export interface OcppCore {
+  db: Db;
+  config: OcppConfig;
+  events: EventHub;
+  authorization: Pick<AuthorizationService, 'authorize'>;
+  vendors: VendorRegistry;
+  idTags: IdTagIndex;
+  /** Group commit of meter values, statuses, boots and online flags. */
+  writer: BatchWriter;
+  logger: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** Records that a point was heard from; written to `last_seen_at` in batches. */
+  touch(pointId: number): void;
+  /** Tells listeners (billing) that a transaction's stop is committed; called after the reply. */
+  transactionStopped(transactionId: number): void;
+}
+
+type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';
+
+/** Publishes a charger event to the browsers that may see its provider and station. */
+export function emit<T extends ChargerEventType>(
+  events: EventHub,
+  type: T,
+  point: PointState,
+  payload: Omit<ConsoleEventPayloads[T], Base>,
+): void {
+  events.publish({
+    type,
+    providerId: point.providerId,
+    stationId: point.stationId,
+    payload: {
+      providerId: point.providerId,
+      stationId: point.stationId,
+      chargePointId: point.id,
+      serialNumber: point.serialNumber,
+      ...payload,
+    },
+  });
+}
+
+/**
+ * idTags with an authorized transaction running, for Authorize's ConcurrentTx (matched without
+ * regard to case, like cards' physical ids). Loaded from the database at start and kept by this
+ * node's Start/Stop handling. With several nodes each would only know its own chargers' starts:
+ * the check then has to ask the database (or a shared cache) instead.
+ */
+export function createIdTagIndex() {
+  const running = new Map<string, number>();
+  return {
+    has: (idTag: string) => (running.get(idTag.toLowerCase()) ?? 0) > 0,
+    add(idTag: string) {
+      const k = idTag.toLowerCase();
+      running.set(k, (running.get(k) ?? 0) + 1);
+    },
+    remove(idTag: string) {
+      const k = idTag.toLowerCase();
+      const n = (running.get(k) ?? 0) - 1;
+      if (n > 0) running.set(k, n);
+      else running.delete(k);
+    },
+    clear: () => running.clear(),
+  };
+}
+
+export type IdTagIndex = ReturnType<typeof createIdTagIndex>;

@@ -1,0 +1,440 @@
+import fs from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ChargerBus } from '../bus/bus.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { chargePoint, chargingTransaction } from '../db/schema.js';
+import type { AuditLog } from '../http/audit.js';
+import type { EventHub } from '../lib/events.js';
+import type { AuthorizationService } from '../modules/cards/authorize.js';
+import { createIdTagIndex, emit, type OcppCore } from './core.js';
+import { pointHandlers } from './handlers.js';
+import { hashOcppKey, verifyOcppKey } from './keys.js';
+import { createOcppLogWriter } from './log-writer.js';
+import { autoRegister, createPointLoader, type PointState } from './registry.js';
+import { ChargerSession, type ActionHandler, type SessionDeps } from './session.js';
+import { transactionHandlers } from './transactions.js';
+import { ocpp16Validator } from './validator.js';
+import { createVendorRegistry } from './vendors.js';
+import { createBatchWriter } from './writer.js';
+
+export const SUBPROTOCOL = 'ocpp1.6';
+
+interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface OcppDeps {
+  /** The HTTP server the console is served from; OCPP upgrades on the same port. */
+  server: Server;
+  db: Db;
+  config: Pick<Config, 'host' | 'ocpp' | 'timeZone'>;
+  bus: ChargerBus;
+  events: EventHub;
+  authorization: Pick<AuthorizationService, 'authorize'>;
+  audit?: AuditLog;
+  logger: Logger;
+}
+
+/** Why a connection attempt was turned away, with the HTTP status it got. */
+type Refusal = { status: 400 | 401 | 404 | 503; reason: string; point?: { id: number; providerId: number } };
+
+const STATUS_TEXT: Record<Refusal['status'], string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
+
+function refuse(socket: Duplex, { status }: Refusal): void {
+  const extra = status === 401 ? 'WWW-Authenticate: Basic realm="OCPP", charset="UTF-8"\r\n' : '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
+}
+
+/** `/ocpp/{identity}` (one segment, percent-decoded); undefined for other paths. */
+export function identityOf(url: string | undefined): string | null | undefined {
+  const path = (url ?? '').split('?')[0]!;
+  if (path !== '/ocpp' && !path.startsWith('/ocpp/')) return undefined;
+  const m = /^\/ocpp\/([^/]+)$/.exec(path);
+  if (!m) return null;
+  try {
+    const id = decodeURIComponent(m[1]!);
+    return id.length > 0 && id.length <= 48 && !/[\s/]/.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function basicAuth(header: string | undefined): { user: string; password: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!m) return null;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  return i < 0 ? null : { user: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+const offers = (req: IncomingMessage) =>
+  (req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * The OCPP 1.6J central system (DESIGN.md §6): WebSocket upgrades of `/ocpp/{serialNumber}` on
+ * the console's port (and on a TLS port for security profile 2), HTTP Basic with the point's
+ * key, the ten charge-point messages, operator commands served over the bus, the OCPP log,
+ * live events and offline detection.
+ */
+export function createOcpp(deps: OcppDeps) {
+  const { db, bus, events, logger } = deps;
+  const config = deps.config.ocpp;
+  const validator = ocpp16Validator();
+  const log = createOcppLogWriter({ db, log: logger });
+  const writer = createBatchWriter({ db });
+  const loadPoint = createPointLoader(db);
+  const vendors = createVendorRegistry();
+  const idTags = createIdTagIndex();
+  const sessions = new Map<string, ChargerSession>();
+  const unserve = new WeakMap<ChargerSession, () => void>();
+  const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    // Frames up to 4× the limit are read, so an oversized CALL can still be answered with its id; larger ones close with 1009.
+    maxPayload: config.maxFrameBytes * 4,
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  const intervalMs = config.heartbeatIntervalSec * 1000;
+  let closing = false;
+  let pinger: NodeJS.Timeout | undefined;
+  let tlsServer: https.Server | undefined;
+
+  // last_seen_at, written in batches: every message counts as a sign of life.
+  let seen = new Set<number>();
+  let seenTimer: NodeJS.Timeout | undefined;
+  async function flushSeen(): Promise<void> {
+    seenTimer = undefined;
+    if (seen.size === 0) return;
+    const ids = [...seen];
+    seen = new Set();
+    await db
+      .update(chargePoint)
+      .set({ lastSeenAt: new Date() })
+      .where(inArray(chargePoint.id, ids))
+      .catch((err: unknown) => logger.warn({ err }, 'ocpp: last_seen_at update failed'));
+  }
+
+  const core: OcppCore = {
+    db,
+    config,
+    events,
+    authorization: deps.authorization,
+    vendors,
+    idTags,
+    writer,
+    logger,
+    touch(pointId) {
+      seen.add(pointId);
+      if (!seenTimer) {
+        seenTimer = setTimeout(() => void flushSeen(), 1000);
+        seenTimer.unref();
+      }
+    },
+    transactionStopped(transactionId) {
+      // After the reply has gone out: the session sends it as soon as the handler resolves.
+      setImmediate(() => {
+        for (const fn of stoppedListeners) {
+          Promise.resolve()
+            .then(() => fn(transactionId))
+            .catch((err: unknown) => logger.error({ err, transactionId }, 'ocpp: transaction-stopped listener failed'));
+        }
+      });
+    },
+  };
+
+  const handlers: Record<string, ActionHandler> = {};
+  for (const [action, handler] of Object.entries({ ...pointHandlers(core), ...transactionHandlers(core) })) {
+    handlers[action] = (session, payload, receivedAt) => {
+      core.touch(session.point.id);
+      return handler(session, payload, receivedAt);
+    };
+  }
+
+  const sessionDeps: SessionDeps = {
+    validator,
+    log,
+    handlers,
+    maxFrameBytes: config.maxFrameBytes,
+    defaultTimeoutMs: config.callTimeoutSec * 1000,
+    logger,
+    onCallResult(session, action, request, conf) {
+      if (action === 'RemoteStartTransaction' && conf.status === 'Accepted') {
+        const list = (session.point.remoteStarts ??= []);
+        list.push({ idTag: String(request.idTag), connectorId: request.connectorId as number | undefined, at: Date.now() });
+        if (list.length > 10) list.shift();
+      }
+    },
+    onClose(session) {
+      unserve.get(session)?.();
+      if (sessions.get(session.serialNumber) !== session) return;
+      sessions.delete(session.serialNumber);
+      if (session.replaced) return;
+      void setOnline(session.point, false);
+    },
+  };
+
+  async function setOnline(point: PointState, online: boolean): Promise<void> {
+    const now = new Date();
+    try {
+      await writer.write({ online: { id: point.id, online, at: now } });
+    } catch (err) {
+      logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: online flag update failed');
+    }
+    emit(events, 'point.online', point, { online, at: now.toISOString() });
+  }
+
+  function logRefusal(identity: string, refusal: Refusal, req: IncomingMessage) {
+    const { point } = refusal;
+    log.write({
+      providerId: point?.providerId ?? null,
+      chargePointId: point?.id ?? null,
+      serialNumber: identity.slice(0, 64),
+      direction: 'refused',
+      messageType: null,
+      action: null,
+      messageId: null,
+      payload: {
+        reason: refusal.reason,
+        httpStatus: refusal.status,
+        remoteAddress: req.socket.remoteAddress ?? null,
+        path: (req.url ?? '').slice(0, 200),
+      },
+    });
+  }
+
+  /** Loads (or auto-registers) the point and checks credentials; the point, or why not. */
+  async function admit(identity: string, req: IncomingMessage): Promise<PointState | Refusal> {
+    const credentials = basicAuth(req.headers.authorization);
+    if (credentials && credentials.user !== identity) return { status: 401, reason: 'usernameMismatch' };
+    let point = await loadPoint(identity);
+    if (!point) {
+      if (!config.autoRegister) return { status: 404, reason: 'unknownIdentity' };
+      if (!credentials && !config.allowNoAuth) return { status: 401, reason: 'noCredentials' };
+      const { pointId, providerId } = await autoRegister(db, identity, {
+        providerId: config.autoRegisterProvider,
+        timeZone: deps.config.timeZone,
+        ocppKeyHash: credentials ? hashOcppKey(credentials.password) : null,
+      });
+      logger.info({ serialNumber: identity, pointId, providerId }, 'ocpp: charger auto-registered');
+      await deps.audit
+        ?.write({
+          ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
+          operation: 'autoRegister',
+          operand: `point:${identity}`,
+          method: 'GET',
+          path: (req.url ?? '').slice(0, 255),
+          request: { serialNumber: identity },
+          result: 200,
+          msg: 'auto-registered',
+          mode: 'ocpp',
+          operator: { providerId },
+        })
+        .catch((err: unknown) => logger.warn({ err }, 'ocpp: auto-registration audit failed'));
+      point = await loadPoint(identity);
+      if (!point) return { status: 404, reason: 'unknownIdentity' };
+      return point;
+    }
+    const known = { id: point.id, providerId: point.providerId };
+    if (!point.enabled) return { status: 404, reason: 'disabled', point: known };
+    if (point.ocppKeyHash) {
+      if (!credentials) return { status: 401, reason: 'noCredentials', point: known };
+      if (!verifyOcppKey(credentials.password, point.ocppKeyHash)) return { status: 401, reason: 'badKey', point: known };
+      return point;
+    }
+    // No key issued: only security profile 0, and only when allowed.
+    return config.allowNoAuth ? point : { status: 401, reason: 'noKey', point: known };
+  }
+
+  async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => {
+      /* the client went away during the handshake */
+    });
+    const identity = identityOf(req.url);
+    if (identity === undefined) {
+      // Not ours: leave it to another upgrade listener, if any.
+      if (deps.server.listenerCount('upgrade') <= 1) refuse(socket, { status: 404, reason: 'notOcpp' });
+      return;
+    }
+    let point: PointState | undefined;
+    let refusal: Refusal | undefined;
+    try {
+      if (closing) refusal = { status: 503, reason: 'shuttingDown' };
+      else if (identity === null) refusal = { status: 400, reason: 'badPath' };
+      else if (!offers(req).includes(SUBPROTOCOL)) refusal = { status: 400, reason: 'subprotocol' };
+      else {
+        const r = await admit(identity, req);
+        if ('reason' in r) refusal = r;
+        else point = r;
+      }
+    } catch (err) {
+      logger.error({ err, identity }, 'ocpp: admission failed');
+      refusal = { status: 503, reason: 'serverError' };
+    }
+    if (refusal || !point) {
+      const r = refusal ?? { status: 503, reason: 'serverError' };
+      logRefusal(identity ?? (req.url ?? '').slice(6), r, req);
+      refuse(socket, r);
+      return;
+    }
+    if (socket.destroyed) return;
+    const admitted = point;
+    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, admitted));
+  }
+
+  function connected(ws: WebSocket, point: PointState): void {
+    const previous = sessions.get(point.serialNumber);
+    const session = new ChargerSession(ws, point, Date.now(), sessionDeps);
+    sessions.set(point.serialNumber, session);
+    if (previous) {
+      // The newer connection wins (a charger that reconnected before we saw the old one drop).
+      previous.replaced = true;
+      unserve.get(previous)?.();
+      previous.close(1000, 'replaced by a new connection');
+    }
+    unserve.set(
+      session,
+      bus.serve(point.serialNumber, (command) => session.call(command.action, command.payload, command.timeoutMs)),
+    );
+    void setOnline(point, true);
+  }
+
+  const upgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void onUpgrade(req, socket, head);
+  deps.server.on('upgrade', upgradeListener);
+
+  /** WebSocket pings every heartbeat interval; a charger silent for twice that is dropped (and so marked offline). */
+  function sweep(): void {
+    const now = Date.now();
+    for (const s of sessions.values()) {
+      if (now - s.lastActivity > 2 * intervalMs) s.ws.terminate();
+      else if (s.ws.readyState === s.ws.OPEN) s.ws.ping();
+    }
+  }
+
+  return {
+    vendors,
+    /** Number of open charger connections on this node. */
+    get connections() {
+      return sessions.size;
+    },
+    /** The TLS listener's port (security profile 2), when configured. */
+    get tlsPort(): number | undefined {
+      const a = tlsServer?.address();
+      return a && typeof a === 'object' ? (a as AddressInfo).port : undefined;
+    },
+
+    /**
+     * Start-up: this node holds no sockets yet, so every point is offline; running authorized
+     * transactions are loaded for ConcurrentTx. With several nodes a node must only mark the
+     * points it held (a node id per connection, or presence on the bus), not all of them.
+     */
+    async start(): Promise<void> {
+      await db.update(chargePoint).set({ online: false }).where(eq(chargePoint.online, true));
+      const running = await db
+        .select({ idTag: chargingTransaction.idTag })
+        .from(chargingTransaction)
+        .where(and(sql`${chargingTransaction.stoppedAt} is null`, eq(chargingTransaction.authStatus, 'Accepted')));
+      idTags.clear();
+      for (const r of running) idTags.add(r.idTag);
+      pinger = setInterval(sweep, intervalMs);
+      pinger.unref();
+      if (config.tlsCert && config.tlsKey) {
+        const tls = https.createServer({ cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }, (_req, res) => {
+          res.writeHead(404).end();
+        });
+        tls.on('upgrade', upgradeListener);
+        await new Promise<void>((resolve, reject) => {
+          tls.once('error', reject);
+          tls.listen(config.tlsPort, deps.config.host, () => {
+            tls.off('error', reject);
+            resolve();
+          });
+        });
+        tlsServer = tls;
+        logger.info({ port: this.tlsPort }, 'ocpp: TLS listener (security profile 2) started');
+      }
+    },
+
+    /**
+     * Drops cached state of these points after an operator changed them (station, key, enabled,
+     * connectors). A connected point is reloaded; a disabled or removed one is disconnected.
+     */
+    async invalidate(serialNumbers: readonly string[]): Promise<void> {
+      for (const serial of serialNumbers) {
+        const session = sessions.get(serial);
+        if (!session) continue;
+        const fresh = await loadPoint(serial);
+        if (!fresh || !fresh.enabled) {
+          session.close(1008, fresh ? 'point disabled' : 'point removed');
+          continue;
+        }
+        // Keep what only this node knows (accepted remote starts); the rest comes from the database.
+        if (session.point.remoteStarts) fresh.remoteStarts = session.point.remoteStarts;
+        session.point = fresh;
+      }
+    },
+
+    /** Listeners told (after the reply) that a StopTransaction was committed, e.g. billing. */
+    onTransactionStopped(fn: (transactionId: number) => void | Promise<void>): () => void {
+      stoppedListeners.add(fn);
+      return () => stoppedListeners.delete(fn);
+    },
+
+    /** Writes buffered log rows and last-seen times. */
+    async flush(): Promise<void> {
+      if (seenTimer) clearTimeout(seenTimer);
+      await flushSeen();
+      await log.flush();
+    },
+
+    /** Graceful shutdown: refuse new chargers, close sockets with 1001, finish handling, flush the log. */
+    async close(): Promise<void> {
+      closing = true;
+      if (pinger) clearInterval(pinger);
+      deps.server.off('upgrade', upgradeListener);
+      const open = [...sessions.values()];
+      const closed = open.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.ws.once('close', () => resolve()))));
+      for (const s of open) s.close(1001, 'server shutting down');
+      const grace = setTimeout(() => open.forEach((s) => s.ws.terminate()), 3000);
+      await Promise.all(closed);
+      clearTimeout(grace);
+      await Promise.allSettled(open.map((s) => s.chain));
+      await writer.drain();
+      // Marked offline here too: close handlers run, but their writes are not awaited.
+      const ids = open.map((s) => s.point.id);
+      if (ids.length > 0)
+        await db
+          .update(chargePoint)
+          .set({ online: false })
+          .where(inArray(chargePoint.id, ids))
+          .catch(() => {});
+      wss.close();
+      if (tlsServer) {
+        const t = tlsServer;
+        await new Promise<void>((resolve) => t.close(() => resolve()));
+        tlsServer = undefined;
+      }
+      if (seenTimer) clearTimeout(seenTimer);
+      await flushSeen();
+      await log.flush();
+    },
+  };
+}
+
+export type Ocpp = ReturnType<typeof createOcpp>;

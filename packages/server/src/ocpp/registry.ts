@@ -1,0 +1,273 @@
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { chargePoint, provider, station } from '../db/schema.js';
+import type { MeterState } from './meter.js';
+
+/**
+ * What the OCPP hot path needs of a connected charger, loaded once per connection with one
+ * query (point, station time zone, connectors, open alarms, open transactions), so no message
+ * reads the database (DESIGN.md §6). Kept while the socket is open; `invalidate` reloads it.
+ */
+export interface PointState {
+  id: number;
+  serialNumber: string;
+  providerId: number;
+  stationId: number;
+  timeZone: string;
+  enabled: boolean;
+  ocppKeyHash: string | null;
+  ratedPowerW: number;
+  connectors: Map<number, ConnectorState>;
+  /** Open alarms by connector number. */
+  alarms: Map<number, OpenAlarm[]>;
+  /** Open transactions of this point by id. */
+  transactions: Map<number, TxState>;
+  /** RemoteStartTransaction requests the charger accepted, to tell remote starts from card swipes. */
+  remoteStarts?: { idTag: string; connectorId: number | undefined; at: number }[];
+}
+
+export interface ConnectorState {
+  status: string | null;
+  errorCode: string | null;
+  standard: 'ac' | 'dc' | 'combo';
+  type: string;
+}
+
+export interface OpenAlarm {
+  id: number;
+  errorCode: string;
+  level: 'serious' | 'common';
+}
+
+export interface TxState extends MeterState {
+  id: number;
+  connectorNo: number;
+  idTag: string;
+  /** The authorization status answered at start. */
+  authStatus: string;
+  /** Whether the start was authorized (counts as the idTag's running transaction). */
+  accepted: boolean;
+  startedAt: number;
+  late: boolean;
+}
+
+interface ConnectorJson {
+  no: number;
+  status: string | null;
+  errorCode: string | null;
+  standard: ConnectorState['standard'];
+  type: string;
+}
+interface AlarmJson {
+  id: number;
+  no: number;
+  errorCode: string;
+  level: OpenAlarm['level'];
+}
+export interface TxJson {
+  id: number;
+  no: number;
+  idTag: string;
+  authStatus: string;
+  meterStart: number;
+  lastMeter: number | null;
+  lastSampleAt: string | null;
+  startedAt: string;
+  energy: number;
+  valid: boolean;
+  invalidReason: string | null;
+  late: boolean;
+}
+
+/** json_agg of nothing is null; PGlite and node-postgres both parse json into values. */
+const parsed = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : ((v as T[] | null) ?? []));
+
+export function txFromRow(t: TxJson): TxState {
+  const startedAt = Date.parse(t.startedAt);
+  return {
+    id: t.id,
+    connectorNo: t.no,
+    idTag: t.idTag,
+    authStatus: t.authStatus,
+    accepted: t.authStatus === 'Accepted',
+    startedAt,
+    late: t.late,
+    meterStartWh: Number(t.meterStart),
+    lastMeterWh: Number(t.lastMeter ?? t.meterStart),
+    lastSampleAt: t.lastSampleAt ? Math.max(Date.parse(t.lastSampleAt), startedAt) : startedAt,
+    energyWh: Number(t.energy),
+    valid: t.valid,
+    invalidReason: t.invalidReason,
+  };
+}
+
+/** The columns of an open transaction as `TxJson`, for SQL that builds one. */
+export const txJson = (alias: string) =>
+  sql.raw(`json_build_object('id', ${alias}.id, 'no', ${alias}.connector_no, 'idTag', ${alias}.id_tag, 'authStatus', ${alias}.auth_status,
+    'meterStart', ${alias}.meter_start_wh, 'lastMeter', ${alias}.last_meter_wh, 'lastSampleAt', ${alias}.last_sample_at,
+    'startedAt', ${alias}.started_at, 'energy', ${alias}.energy_wh, 'valid', ${alias}.valid, 'invalidReason', ${alias}.invalid_reason,
+    'late', ${alias}.late)`);
+
+/** Points by serial number, with everything `PointState` holds, in one query. */
+export async function loadPoints(db: Db, serialNumbers: readonly string[]): Promise<Map<string, PointState>> {
+  const rows = await db
+    .select({
+      ...getTableColumns(chargePoint),
+      timeZone: station.timeZone,
+      connectors: sql<unknown>`(select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
+        'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = ${chargePoint.id})`,
+      alarms: sql<unknown>`(select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
+        from alarm a where a.charge_point_id = ${chargePoint.id} and a.cleared_at is null)`,
+      transactions: sql<unknown>`(select json_agg(${txJson('t')}) from charging_transaction t
+        where t.charge_point_id = ${chargePoint.id} and t.stopped_at is null)`,
+    })
+    .from(chargePoint)
+    .innerJoin(station, eq(station.id, chargePoint.stationId))
+    .where(inArray(chargePoint.serialNumber, [...serialNumbers]));
+  const out = new Map<string, PointState>();
+  for (const row of rows) {
+    const connectors = new Map<number, ConnectorState>();
+    for (const c of parsed<ConnectorJson>(row.connectors)) {
+      connectors.set(c.no, { status: c.status, errorCode: c.errorCode, standard: c.standard, type: c.type });
+    }
+    const alarms = new Map<number, OpenAlarm[]>();
+    for (const a of parsed<AlarmJson>(row.alarms)) {
+      const list = alarms.get(a.no) ?? [];
+      list.push({ id: a.id, errorCode: a.errorCode, level: a.level });
+      alarms.set(a.no, list);
+    }
+    const transactions = new Map<number, TxState>();
+    for (const t of parsed<TxJson>(row.transactions)) transactions.set(t.id, txFromRow(t));
+    out.set(row.serialNumber, {
+      id: row.id,
+      serialNumber: row.serialNumber,
+      providerId: row.providerId,
+      stationId: row.stationId,
+      timeZone: row.timeZone,
+      enabled: row.enabled,
+      ocppKeyHash: row.ocppKeyHash,
+      ratedPowerW: row.ratedPowerW,
+      connectors,
+      alarms,
+      transactions,
+    });
+  }
+  return out;
+}
+
+/**
+ * Loads points for connecting chargers; requests made while a query runs share the next one, so
+ * a reconnect storm costs one query per batch rather than one per charger.
+ */
+export function createPointLoader(db: Db) {
+  let waiting = new Map<string, { resolve(p: PointState | null): void; reject(e: unknown): void }[]>();
+  let running = false;
+
+  async function run(): Promise<void> {
+    running = true;
+    try {
+      // Let the upgrades already read from the network join the first query.
+      await new Promise((r) => setImmediate(r));
+      while (waiting.size > 0) {
+        const batch = waiting;
+        waiting = new Map();
+        try {
+          const found = await loadPoints(db, [...batch.keys()]);
+          for (const [serial, list] of batch) for (const w of list) w.resolve(found.get(serial) ?? null);
+        } catch (err) {
+          for (const list of batch.values()) for (const w of list) w.reject(err);
+        }
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  return (serialNumber: string): Promise<PointState | null> =>
+    new Promise((resolve, reject) => {
+      const list = waiting.get(serialNumber) ?? [];
+      list.push({ resolve, reject });
+      waiting.set(serialNumber, list);
+      if (!running) void run();
+    });
+}
+
+/**
+ * Placeholder location of the "Unassigned" station auto-registered chargers join (DESIGN.md §9):
+ * country `ZZ` (ISO 3166 user-assigned, "unknown"), address "-", coordinates 0/0, not public.
+ * An operator moves each point to its real station.
+ */
+export const UNASSIGNED = { name: 'Unassigned', country: 'ZZ', address: '-', longitude: 0, latitude: 0 } as const;
+
+async function unassignedStation(db: Db, providerId: number, timeZone: string): Promise<number> {
+  const find = async () => {
+    const [s] = await db
+      .select({ id: station.id })
+      .from(station)
+      .where(and(eq(station.providerId, providerId), eq(station.isUnassigned, true)))
+      .orderBy(asc(station.id))
+      .limit(1);
+    return s?.id;
+  };
+  const existing = await find();
+  if (existing !== undefined) return existing;
+  // A real station may already carry the name; then the next free "Unassigned N".
+  for (let n = 1; n <= 20; n++) {
+    const [created] = await db
+      .insert(station)
+      .values({
+        ...UNASSIGNED,
+        name: n === 1 ? UNASSIGNED.name : `${UNASSIGNED.name} ${n}`,
+        providerId,
+        timeZone,
+        isPublic: false,
+        isUnassigned: true,
+      })
+      .onConflictDoNothing()
+      .returning({ id: station.id });
+    if (created) return created.id;
+    const raced = await find();
+    if (raced !== undefined) return raced;
+  }
+  throw new Error(`no free name for the Unassigned station of provider ${providerId}`);
+}
+
+/**
+ * Registers an unknown identity (CSMS_OCPP_AUTO_REGISTER): a point in the provider's
+ * "Unassigned" station, marked `needs_placement`, without connectors (StatusNotifications teach
+ * them). `ocppKeyHash` is the hash of the password it presented, if any (trust on first use).
+ */
+export async function autoRegister(
+  db: Db,
+  serialNumber: string,
+  opts: { providerId: number | undefined; timeZone: string; ocppKeyHash: string | null },
+): Promise<{ pointId: number; providerId: number }> {
+  let providerId = opts.providerId;
+  if (providerId === undefined) {
+    const [sup] = await db.select({ id: provider.id }).from(provider).where(eq(provider.type, 'super')).orderBy(asc(provider.id)).limit(1);
+    if (!sup) throw new Error('no super provider to auto-register chargers into');
+    providerId = sup.id;
+  }
+  const stationId = await unassignedStation(db, providerId, opts.timeZone);
+  const [created] = await db
+    .insert(chargePoint)
+    .values({
+      providerId,
+      stationId,
+      serialNumber,
+      name: serialNumber.slice(0, 100),
+      equipmentType: 'ac',
+      ratedPowerW: 0,
+      ocppKeyHash: opts.ocppKeyHash,
+      needsPlacement: true,
+    })
+    .onConflictDoNothing()
+    .returning({ id: chargePoint.id });
+  if (created) return { pointId: created.id, providerId };
+  const [raced] = await db
+    .select({ id: chargePoint.id, providerId: chargePoint.providerId })
+    .from(chargePoint)
+    .where(eq(chargePoint.serialNumber, serialNumber));
+  if (!raced) throw new Error(`auto-registration of ${serialNumber} failed`);
+  return { pointId: raced.id, providerId: raced.providerId };
+}

@@ -1,0 +1,310 @@
+import type { RawData, WebSocket } from 'ws';
+import type { ChargerReply } from '../bus/bus.js';
+import type { OcppLogWriter } from './log-writer.js';
+import type { PointState } from './registry.js';
+import {
+  CALL,
+  callFrame,
+  CALLERROR,
+  CALLRESULT,
+  errorFrame,
+  isBadFrame,
+  parseFrame,
+  resultFrame,
+  RpcError,
+  sniffId,
+  type Frame,
+  type Payload,
+  type RpcErrorCode,
+} from './rpc.js';
+import type { OcppValidator } from './validator.js';
+
+/** Handles one charger-initiated action; returns the CALLRESULT payload or throws an RpcError. */
+export type ActionHandler = (session: ChargerSession, payload: Payload, receivedAt: number) => Promise<Payload>;
+
+export interface SessionDeps {
+  validator: OcppValidator;
+  log: OcppLogWriter;
+  handlers: Readonly<Record<string, ActionHandler>>;
+  maxFrameBytes: number;
+  defaultTimeoutMs: number;
+  logger: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** After a CALLRESULT to one of our calls (e.g. to remember accepted remote starts). */
+  onCallResult?(session: ChargerSession, action: string, request: Payload, conf: Payload): void;
+  onClose(session: ChargerSession): void;
+}
+
+interface OutgoingCall {
+  action: string;
+  payload: Payload;
+  resolve(reply: ChargerReply): void;
+  timer: NodeJS.Timeout;
+  id?: string;
+  sentAt?: number;
+}
+
+/** The charger's password (security profile 1/2 AuthorizationKey) never reaches the OCPP log. */
+const SECRET_KEY = /^AuthorizationKey$/i;
+function loggable(action: string, payload: Payload): Payload {
+  if (action === 'ChangeConfiguration' && typeof payload.key === 'string' && SECRET_KEY.test(payload.key))
+    return { ...payload, value: '***' };
+  if (action === 'GetConfiguration' && Array.isArray(payload.configurationKey)) {
+    return {
+      ...payload,
+      configurationKey: (payload.configurationKey as { key?: unknown }[]).map((k) =>
+        typeof k?.key === 'string' && SECRET_KEY.test(k.key) ? { ...k, value: '***' } : k,
+      ),
+    };
+  }
+  return payload;
+}
+
+/** Message ids of our calls: unique across connections and restarts, so the log pairs them unambiguously. */
+const idPrefix = Date.now().toString(36);
+let idCounter = 0;
+
+/**
+ * One charger's socket: OCPP-J framing, schema checks both ways, in-order handling of its
+ * CALLs, and our own CALLs to it, one outstanding at a time (others queue). A class, unlike the
+ * factories elsewhere, because thousands live at once and prototype methods keep each one small.
+ */
+export class ChargerSession {
+  lastActivity = Date.now();
+  closed = false;
+  /** Set when a newer connection of the same identity took over. */
+  replaced = false;
+  /** The tail of this charger's CALL handling; CALLs are answered in the order they came. */
+  chain: Promise<void> = Promise.resolve();
+  private pending: OutgoingCall | null = null;
+  private queue: OutgoingCall[] | null = null;
+  /** The last call that timed out, so a late answer is still logged with its action. */
+  private expired: { id: string; action: string; sentAt: number } | null = null;
+
+  constructor(
+    readonly ws: WebSocket,
+    public point: PointState,
+    readonly connectedAt: number,
+    private readonly deps: SessionDeps,
+  ) {
+    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('pong', () => (this.lastActivity = Date.now()));
+    ws.on('close', () => this.onClosed());
+    ws.on('error', () => {
+      /* a broken socket closes next; nothing to do */
+    });
+  }
+
+  get serialNumber(): string {
+    return this.point.serialNumber;
+  }
+
+  private logRow(
+    direction: 'in' | 'out',
+    messageType: number | null,
+    action: string | null,
+    messageId: string | null,
+    payload: unknown,
+    latencyMs?: number,
+  ) {
+    this.deps.log.write({
+      providerId: this.point.providerId,
+      chargePointId: this.point.id,
+      serialNumber: this.point.serialNumber.slice(0, 64),
+      direction,
+      messageType,
+      action: action?.slice(0, 48) ?? null,
+      messageId: messageId?.slice(0, 64) ?? null,
+      payload,
+      latencyMs: latencyMs === undefined ? null : Math.max(0, Math.round(latencyMs)),
+    });
+  }
+
+  private send(text: string): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(text);
+  }
+
+  private sendError(
+    id: string,
+    code: RpcErrorCode,
+    description: string,
+    action: string | null,
+    receivedAt?: number,
+    details: Record<string, unknown> = {},
+  ) {
+    this.send(errorFrame(id, code, description, details));
+    this.logRow(
+      'out',
+      CALLERROR,
+      action,
+      id,
+      { errorCode: code, errorDescription: description, errorDetails: details },
+      receivedAt === undefined ? undefined : Date.now() - receivedAt,
+    );
+  }
+
+  private onMessage(data: RawData, _isBinary: boolean): void {
+    const receivedAt = Date.now();
+    this.lastActivity = receivedAt;
+    try {
+      const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (buf.length > this.deps.maxFrameBytes) return this.onOversized(buf, receivedAt);
+      const text = buf.toString('utf8');
+      const frame = parseFrame(text);
+      if (isBadFrame(frame)) {
+        this.logRow('in', sniffId(text).type ?? null, null, frame.id ?? null, { raw: text.slice(0, 2000) });
+        if (frame.answer) this.sendError(frame.id ?? '-1', frame.code, frame.description, null, receivedAt);
+        else if (frame.id !== undefined)
+          this.settle(frame.id, { kind: 'error', code: frame.code, description: frame.description }, null, receivedAt);
+        return;
+      }
+      if (frame.type === CALL) {
+        this.chain = this.chain.then(() => this.handleCall(frame, receivedAt));
+      } else {
+        this.onResponse(frame, receivedAt);
+      }
+    } catch (err) {
+      this.deps.logger.error({ err, serialNumber: this.serialNumber }, 'ocpp: message handling failed');
+    }
+  }
+
+  /** A frame above the limit: answered with a CALLERROR when its id can be read, else the socket closes with 1009. */
+  private onOversized(buf: Buffer, receivedAt: number): void {
+    const { type, id } = sniffId(buf.subarray(0, 200).toString('utf8'));
+    const description = `frame of ${buf.length} bytes exceeds the limit of ${this.deps.maxFrameBytes}`;
+    this.logRow('in', type ?? null, null, id ?? null, { oversized: buf.length });
+    if (id !== undefined && type === CALL) return this.sendError(id, 'FormationViolation', description, null, receivedAt);
+    if (id !== undefined && (type === CALLRESULT || type === CALLERROR) && this.pending?.id === id) {
+      return this.settle(id, { kind: 'error', code: 'FormationViolation', description }, null, receivedAt);
+    }
+    this.ws.close(1009, 'frame too large');
+  }
+
+  private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number): Promise<void> {
+    const { id, action, payload } = frame;
+    this.logRow('in', CALL, action, id, payload);
+    try {
+      const handler = Object.hasOwn(this.deps.handlers, action) ? this.deps.handlers[action] : undefined;
+      if (!handler) throw new RpcError('NotImplemented', `action ${action} is not implemented`);
+      const violation = this.deps.validator.validate(action, 'req', payload);
+      if (violation) throw new RpcError(violation.code, violation.description, violation.details);
+      const conf = await handler(this, payload, receivedAt);
+      const bad = this.deps.validator.validate(action, 'conf', conf);
+      if (bad) {
+        this.deps.logger.error({ action, conf, violation: bad }, 'ocpp: our own reply violates the schema');
+        throw new RpcError('InternalError', 'the central system could not build a valid reply');
+      }
+      this.send(resultFrame(id, conf));
+      this.logRow('out', CALLRESULT, action, id, conf, Date.now() - receivedAt);
+    } catch (err) {
+      if (err instanceof RpcError) return this.sendError(id, err.code, err.message, action, receivedAt, err.details);
+      this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');
+      this.sendError(id, 'InternalError', 'the central system failed to process the request', action, receivedAt);
+    }
+  }
+
+  private onResponse(frame: Exclude<Frame, { type: typeof CALL }>, receivedAt: number): void {
+    const reply: ChargerReply =
+      frame.type === CALLRESULT
+        ? { kind: 'result', payload: frame.payload }
+        : { kind: 'error', code: frame.code, description: frame.description, details: frame.details };
+    const body =
+      frame.type === CALLRESULT
+        ? frame.payload
+        : { errorCode: frame.code, errorDescription: frame.description, errorDetails: frame.details };
+    this.settle(frame.id, reply, body, receivedAt, frame.type);
+  }
+
+  /** Resolves our outstanding call `id` with the charger's answer (validated) and sends the next queued one. */
+  private settle(id: string, reply: ChargerReply, body: unknown, receivedAt: number, type: number | null = null): void {
+    const call = this.pending;
+    if (!call || call.id !== id) {
+      const late = this.expired?.id === id ? this.expired : null;
+      if (body === null) return;
+      const logged = late && reply.kind === 'result' ? loggable(late.action, reply.payload) : body;
+      this.logRow('in', type, late?.action ?? null, id, logged, late ? receivedAt - late.sentAt : undefined);
+      return;
+    }
+    if (body !== null) {
+      const logged = reply.kind === 'result' ? loggable(call.action, reply.payload) : body;
+      this.logRow('in', type, call.action, id, logged, receivedAt - (call.sentAt ?? receivedAt));
+    }
+    clearTimeout(call.timer);
+    this.pending = null;
+    let final = reply;
+    if (reply.kind === 'result') {
+      const bad = this.deps.validator.validate(call.action, 'conf', reply.payload);
+      if (bad)
+        final = {
+          kind: 'error',
+          code: 'FormationViolation',
+          description: bad.description,
+          details: { violation: bad.code, ...bad.details },
+        };
+      else this.deps.onCallResult?.(this, call.action, call.payload, reply.payload);
+    }
+    call.resolve(final);
+    this.sendNext();
+  }
+
+  /** Sends a CALL to the charger and waits for its answer; payloads are checked against `<action>.req` first. */
+  call(action: string, payload: Payload, timeoutMs = this.deps.defaultTimeoutMs): Promise<ChargerReply> {
+    if (this.closed) return Promise.resolve({ kind: 'offline' });
+    const violation = this.deps.validator.validate(action, 'req', payload);
+    if (violation)
+      return Promise.resolve({ kind: 'error', code: violation.code, description: violation.description, details: violation.details });
+    return new Promise<ChargerReply>((resolve) => {
+      const call: OutgoingCall = {
+        action,
+        payload,
+        resolve,
+        timer: setTimeout(() => this.expire(call), timeoutMs),
+      };
+      if (this.pending) (this.queue ??= []).push(call);
+      else this.transmit(call);
+    });
+  }
+
+  private transmit(call: OutgoingCall): void {
+    call.id = `${idPrefix}-${(++idCounter).toString(36)}`;
+    call.sentAt = Date.now();
+    this.pending = call;
+    this.send(callFrame(call.id, call.action, call.payload));
+    this.logRow('out', CALL, call.action, call.id, loggable(call.action, call.payload));
+  }
+
+  private sendNext(): void {
+    const next = this.queue?.shift();
+    if (this.queue?.length === 0) this.queue = null;
+    if (next && !this.closed) this.transmit(next);
+  }
+
+  private expire(call: OutgoingCall): void {
+    if (this.pending === call) {
+      this.pending = null;
+      this.expired = { id: call.id!, action: call.action, sentAt: call.sentAt! };
+      call.resolve({ kind: 'timeout' });
+      this.sendNext();
+      return;
+    }
+    const i = this.queue?.indexOf(call) ?? -1;
+    if (i >= 0) this.queue!.splice(i, 1);
+    call.resolve({ kind: 'timeout' });
+  }
+
+  private onClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const call of [...(this.pending ? [this.pending] : []), ...(this.queue ?? [])]) {
+      clearTimeout(call.timer);
+      call.resolve({ kind: 'offline' });
+    }
+    this.pending = null;
+    this.queue = null;
+    this.deps.onClose(this);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+  }
+}

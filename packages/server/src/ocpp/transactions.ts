@@ -1,0 +1,335 @@
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { card, chargeUser, chargingTransaction } from '../db/schema.js';
+import type { AuthorizationResult } from '../modules/cards/authorize.js';
+import { emit, type OcppCore } from './core.js';
+import { advance, readSample, type SampledValue } from './meter.js';
+import { txFromRow, txJson, type PointState, type TxJson, type TxState } from './registry.js';
+import { RpcError, type Payload } from './rpc.js';
+import type { ChargerSession, ActionHandler } from './session.js';
+import { startOfMonth } from './time.js';
+import { insertMeterRows } from './writer.js';
+
+/*
+ * Authorize, StartTransaction, MeterValues, StopTransaction. Start, Stop and meter values are
+ * committed before the handler returns, so before the CALLRESULT leaves (DESIGN.md §3).
+ */
+
+interface MeterValueEntry {
+  timestamp: string;
+  sampledValue: SampledValue[];
+}
+
+interface StartReq {
+  connectorId: number;
+  idTag: string;
+  meterStart: number;
+  reservationId?: number;
+  timestamp: string;
+}
+
+interface StopReq {
+  transactionId: number;
+  meterStop: number;
+  timestamp: string;
+  idTag?: string;
+  reason?: string;
+  transactionData?: MeterValueEntry[];
+}
+
+/** How long an accepted RemoteStartTransaction makes the next matching start a remote one. */
+const REMOTE_START_WINDOW_MS = 10 * 60_000;
+
+/** OCPP idTagInfo from an authorization decision (parentIdTag only when it fits OCPP's 20 characters). */
+function idTagInfo(r: AuthorizationResult): Payload {
+  return {
+    status: r.status,
+    ...(r.expiryDate ? { expiryDate: r.expiryDate } : {}),
+    ...(r.parentIdTag && r.parentIdTag.length <= 20 ? { parentIdTag: r.parentIdTag } : {}),
+  };
+}
+
+/** The charger's samples as meter_value rows, oldest first. */
+function meterRows(point: PointState, connectorNo: number, transactionId: number | null, entries: readonly MeterValueEntry[]) {
+  return entries
+    .map((mv) => ({ sampledAt: new Date(mv.timestamp), sample: readSample(mv.sampledValue), raw: mv.sampledValue }))
+    .sort((a, b) => a.sampledAt.getTime() - b.sampledAt.getTime())
+    .map(({ sampledAt, sample, raw }) => ({ chargePointId: point.id, connectorNo, transactionId, sampledAt, ...sample, raw }));
+}
+
+type MeterRow = ReturnType<typeof meterRows>[number];
+
+/** Accounts the register readings of `rows` on a copy of `tx` (committed first, then assigned). */
+function accounted(tx: TxState, rows: readonly MeterRow[], ratedPowerW: number): TxState {
+  const next = { ...tx };
+  for (const r of rows) if (r.energyWh !== undefined) advance(next, r.energyWh, r.sampledAt.getTime(), ratedPowerW);
+  return next;
+}
+
+/** Latest power and SoC among the rows, for the live columns and the event. */
+function latest(rows: readonly MeterRow[]) {
+  let powerW: number | undefined;
+  let soc: number | undefined;
+  for (const r of rows) {
+    if (r.powerW !== undefined) powerW = r.powerW;
+    if (r.soc !== undefined) soc = r.soc;
+  }
+  return { powerW, soc, at: rows.at(-1)?.sampledAt };
+}
+
+export function transactionHandlers(core: OcppCore): Record<string, ActionHandler> {
+  const { db, events, idTags } = core;
+
+  /** Energy the charge user drew since the month began in the station's time zone (DESIGN.md §9). */
+  async function usedWhThisMonth(chargeUserId: number, timeZone: string, now: Date): Promise<number> {
+    const [r] = await db
+      .select({ wh: sql<string>`coalesce(sum(${chargingTransaction.energyWh}), 0)` })
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.chargeUserId, chargeUserId), gte(chargingTransaction.startedAt, startOfMonth(now, timeZone))));
+    return Number(r?.wh ?? 0);
+  }
+
+  function authorize(idTag: string, point: PointState, exceptRunning = false) {
+    const now = new Date();
+    return core.authorization.authorize(idTag, {
+      now,
+      hasActiveTransaction: (tag) => !exceptRunning && idTags.has(tag),
+      usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
+    });
+  }
+
+  /** The card (or, for an app start, the charge user's account) an idTag names. */
+  async function owner(idTag: string): Promise<{ cardId: number | null; chargeUserId: number | null }> {
+    const [c] = await db
+      .select({ id: card.id, chargeUserId: card.chargeUserId })
+      .from(card)
+      .where(eq(sql`lower(${card.physicalId})`, idTag.toLowerCase()));
+    if (c) return { cardId: c.id, chargeUserId: c.chargeUserId };
+    const [u] = await db
+      .select({ id: chargeUser.id })
+      .from(chargeUser)
+      .where(eq(sql`lower(${chargeUser.account})`, idTag.toLowerCase()));
+    return { cardId: null, chargeUserId: u?.id ?? null };
+  }
+
+  function takeRemoteStart(point: PointState, idTag: string, connectorNo: number, now: number): boolean {
+    const list = point.remoteStarts;
+    if (!list) return false;
+    const i = list.findIndex(
+      (r) =>
+        now - r.at < REMOTE_START_WINDOW_MS &&
+        r.idTag.toLowerCase() === idTag.toLowerCase() &&
+        (r.connectorId === undefined || r.connectorId === connectorNo),
+    );
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) delete point.remoteStarts;
+    return i >= 0;
+  }
+
+  /** An open transaction of this point: from memory, else (started over a connection that was since replaced) from the database. */
+  async function openTx(point: PointState, id: number): Promise<TxState | undefined> {
+    const cached = point.transactions.get(id);
+    if (cached) return cached;
+    const [row] = await db
+      .select({ t: sql<TxJson>`${txJson('charging_transaction')}` })
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.id, id), eq(chargingTransaction.chargePointId, point.id), isNull(chargingTransaction.stoppedAt)));
+    if (!row) return undefined;
+    const tx = txFromRow(typeof row.t === 'string' ? (JSON.parse(row.t) as TxJson) : row.t);
+    point.transactions.set(tx.id, tx);
+    return tx;
+  }
+
+  function trackOpen(point: PointState, tx: TxState) {
+    point.transactions.set(tx.id, tx);
+    if (tx.accepted) idTags.add(tx.idTag);
+  }
+
+  return {
+    async Authorize(session, payload) {
+      const r = await authorize(String(payload.idTag), session.point);
+      return { idTagInfo: idTagInfo(r) };
+    },
+
+    async StartTransaction(session: ChargerSession, payload) {
+      const p = payload as unknown as StartReq;
+      const point = session.point;
+      if (p.connectorId < 1) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 1 or more');
+      const startedAt = new Date(p.timestamp);
+      const startedMs = startedAt.getTime();
+
+      // A repeat (same point, connector and start time) gets the same transaction.
+      for (const tx of point.transactions.values()) {
+        if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
+          return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
+      }
+      const [auth, who] = await Promise.all([authorize(p.idTag, point), owner(p.idTag)]);
+      const late = startedMs < session.connectedAt;
+      const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
+      const [row] = await db
+        .insert(chargingTransaction)
+        .values({
+          providerId: point.providerId,
+          stationId: point.stationId,
+          chargePointId: point.id,
+          connectorNo: p.connectorId,
+          idTag: p.idTag,
+          cardId: who.cardId,
+          chargeUserId: who.chargeUserId,
+          startType: remote ? 'remote' : 'card',
+          authStatus: auth.status,
+          authReason: auth.reason,
+          reservationId: p.reservationId ?? null,
+          meterStartWh: p.meterStart,
+          startedAt,
+          lastMeterWh: p.meterStart,
+          late,
+        })
+        .onConflictDoNothing()
+        .returning({ id: chargingTransaction.id });
+
+      if (!row) {
+        // Repeated after a restart or a reconnect: answer what the first one was answered.
+        const [first] = await db
+          .select({ id: chargingTransaction.id, authStatus: chargingTransaction.authStatus })
+          .from(chargingTransaction)
+          .where(
+            and(
+              eq(chargingTransaction.chargePointId, point.id),
+              eq(chargingTransaction.connectorNo, p.connectorId),
+              eq(chargingTransaction.startedAt, startedAt),
+            ),
+          );
+        if (!first) throw new RpcError('InternalError', 'the transaction could not be recorded');
+        return { transactionId: first.id, idTagInfo: { status: first.authStatus } };
+      }
+
+      trackOpen(point, {
+        id: row.id,
+        connectorNo: p.connectorId,
+        idTag: p.idTag,
+        authStatus: auth.status,
+        accepted: auth.status === 'Accepted',
+        startedAt: startedMs,
+        late,
+        meterStartWh: p.meterStart,
+        lastMeterWh: p.meterStart,
+        lastSampleAt: startedMs,
+        energyWh: 0,
+        valid: true,
+        invalidReason: null,
+      });
+      emit(events, 'transaction.started', point, {
+        transactionId: row.id,
+        connectorNo: p.connectorId,
+        idTag: p.idTag,
+        startedAt: startedAt.toISOString(),
+      });
+      return { transactionId: row.id, idTagInfo: idTagInfo(auth) };
+    },
+
+    async MeterValues(session, payload) {
+      const p = payload as unknown as { connectorId: number; transactionId?: number; meterValue: MeterValueEntry[] };
+      const point = session.point;
+      if (p.connectorId < 0) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 0 (the point) or a connector number');
+      const tx = p.transactionId === undefined ? undefined : await openTx(point, p.transactionId);
+      let transactionId: number | null = tx?.id ?? null;
+      if (p.transactionId !== undefined && !tx) {
+        // Not running here (stopped already, or not this point's): samples are kept, attached only to this point's own.
+        const [known] = await db
+          .select({ id: chargingTransaction.id })
+          .from(chargingTransaction)
+          .where(and(eq(chargingTransaction.id, p.transactionId), eq(chargingTransaction.chargePointId, point.id)));
+        transactionId = known?.id ?? null;
+      }
+      const rows = meterRows(point, p.connectorId, transactionId, p.meterValue);
+      const next = tx ? accounted(tx, rows, point.ratedPowerW) : undefined;
+      const live = latest(rows);
+
+      await core.writer.write({
+        meterRows: rows,
+        ...(tx && next
+          ? {
+              tx: {
+                id: tx.id,
+                lastMeterWh: next.lastMeterWh,
+                energyWh: next.energyWh,
+                valid: next.valid,
+                invalidReason: next.invalidReason,
+                lastSampleAt: live.at,
+                lastPowerW: live.powerW,
+                lastSoc: live.soc,
+              },
+            }
+          : {}),
+      });
+
+      if (tx && next) {
+        Object.assign(tx, next);
+        emit(events, 'transaction.meter', point, {
+          transactionId: tx.id,
+          connectorNo: tx.connectorNo,
+          energyWh: tx.energyWh,
+          ...(live.powerW !== undefined ? { powerW: live.powerW } : {}),
+          ...(live.soc !== undefined ? { soc: live.soc } : {}),
+          at: (live.at ?? new Date()).toISOString(),
+        });
+      }
+      return {};
+    },
+
+    async StopTransaction(session, payload) {
+      const p = payload as unknown as StopReq;
+      const point = session.point;
+      // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
+      const reply: Payload = p.idTag !== undefined ? { idTagInfo: idTagInfo(await authorize(p.idTag, point, true)) } : {};
+      const tx = await openTx(point, p.transactionId);
+      // Not running on this point: already stopped (a repeat), another point's, or unknown. Nothing changes.
+      if (!tx) return reply;
+
+      const stoppedAt = new Date(p.timestamp);
+      const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
+      const next = accounted(tx, rows, point.ratedPowerW);
+      advance(next, p.meterStop, stoppedAt.getTime(), point.ratedPowerW, true);
+      const late = tx.late || stoppedAt.getTime() < session.connectedAt;
+      const live = latest(rows);
+
+      const stopped = await db.transaction(async (q) => {
+        const done = await q
+          .update(chargingTransaction)
+          .set({
+            meterStopWh: p.meterStop,
+            stoppedAt,
+            stopReason: p.reason ?? 'Local',
+            stopIdTag: p.idTag ?? null,
+            energyWh: next.energyWh,
+            lastMeterWh: p.meterStop,
+            lastSampleAt: stoppedAt,
+            ...(live.powerW !== undefined ? { lastPowerW: live.powerW } : {}),
+            ...(live.soc !== undefined ? { lastSoc: live.soc } : {}),
+            valid: next.valid,
+            invalidReason: next.invalidReason,
+            late,
+          })
+          .where(and(eq(chargingTransaction.id, tx.id), isNull(chargingTransaction.stoppedAt)))
+          .returning({ id: chargingTransaction.id });
+        if (done.length === 0) return false;
+        await insertMeterRows(q, rows);
+        return true;
+      });
+
+      point.transactions.delete(tx.id);
+      if (tx.accepted) idTags.remove(tx.idTag);
+      if (stopped) {
+        emit(events, 'transaction.stopped', point, {
+          transactionId: tx.id,
+          connectorNo: tx.connectorNo,
+          energyWh: next.energyWh,
+          stoppedAt: stoppedAt.toISOString(),
+          ...(p.reason ? { reason: p.reason } : {}),
+        });
+        core.transactionStopped(tx.id);
+      }
+      return reply;
+    },
+  };
+}

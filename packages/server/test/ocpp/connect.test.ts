@@ -1,0 +1,233 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { chargePoint, connector, ocppLog, station, systemLog } from '../../src/db/schema.js';
+import type { ConsoleEvent } from '../../src/lib/events.js';
+import { startServer, type TestServer } from '../harness.js';
+import { createPoint, eventually, iso, TestCharger } from './support.js';
+
+const ocppDefaults = loadConfig({}).ocpp;
+
+async function refusals(s: TestServer, serialNumber: string) {
+  await s.app.ocpp.flush();
+  return s.database.db
+    .select()
+    .from(ocppLog)
+    .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.direction, 'refused')));
+}
+
+async function refusedWith(s: TestServer, serialNumber: string, opts: Parameters<typeof TestCharger.connect>[2]) {
+  const err = await TestCharger.connect(s.url, serialNumber, opts).then(
+    (c) => {
+      c.ws.terminate();
+      return null;
+    },
+    (e: { status?: number }) => e,
+  );
+  return err?.status;
+}
+
+describe('OCPP connections (security profile 1)', () => {
+  let s: TestServer;
+  const seen: ConsoleEvent[] = [];
+  beforeAll(async () => {
+    s = await startServer();
+    s.app.events.subscribe({ userId: 0, canSee: () => true, send: (e) => seen.push(e) });
+  });
+  afterAll(() => s.close());
+
+  it('accepts the point with its key and marks it online, then offline when the socket closes', async () => {
+    const { serialNumber, key, point } = await createPoint(s.database.db);
+    const c = await TestCharger.connect(s.url, serialNumber, { key });
+    expect(c.ws.protocol).toBe('ocpp1.6');
+    const online = await eventually(async () => {
+      const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+      return row?.online ? row : null;
+    });
+    expect(online.connectedAt).toBeTruthy();
+    expect(seen.some((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === true)).toBe(true);
+    expect(seen.find((e) => e.type === 'point.online')?.stationId).toBe(point.stationId);
+    await c.close();
+    await eventually(async () => {
+      const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+      return row && !row.online;
+    });
+    expect(seen.some((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === false)).toBe(true);
+  });
+
+  it('refuses unknown identities, bad keys, missing credentials, keyless points, disabled points, other paths and no subprotocol, logging each reason', async () => {
+    const { serialNumber, key } = await createPoint(s.database.db);
+    const keyless = await createPoint(s.database.db, { key: false });
+    const disabled = await createPoint(s.database.db, { enabled: false });
+
+    expect(await refusedWith(s, 'NO-SUCH-POINT', { key: 'whatever' })).toBe(404);
+    expect(await refusedWith(s, serialNumber, { key: 'wrong-key' })).toBe(401);
+    expect(await refusedWith(s, serialNumber, {})).toBe(401);
+    expect(await refusedWith(s, serialNumber, { key, user: 'someone-else' })).toBe(401);
+    expect(await refusedWith(s, serialNumber, { key, protocols: ['ocpp2.0.1'] })).toBe(400);
+    expect(await refusedWith(s, serialNumber, { key, protocols: [] })).toBe(400);
+    expect(await refusedWith(s, keyless.serialNumber, { key: 'anything' })).toBe(401);
+    expect(await refusedWith(s, disabled.serialNumber, { key: disabled.key })).toBe(404);
+    expect(await refusedWith(s, serialNumber, { key, path: `/ocpp/${serialNumber}/extra` })).toBe(400);
+
+    expect((await refusals(s, 'NO-SUCH-POINT')).map((r) => (r.payload as { reason: string }).reason)).toEqual(['unknownIdentity']);
+    const reasons = (await refusals(s, serialNumber)).map((r) => (r.payload as { reason: string }).reason).sort();
+    expect(reasons).toEqual(['badKey', 'noCredentials', 'subprotocol', 'subprotocol', 'usernameMismatch']);
+    const [k] = await refusals(s, keyless.serialNumber);
+    expect(k).toMatchObject({ payload: { reason: 'noKey', httpStatus: 401 }, chargePointId: keyless.point.id, providerId: 1 });
+    expect((await refusals(s, disabled.serialNumber)).map((r) => (r.payload as { reason: string }).reason)).toEqual(['disabled']);
+    expect(await refusals(s, `${serialNumber}/extra`)).toHaveLength(1);
+
+    // Nothing was registered and the endpoint still works.
+    expect(await s.database.db.select().from(chargePoint).where(eq(chargePoint.serialNumber, 'NO-SUCH-POINT'))).toHaveLength(0);
+    const c = await TestCharger.connect(s.url, serialNumber, { key });
+    await c.close();
+  });
+
+  it('lets a second connection of the same identity replace the first', async () => {
+    const { serialNumber, key, point } = await createPoint(s.database.db);
+    const first = await TestCharger.connect(s.url, serialNumber, { key });
+    const second = await TestCharger.connect(s.url, serialNumber, { key });
+    expect(await first.closed).toBe(1000);
+    const boot = await second.ok('BootNotification', { chargePointVendor: 'V', chargePointModel: 'M' });
+    expect(boot.status).toBe('Accepted');
+    expect(s.app.ocpp.connections).toBeGreaterThan(0);
+    const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+    expect(row!.online).toBe(true);
+    // The bus reaches the new socket.
+    second.onCall = () => ({ status: 'Accepted' });
+    expect(await s.app.bus.request(serialNumber, { action: 'ClearCache', payload: {} })).toEqual({
+      kind: 'result',
+      payload: { status: 'Accepted' },
+    });
+    await second.close();
+  });
+
+  it('disconnects a point that an operator disables', async () => {
+    const { serialNumber, key, point } = await createPoint(s.database.db);
+    const c = await TestCharger.connect(s.url, serialNumber, { key });
+    await s.database.db.update(chargePoint).set({ enabled: false }).where(eq(chargePoint.id, point.id));
+    await s.app.ocpp.invalidate([serialNumber]);
+    expect(await c.closed).toBe(1008);
+  });
+});
+
+describe('OCPP connections without credentials (CSMS_OCPP_ALLOW_NO_AUTH)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ ocpp: { ...ocppDefaults, allowNoAuth: true } });
+  });
+  afterAll(() => s.close());
+
+  it('accepts a keyless point without credentials but still checks a point that has a key', async () => {
+    const keyless = await createPoint(s.database.db, { key: false });
+    const c = await TestCharger.connect(s.url, keyless.serialNumber);
+    await c.close();
+    const keyed = await createPoint(s.database.db);
+    expect(await refusedWith(s, keyed.serialNumber, {})).toBe(401);
+    expect(await refusedWith(s, 'UNKNOWN-1', {})).toBe(404);
+  });
+});
+
+describe('auto-registration, security profile 2 and offline detection', () => {
+  let s: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    s = await startServer({
+      ocpp: {
+        ...ocppDefaults,
+        autoRegister: true,
+        heartbeatIntervalSec: 1,
+        tlsCert: path.join(dir, 'cert.pem'),
+        tlsKey: path.join(dir, 'key.pem'),
+        tlsPort: 0,
+      },
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers an unknown identity in the Unassigned station, learns its connectors and keeps its password', async () => {
+    const serialNumber = 'AUTO-001';
+    const c = await TestCharger.connect(s.url, serialNumber, { key: 'first-password-1234' });
+    const boot = await c.ok('BootNotification', { chargePointVendor: 'Acme', chargePointModel: 'X1' });
+    expect(boot).toMatchObject({ status: 'Accepted', interval: 1 });
+    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: iso() });
+    await c.ok('StatusNotification', { connectorId: 2, errorCode: 'NoError', status: 'Preparing' });
+    await c.close();
+
+    const [p] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.serialNumber, serialNumber));
+    expect(p).toMatchObject({ providerId: 1, needsPlacement: true, vendor: 'Acme', model: 'X1' });
+    const [st] = await s.database.db.select().from(station).where(eq(station.id, p!.stationId));
+    expect(st).toMatchObject({ name: 'Unassigned', isUnassigned: true, providerId: 1 });
+    const conns = await s.database.db.select().from(connector).where(eq(connector.chargePointId, p!.id));
+    expect(conns.map((x) => [x.connectorNo, x.status]).sort()).toEqual([
+      [1, 'Available'],
+      [2, 'Preparing'],
+    ]);
+    const audit = await s.database.db
+      .select()
+      .from(systemLog)
+      .where(eq(systemLog.operand, `point:${serialNumber}`));
+    expect(audit).toMatchObject([{ mode: 'ocpp', operation: 'autoRegister' }]);
+
+    // The same password opens it again; another does not; a second unknown joins the same station.
+    const again = await TestCharger.connect(s.url, serialNumber, { key: 'first-password-1234' });
+    await again.close();
+    expect(await refusedWith(s, serialNumber, { key: 'another-password' })).toBe(401);
+    const other = await TestCharger.connect(s.url, 'AUTO-002', { key: 'second-password-99' });
+    await other.close();
+    const [p2] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.serialNumber, 'AUTO-002'));
+    expect(p2!.stationId).toBe(p!.stationId);
+    // Without credentials (profile 0 not allowed) an unknown identity is still refused.
+    expect(await refusedWith(s, 'AUTO-003', {})).toBe(401);
+  });
+
+  it('accepts wss:// with Basic auth on the TLS port', async () => {
+    const { serialNumber, key } = await createPoint(s.database.db);
+    const base = `https://localhost:${s.app.ocpp.tlsPort}`;
+    const ca = fs.readFileSync(path.join(dir, 'cert.pem'));
+    const c = await TestCharger.connect(base, serialNumber, { key, options: { ca } });
+    const hb = await c.ok<{ currentTime: string }>('Heartbeat', {});
+    expect(Date.parse(hb.currentTime)).not.toBeNaN();
+    await c.close();
+    const bad = await TestCharger.connect(base, serialNumber, { key: 'nope', options: { ca } }).catch((e: { status: number }) => e.status);
+    expect(bad).toBe(401);
+  });
+
+  it('drops a charger that stops answering pings and marks it offline', async () => {
+    const { serialNumber, key, point } = await createPoint(s.database.db);
+    const c = await TestCharger.connect(s.url, serialNumber, { key, options: { autoPong: false } });
+    expect(await c.closed).toBe(1006);
+    await eventually(async () => {
+      const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+      return row && !row.online;
+    });
+  });
+});

@@ -1,0 +1,393 @@
+import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client.js';
+import { alarm, card, chargePoint, chargeUser, chargingTransaction, connector, meterValue, userGroup } from '../../src/db/schema.js';
+import type { ConsoleEvent } from '../../src/lib/events.js';
+import { startServer, type TestServer } from '../harness.js';
+import { createPoint, eventually, iso, TestCharger } from './support.js';
+
+let s: TestServer;
+let db: Db;
+const events: ConsoleEvent[] = [];
+const stopped: number[] = [];
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+  s.app.events.subscribe({ userId: 0, canSee: () => true, send: (e) => events.push(e) });
+  s.app.ocpp.onTransactionStopped((id) => void stopped.push(id));
+});
+afterAll(() => s.close());
+
+let n = 0;
+const uid = () => `UID${++n}${Math.random().toString(36).slice(2, 6)}`.toUpperCase().slice(0, 20);
+const MIN = 60_000;
+const at = (base: number, minutes: number) => new Date(base + minutes * MIN).toISOString();
+
+async function newCard(v: Partial<typeof card.$inferInsert> = {}) {
+  const [c] = await db
+    .insert(card)
+    .values({
+      providerId: 1,
+      cardNumber: uid(),
+      physicalId: uid(),
+      balanceCents: 10_000,
+      expireAt: new Date(Date.now() + 86_400_000 * 365),
+      ...v,
+    })
+    .returning();
+  return c!;
+}
+
+async function connect(opts: Parameters<typeof createPoint>[1] = {}) {
+  const p = await createPoint(db, opts);
+  const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key });
+  return { ...p, c };
+}
+
+const txRow = async (id: number) => (await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, id)))[0]!;
+
+describe('authorization and transactions', () => {
+  it('authorizes cards, refuses a second session of the same idTag, and stores each start with its decision', async () => {
+    const { c, point } = await connect();
+    const owner = (
+      await db
+        .insert(chargeUser)
+        .values({ providerId: 1, account: `acct${uid()}`, userType: 'card' })
+        .returning()
+    )[0]!;
+    const good = await newCard({ chargeUserId: owner.id });
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toEqual({
+      idTagInfo: { status: 'Accepted', expiryDate: good.expireAt.toISOString(), parentIdTag: owner.account },
+    });
+    expect(await c.ok('Authorize', { idTag: 'NOSUCHCARD' })).toEqual({ idTagInfo: { status: 'Invalid' } });
+
+    const start = { connectorId: 1, idTag: good.physicalId.toLowerCase(), meterStart: 1000, timestamp: iso() };
+    const first = await c.ok<{ transactionId: number; idTagInfo: { status: string } }>('StartTransaction', start);
+    expect(first.idTagInfo.status).toBe('Accepted');
+    const row = await txRow(first.transactionId);
+    expect(row).toMatchObject({
+      chargePointId: point.id,
+      stationId: point.stationId,
+      providerId: 1,
+      connectorNo: 1,
+      cardId: good.id,
+      chargeUserId: owner.id,
+      startType: 'card',
+      authStatus: 'Accepted',
+      authReason: 'accepted',
+      meterStartWh: 1000,
+      late: false,
+    });
+    expect(events.some((e) => e.type === 'transaction.started' && e.payload.transactionId === first.transactionId)).toBe(true);
+
+    // Repeated: the same transaction, still one row.
+    const again = await c.ok<{ transactionId: number }>('StartTransaction', start);
+    expect(again.transactionId).toBe(first.transactionId);
+    const rows = await db.select({ n: count() }).from(chargingTransaction).where(eq(chargingTransaction.chargePointId, point.id));
+    expect(rows[0]!.n).toBe(1);
+
+    // The card is busy now.
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toMatchObject({ idTagInfo: { status: 'ConcurrentTx' } });
+    const second = await c.ok<{ idTagInfo: { status: string }; transactionId: number }>('StartTransaction', { ...start, connectorId: 2 });
+    expect(second.idTagInfo.status).toBe('ConcurrentTx');
+    expect(await txRow(second.transactionId)).toMatchObject({ authStatus: 'ConcurrentTx', authReason: 'concurrentTx' });
+
+    // A refused idTag still gets a transactionId, and the refusal is stored.
+    const unknown = await c.ok<{ idTagInfo: { status: string }; transactionId: number }>('StartTransaction', {
+      connectorId: 2,
+      idTag: 'NOSUCHCARD',
+      meterStart: 0,
+      timestamp: iso(new Date(Date.now() + 1000)),
+    });
+    expect(unknown.idTagInfo.status).toBe('Invalid');
+    expect(await txRow(unknown.transactionId)).toMatchObject({ authStatus: 'Invalid', authReason: 'unknown', cardId: null });
+
+    await c.ok('StopTransaction', { transactionId: first.transactionId, meterStop: 1500, timestamp: iso() });
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toMatchObject({ idTagInfo: { status: 'Accepted' } });
+    await c.close();
+  });
+
+  it('stores meter values in our units and keeps the live columns, then stops once with energy = stop − start', async () => {
+    const { c, point } = await connect();
+    const tag = (await newCard()).physicalId;
+    const t0 = Date.now() - 30 * MIN;
+    const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 10_000,
+      timestamp: at(t0, 0),
+    });
+    await c.ok('MeterValues', {
+      connectorId: 1,
+      transactionId,
+      meterValue: [
+        {
+          timestamp: at(t0, 10),
+          sampledValue: [
+            { value: '12.5', measurand: 'Energy.Active.Import.Register', unit: 'kWh', context: 'Sample.Periodic' },
+            { value: '7.2', measurand: 'Power.Active.Import', unit: 'kW' },
+            { value: '31.5', measurand: 'Current.Import', unit: 'A' },
+            { value: '32', measurand: 'Current.Offered', unit: 'A' },
+            { value: '230', measurand: 'Voltage', unit: 'V', phase: 'L1-N' },
+            { value: '232', measurand: 'Voltage', unit: 'V', phase: 'L2-N' },
+            { value: '55', measurand: 'SoC', unit: 'Percent', location: 'EV' },
+            { value: '313.15', measurand: 'Temperature', unit: 'K', location: 'Outlet' },
+          ],
+        },
+        { timestamp: at(t0, 5), sampledValue: [{ value: '11000' }] },
+      ],
+    });
+    const samples = await db
+      .select()
+      .from(meterValue)
+      .where(eq(meterValue.transactionId, transactionId))
+      .orderBy(asc(meterValue.sampledAt));
+    expect(samples).toHaveLength(2);
+    expect(samples[0]).toMatchObject({ energyWh: 11_000, chargePointId: point.id, connectorNo: 1 });
+    expect(samples[1]).toMatchObject({
+      energyWh: 12_500,
+      powerW: 7200,
+      currentImportA: 31.5,
+      currentOfferedA: 32,
+      voltageV: 231,
+      soc: 55,
+      temperatureC: 40,
+    });
+    expect((samples[1]!.raw as unknown[]).length).toBe(8);
+    expect(await txRow(transactionId)).toMatchObject({ lastMeterWh: 12_500, lastPowerW: 7200, lastSoc: 55, energyWh: 2500, valid: true });
+    expect(events.filter((e) => e.type === 'transaction.meter' && e.payload.transactionId === transactionId).at(-1)?.payload).toMatchObject(
+      {
+        energyWh: 2500,
+        powerW: 7200,
+        soc: 55,
+      },
+    );
+
+    const stop = {
+      transactionId,
+      meterStop: 15_000,
+      timestamp: at(t0, 20),
+      idTag: tag,
+      reason: 'EVDisconnected',
+      transactionData: [{ timestamp: at(t0, 15), sampledValue: [{ value: '14000', context: 'Sample.Clock' }] }],
+    };
+    const reply = await c.ok('StopTransaction', stop);
+    expect(reply).toMatchObject({ idTagInfo: { status: 'Accepted' } });
+    const done = await txRow(transactionId);
+    // Its timestamps predate the connection, so it counts as sent late.
+    expect(done).toMatchObject({
+      meterStopWh: 15_000,
+      energyWh: 5000,
+      stopReason: 'EVDisconnected',
+      stopIdTag: tag,
+      valid: true,
+      late: true,
+    });
+    expect(done.stoppedAt?.toISOString()).toBe(stop.timestamp);
+    const after = await db.select({ n: count() }).from(meterValue).where(eq(meterValue.transactionId, transactionId));
+    expect(after[0]!.n).toBe(3);
+
+    // The same Stop again: the same answer, nothing changes, no second event.
+    expect(await c.ok('StopTransaction', stop)).toEqual(reply);
+    expect(await txRow(transactionId)).toEqual(done);
+    expect((await db.select({ n: count() }).from(meterValue).where(eq(meterValue.transactionId, transactionId)))[0]!.n).toBe(3);
+    expect(events.filter((e) => e.type === 'transaction.stopped' && e.payload.transactionId === transactionId)).toHaveLength(1);
+    await eventually(async () => stopped.includes(transactionId));
+    expect(stopped.filter((id) => id === transactionId)).toHaveLength(1);
+
+    // An unknown transaction is answered, and nothing is created.
+    const before = (await db.select({ n: count() }).from(chargingTransaction))[0]!.n;
+    expect(await c.ok('StopTransaction', { transactionId: 999_999, meterStop: 1, timestamp: iso(), idTag: tag })).toMatchObject({
+      idTagInfo: { status: 'Accepted' },
+    });
+    expect((await db.select({ n: count() }).from(chargingTransaction))[0]!.n).toBe(before);
+    await c.close();
+  });
+
+  it('accepts a start and a stop sent late, after the charger reconnected', async () => {
+    const { c, serialNumber, key } = await connect();
+    const tag = (await newCard()).physicalId;
+    const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 0,
+      timestamp: iso(),
+    });
+    expect(await txRow(transactionId)).toMatchObject({ late: false });
+    await c.close();
+    // Offline: the charger stopped meanwhile and queued the Stop, and started another session.
+    const stoppedAt = iso();
+    const startedAt = iso(new Date(Date.now() + 1));
+    await new Promise((r) => setTimeout(r, 20));
+    const c2 = await TestCharger.connect(s.url, serialNumber, { key });
+    const queued = await c2.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 2,
+      idTag: (await newCard()).physicalId,
+      meterStart: 0,
+      timestamp: startedAt,
+    });
+    expect(await txRow(queued.transactionId)).toMatchObject({ late: true });
+    await c2.ok('StopTransaction', { transactionId, meterStop: 500, timestamp: stoppedAt });
+    expect(await txRow(transactionId)).toMatchObject({ energyWh: 500, late: true, valid: true, meterStopWh: 500 });
+    await c2.close();
+  });
+
+  it('flags meter data that goes below the start, resets or jumps, and never counts negative or lifetime energy', async () => {
+    const { c } = await connect({ ratedPowerW: 60_000 });
+    const t0 = Date.now() - 120 * MIN;
+    const start = async (connectorId: number, meterStart: number, minute: number) =>
+      (
+        await c.ok<{ transactionId: number }>('StartTransaction', {
+          connectorId,
+          idTag: (await newCard()).physicalId,
+          meterStart,
+          timestamp: at(t0, minute),
+        })
+      ).transactionId;
+    const meter = (transactionId: number, connectorId: number, minute: number, wh: number) =>
+      c.ok('MeterValues', {
+        connectorId,
+        transactionId,
+        meterValue: [{ timestamp: at(t0, minute), sampledValue: [{ value: String(wh) }] }],
+      });
+
+    const below = await start(1, 5000, 0);
+    await c.ok('StopTransaction', { transactionId: below, meterStop: 4000, timestamp: at(t0, 10) });
+    expect(await txRow(below)).toMatchObject({ valid: false, invalidReason: 'meterBelowStart', energyWh: 0 });
+
+    const reset = await start(2, 1000, 1);
+    await meter(reset, 2, 11, 5000);
+    await meter(reset, 2, 21, 3000);
+    expect(await txRow(reset)).toMatchObject({ valid: false, invalidReason: 'meterReset', energyWh: 4000 });
+    await meter(reset, 2, 31, 3500);
+    await c.ok('StopTransaction', { transactionId: reset, meterStop: 3600, timestamp: at(t0, 41) });
+    expect(await txRow(reset)).toMatchObject({ valid: false, invalidReason: 'meterReset', energyWh: 4600 });
+
+    // A lifetime register where the start said 0: 1,500 kWh in a minute from a 60 kW point.
+    const jump = await start(3, 0, 2);
+    await meter(jump, 3, 3, 1_500_000);
+    await c.ok('StopTransaction', { transactionId: jump, meterStop: 1_500_400, timestamp: at(t0, 10) });
+    expect(await txRow(jump)).toMatchObject({ valid: false, invalidReason: 'meterJump', energyWh: 400 });
+    await c.close();
+  });
+
+  it('applies the group monthly limit with energy drawn this month', async () => {
+    const { c } = await connect({ ratedPowerW: 350_000 });
+    const [group] = await db
+      .insert(userGroup)
+      .values({ providerId: 1, name: `g${uid()}`, monthlyLimitWh: 3000 })
+      .returning();
+    const [user] = await db
+      .insert(chargeUser)
+      .values({ providerId: 1, account: `u${uid()}`, userType: 'card', groupId: group!.id })
+      .returning();
+    const tag = (await newCard({ chargeUserId: user!.id })).physicalId;
+    const t0 = Date.now() - 2 * MIN;
+    expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Accepted' } });
+    const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 0,
+      timestamp: at(t0, 0),
+    });
+    await c.ok('StopTransaction', { transactionId, meterStop: 3200, timestamp: at(t0, 1) });
+    expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Blocked' } });
+    await c.close();
+  });
+});
+
+describe('point messages', () => {
+  it('stores boot data, heartbeats, diagnostics and firmware statuses', async () => {
+    const { c, point } = await connect();
+    const boot = await c.ok<{ status: string; interval: number; currentTime: string }>('BootNotification', {
+      chargePointVendor: 'Acme',
+      chargePointModel: 'Fast-1',
+      chargePointSerialNumber: 'SN-1',
+      firmwareVersion: '2.3.4',
+      iccid: '89860000',
+      imsi: '46000',
+      meterType: 'DC-M',
+      meterSerialNumber: 'M-9',
+    });
+    expect(boot).toMatchObject({ status: 'Accepted', interval: 300 });
+    await c.ok('Heartbeat', {});
+    await c.ok('DiagnosticsStatusNotification', { status: 'Uploading' });
+    await c.ok('FirmwareStatusNotification', { status: 'Downloaded' });
+    await s.app.ocpp.flush();
+    const [row] = await db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+    expect(row).toMatchObject({
+      vendor: 'Acme',
+      model: 'Fast-1',
+      chargeBoxSerial: 'SN-1',
+      firmwareVersion: '2.3.4',
+      iccid: '89860000',
+      imsi: '46000',
+      meterType: 'DC-M',
+      meterSerial: 'M-9',
+      diagnosticsStatus: 'Uploading',
+      firmwareStatus: 'Downloaded',
+    });
+    expect(row!.lastBootAt).toBeTruthy();
+    expect(row!.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(row!.lastBootAt!.getTime());
+    await c.close();
+  });
+
+  it('keeps connector statuses, raises one alarm per fault and clears it on NoError', async () => {
+    const { c, point } = await connect();
+    await c.ok('StatusNotification', { connectorId: 0, errorCode: 'NoError', status: 'Available' });
+    await c.ok('StatusNotification', {
+      connectorId: 1,
+      errorCode: 'GroundFailure',
+      status: 'Faulted',
+      info: 'rcd',
+      vendorErrorCode: 'E42',
+      timestamp: iso(),
+    });
+    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'GroundFailure', status: 'Faulted' });
+    await c.ok('StatusNotification', { connectorId: 2, errorCode: 'HighTemperature', status: 'Charging' });
+    const open = await db
+      .select()
+      .from(alarm)
+      .where(and(eq(alarm.chargePointId, point.id), isNull(alarm.clearedAt)))
+      .orderBy(asc(alarm.connectorNo));
+    expect(open.map((a) => [a.connectorNo, a.level, a.errorCode, a.status])).toEqual([
+      [1, 'serious', 'GroundFailure', 'Faulted'],
+      [2, 'common', 'HighTemperature', 'Charging'],
+    ]);
+    expect(open[0]).toMatchObject({ info: 'rcd', vendorErrorCode: 'E42', stationId: point.stationId, providerId: 1 });
+    expect(events.filter((e) => e.type === 'point.fault' && e.payload.chargePointId === point.id)).toHaveLength(2);
+
+    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });
+    const [cleared] = await db.select().from(alarm).where(eq(alarm.id, open[0]!.id));
+    expect(cleared!.clearedAt).toBeTruthy();
+    const [still] = await db.select().from(alarm).where(eq(alarm.id, open[1]!.id));
+    expect(still!.clearedAt).toBeNull();
+
+    const conns = await db.select().from(connector).where(eq(connector.chargePointId, point.id)).orderBy(asc(connector.connectorNo));
+    expect(conns.map((x) => [x.connectorNo, x.status, x.errorCode])).toEqual([
+      [1, 'Available', 'NoError'],
+      [2, 'Charging', 'HighTemperature'],
+    ]);
+    const [p] = await db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
+    expect(p).toMatchObject({ status: 'Available', errorCode: 'NoError' });
+    expect(events.filter((e) => e.type === 'point.status' && e.payload.chargePointId === point.id)).toHaveLength(5);
+    await c.close();
+  });
+
+  it('answers DataTransfer from registered vendors and UnknownVendorId otherwise', async () => {
+    const { c, point } = await connect();
+    const seen: unknown[] = [];
+    const off = s.app.ocpp.vendors.register('com.example.test', (req) => {
+      seen.push(req);
+      return { status: 'Accepted', data: `echo:${req.data}` };
+    });
+    expect(await c.ok('DataTransfer', { vendorId: 'com.example.test', messageId: 'ping', data: 'x' })).toEqual({
+      status: 'Accepted',
+      data: 'echo:x',
+    });
+    expect(seen).toEqual([{ serialNumber: point.serialNumber, chargePointId: point.id, providerId: 1, messageId: 'ping', data: 'x' }]);
+    off();
+    expect(await c.ok('DataTransfer', { vendorId: 'com.example.test' })).toEqual({ status: 'UnknownVendorId' });
+    await c.close();
+  });
+});

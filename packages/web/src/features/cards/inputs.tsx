@@ -1,0 +1,165 @@
+import { api } from '@csms/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Input, InputNumber, Select, Space, type InputNumberProps } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../shared/api/client';
+import { ReadCardButton } from '../../shared/cardReader';
+import { kwhToWh, unitsToCents } from './format';
+
+type Scaled = Omit<InputNumberProps<number>, 'value' | 'onChange'> & {
+  /** Injected by Form.Item: the value in the API's unit (cents, Wh). */
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+};
+
+/** An amount typed in currency units (two decimals), held in cents. */
+export function MoneyInput({ value, onChange, ...props }: Scaled) {
+  return (
+    <InputNumber<number>
+      min={0}
+      step={1}
+      precision={2}
+      style={{ width: '100%' }}
+      {...props}
+      value={value === null || value === undefined ? null : value / 100}
+      onChange={(v) => onChange?.(v === null || v === undefined ? null : unitsToCents(Number(v)))}
+    />
+  );
+}
+
+/** Energy typed in kWh (three decimals), held in Wh. */
+export function KwhInput({ value, onChange, ...props }: Scaled) {
+  return (
+    <InputNumber<number>
+      min={0.001}
+      precision={3}
+      style={{ width: '100%' }}
+      {...props}
+      value={value === null || value === undefined ? null : value / 1000}
+      onChange={(v) => onChange?.(v === null || v === undefined ? null : kwhToWh(Number(v)))}
+    />
+  );
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return v;
+}
+
+export interface ChargeUserSelectProps {
+  value?: number | number[] | null;
+  onChange?: (value: number | number[] | null) => void;
+  /** Only users of this provider. */
+  providerId?: number;
+  /** The option of the current value, shown before any search (an edited record's account). */
+  initial?: { value: number; label: string } | null;
+  multiple?: boolean;
+  disabled?: boolean;
+  placeholder?: string;
+  /** Injected by Form.Item, so that the label points at the input. */
+  id?: string;
+}
+
+/**
+ * Charge users by account or phone: the server searches (50 at a time), so a provider with many
+ * drivers still finds each one.
+ */
+export function ChargeUserSelect({ value, onChange, providerId, initial, multiple, disabled, placeholder, id }: ChargeUserSelectProps) {
+  const { t } = useTranslation();
+  const [typed, setTyped] = useState('');
+  const keyword = useDebounced(typed.trim(), 250);
+  const { data, isFetching } = useQuery({
+    queryKey: ['options', 'chargeUsers', providerId ?? null, keyword],
+    queryFn: ({ signal }) =>
+      call(api.chargeUser.options, { query: { keyword: keyword || undefined, providerId } }, { signal, silent: true }).catch(() => []),
+    staleTime: 10_000,
+  });
+  const options = (data ?? []).map((u) => ({ value: u.id, label: u.phone ? `${u.account} (${u.phone})` : u.account }));
+  if (initial && !options.some((o) => o.value === initial.value)) options.unshift(initial);
+  return (
+    <Select<number | number[]>
+      id={id}
+      allowClear
+      mode={multiple ? 'multiple' : undefined}
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      loading={isFetching}
+      disabled={disabled}
+      placeholder={placeholder ?? t('cards.searchPlaceholder')}
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      onClear={() => setTyped('')}
+      options={options}
+    />
+  );
+}
+
+/** User groups of one provider (a user joins only a group of its own provider). */
+export function GroupSelect({
+  value,
+  onChange,
+  providerId,
+  placeholder,
+  disabled,
+  id,
+}: {
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+  providerId?: number;
+  placeholder?: string;
+  disabled?: boolean;
+  id?: string;
+}) {
+  const { data, isFetching } = useQuery({
+    queryKey: ['options', 'userGroups', providerId ?? null],
+    queryFn: ({ signal }) => call(api.userGroup.options, { query: { providerId } }, { signal, silent: true }).catch(() => []),
+    enabled: providerId !== undefined,
+    staleTime: 10_000,
+  });
+  return (
+    <Select<number>
+      id={id}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      loading={isFetching}
+      disabled={disabled || providerId === undefined}
+      placeholder={placeholder}
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      options={(data ?? []).map((g) => ({ value: g.id, label: g.name }))}
+    />
+  );
+}
+
+/** The physical card id, typed or read from the card on the reader (the companion of DESIGN.md §9). */
+export function PhysicalIdInput({
+  value,
+  onChange,
+  disabled,
+  placeholder,
+  id,
+}: {
+  value?: string;
+  onChange?: (value: string) => void;
+  disabled?: boolean;
+  placeholder?: string;
+  id?: string;
+}) {
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <Input
+        id={id}
+        value={value}
+        disabled={disabled}
+        placeholder={placeholder}
+        onChange={(e) => onChange?.(e.target.value)}
+        data-testid="physical-id-input"
+      />
+      {!disabled && <ReadCardButton onRead={(uid) => onChange?.(uid)} />}
+    </Space.Compact>
+  );
+}

@@ -1,0 +1,37 @@
+import type { LedgerRow } from '@csms/contract';
+import { Table } from 'antd';
+import type { ReactNode } from 'react';
+import { DictTag } from '../../shared/dict/DictTag';
+import { formatDateTime } from '../../shared/resource/cells';
+import { useResourceText } from '../../shared/resource/labels';
+import { formatCents } from './format';
+
+/** A card's latest balance changes (the detail view): every row says before, amount and after. */
+export function LedgerTable({ rows }: { rows: LedgerRow[] | undefined }) {
+  const text = useResourceText('rechargeRecord');
+  const col = (key: keyof LedgerRow, render?: (row: LedgerRow) => ReactNode) => ({
+    key,
+    dataIndex: key,
+    title: text.label(key),
+    render: render ? (_: unknown, row: LedgerRow) => render(row) : undefined,
+  });
+  return (
+    <Table<LedgerRow>
+      size="small"
+      rowKey="id"
+      pagination={false}
+      scroll={{ y: 300 }}
+      locale={{ emptyText: text.t('card.noLedger') }}
+      dataSource={rows ?? []}
+      columns={[
+        col('createTime', (r) => formatDateTime(r.createTime)),
+        col('tradeType', (r) => <DictTag type="tradeType" value={r.tradeType} />),
+        col('amountCents', (r) => formatCents(r.amountCents)),
+        col('balanceBeforeCents', (r) => formatCents(r.balanceBeforeCents)),
+        col('balanceAfterCents', (r) => formatCents(r.balanceAfterCents)),
+        col('operatorName'),
+        col('thirdPartyTxnId'),
+      ]}
+    />
+  );
+}

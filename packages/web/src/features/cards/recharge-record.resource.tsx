@@ -1,0 +1,38 @@
+import { api } from '@csms/contract';
+import { defineResource } from '../../shared/resource/types';
+import { formatCents } from './format';
+import { providerOptions } from './options';
+
+const money = (v: unknown) => formatCents(v);
+
+/** Recharge records (finance, spec §3): the ledger's recharges and refunds, read-only; charges on request. */
+export const rechargeRecordResource = defineResource({
+  name: 'rechargeRecord',
+  api: { list: api.rechargeRecord.list, get: api.rechargeRecord.get, export: api.rechargeRecord.export },
+  exportSource: 'rechargeRecord',
+  columns: [
+    { key: 'id', width: 80, sorter: true, defaultHidden: true },
+    { key: 'createTime', kind: 'datetime', width: 170, sorter: true },
+    { key: 'tradeType', dict: 'tradeType', width: 110 },
+    { key: 'accountKind', dict: 'accountKind', width: 120 },
+    { key: 'cardNumber', width: 140 },
+    { key: 'account', width: 130 },
+    { key: 'amountCents', width: 110, sorter: true, render: money },
+    { key: 'balanceBeforeCents', width: 120, render: money },
+    { key: 'balanceAfterCents', width: 120, render: money },
+    { key: 'operatorName', width: 120 },
+    { key: 'source', dict: 'ledgerSource', width: 120 },
+    { key: 'thirdPartyTxnId', width: 180, ellipsis: true },
+    { key: 'transactionRef', width: 130, defaultHidden: true },
+    { key: 'providerName', width: 150 },
+  ],
+  search: [
+    { key: 'time', kind: 'dateRange', keys: ['startTime', 'endTime'], label: 'fields.rechargeRecord.createTime', instant: true },
+    { key: 'account', kind: 'text' },
+    { key: 'cardNumber', kind: 'text' },
+    { key: 'tradeType', kind: 'dict', dict: 'tradeType' },
+    { key: 'accountKind', kind: 'dict', dict: 'accountKind' },
+    { key: 'thirdPartyTxnId', kind: 'text' },
+    { key: 'providerId', kind: 'select', remote: providerOptions },
+  ],
+});

@@ -1,0 +1,179 @@
+import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons';
+import { api, type ChargeRecordDetail } from '@csms/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Result, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { call } from '../../shared/api/client';
+import { useAuth } from '../../shared/auth/useAuth';
+import { formatDuration, formatKwh, formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { useResourceText } from '../../shared/resource/labels';
+import { detailPath } from './charge-record.resource';
+import './charge-record-print.css';
+
+/** An instant as YYYY-MM-DD HH:mm:ss on the wall clock of `timeZone` (the bill shows the station's local times). */
+export function formatInZone(iso: string | null, timeZone: string): string {
+  if (!iso) return '';
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(iso));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+/** Columns of the bill lines: field key, right-aligned. */
+const LINE_COLUMNS: [string, boolean][] = [
+  ['tier', false],
+  ['kind', false],
+  ['energyWh', true],
+  ['unitPrice', true],
+  ['amountCents', true],
+];
+const TOTAL = 'totalCents';
+
+/** The printable bill of one charging record, in the user's language. */
+export function Bill({ record, providerName }: { record: ChargeRecordDetail; providerName: string }) {
+  const { t } = useTranslation();
+  const text = useResourceText('chargeRecord');
+  const tz = record.stationTimeZone;
+  const at = (iso: string | null) => formatInZone(iso, tz);
+  const enumOr = (kind: string, v: string | null) => (v === null ? '' : t(`enums.${kind}.${v}`, { defaultValue: v }));
+  const pairs: [string, string][] = [
+    ['stationName', record.stationName],
+    ['stationAddress', record.stationAddress],
+    ['serialNumber', `${record.serialNumber} · ${record.pointName}`],
+    ['connectorNo', String(record.connectorNo)],
+    ['startTime', at(record.startTime)],
+    ['endTime', at(record.endTime)],
+    ['durationSec', formatDuration(record.durationSec)],
+    ['energyWh', formatKwh(record.energyWh)],
+    ['startType', enumOr('startType', record.startType)],
+    ['stopReason', enumOr('stopReason', record.stopReason)],
+  ];
+  const customer: [string, string][] = [
+    ['account', record.account ?? ''],
+    ['cardNumber', record.cardNumber ?? ''],
+    ['paidFrom', enumOr('accountKind', record.paidFrom)],
+  ];
+  const summary: [string, number | null][] = [
+    ['elecFeeCents', record.elecFeeCents],
+    ['serviceFeeCents', record.serviceFeeCents],
+    ['reserveFeeCents', record.reserveFeeCents],
+  ];
+  const grid = (rows: [string, string][]) => (
+    <table>
+      <tbody>
+        {rows.map(([key, value]) => (
+          <tr key={key}>
+            <th style={{ width: '32%' }}>{text.label(key)}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <div className="csms-print-bill" data-testid="print-bill">
+      <Flex justify="space-between" align="flex-start">
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('chargeRecord.bill.title')}
+          </Typography.Title>
+          <div>{`${t('chargeRecord.bill.provider')}: ${providerName}`}</div>
+        </div>
+        <div style={{ textAlign: 'right' }}>
+          <div>{`${t('chargeRecord.bill.billNo')}: ${record.id}`}</div>
+          <div>{`${t('chargeRecord.bill.printedAt')}: ${at(new Date().toISOString())}`}</div>
+        </div>
+      </Flex>
+      {!record.billedAt && <p data-testid="bill-unbilled">{t('chargeRecord.bill.unbilledNote')}</p>}
+      <Typography.Title level={5}>{t('chargeRecord.bill.session')}</Typography.Title>
+      {grid(pairs)}
+      <Typography.Title level={5}>{t('chargeRecord.bill.customer')}</Typography.Title>
+      {grid(customer)}
+      <Typography.Title level={5}>{t('chargeRecord.bill.lines')}</Typography.Title>
+      <table data-testid="bill-lines">
+        <thead>
+          <tr>
+            {LINE_COLUMNS.map(([key, numeric]) => (
+              <th key={key} className={numeric ? 'num' : undefined}>
+                {text.label(key)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {record.lines.map((l) => (
+            <tr key={`${l.priceId}-${l.tier}-${l.kind}`}>
+              <td>{t(`enums.billTier.${l.tier}`)}</td>
+              <td>{t(`enums.feeKind.${l.kind}`)}</td>
+              <td className="num">{formatKwh(l.energyWh)}</td>
+              <td className="num">{formatUnitPrice(l.unitPrice)}</td>
+              <td className="num">{formatMoney(l.amountCents)}</td>
+            </tr>
+          ))}
+          {record.lines.length === 0 && (
+            <tr>
+              <td colSpan={5}>{t('chargeRecord.noLines')}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Typography.Title level={5}>{t('chargeRecord.bill.summary')}</Typography.Title>
+      <table data-testid="bill-summary">
+        <tbody>
+          {summary.map(([key, cents]) => (
+            <tr key={key}>
+              <th>{text.label(key)}</th>
+              <td className="num">{formatMoney(cents)}</td>
+            </tr>
+          ))}
+          <tr className="total">
+            <td>{text.label(TOTAL)}</td>
+            <td className="num" data-testid="bill-total">
+              {formatMoney(record.totalCents)}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <p style={{ marginTop: 24 }}>{t('chargeRecord.bill.timeZoneNote', { tz })}</p>
+      <p>{t('chargeRecord.bill.thanks')}</p>
+    </div>
+  );
+}
+
+/** Print page: the bill on a sheet, with Print (`window.print()`) and Back; print CSS leaves only the sheet. */
+export default function ChargeRecordPrintPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { info } = useAuth();
+  const id = Number(useParams().id);
+  const record = useQuery({
+    queryKey: [api.chargeRecord.get.path, { id }],
+    queryFn: ({ signal }) => call(api.chargeRecord.get, { query: { id } }, { signal }),
+    enabled: id > 0,
+  });
+  if (record.isError) return <Result status="warning" title={t('chargeRecord.loadFailed')} />;
+  return (
+    <Flex vertical gap={16}>
+      <Flex className="csms-no-print" gap={8} justify="center">
+        <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(detailPath(id))}>
+          {t('chargeRecord.back')}
+        </Button>
+        <Button type="primary" icon={<PrinterOutlined />} disabled={!record.data} onClick={() => window.print()} data-testid="print-button">
+          {t('chargeRecord.bill.printButton')}
+        </Button>
+      </Flex>
+      <Spin spinning={record.isFetching}>
+        {record.data && <Bill record={record.data} providerName={record.data.providerName || info?.providerName || ''} />}
+      </Spin>
+    </Flex>
+  );
+}

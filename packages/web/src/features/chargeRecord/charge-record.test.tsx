@@ -1,0 +1,252 @@
+import { dictEntries, type ChargeRecordDetail, type DictType, type ProcessSample } from '@csms/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { Route, Routes } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../../shared/auth/session';
+import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import ChargeRecordDetailPage from './charge-record-detail.page';
+import ChargeRecordPage from './charge-record.page';
+import ChargeRecordPrintPage, { formatInZone } from './charge-record-print.page';
+import { seriesOf } from './process-charts';
+
+const record: ChargeRecordDetail = {
+  id: 4711,
+  providerId: 1,
+  providerName: 'Demo provider',
+  stationId: 3,
+  stationName: 'Harbour station',
+  stationAddress: '1 Quay Road',
+  stationTimeZone: 'Asia/Shanghai',
+  chargePointId: 9,
+  serialNumber: 'SN-0009',
+  pointName: 'Bay 9',
+  connectorNo: 2,
+  idTag: 'A1B2C3D4',
+  cardNumber: 'NO-77',
+  account: 'alice',
+  startType: 'card',
+  startTime: '2026-03-01T23:30:00.000Z',
+  endTime: '2026-03-02T00:30:00.000Z',
+  durationSec: 3600,
+  meterStartWh: 1000,
+  meterStopWh: 8000,
+  energyWh: 7000,
+  stopReason: 'EVDisconnected',
+  stopIdTag: null,
+  stopAccount: null,
+  elecFeeCents: 549,
+  serviceFeeCents: 175,
+  reserveFeeCents: 0,
+  totalCents: 724,
+  billedAt: '2026-03-02T00:30:01.000Z',
+  paidFrom: 'card',
+  billingNote: null,
+  validity: 'valid',
+  invalidReason: null,
+  confirmedByName: null,
+  confirmedAt: null,
+  late: false,
+  createTime: '2026-03-01T23:30:00.000Z',
+  lines: [
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'valley',
+      kind: 'elec',
+      energyWh: 3500,
+      unitPrice: 3333,
+      amountCents: 117,
+    },
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'valley',
+      kind: 'service',
+      energyWh: 3500,
+      unitPrice: 1000,
+      amountCents: 35,
+    },
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'peak',
+      kind: 'elec',
+      energyWh: 3500,
+      unitPrice: 12345,
+      amountCents: 432,
+    },
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'peak',
+      kind: 'service',
+      energyWh: 3500,
+      unitPrice: 4000,
+      amountCents: 140,
+    },
+  ],
+};
+const invalid: ChargeRecordDetail = {
+  ...record,
+  id: 4712,
+  validity: 'invalid',
+  invalidReason: 'meterJump',
+  elecFeeCents: null,
+  serviceFeeCents: null,
+  reserveFeeCents: null,
+  totalCents: null,
+  billedAt: null,
+  paidFrom: null,
+  lines: [],
+};
+const samples: ProcessSample[] = [1, 2, 3, 4].map((k) => ({
+  at: new Date(Date.parse(record.startTime) + k * 600_000).toISOString(),
+  energyWh: 1000 + k * 1000,
+  powerW: 7000 + k * 100,
+  currentImportA: 30 + k,
+  currentOfferedA: 32,
+  voltageV: 230,
+  soc: 40 + k * 10,
+  // The charger sent no temperature in the second sample.
+  temperatureC: k === 2 ? null : 30 + k,
+}));
+
+const lang = () => (i18n.language.startsWith('en') ? 'en' : 'zh');
+
+function answer(opts: { detail?: ChargeRecordDetail; onConfirm?: () => void } = {}) {
+  const detail = opts.detail ?? record;
+  return mockFetch((url, init) => {
+    const p = url.pathname;
+    if (p.startsWith('/prod-api/system/dict/data/type/'))
+      return { code: 200, msg: 'ok', data: dictEntries(lang(), p.split('/').pop() as DictType) };
+    if (p.endsWith('/web/chargeRecord/list')) return { code: 200, msg: 'ok', data: { list: [record, invalid], total: 2 } };
+    if (p.endsWith('/web/chargeRecord/get')) return { code: 200, msg: 'ok', data: detail };
+    if (p.endsWith('/charging/realTime/getHisBmsData'))
+      return { code: 200, msg: 'ok', data: { transactionId: detail.id, samples, thinned: false } };
+    if (p.endsWith('/web/chargeRecord/confirm')) {
+      opts.onConfirm?.();
+      expect(JSON.parse(String(init?.body))).toEqual({ id: detail.id });
+      return { code: 200, msg: 'ok', data: { ...detail, validity: 'confirmed' } };
+    }
+    if (p.endsWith('/web/getStations') || p.endsWith('/web/getPoints')) return { code: 200, msg: 'ok', data: [] };
+    return { code: 404, msg: 'x', data: null };
+  });
+}
+
+beforeAll(() => {
+  polyfillDom();
+  signInAdmin();
+});
+afterEach(() => {
+  signInAdmin();
+});
+
+describe('units and series', () => {
+  it('shows station-local times on the bill and skips samples without the quantity', () => {
+    expect(formatInZone('2026-03-01T23:30:00.000Z', 'Asia/Shanghai')).toBe('2026-03-02 07:30:00');
+    expect(formatInZone('2026-03-29T01:30:00.000Z', 'Europe/Berlin')).toBe('2026-03-29 03:30:00');
+    expect(formatInZone(null, 'UTC')).toBe('');
+    expect(seriesOf(samples, 'temperatureC').map((p) => p.y)).toEqual([31, 33, 34]);
+    expect(seriesOf(samples, 'soc')).toHaveLength(4);
+  });
+});
+
+describe('charging records list', { timeout: 60_000 }, () => {
+  it('shows money in $ and energy in kWh, and offers confirm only on invalid records', async () => {
+    answer();
+    const { container } = renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
+    const row = (await screen.findByText('4711')).closest('tr')!;
+    for (const text of ['7.000', '5.49', '1.75', '7.24', '1:00:00', 'SN-0009', 'alice', 'NO-77']) {
+      expect(within(row as HTMLElement).getByText(text)).toBeTruthy();
+    }
+    await waitFor(() => expect(within(row as HTMLElement).getByText('EV disconnected')).toBeTruthy());
+    expect(within(row as HTMLElement).queryByText('Confirm record')).toBeNull();
+    const bad = screen.getByText('4712').closest('tr') as HTMLElement;
+    expect(within(bad).getByText('Confirm record')).toBeTruthy();
+    expect(within(bad).getByText('Print bill')).toBeTruthy();
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+  });
+
+  it('asks before confirming, with the reason in words, then calls the server', async () => {
+    const confirmed = vi.fn();
+    answer({ detail: invalid, onConfirm: confirmed });
+    renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
+    const bad = (await screen.findByText('4712')).closest('tr') as HTMLElement;
+    fireEvent.click(within(bad).getByText('Confirm record'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Meter reading jumped beyond what the point can deliver');
+    fireEvent.click(within(dialog).getByRole('button', { name: /OK|Confirm/ }));
+    await waitFor(() => expect(confirmed).toHaveBeenCalledTimes(1));
+  });
+
+  it('hides confirm without its permission', async () => {
+    setSession({ roles: ['ops'], permissions: ['record:charge:list', 'record:charge:query'], providerId: 1, providerName: 'P' } as never);
+    answer();
+    renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
+    await screen.findByText('4712');
+    expect(screen.queryByText('Confirm record')).toBeNull();
+    expect(screen.queryByText('Export')).toBeNull();
+  });
+});
+
+const at = (path: string, element: React.ReactNode) => (
+  <Routes>
+    <Route path={path} element={element} />
+  </Routes>
+);
+
+describe('charging record detail and bill', { timeout: 60_000 }, () => {
+  it('shows the session, the bill lines with their total, and the six process curves', async () => {
+    answer();
+    const { container } = renderWithProviders(
+      at('/historyRecord/chargeRecord/detail/:id', <ChargeRecordDetailPage />),
+      '/historyRecord/chargeRecord/detail/4711',
+    );
+    await screen.findByText('Charging record 4711');
+    await screen.findByText('Harbour station');
+    expect(screen.getAllByText('7.24').length).toBeGreaterThan(0);
+    expect(screen.getByText('1.2345')).toBeTruthy();
+    expect(screen.getAllByText('Peak').length).toBe(2);
+    for (const key of ['powerW', 'soc', 'temperatureC', 'currentImportA', 'currentOfferedA', 'voltageV']) {
+      const card = await screen.findByTestId(`curve-${key}`);
+      await waitFor(() => expect(within(card).getByTestId('chart-line').getAttribute('d')).toMatch(/^M/));
+    }
+    expect(within(screen.getByTestId('curve-temperatureC')).getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(3);
+    expect(screen.getByText('Output current (A)')).toBeTruthy();
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+  });
+
+  it('warns about an invalid record and offers its confirmation', async () => {
+    answer({ detail: invalid });
+    renderWithProviders(
+      at('/historyRecord/chargeRecord/detail/:id', <ChargeRecordDetailPage />),
+      '/historyRecord/chargeRecord/detail/4712',
+    );
+    const alert = await screen.findByTestId('record-alert');
+    expect(alert.textContent).toContain('It is not billed until an operator confirms it');
+    expect(screen.getByTestId('record-confirm')).toBeTruthy();
+    expect(screen.getByText('No bill lines')).toBeTruthy();
+  });
+
+  it('prints a bill in the station’s local time, in Chinese too', async () => {
+    await act(() => i18n.changeLanguage('zh-CN'));
+    answer();
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const { container } = renderWithProviders(
+      at('/historyRecord/chargeRecord/print/:id', <ChargeRecordPrintPage />),
+      '/historyRecord/chargeRecord/print/4711',
+    );
+    const bill = await screen.findByTestId('print-bill');
+    expect(bill.textContent).toContain('充电账单');
+    expect(bill.textContent).toContain('2026-03-02 07:30:00');
+    expect(bill.textContent).toContain('Asia/Shanghai');
+    expect(within(screen.getByTestId('bill-lines')).getAllByText('峰')).toHaveLength(2);
+    expect(screen.getByTestId('bill-total').textContent).toBe('7.24');
+    fireEvent.click(screen.getByTestId('print-button'));
+    expect(print).toHaveBeenCalledTimes(1);
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+    await act(() => i18n.changeLanguage('en-US'));
+  });
+});

@@ -1,0 +1,52 @@
+import type { ProcessSample } from '@csms/contract';
+import { Card, Col, Empty, Row } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { AreaChart, type ChartPoint } from '../../shared/charts/AreaChart';
+import { formatKw } from '../../shared/format/units';
+
+type Quantity = 'powerW' | 'soc' | 'temperatureC' | 'currentImportA' | 'currentOfferedA' | 'voltageV';
+
+/** The curves of a session's process data, in this order; labels (with units) come from the vocabulary. */
+export const QUANTITIES: { key: Quantity; format: (v: number) => string }[] = [
+  { key: 'powerW', format: (v) => formatKw(v) },
+  { key: 'soc', format: (v) => String(Math.round(v)) },
+  { key: 'temperatureC', format: (v) => v.toFixed(1) },
+  { key: 'currentImportA', format: (v) => v.toFixed(1) },
+  { key: 'currentOfferedA', format: (v) => v.toFixed(1) },
+  { key: 'voltageV', format: (v) => v.toFixed(0) },
+];
+
+/** One series: the samples that carry the quantity (a charger may send some measurands only). */
+export function seriesOf(samples: ProcessSample[], key: Quantity): ChartPoint[] {
+  return samples.flatMap((s) => {
+    const v = s[key];
+    return v === null ? [] : [{ x: Date.parse(s.at), y: v }];
+  });
+}
+
+/** Six small charts over the session's time: power, SOC, connector temperature, import and output current, output voltage. */
+export function ProcessCharts({ samples }: { samples: ProcessSample[] }) {
+  const { t } = useTranslation();
+  const multiDay = samples.length > 1 && dayjs(samples[0]!.at).format('YYYYMMDD') !== dayjs(samples.at(-1)!.at).format('YYYYMMDD');
+  const formatX = (x: number) => dayjs(x).format(multiDay ? 'MM-DD HH:mm' : 'HH:mm:ss');
+  return (
+    <Row gutter={[16, 16]}>
+      {QUANTITIES.map(({ key, format }) => {
+        const label = t(`fields.chargeRecord.${key}`);
+        const points = seriesOf(samples, key);
+        return (
+          <Col key={key} xs={24} xl={12}>
+            <Card size="small" title={label} data-testid={`curve-${key}`}>
+              {points.length === 0 ? (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chargeRecord.noSamples')} />
+              ) : (
+                <AreaChart points={points} height={180} label={label} formatX={formatX} formatY={format} xTicks={5} />
+              )}
+            </Card>
+          </Col>
+        );
+      })}
+    </Row>
+  );
+}

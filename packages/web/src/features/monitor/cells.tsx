@@ -1,0 +1,58 @@
+import type { ConnectorState, PointStatus } from '@csms/contract';
+import { Space, Tag, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNow } from './clock';
+import { formatDuration } from './format';
+
+export const statusColor: Record<PointStatus, string> = {
+  available: 'success',
+  charging: 'processing',
+  unavailable: 'warning',
+  faulted: 'error',
+  offline: 'default',
+};
+
+/** A point's or connector's status in the spec's five words. */
+export function StatusTag({ status }: { status: PointStatus }) {
+  const { t } = useTranslation();
+  return <Tag color={statusColor[status]}>{t(`enums.pointStatus.${status}`)}</Tag>;
+}
+
+/** Connectors as status tags; the tooltip shows what the charger said (OCPP status and error code). */
+export function ConnectorTags({ serialNumber, connectors }: { serialNumber: string; connectors: ConnectorState[] }) {
+  const { t } = useTranslation();
+  if (connectors.length === 0) return <span>{t('monitor.noConnectors')}</span>;
+  return (
+    <Space size={4} wrap>
+      {connectors.map((c) => {
+        const said = [
+          c.ocppStatus && t(`enums.ocppStatus.${c.ocppStatus}`),
+          c.errorCode && c.errorCode !== 'NoError' ? c.errorCode : null,
+          c.info,
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        return (
+          <Tooltip key={c.connectorNo} title={said || undefined}>
+            <Tag color={statusColor[c.status]} data-testid={`connector-${serialNumber}-${c.connectorNo}`} data-status={c.status}>
+              {t('monitor.connectorNo', { n: c.connectorNo })} · {t(`enums.pointStatus.${c.status}`)}
+            </Tag>
+          </Tooltip>
+        );
+      })}
+    </Space>
+  );
+}
+
+/** Online or offline. */
+export function OnlineTag({ online }: { online: boolean }) {
+  const { t } = useTranslation();
+  return <Tag color={online ? 'success' : 'default'}>{t(online ? 'enums.statusCount.connected' : 'enums.statusCount.offline')}</Tag>;
+}
+
+/** Time since `since`, ticking every second. */
+export function Elapsed({ since }: { since: string }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  return <span>{formatDuration(t, since, now)}</span>;
+}

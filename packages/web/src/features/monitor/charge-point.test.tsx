@@ -1,0 +1,164 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setSession } from '../../shared/auth/session';
+import { closeEvents } from '../../shared/events';
+import { mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import ChargePointPage from './charge-point.page';
+import { FakeSource } from './fake-source';
+
+const point = {
+  chargePointId: 7,
+  serialNumber: 'CP-7',
+  name: 'Bay 7',
+  providerId: 1,
+  stationId: 2,
+  stationName: 'Harbour',
+  online: true,
+  enabled: true,
+  status: 'available',
+  ocppStatus: 'Available',
+  errorCode: null,
+  lastSeenAt: '2026-01-01T00:00:00Z',
+  connectedAt: null,
+  firmwareVersion: null,
+  connectors: [
+    {
+      connectorNo: 1,
+      name: null,
+      standard: 'ac',
+      type: 'Type2',
+      status: 'available',
+      ocppStatus: 'Available',
+      errorCode: 'NoError',
+      info: null,
+      statusAt: null,
+      transactionId: null,
+    },
+    {
+      connectorNo: 2,
+      name: null,
+      standard: 'ac',
+      type: 'Type2',
+      status: 'charging',
+      ocppStatus: 'Charging',
+      errorCode: 'NoError',
+      info: null,
+      statusAt: null,
+      transactionId: 9,
+    },
+  ],
+};
+const counts = { total: 2, connected: 2, free: 1, charging: 1, unavailable: 0, offline: 0, fault: 0, pointsOnline: 1, pointsOffline: 0 };
+
+let sent: { path: string; body: unknown }[] = [];
+function serve(answer: Record<string, unknown> = { status: 'accepted', chargerStatus: 'Accepted', message: null }) {
+  sent = [];
+  return mockFetch((url, init) => {
+    if (url.pathname.endsWith('/web/monitor/points')) return { code: 200, msg: 'ok', data: { list: [point], total: 1 } };
+    if (url.pathname.endsWith('/web/monitor/counts')) return { code: 200, msg: 'ok', data: counts };
+    if (url.pathname.includes('/web/point/')) {
+      sent.push({ path: url.pathname, body: JSON.parse(String(init?.body ?? '{}')) });
+      return { code: 200, msg: 'ok', data: answer };
+    }
+    return { code: 200, msg: 'ok', data: [] };
+  });
+}
+
+beforeEach(() => {
+  signInAdmin();
+  FakeSource.install();
+});
+afterEach(() => closeEvents());
+
+const tag = (n: number) => screen.getByTestId(`connector-CP-7-${n}`);
+
+describe('point status', { timeout: 60_000 }, () => {
+  it('shows points with their connectors and counts, and follows status events live', async () => {
+    serve();
+    const { container } = renderWithProviders(<ChargePointPage />, '/realTimeMonitor/chargePoint');
+    await screen.findByText('Bay 7');
+    expect(tag(1).textContent).toBe('Connector 1 · Available');
+    expect(tag(2).textContent).toBe('Connector 2 · Charging (occupied)');
+    expect(within(screen.getByTestId('count-charging')).getByText('1')).toBeTruthy();
+    expect(rawKeys(container.ownerDocument.body.textContent ?? '')).toEqual([]);
+
+    act(() =>
+      FakeSource.latest().emit('point.status', {
+        providerId: 1,
+        stationId: 2,
+        chargePointId: 7,
+        serialNumber: 'CP-7',
+        connectorNo: 1,
+        status: 'Faulted',
+        errorCode: 'GroundFailure',
+        at: '2026-01-01T00:01:00Z',
+      }),
+    );
+    // React Query tells its observers on the next tick.
+    await waitFor(() => expect(tag(1).getAttribute('data-status')).toBe('faulted'));
+    expect(tag(1).textContent).toBe('Connector 1 · Faulted');
+    act(() =>
+      FakeSource.latest().emit('point.online', {
+        providerId: 1,
+        stationId: 2,
+        chargePointId: 7,
+        serialNumber: 'CP-7',
+        online: false,
+        at: 'x',
+      }),
+    );
+    await waitFor(() => expect(tag(2).getAttribute('data-status')).toBe('offline'));
+  });
+
+  it('reboots after asking which kind, and shows the charger’s answer in words', async () => {
+    serve({ status: 'rejected', chargerStatus: 'Rejected', message: null });
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('More'));
+    fireEvent.click(await screen.findByText('Reboot'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Reboot - CP-7')).toBeTruthy();
+    fireEvent.click(within(dialog).getByLabelText('Hard reboot'));
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    const answer = await within(dialog).findByTestId('action-answer');
+    expect(answer.getAttribute('data-status')).toBe('rejected');
+    expect(within(answer).getAllByText('Rejected')).toHaveLength(2);
+    expect(sent).toEqual([{ path: '/prod-api/web/point/reset', body: { serialNumber: 'CP-7', type: 'Hard' } }]);
+  });
+
+  it('stops the running transaction of a connector', async () => {
+    serve();
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('Remote stop'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    await within(dialog).findByTestId('action-answer');
+    expect(sent[0]).toEqual({ path: '/prod-api/web/point/remoteStop', body: { serialNumber: 'CP-7', transactionId: 9 } });
+  });
+
+  it('needs the connector for an unlock, in the page’s language', async () => {
+    await act(() => i18n.changeLanguage('zh-CN'));
+    serve({ status: 'accepted', chargerStatus: 'Unlocked', message: null });
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('更多'));
+    fireEvent.click(await screen.findByText('解锁充电枪'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    expect(await within(dialog).findByText('请输入充电枪编号')).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
+
+  it('hides the actions the user may not run', async () => {
+    setSession({ roles: ['ops'], permissions: ['monitor:point:list', 'monitor:point:reset'], providerId: 1, providerName: 'P' } as never);
+    serve();
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    expect(screen.getByText('Reboot')).toBeTruthy();
+    expect(screen.queryByText('Remote stop')).toBeNull();
+    expect(screen.queryByText('More')).toBeNull();
+    await waitFor(() => expect(screen.queryByText('Clear cache')).toBeNull());
+  });
+});

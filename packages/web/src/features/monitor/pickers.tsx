@@ -1,0 +1,66 @@
+import { api, type IdTagOption, type PointOption } from '@csms/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../shared/api/client';
+
+interface PickerProps<V> {
+  value?: V;
+  onChange?: (value: V) => void;
+  id?: string;
+}
+
+/** Cards and charge users of the point's provider for a remote start, searched on the server. */
+export function IdTagSelect({ serialNumber, value, onChange, id }: PickerProps<string> & { serialNumber: string }) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const { data, isFetching } = useQuery({
+    queryKey: [api.pointAction.idTagOptions.path, serialNumber, keyword],
+    queryFn: ({ signal }) => call(api.pointAction.idTagOptions, { query: { serialNumber, keyword } }, { signal }),
+  });
+  const label = (o: IdTagOption) =>
+    o.kind === 'chargeUser'
+      ? t('monitor.dialog.idTagUser', { account: o.account, cardNumber: o.cardNumber })
+      : o.account
+        ? t('monitor.dialog.idTagCardOf', { cardNumber: o.cardNumber, idTag: o.idTag, account: o.account })
+        : t('monitor.dialog.idTagCard', { cardNumber: o.cardNumber, idTag: o.idTag });
+  return (
+    <Select
+      id={id}
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      value={value}
+      onChange={onChange}
+      loading={isFetching}
+      placeholder={t('monitor.dialog.idTagPlaceholder')}
+      // A charge user and that user's first card share an idTag: the option key tells them apart.
+      options={(data ?? []).map((o) => ({ key: `${o.kind}:${o.idTag}`, value: o.idTag, label: label(o) }))}
+      data-testid="idtag-select"
+    />
+  );
+}
+
+/** The caller's points (`getPoints`), searched by serial number; the choice comes with its connectors. */
+export function PointSelect({ value, onChange, onPick, id }: PickerProps<string> & { onPick: (p: PointOption | undefined) => void }) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const { data, isFetching } = useQuery({
+    queryKey: [api.point.options.path, keyword],
+    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
+  });
+  return (
+    <Select
+      id={id}
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      value={value}
+      onChange={(v: string) => {
+        onChange?.(v);
+        onPick(data?.find((p) => p.serialNumber === v));
+      }}
+      loading={isFetching}
+      placeholder={t('monitor.dialog.pointPlaceholder')}
+      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: `${p.serialNumber} · ${p.pointName} · ${p.stationName}` }))}
+      data-testid="point-select"
+    />
+  );
+}

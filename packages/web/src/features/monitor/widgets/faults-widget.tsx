@@ -1,0 +1,45 @@
+import { api } from '@csms/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Empty, List, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../shared/api/client';
+import { formatDateTime } from '../../../shared/resource/cells';
+import { useMonitorLive } from '../live';
+
+const FAULTS = 8;
+
+/** Dashboard: the latest faults not yet cleared, refreshed as chargers report faults and recoveries. */
+export default function FaultsWidget() {
+  const { t } = useTranslation();
+  useMonitorLive();
+  const { data, isLoading } = useQuery({
+    queryKey: [api.monitor.faults.path, { limit: FAULTS }],
+    queryFn: ({ signal }) => call(api.monitor.faults, { query: { limit: FAULTS } }, { signal, silent: true }),
+  });
+  return (
+    <Card title={t('monitor.widgets.faults')}>
+      {!isLoading && (data ?? []).length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.widgets.noFaults')} />
+      ) : (
+        <List
+          size="small"
+          loading={isLoading}
+          dataSource={data ?? []}
+          rowKey="alarmId"
+          renderItem={(f) => (
+            <List.Item data-testid="live-fault">
+              <Space size={8} wrap>
+                <Tag color={f.level === 'serious' ? 'error' : 'warning'}>{t(`enums.alarmLevel.${f.level}`)}</Tag>
+                <Typography.Text strong>{f.serialNumber}</Typography.Text>
+                <span>{t('monitor.connectorNo', { n: f.connectorNo })}</span>
+                <Typography.Text code>{f.errorCode}</Typography.Text>
+                <Typography.Text type="secondary">{f.stationName}</Typography.Text>
+              </Space>
+              <Typography.Text type="secondary">{formatDateTime(f.occurredAt)}</Typography.Text>
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,44 @@
+import { api, powerBucketMinutes } from '@csms/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Card, Segmented, Space, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../shared/api/client';
+import { AreaChart } from '../../../shared/charts/AreaChart';
+import { kw } from '../format';
+
+type Bucket = (typeof powerBucketMinutes)[number];
+
+/** Dashboard: total charging power over the last 24 hours (meter values, caller's scope). */
+export default function PowerWidget() {
+  const { t } = useTranslation();
+  const [bucket, setBucket] = useState<Bucket>(60);
+  const { data } = useQuery({
+    queryKey: [api.monitor.powerTrend.path, { bucketMinutes: bucket }],
+    queryFn: ({ signal }) => call(api.monitor.powerTrend, { query: { bucketMinutes: bucket } }, { signal, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+  const points = (data?.points ?? []).map((p) => ({ x: Date.parse(p.at), y: p.powerW }));
+  const peak = Math.max(0, ...points.map((p) => p.y));
+  const last = points[points.length - 1]?.y ?? 0;
+  return (
+    <Card
+      title={t('monitor.widgets.power')}
+      extra={
+        <Segmented<Bucket>
+          size="small"
+          value={bucket}
+          onChange={setBucket}
+          options={powerBucketMinutes.map((m) => ({ value: m, label: t(`monitor.widgets.bucket${m}`) }))}
+        />
+      }
+    >
+      <Space size={16} style={{ marginBottom: 8 }}>
+        <Typography.Text type="secondary">{t('monitor.widgets.now', { value: kw(last) })}</Typography.Text>
+        <Typography.Text type="secondary">{t('monitor.widgets.peak', { value: kw(peak) })}</Typography.Text>
+      </Space>
+      <AreaChart points={points} label={t('monitor.widgets.power')} formatX={(x) => dayjs(x).format('HH:mm')} formatY={(y) => kw(y)} />
+    </Card>
+  );
+}

@@ -1,0 +1,218 @@
+import { api, type ActionResult, type ConfigurationKey } from '@csms/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Authorized } from '../../shared/auth/authorized';
+import { useAuth } from '../../shared/auth/useAuth';
+import { ApiError, call } from '../../shared/api/client';
+
+const READ = (api.pointAction.getConfiguration.access as { permi: string }).permi;
+const EDIT = (api.pointAction.changeConfiguration.access as { permi: string }).permi;
+export const POINT_PARAM = 'point';
+
+/** The charger's answer when it is not a plain acceptance: its status in words and why. */
+function AnswerAlert({ answer }: { answer: ActionResult }) {
+  const { t } = useTranslation();
+  const ok = answer.status === 'accepted';
+  return (
+    <Alert
+      data-testid="config-answer"
+      data-status={answer.status}
+      type={ok ? 'success' : answer.status === 'rebootRequired' || answer.status === 'scheduled' ? 'warning' : 'error'}
+      showIcon
+      title={t(`enums.actionStatus.${answer.status}`)}
+      description={answer.message ?? undefined}
+    />
+  );
+}
+
+function PointPicker({ value, onChange }: { value: string | undefined; onChange: (serial: string | undefined) => void }) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const { data, isFetching } = useQuery({
+    queryKey: [api.point.options.path, keyword],
+    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
+  });
+  return (
+    <Select
+      style={{ minWidth: 320 }}
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      allowClear
+      value={value}
+      onChange={(v: string | undefined) => onChange(v)}
+      loading={isFetching}
+      placeholder={t('ocppLog.config.pointPlaceholder')}
+      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: `${p.serialNumber} · ${p.pointName} · ${p.stationName}` }))}
+      data-testid="config-point"
+    />
+  );
+}
+
+/**
+ * Point configuration (spec: Configuration → point configuration): read the charger's keys
+ * (GetConfiguration) and change a writable one (ChangeConfiguration), with its answer in words.
+ */
+export function ConfigPanel() {
+  const { t } = useTranslation();
+  const { hasPermi } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const serial = params.get(POINT_PARAM) ?? undefined;
+  const [filter, setFilter] = useState('');
+  const [editing, setEditing] = useState<ConfigurationKey | null>(null);
+  const [changed, setChanged] = useState<ActionResult | null>(null);
+  const [form] = Form.useForm<{ value: string }>();
+  const read = useMutation({
+    mutationFn: (serialNumber: string) => call(api.pointAction.getConfiguration, { body: { serialNumber } }),
+  });
+  const change = useMutation({
+    mutationFn: (v: { key: string; value: string }) =>
+      call(api.pointAction.changeConfiguration, { body: { serialNumber: serial!, ...v } }, { fieldErrors: true }),
+  });
+
+  const pick = (s: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (s) next.set(POINT_PARAM, s);
+    else next.delete(POINT_PARAM);
+    setParams(next);
+    read.reset();
+  };
+  const answer = read.data;
+  const keys = (answer?.configurationKey ?? []).filter((k) => !filter || k.key.toLowerCase().includes(filter.toLowerCase()));
+
+  const save = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { value } = values;
+    try {
+      const result = await change.mutateAsync({ key: editing!.key, value });
+      setChanged(result);
+      // What the charger took (now or after a reboot) is read back, so the table shows its values.
+      if (result.status === 'accepted' || result.status === 'rebootRequired') read.mutate(serial!);
+    } catch (err) {
+      if (err instanceof ApiError && err.field) form.setFields([{ name: 'value', errors: [err.message] }]);
+    }
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Space wrap>
+        <span>{t('ocppLog.config.point')}</span>
+        <PointPicker value={serial} onChange={pick} />
+        <Authorized permi={[READ]}>
+          <Button
+            type="primary"
+            disabled={!serial}
+            loading={read.isPending}
+            onClick={() => serial && read.mutate(serial)}
+            data-testid="config-read"
+          >
+            {t('ocppLog.config.read')}
+          </Button>
+        </Authorized>
+        {answer && answer.status === 'accepted' && (
+          <Input.Search
+            allowClear
+            placeholder={t('ocppLog.config.filter')}
+            onChange={(e) => setFilter(e.target.value)}
+            style={{ width: 240 }}
+          />
+        )}
+      </Space>
+      {!answer && !read.isPending && <Typography.Text type="secondary">{t('ocppLog.config.choosePoint')}</Typography.Text>}
+      {answer && answer.status !== 'accepted' && <AnswerAlert answer={answer} />}
+      {answer && answer.status === 'accepted' && (
+        <>
+          <Table<ConfigurationKey>
+            size="small"
+            rowKey="key"
+            loading={read.isPending}
+            dataSource={keys}
+            pagination={false}
+            scroll={{ y: 520 }}
+            columns={[
+              { key: 'key', dataIndex: 'key', title: t('fields.pointAction.key'), width: 280 },
+              {
+                key: 'value',
+                dataIndex: 'value',
+                title: t('fields.pointAction.value'),
+                render: (v: string | null) =>
+                  v === null ? <Typography.Text type="secondary">{t('ocppLog.config.noValue')}</Typography.Text> : v,
+              },
+              {
+                key: 'readonly',
+                dataIndex: 'readonly',
+                title: t('fields.pointAction.readonly'),
+                width: 120,
+                render: (ro: boolean) => (
+                  <Tag color={ro ? 'default' : 'processing'}>{t(ro ? 'ocppLog.config.readonly' : 'ocppLog.config.writable')}</Tag>
+                ),
+              },
+              ...(hasPermi(EDIT)
+                ? [
+                    {
+                      key: '$edit',
+                      title: t('common.actions'),
+                      width: 100,
+                      render: (_: unknown, k: ConfigurationKey) =>
+                        k.readonly ? null : (
+                          <Button
+                            type="link"
+                            size="small"
+                            onClick={() => {
+                              setChanged(null);
+                              form.setFieldsValue({ value: k.value ?? '' });
+                              setEditing(k);
+                            }}
+                          >
+                            {t('ocppLog.config.edit')}
+                          </Button>
+                        ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+          {answer.unknownKey.length > 0 && (
+            <Typography.Text type="secondary">{t('ocppLog.config.unknownKeys', { keys: answer.unknownKey.join(', ') })}</Typography.Text>
+          )}
+        </>
+      )}
+      <Modal
+        open={editing !== null}
+        title={t('ocppLog.config.editTitle', { key: editing?.key ?? '' })}
+        onCancel={() => setEditing(null)}
+        destroyOnHidden
+        footer={
+          changed ? (
+            <Button type="primary" onClick={() => setEditing(null)}>
+              {t('common.close')}
+            </Button>
+          ) : (
+            <Space>
+              <Button onClick={() => setEditing(null)}>{t('common.cancel')}</Button>
+              <Button type="primary" loading={change.isPending} onClick={() => void save()} data-testid="config-save">
+                {t('common.confirm')}
+              </Button>
+            </Space>
+          )
+        }
+      >
+        {changed ? (
+          <AnswerAlert answer={changed} />
+        ) : (
+          <Form form={form} layout="vertical">
+            <Form.Item
+              name="value"
+              label={t('fields.pointAction.value')}
+              rules={[{ max: 500, message: t('validation.tooLong', { field: t('fields.pointAction.value'), max: 500 }) }]}
+            >
+              <Input autoFocus />
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+    </Flex>
+  );
+}

@@ -1,0 +1,52 @@
+import type { UiCatalogue } from '../zh-CN';
+
+const price: UiCatalogue['price'] = {
+  entity: 'electricity price',
+  stationTab: 'Station prices',
+  groupTab: 'Group prices',
+  editTitle: 'Electricity Price Edit',
+  groupEditTitle: 'Group Electricity Price Edit',
+  columns: {
+    reserve: 'Reservation ($)',
+    sharp: 'Sharp ($/kWh)',
+    peak: 'Peak ($/kWh)',
+    flat: 'Flat ($/kWh)',
+    valley: 'Valley ($/kWh)',
+    slots: 'Day (0–24 h)',
+  },
+  elecShort: 'Elec',
+  serviceShort: 'Service',
+  notSet: 'Not set',
+  setPrice: 'Set price',
+  groupPrice: 'Group price',
+  editor: {
+    brush: 'Brush',
+    presets: 'Presets',
+    allFlat: 'All flat',
+    copyCurrent: 'Copy current version',
+    timelineLabel: 'The 48 half hours of the day ({zone})',
+    hint: 'Pick a brush, then click or drag across half hours to paint them; times are station time ({zone}). Keyboard: arrows move, Space or Enter paints, Shift+arrow paints while moving, 1–4 pick the brush.',
+  },
+  page: {
+    back: 'Back to prices',
+    missingStation: 'Choose a station from the price list',
+    pickGroup: 'Choose a user group',
+    noGroups: 'This provider has no user groups yet',
+    editing: 'Editing the version effective from {time}',
+    creating: 'New version',
+    newVersion: 'New version',
+    usedAlert:
+      'Sessions ({count}) were billed with this version, so it can no longer change; saving creates a new version with these values.',
+    savedNew: 'This version is used by bills; saved as a new version',
+    immediately: 'Now',
+    fromTime: 'From',
+    stationTime: 'Station time ({zone})',
+    history: 'Version history',
+    current: 'In force',
+    upcoming: 'Upcoming',
+    locked: 'Used by bills: it cannot be changed or removed',
+    noVersions: 'No price set yet',
+    removeConfirm: 'Remove the version effective from {time}?',
+  },
+};
+export default price;

@@ -1,0 +1,52 @@
+/** Configuration → stations and charge points. */
+const station = {
+  entity: '场站',
+  tab: '场站',
+  newTitle: '新增场站',
+  editTitle: '修改场站',
+  sectionBasic: '基本信息',
+  sectionService: '服务与设施',
+  sectionLocation: '位置',
+  unassigned: '待分配',
+  unassignedHint: '自动注册的充电桩会先进入此场站，等待安置',
+  points: '充电桩',
+  selectCountry: '请选择国家/地区',
+  timeZoneDefault: '留空则使用服务器默认时区',
+  pictureHint: '一张 jpg、png 或 gif 图片，不超过 2 MB',
+  mapTitle: '地图选点',
+  mapHint: '点击地图设置经纬度；拖动平移，按钮缩放。',
+  mapNone: '未配置地图瓦片地址（CSMS_MAP_TILE_URL），请直接填写经纬度。',
+  zoomIn: '放大',
+  zoomOut: '缩小',
+  centerOnPoint: '回到所选位置',
+  kw: '{n} kW',
+  boundStationsHint: '不选则可查看所属运营商的全部场站',
+  allStations: '全部场站',
+};
+
+const point = {
+  entity: '充电桩',
+  tab: '充电桩',
+  addConnector: '添加枪口',
+  removeConnector: '删除枪口',
+  connectorPlaceholder: '枪口 {n}',
+  needsPlacement: '待安置',
+  offline: '离线',
+  move: '移动场站',
+  moveTitle: '移动到其他场站',
+  moveHint: '充电桩“{serial}”目前在场站“{station}”。',
+  moved: '移动成功',
+  newKey: '生成新密钥',
+  newKeyConfirm: '为充电桩“{serial}”生成新的 OCPP 密钥？旧密钥立即失效，充电桩须用新密钥重新连接。',
+  keyTitle: 'OCPP 密钥 - {serial}',
+  keyWarning: '密钥只显示这一次，关闭后无法再次查看。请现在复制并配置到充电桩中。',
+  keyUsage: '充电桩以 HTTP Basic 认证连接（OCPP 1.6J，安全配置 1/2）：用户名为充电桩编号，密码为下面的密钥。',
+  connectionUrl: '连接地址',
+  basicUser: '用户名',
+  basicPassword: '密码（密钥）',
+  keyDone: '我已保存密钥',
+  ratedPowerUnit: 'kW',
+};
+
+export { point };
+export default station;
