@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { billLine, card, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
 import type { Ledger } from '../cards/ledger.js';
 import { computeBill, TariffError, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
@@ -35,85 +35,88 @@ export type SettleOutcome =
  * operator's confirmation.
  */
 export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
-  /** Versions that may apply to a session: the last one in force at its start and any later ones until its end. */
-  async function versionsFor(stationId: number, groupId: number | null, from: Date, to: Date): Promise<PriceRow[]> {
+  /**
+   * Versions that may apply to a session: the last one in force at its start and any later ones
+   * until its end. Locked for share, so a concurrent in-place edit of an unused version waits
+   * until this bill is written (and then finds it used).
+   */
+  async function versionsFor(tx: Tx, stationId: number, groupId: number | null, from: Date, to: Date): Promise<PriceRow[]> {
     const scope = and(eq(price.stationId, stationId), groupId === null ? isNull(price.groupId) : eq(price.groupId, groupId));
-    const [atStart] = await db
+    const [atStart] = await tx
       .select()
       .from(price)
       .where(and(scope, lte(price.effectiveFrom, from)))
       .orderBy(desc(price.effectiveFrom), desc(price.id))
-      .limit(1);
-    const later = await db
+      .limit(1)
+      .for('share');
+    const later = await tx
       .select()
       .from(price)
       .where(and(scope, gt(price.effectiveFrom, from), lte(price.effectiveFrom, to)))
-      .orderBy(asc(price.effectiveFrom), asc(price.id));
+      .orderBy(asc(price.effectiveFrom), asc(price.id))
+      .for('share');
     return atStart ? [atStart, ...later] : later;
   }
 
-  async function settle(transactionId: number): Promise<SettleOutcome> {
-    const [t] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, transactionId));
-    if (!t) return { kind: 'skipped', reason: 'notFound' };
-    if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
-    if (t.billedAt) return { kind: 'skipped', reason: 'alreadyBilled' };
-    if (!t.valid && !t.confirmedAt) return { kind: 'skipped', reason: 'invalid' };
+  /** Everything happens in one database transaction with the session's row locked. */
+  const settle = (transactionId: number): Promise<SettleOutcome> =>
+    db.transaction(async (tx): Promise<SettleOutcome> => {
+      const [t] = await tx.select().from(chargingTransaction).where(eq(chargingTransaction.id, transactionId)).for('update');
+      if (!t) return { kind: 'skipped', reason: 'notFound' };
+      if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
+      if (t.billedAt) return { kind: 'skipped', reason: 'alreadyBilled' };
+      if (!t.valid && !t.confirmedAt) return { kind: 'skipped', reason: 'invalid' };
+      const stoppedAt = t.stoppedAt;
 
-    // Who pays, and which group price applies.
-    let chargeUserId = t.chargeUserId;
-    if (t.cardId !== null) {
-      const [c] = await db.select({ chargeUserId: card.chargeUserId }).from(card).where(eq(card.id, t.cardId));
-      chargeUserId = c?.chargeUserId ?? chargeUserId;
-    }
-    const [user] =
-      chargeUserId === null ? [] : await db.select({ groupId: chargeUser.groupId }).from(chargeUser).where(eq(chargeUser.id, chargeUserId));
-    const [st] = await db.select({ timeZone: station.timeZone }).from(station).where(eq(station.id, t.stationId));
+      // Who pays, and which group price applies.
+      let chargeUserId = t.chargeUserId;
+      if (t.cardId !== null) {
+        const [c] = await tx.select({ chargeUserId: card.chargeUserId }).from(card).where(eq(card.id, t.cardId));
+        chargeUserId = c?.chargeUserId ?? chargeUserId;
+      }
+      const [user] =
+        chargeUserId === null
+          ? []
+          : await tx.select({ groupId: chargeUser.groupId }).from(chargeUser).where(eq(chargeUser.id, chargeUserId));
+      const [st] = await tx.select({ timeZone: station.timeZone }).from(station).where(eq(station.id, t.stationId));
 
-    let rows: PriceRow[] = [];
-    if (user?.groupId) rows = await versionsFor(t.stationId, user.groupId, t.startedAt, t.stoppedAt);
-    if (rows.length === 0 || rows[0]!.effectiveFrom > t.startedAt) rows = await versionsFor(t.stationId, null, t.startedAt, t.stoppedAt);
+      // A group price overrides the station's for members, when it was in force at the start.
+      let rows: PriceRow[] = [];
+      if (user?.groupId) rows = await versionsFor(tx, t.stationId, user.groupId, t.startedAt, stoppedAt);
+      if (rows.length === 0 || rows[0]!.effectiveFrom > t.startedAt)
+        rows = await versionsFor(tx, t.stationId, null, t.startedAt, stoppedAt);
 
-    const meter = await db
-      .select({ at: meterValue.sampledAt, wh: meterValue.energyWh })
-      .from(meterValue)
-      .where(and(eq(meterValue.transactionId, t.id), isNotNull(meterValue.energyWh)))
-      .orderBy(asc(meterValue.sampledAt));
-    const samples: MeterSample[] = [
-      { at: t.startedAt, wh: t.meterStartWh },
-      ...meter.filter((m) => m.at > t.startedAt && m.at < t.stoppedAt!).map((m) => ({ at: m.at, wh: m.wh! })),
-      { at: t.stoppedAt, wh: t.meterStopWh },
-    ];
+      const meter = await tx
+        .select({ at: meterValue.sampledAt, wh: meterValue.energyWh })
+        .from(meterValue)
+        .where(and(eq(meterValue.transactionId, t.id), isNotNull(meterValue.energyWh)))
+        .orderBy(asc(meterValue.sampledAt));
+      const samples: MeterSample[] = [
+        { at: t.startedAt, wh: t.meterStartWh },
+        ...meter.filter((m) => m.at > t.startedAt && m.at < stoppedAt).map((m) => ({ at: m.at, wh: m.wh! })),
+        { at: stoppedAt, wh: t.meterStopWh },
+      ];
 
-    const markUnbillable = async (reason: 'noPrice' | 'noAccount' | 'badSamples'): Promise<SettleOutcome> => {
-      await db
-        .update(chargingTransaction)
-        .set({ billingNote: reason })
-        .where(and(eq(chargingTransaction.id, t.id), isNull(chargingTransaction.billedAt)));
-      return { kind: 'unbillable', reason };
-    };
+      const unbillable = async (reason: 'noPrice' | 'noAccount' | 'badSamples'): Promise<SettleOutcome> => {
+        await tx.update(chargingTransaction).set({ billingNote: reason }).where(eq(chargingTransaction.id, t.id));
+        return { kind: 'unbillable', reason };
+      };
 
-    let bill;
-    try {
-      bill = computeBill({ samples, versions: rows.map(toVersion), timeZone: st?.timeZone ?? 'UTC' });
-    } catch (e) {
-      if (e instanceof TariffError) return markUnbillable(e.reason);
-      throw e;
-    }
-    const account =
-      t.cardId !== null
-        ? ({ kind: 'card', cardId: t.cardId } as const)
-        : chargeUserId !== null
-          ? ({ kind: 'mobile', chargeUserId } as const)
-          : null;
-    if (!account && bill.totalCents > 0) return markUnbillable('noAccount');
+      let bill;
+      try {
+        bill = computeBill({ samples, versions: rows.map(toVersion), timeZone: st?.timeZone ?? 'UTC' });
+      } catch (e) {
+        if (e instanceof TariffError) return unbillable(e.reason);
+        throw e;
+      }
+      const account =
+        t.cardId !== null
+          ? ({ kind: 'card', cardId: t.cardId } as const)
+          : chargeUserId !== null
+            ? ({ kind: 'mobile', chargeUserId } as const)
+            : null;
+      if (!account && bill.totalCents > 0) return unbillable('noAccount');
 
-    return db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({ billedAt: chargingTransaction.billedAt })
-        .from(chargingTransaction)
-        .where(eq(chargingTransaction.id, t.id))
-        .for('update');
-      if (!locked || locked.billedAt) return { kind: 'skipped', reason: 'alreadyBilled' } as const;
       if (bill.lines.length) await tx.insert(billLine).values(bill.lines.map((l) => ({ ...l, transactionId: t.id })));
       let replayed = false;
       if (account && bill.totalCents > 0) {
@@ -135,9 +138,8 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
           billingNote: null,
         })
         .where(eq(chargingTransaction.id, t.id));
-      return { kind: 'billed', totalCents: bill.totalCents, replayed } as const;
+      return { kind: 'billed', totalCents: bill.totalCents, replayed };
     });
-  }
 
   return {
     settle,
