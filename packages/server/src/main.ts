@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed } from './db/seed.js';
+import { startDemo, type Demo } from './demo/demo.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -13,6 +14,7 @@ if (seeded.generatedPassword) {
   console.log(`\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`);
 }
 
+let demo: Demo | undefined;
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -21,6 +23,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
+    await demo?.stop();
     await server.close();
   } finally {
     await database.close();
@@ -31,5 +34,9 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await server.listen({ port: config.port, host: config.host });
+if (config.demo) {
+  demo = await startDemo({ db: database.db, config, port: config.port });
+  server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0006 are connecting (CSMS_DEMO=false turns them off)');
+}
 const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
 server.log.info(`CSMS console on http://localhost:${config.port}  (database: ${where})`);

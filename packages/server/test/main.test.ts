@@ -28,7 +28,8 @@ function start(port: number): { child: ChildProcess; output: () => string; ready
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const ready = (async () => {
-    for (let i = 0; i < 150; i++) {
+    // Up to 2 minutes: a fresh PGlite migrates on first start, and CI machines are shared.
+    for (let i = 0; i < 600; i++) {
       if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
       try {
         const r = await fetch(`http://127.0.0.1:${port}/prod-api/health`);
@@ -50,7 +51,7 @@ const stop = (child: ChildProcess) =>
   });
 
 describe.skipIf(!!process.env.DATABASE_URL)('main', () => {
-  it('prints a generated admin password once, keeps data across a restart, shuts down cleanly', { timeout: 90_000 }, async () => {
+  it('prints a generated admin password once, keeps data across a restart, shuts down cleanly', { timeout: 300_000 }, async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const first = start(port);
     await first.ready;

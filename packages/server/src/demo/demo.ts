@@ -1,0 +1,188 @@
+import { runFleet, type Fleet } from '@csms/simulator';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { card, chargePoint, chargeUser, connector, price, provider, station } from '../db/schema.js';
+import { createLedger } from '../modules/cards/ledger.js';
+import { generateOcppKey, hashOcppKey } from '../ocpp/keys.js';
+
+/**
+ * The demo (`CSMS_DEMO=true`, which `npm start` sets unless told otherwise): a provider with two
+ * stations, six charge points and ten cards, and a fleet of simulated chargers, in this process,
+ * that connect to our own OCPP endpoint over loopback and charge with those cards, so the console
+ * is alive on first start. Everything is created once and found again on later starts; the points'
+ * OCPP keys are renewed on each start (only their hashes are stored) and handed to the fleet.
+ */
+
+export const DEMO_PROVIDER = 'Demo Charging Co.';
+const STATIONS = [
+  { name: 'Demo Park – Pudong', address: '88 Century Avenue, Pudong, Shanghai', longitude: 121.5069, latitude: 31.2397 },
+  { name: 'Demo Mall – Xuhui', address: '1 Hongqiao Road, Xuhui, Shanghai', longitude: 121.4365, latitude: 31.1951 },
+];
+const POINTS_PER_STATION = 3;
+const CARDS = 10;
+const START_BALANCE_CENTS = 50_000;
+const TOP_UP_BELOW_CENTS = 5_000;
+
+/** Valley at night, peak in the morning and evening rush, sharp in the late afternoon, flat otherwise. */
+const SLOTS = Array.from({ length: 48 }, (_, i) =>
+  i < 16 ? 'valley' : i < 20 ? 'flat' : i < 24 ? 'peak' : i < 28 ? 'flat' : i < 34 ? 'sharp' : i < 42 ? 'peak' : i < 46 ? 'flat' : 'valley',
+) as ('sharp' | 'peak' | 'flat' | 'valley')[];
+
+export const demoSerial = (i: number) => `DEMO-${String(i).padStart(4, '0')}`;
+export const demoIdTag = (i: number) => `DEMO-TAG-${String(i).padStart(2, '0')}`;
+
+async function ensureData(db: Db, config: Config): Promise<Map<string, string>> {
+  const ledger = createLedger({ db });
+  const [superProvider] = await db.select().from(provider).where(eq(provider.type, 'super')).limit(1);
+  if (!superProvider) throw new Error('demo: the super provider is missing (seed first)');
+  let [demo] = await db.select().from(provider).where(eq(provider.name, DEMO_PROVIDER)).limit(1);
+  demo ??= (
+    await db
+      .insert(provider)
+      .values({ name: DEMO_PROVIDER, type: 'common', parentId: superProvider.id, contact: 'Demo', email: 'demo@example.com' })
+      .returning()
+  )[0]!;
+  const providerId = demo.id;
+
+  const keys = new Map<string, string>();
+  let index = 0;
+  for (const s of STATIONS) {
+    let [st] = await db
+      .select()
+      .from(station)
+      .where(and(eq(station.providerId, providerId), eq(station.name, s.name)));
+    st ??= (
+      await db
+        .insert(station)
+        .values({
+          providerId,
+          ...s,
+          country: 'CN',
+          timeZone: config.timeZone,
+          openingStart: '00:00',
+          openingEnd: '23:59',
+          servicePhone: '400-000-0000',
+          amenities: ['parking', 'wifi', 'food'],
+          description: 'Simulated chargers: sessions start and stop by themselves.',
+        })
+        .returning()
+    )[0]!;
+    const [hasPrice] = await db.select({ id: price.id }).from(price).where(eq(price.stationId, st.id)).limit(1);
+    if (!hasPrice) {
+      await db.insert(price).values({
+        providerId,
+        stationId: st.id,
+        effectiveFrom: new Date('2020-01-01T00:00:00Z'),
+        sharpElec: 13000,
+        sharpService: 6000,
+        peakElec: 11000,
+        peakService: 5000,
+        flatElec: 7500,
+        flatService: 4000,
+        valleyElec: 3500,
+        valleyService: 2000,
+        slots: SLOTS,
+      });
+    }
+    for (let p = 0; p < POINTS_PER_STATION; p++) {
+      const serialNumber = demoSerial(++index);
+      const key = generateOcppKey();
+      keys.set(serialNumber, key);
+      const dc = p === 0;
+      const [existing] = await db.select({ id: chargePoint.id }).from(chargePoint).where(eq(chargePoint.serialNumber, serialNumber));
+      if (existing) {
+        await db
+          .update(chargePoint)
+          .set({ ocppKeyHash: hashOcppKey(key) })
+          .where(eq(chargePoint.id, existing.id));
+        continue;
+      }
+      const [cp] = await db
+        .insert(chargePoint)
+        .values({
+          providerId,
+          stationId: st.id,
+          serialNumber,
+          name: `${dc ? 'DC' : 'AC'} ${index}`,
+          equipmentType: dc ? 'dc' : 'ac',
+          ratedPowerW: dc ? 60_000 : 7_000,
+          softwareVersion: 'sim-1.0',
+          ocppKeyHash: hashOcppKey(key),
+        })
+        .returning();
+      await db.insert(connector).values(
+        [1, 2].map((connectorNo) => ({
+          chargePointId: cp!.id,
+          connectorNo,
+          name: `${connectorNo}`,
+          standard: dc ? ('dc' as const) : ('ac' as const),
+          type: dc ? 'CCS2' : 'Type2',
+        })),
+      );
+    }
+  }
+
+  const tags = Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1));
+  const known = await db.select().from(card).where(inArray(card.physicalId, tags));
+  for (const [i, tag] of tags.entries()) {
+    let c = known.find((k) => k.physicalId === tag);
+    if (!c) {
+      const [user] = await db
+        .insert(chargeUser)
+        .values({ providerId, account: `demo-driver-${i + 1}`, phone: `1380000${String(i + 1).padStart(4, '0')}`, userType: 'card' })
+        .onConflictDoNothing()
+        .returning();
+      c = (
+        await db
+          .insert(card)
+          .values({
+            providerId,
+            cardNumber: `8800${String(i + 1).padStart(6, '0')}`,
+            physicalId: tag,
+            chargeUserId: user?.id ?? null,
+            expireAt: new Date(Date.now() + 5 * 365 * 86_400_000),
+          })
+          .returning()
+      )[0]!;
+    }
+    // Keep the demo going: drivers top up when their balance runs low.
+    if (c.balanceCents < TOP_UP_BELOW_CENTS) {
+      await ledger.post({
+        account: { kind: 'card', cardId: c.id },
+        tradeType: 'recharge',
+        amountCents: START_BALANCE_CENTS,
+        source: 'demo',
+      });
+    }
+  }
+  return keys;
+}
+
+export interface Demo {
+  fleets: Fleet[];
+  stop(): Promise<void>;
+}
+
+/** Creates the demo data and starts the simulated chargers against `ws://127.0.0.1:<port>/ocpp`. */
+export async function startDemo({ db, config, port }: { db: Db; config: Config; port: number }): Promise<Demo> {
+  const keys = await ensureData(db, config);
+  const serials = [...keys.keys()];
+  // The first point of each station is a 60 kW DC charger, the others 7 kW AC: two fleets, so each charges at its rating.
+  const dc = serials.filter((_, i) => i % POINTS_PER_STATION === 0);
+  const ac = serials.filter((_, i) => i % POINTS_PER_STATION !== 0);
+  const fleet = (list: string[], powerW: number) =>
+    runFleet({
+      url: `ws://127.0.0.1:${port}/ocpp`,
+      count: list.length,
+      serial: (i) => list[i - 1]!,
+      keys: (serial) => keys.get(serial),
+      scenario: 'demo',
+      idTags: Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1)),
+      connectors: 2,
+      point: { powerW, meterValueSampleInterval: 15, clockAlignedDataInterval: 300, vendor: 'CSMS', model: 'Simulator' },
+      demo: { initialChargingShare: 0.5, idleS: [60, 600], sessionS: [300, 1500] },
+    });
+  const fleets = [fleet(dc, 50_000), fleet(ac, 7_000)];
+  return { fleets, stop: async () => void (await Promise.all(fleets.map((f) => f.stop()))) };
+}
