@@ -15,6 +15,7 @@ import {
 } from './fixtures';
 
 const USERS_PAGE = '/systemManagement/userManage';
+const STATIONS_PAGE = '/configurationManagement/stationManagement';
 /** This screen's own catalogue parts, beside the fixtures' list of raw-key prefixes. */
 const OWN_RAW_KEY = /\b(?:systemUser|provider|profile)\.[a-z][\w.]*/;
 
@@ -105,12 +106,13 @@ for (const locale of LOCALES) {
       await button(mailPrompt, t('common.cancel')).click();
       await expect(mailPrompt).toBeHidden();
 
-      // 2. A role limited to the Organisations menu with only the list permission (through the API: the roles screen is another engineer's).
+      // 2. A role limited to the Stations menu and the Organisations menu, with only list permissions (through the API: the roles
+      //    screen has its own test).
       const role = await api<{ id: number }>(page, 'POST', '/web/permissionManage/createRole', {
         roleName,
         roleKey: `orgViewer${tag}`,
-        rolePaths: ['/systemManagement', ORG_PAGE],
-        permissions: ['system:organization:list'],
+        rolePaths: ['/systemManagement', ORG_PAGE, '/configurationManagement', STATIONS_PAGE],
+        permissions: ['system:organization:list', 'config:station:list', 'config:point:list'],
       });
       expect(role.code).toBe(200);
 
@@ -163,10 +165,22 @@ for (const locale of LOCALES) {
       await signIn(other, locale, user);
       const menu = other.locator('.ant-layout-sider .ant-menu');
       await expect(menu).toContainText(t('menu.dashboard'));
+      // The granted menu and nothing else: Configuration → Stations.
+      await expect(menu).toContainText(t('menu.configurationManagement'));
+      await expect(menu).not.toContainText(t('menu.realTimeMonitor'));
+      await expect(menu).not.toContainText(t('menu.userManagement'));
       // Spec §6: the System menu requires role admin, so even a role listing its Organisations path does not show it.
       await expect(menu).not.toContainText(t('menu.systemManagement'));
       await expect(menu).not.toContainText(t('menu.userManage'));
+      await menu.getByText(t('menu.configurationManagement')).click();
+      await menu.getByText(t('menu.stationManagement')).click();
+      await expect(other).toHaveURL(new RegExp(STATIONS_PAGE));
+      await expect(other.locator('.ant-table-thead').first()).toBeVisible();
+      // List only: no Add, and the server refuses a crafted add.
       await expect(button(other, t('common.add'))).toHaveCount(0);
+      expect((await api(other, 'POST', '/web/station/add', { name: `Crafted ${tag}` })).code).toBe(403);
+      await other.goto('/realTimeMonitor/chargePoint');
+      await expect(other).toHaveURL(/\/404/);
       // The server grants what the role holds and refuses the rest, crafted requests included.
       const listed = await api(other, 'GET', '/web/organizationManage/queryOrganizations?page=1&limit=10');
       expect(listed.code).toBe(200);
