@@ -1,7 +1,7 @@
 import type { SystemUserDto } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { provider, role, systemUser } from '../../db/schema.js';
+import { chargeUser, provider, role, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope } from '../../lib/scope.js';
 
@@ -158,6 +158,44 @@ export function createSystemUserRepo({ db }: { db: Db }) {
     },
     async update(id: number, values: Partial<typeof systemUser.$inferInsert>) {
       await db.update(systemUser).set(values).where(eq(systemUser.id, id));
+    },
+    /**
+     * Set as charging user: the system user gets (or gets back) a charge user of type `platform`
+     * in its provider, found by phone, so staff can charge on the platform account. Unsetting
+     * disables that charge user; it is never deleted (its ledger history stays).
+     */
+    async setChargeUser(id: number, on: boolean) {
+      return db.transaction(async (tx) => {
+        const [u] = await tx.select().from(systemUser).where(eq(systemUser.id, id)).for('update');
+        if (!u) return;
+        await tx.update(systemUser).set({ isChargeUser: on }).where(eq(systemUser.id, id));
+        if (!u.phone) return;
+        const [linked] = await tx
+          .select({ id: chargeUser.id })
+          .from(chargeUser)
+          .where(and(eq(chargeUser.providerId, u.providerId), eq(chargeUser.phone, u.phone)))
+          .limit(1);
+        if (linked) {
+          await tx
+            .update(chargeUser)
+            .set({ status: on ? 1 : 0 })
+            .where(eq(chargeUser.id, linked.id));
+          return;
+        }
+        if (!on) return;
+        // Accounts are unique system-wide and at most 20 characters (they travel as OCPP parent id tags).
+        const base = u.username.slice(0, 16);
+        let account = base;
+        for (let n = 2; ; n++) {
+          const [taken] = await tx
+            .select({ id: chargeUser.id })
+            .from(chargeUser)
+            .where(sql`lower(${chargeUser.account}) = lower(${account})`);
+          if (!taken) break;
+          account = `${base}-${n}`;
+        }
+        await tx.insert(chargeUser).values({ providerId: u.providerId, account, phone: u.phone, email: u.email, userType: 'platform' });
+      });
     },
     async remove(ids: number[]) {
       const rows = await db.delete(systemUser).where(inArray(systemUser.id, ids)).returning({ id: systemUser.id });

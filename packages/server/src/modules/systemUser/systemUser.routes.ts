@@ -11,8 +11,15 @@ import { hashPassword } from '../../lib/passwords.js';
 import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
 import { toDto, type SystemUserRepo, type UserRow } from './systemUser.repo.js';
 
+/** The stations a caller can see, for binding users to them. */
+export interface StationLookup {
+  visibleIds(p: Principal, ids: number[]): Promise<number[]>;
+  options(p: Principal, f: { stationName?: string }): Promise<{ id: number }[]>;
+}
+
 interface Deps {
   repo: SystemUserRepo;
+  stations: StationLookup;
   sessions: SessionStore;
   events: EventHub;
   columns: ExportColumns;
@@ -24,7 +31,7 @@ const BUILT_IN_ADMIN = 'admin';
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const locked = (key: string) => new AppError(Code.CONFLICT, key);
 
-export function systemUserRoutes({ repo, sessions, events, columns, config }: Deps): Handlers<typeof systemUserApi> {
+export function systemUserRoutes({ repo, stations, sessions, events, columns, config }: Deps): Handlers<typeof systemUserApi> {
   async function mustGet(p: Principal, id: number) {
     return (await repo.get(p, id)) ?? Promise.reject(notFound());
   }
@@ -32,12 +39,15 @@ export function systemUserRoutes({ repo, sessions, events, columns, config }: De
   async function checkRefs(p: Principal, roleId: number, providerId: number) {
     if (!canSeeProvider(p, providerId) || !(await repo.role(p, roleId))) throw notFound();
   }
-  /** A station-bound caller binds only its own stations, and cannot create an unbound (all-station) user. */
-  function checkStations(p: Principal, stationIds: number[]) {
-    if (p.stationIds === null) return;
-    if (stationIds.length === 0 || stationIds.some((s) => !p.stationIds!.includes(s))) {
+  /**
+   * A station-bound caller binds only its own stations, and cannot create an unbound (all-station)
+   * user; anyone binds only stations it can see (another provider's station "does not exist").
+   */
+  async function checkStations(p: Principal, stationIds: number[]) {
+    if (p.stationIds !== null && (stationIds.length === 0 || stationIds.some((s) => !p.stationIds!.includes(s)))) {
       throw new AppError(Code.BAD_REQUEST, 'errors.systemUser.stationsOutOfScope', {}, 'stationIds');
     }
+    if ((await stations.visibleIds(p, stationIds)).length !== new Set(stationIds).size) throw notFound();
   }
   const phoneTaken = (phone: string) => conflict('errors.systemUser.phoneTaken', { phone }, 'phone');
   const usernameTaken = (name: string) => conflict('errors.systemUser.usernameTaken', { name }, 'username');
@@ -56,8 +66,8 @@ export function systemUserRoutes({ repo, sessions, events, columns, config }: De
       const p = ctx.principal;
       audit.operand = `systemUser:${body.username}`;
       await checkRefs(p, body.roleId, body.providerId);
-      const stationIds = body.stationIds ?? [];
-      checkStations(p, stationIds);
+      const stationIds = [...new Set(body.stationIds ?? [])];
+      await checkStations(p, stationIds);
       if (await repo.usernameTaken(body.username)) throw usernameTaken(body.username);
       if (await repo.phoneTaken(body.phone)) throw phoneTaken(body.phone);
       try {
@@ -88,8 +98,8 @@ export function systemUserRoutes({ repo, sessions, events, columns, config }: De
         throw locked('errors.systemUser.adminLocked');
       }
       if (body.id === p.userId && body.roleId !== current.roleId) throw locked('errors.systemUser.selfRole');
-      const stationIds = body.stationIds ?? current.stationIds;
-      if (body.stationIds) checkStations(p, stationIds);
+      const stationIds = body.stationIds ? [...new Set(body.stationIds)] : current.stationIds;
+      if (body.stationIds) await checkStations(p, stationIds);
       if (await repo.phoneTaken(body.phone, body.id)) throw phoneTaken(body.phone);
       try {
         await repo.update(body.id, {
@@ -138,17 +148,18 @@ export function systemUserRoutes({ repo, sessions, events, columns, config }: De
     async phoneExists({ query }) {
       return repo.phoneTaken(query.phoneNumber);
     },
-    async stationIds({ ctx }) {
-      // Stations arrive with the configuration area; until then the caller's own binding is the answer.
+    async stationIds({ query, ctx }) {
+      // With a name: the stations of that name the caller may bind; without: the caller's own binding.
       const own = ctx.principal.stationIds;
-      return { stationIds: own ?? [], unrestricted: own === null };
+      const named = query.stationName ? (await stations.options(ctx.principal, { stationName: query.stationName })).map((s) => s.id) : null;
+      return { stationIds: named ?? own ?? [], unrestricted: own === null };
     },
     async chargeUserRel({ body, ctx, audit }) {
       const p = ctx.principal;
       const current = await mustGet(p, body.id);
       audit.operand = `systemUser:${current.username}`;
       if (body.isChargeUser && !current.phone) throw conflict('errors.systemUser.noPhone', { name: current.username });
-      await repo.update(body.id, { isChargeUser: body.isChargeUser });
+      await repo.setChargeUser(body.id, body.isChargeUser);
       return reread(p, body.id);
     },
     async export({ body, ctx, reply }) {

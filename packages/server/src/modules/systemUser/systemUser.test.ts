@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
+import { eq } from 'drizzle-orm';
+import { chargeUser, station as stationTable } from '../../db/schema.js';
 
 let s: TestServer;
 let admin: string;
@@ -21,6 +24,14 @@ type User = {
   stationIds: number[];
 };
 let seq = 0;
+/** A station written to the database (the stations area's API is tested there). */
+async function station(name: string, providerId = 1) {
+  const [row] = await s.database.db
+    .insert(stationTable)
+    .values({ providerId, name, country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
+    .returning({ id: stationTable.id });
+  return row!.id;
+}
 const phone = () => `1370000${String(++seq).padStart(4, '0')}`;
 const add = (v: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'en') =>
   s.call<User>('POST', '/web/userManage/addUser', {
@@ -31,7 +42,8 @@ const add = (v: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'en') =>
 
 describe('system users', () => {
   it('adds, lists, searches and edits without ever returning a password hash', async () => {
-    const r = await add({ username: 'Alice', email: 'alice@example.test', stationIds: [3, 4] });
+    const [st1, st2] = [await station('Alice one'), await station('Alice two')];
+    const r = await add({ username: 'Alice', email: 'alice@example.test', stationIds: [st1, st2] });
     expect(r).toMatchObject({
       code: 200,
       data: {
@@ -39,7 +51,7 @@ describe('system users', () => {
         status: 1,
         roleName: 'Administrator',
         providerName: 'CSMS',
-        stationIds: [3, 4],
+        stationIds: [st1, st2],
         isChargeUser: false,
         lastLoginTime: null,
       },
@@ -59,7 +71,7 @@ describe('system users', () => {
       token: admin,
       body: { id: r.data.id, roleId: 1, providerId: 1, phone: '13912345678', name: 'Alice W' },
     });
-    expect(edited.data).toMatchObject({ phone: '13912345678', stationIds: [3, 4] });
+    expect(edited.data).toMatchObject({ phone: '13912345678', stationIds: [st1, st2] });
     expect((await add({ password: 'abcd' })).data).toEqual({ field: 'password' });
   });
 
@@ -113,9 +125,40 @@ describe('system users', () => {
     const u = await add();
     const r = await s.call<User>('POST', '/web/userManage/systemUserChargeUserRel', { token: admin, body: { id: u.data.id } });
     expect(r.data.isChargeUser).toBe(true);
+
+    // It is now a platform charge user of its provider, found by phone; unsetting disables it, setting again enables the same one.
+    const linked = () => s.database.db.select().from(chargeUser).where(eq(chargeUser.phone, r.data.phone!));
+    expect(await linked()).toMatchObject([{ userType: 'platform', status: 1, account: r.data.username }]);
+    const off = await s.call<User>('POST', '/web/userManage/systemUserChargeUserRel', {
+      token: admin,
+      body: { id: u.data.id, isChargeUser: false },
+    });
+    expect(off.data.isChargeUser).toBe(false);
+    expect(await linked()).toMatchObject([{ status: 0 }]);
+    await s.call('POST', '/web/userManage/systemUserChargeUserRel', { token: admin, body: { id: u.data.id, isChargeUser: true } });
+    expect(await linked()).toMatchObject([{ status: 1 }]);
   });
 
-  it('answers the bound stations of the caller', async () => {
+  it('answers the bound stations of the caller, or the stations of a name', async () => {
     expect((await s.call('GET', '/web/userManage/getUserPcaIds', { token: admin })).data).toEqual({ stationIds: [], unrestricted: true });
+    const id = await station('Pca lookup');
+    expect((await s.call('GET', '/web/userManage/getUserPcaIds?stationName=pca%20look', { token: admin })).data).toEqual({
+      stationIds: [id],
+      unrestricted: true,
+    });
+  });
+
+  it("binds only stations the caller can see: another provider's station does not exist", async () => {
+    const other = await createOperator(s.database.db, { permissions: ['system:user:add', 'system:user:edit'] });
+    const theirs = await station('Theirs', other.providerId);
+    const mine = await station('Mine');
+    const t = await s.login(other.user.username, other.user.password);
+    const body = { username: `op${++seq}`, password: 'secret1', roleId: other.role.id, providerId: other.providerId, phone: phone() };
+    expect((await s.call('POST', '/web/userManage/addUser', { token: t, body: { ...body, stationIds: [mine] } })).code).toBe(404);
+    expect(
+      (await s.call<User>('POST', '/web/userManage/addUser', { token: t, body: { ...body, stationIds: [theirs, theirs] } })).data
+        .stationIds,
+    ).toEqual([theirs]);
+    expect((await add({ stationIds: [999_999] })).code).toBe(404);
   });
 });
