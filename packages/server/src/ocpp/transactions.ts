@@ -94,6 +94,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       now,
       hasActiveTransaction: (tag) => !exceptRunning && idTags.has(tag),
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
+      providerId: point.providerId,
     });
   }
 

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { card, chargeUser, localListVersion, userGroup } from '../../db/schema.js';
+import { card, chargeUser, localListVersion, provider, userGroup } from '../../db/schema.js';
 
 export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx';
 /** Why: recorded with every decision (the OCPP status alone does not say). */
@@ -13,7 +13,9 @@ export type AuthorizationReason =
   | 'userDisabled'
   | 'concurrentTx'
   | 'insufficientBalance'
-  | 'groupLimit';
+  | 'groupLimit'
+  /** The card belongs to a provider that is neither the charger's nor one of its parents. */
+  | 'otherProvider';
 
 export interface IdTagInfo {
   status: AuthorizationStatus;
@@ -36,9 +38,16 @@ export interface AuthorizationContext {
    * Only called when the user's group has a monthly limit.
    */
   usedWhThisMonth(chargeUserId: number): number | Promise<number>;
+  /**
+   * The provider of the charger asking. A card is good at its own provider's chargers and at
+   * those of the providers below it; elsewhere it is unknown (Invalid, reason `otherProvider`).
+   * Omitted: no provider check (tests of the card rules alone).
+   */
+  providerId?: number;
 }
 
 interface CardRow {
+  providerId: number;
   physicalId: string;
   status: 'valid' | 'lost' | 'expired';
   expireAt: Date;
@@ -50,6 +59,7 @@ interface CardRow {
 }
 
 const columns = {
+  providerId: card.providerId,
   physicalId: card.physicalId,
   status: card.status,
   expireAt: card.expireAt,
@@ -94,10 +104,27 @@ export function createAuthorizationService({ db, minBalanceCents }: { db: Db; mi
       .leftJoin(chargeUser, eq(chargeUser.id, card.chargeUserId))
       .leftJoin(userGroup, eq(userGroup.id, chargeUser.groupId));
 
+  /** A provider and its ancestors (cached briefly: the tree rarely changes, and this runs on every swipe). */
+  const lineageCache = new Map<number, { at: number; ids: Set<number> }>();
+  async function lineage(providerId: number): Promise<Set<number>> {
+    const hit = lineageCache.get(providerId);
+    if (hit && Date.now() - hit.at < 60_000) return hit.ids;
+    const ids = new Set<number>();
+    for (let id: number | null = providerId; id !== null && !ids.has(id);) {
+      ids.add(id);
+      const [row] = await db.select({ parentId: provider.parentId }).from(provider).where(eq(provider.id, id));
+      id = row?.parentId ?? null;
+    }
+    lineageCache.set(providerId, { at: Date.now(), ids });
+    return ids;
+  }
+
   return {
     async authorize(idTag: string, ctx: AuthorizationContext): Promise<AuthorizationResult> {
       const [c] = await base().where(eq(sql`lower(${card.physicalId})`, idTag.toLowerCase()));
       if (!c) return { status: 'Invalid', reason: 'unknown' };
+      if (ctx.providerId !== undefined && !(await lineage(ctx.providerId)).has(c.providerId))
+        return { status: 'Invalid', reason: 'otherProvider' };
       const decision = staticDecision(c, ctx.now);
       if (decision.status !== 'Accepted') return decision;
       if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx' };
@@ -109,7 +136,7 @@ export function createAuthorizationService({ db, minBalanceCents }: { db: Db; mi
     },
 
     /**
-     * The local authorization list (SendLocalList) for one provider's cards, or every card.
+     * The local authorization list (SendLocalList) for the cards good at one provider's chargers (its own and its parents'), or every card.
      * Entries carry what holds offline: lost → Blocked, expired → Expired, disabled user →
      * Blocked, else Accepted with expiry and parent id tag. Balance and group limit need the
      * central system and are not in the list (a charger starting offline is settled afterwards,
@@ -126,7 +153,9 @@ export function createAuthorizationService({ db, minBalanceCents }: { db: Db; mi
     async localList(providerId?: number, now: Date = new Date()) {
       const [v] = await db.select({ version: localListVersion.version }).from(localListVersion).where(eq(localListVersion.id, 1));
       const q = base();
-      const rows = await (providerId === undefined ? q : q.where(eq(card.providerId, providerId))).orderBy(asc(card.id));
+      const rows = await (providerId === undefined ? q : q.where(inArray(card.providerId, [...(await lineage(providerId))]))).orderBy(
+        asc(card.id),
+      );
       return {
         version: v?.version ?? 0,
         entries: rows.map((c) => {

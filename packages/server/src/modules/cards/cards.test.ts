@@ -260,6 +260,20 @@ describe('authorization', () => {
     });
   });
 
+  it("accepts a card at its provider's chargers and those of providers below it, and nowhere else", async () => {
+    const auth = createAuthorizationService({ db, minBalanceCents: 0 });
+    const child = (await createProvider(db, { parentId: providerId })).id;
+    const stranger = (await createProvider(db)).id;
+    const c = await newCard({ balanceCents: 1000 });
+    const at = (pid: number) => auth.authorize(c.physicalId, { ...ctx(), providerId: pid });
+    expect(await at(providerId)).toMatchObject({ status: 'Accepted' });
+    expect(await at(child)).toMatchObject({ status: 'Accepted' });
+    expect(await at(stranger)).toEqual({ status: 'Invalid', reason: 'otherProvider' });
+    const list = async (pid: number) => (await auth.localList(pid, NOW)).entries.map((e) => e.idTag);
+    expect(await list(child)).toContain(c.physicalId);
+    expect(await list(stranger)).not.toContain(c.physicalId);
+  });
+
   it('keeps physical ids unique regardless of case', async () => {
     const c = await newCard();
     await expect(newCard({ physicalId: c.physicalId.toLowerCase() })).rejects.toThrow();
