@@ -166,6 +166,22 @@ describe('settlement', () => {
     expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed', totalCents: 724 });
   });
 
+  it('bills a confirmed record with a meter jump for the energy it recorded, not the jump', async () => {
+    const c = await newCard(10_000);
+    const t = await session(c.id, { valid: false, invalidReason: 'meterJump', meterStopWh: 68_000, confirmedAt: new Date() });
+    // The register jumps by 60 kWh between two samples 10 minutes apart (a 7 kW point): that increment is not energy.
+    const samples = await db.select().from(meterValue).where(eq(meterValue.transactionId, t.id));
+    for (const m of samples.filter((x) => x.sampledAt.getTime() >= Date.parse('2026-03-02T00:10:00Z'))) {
+      await db
+        .update(meterValue)
+        .set({ energyWh: m.energyWh! + 60_000 })
+        .where(eq(meterValue.id, m.id));
+    }
+    expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed' });
+    const lines = await db.select().from(billLine).where(eq(billLine.transactionId, t.id));
+    expect(lines.filter((l) => l.kind === 'elec').reduce((sum, l) => sum + l.energyWh, 0)).toBe(7000 - Math.round(7000 / 6));
+  });
+
   it('uses the group electricity price for members, the station price for others', async () => {
     const [g] = await db
       .insert(userGroup)

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
-import { billLine, card, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
+import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
+import { advance, type MeterState } from '../../ocpp/meter.js';
 import type { Ledger } from '../cards/ledger.js';
 import { computeBill, TariffError, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
 
@@ -14,6 +15,30 @@ export function toVersion(p: PriceRow): PriceVersion {
     service: { sharp: p.sharpService, peak: p.peakService, flat: p.flatService, valley: p.valleyService },
     slots: p.slots as Tier[],
   };
+}
+
+/**
+ * The register readings as the bill sees them: cumulative energy counting only the plausible
+ * increments (the OCPP endpoint's meter sanity rules, DESIGN.md §6), so a confirmed record with a
+ * meter jump or reset is billed for the energy it recorded, never for the jump.
+ */
+export function plausibleSeries(readings: MeterSample[], ratedPowerW: number): MeterSample[] {
+  const first = readings[0];
+  if (!first) return [];
+  const state: MeterState = {
+    meterStartWh: first.wh,
+    lastMeterWh: first.wh,
+    lastSampleAt: first.at.getTime(),
+    energyWh: 0,
+    valid: true,
+    invalidReason: null,
+  };
+  const out: MeterSample[] = [{ at: first.at, wh: 0 }];
+  readings.slice(1).forEach((r, i) => {
+    advance(state, r.wh, r.at.getTime(), ratedPowerW, i === readings.length - 2);
+    out.push({ at: r.at, wh: state.energyWh });
+  });
+  return out;
 }
 
 export type SettleOutcome =
@@ -91,11 +116,15 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         .from(meterValue)
         .where(and(eq(meterValue.transactionId, t.id), isNotNull(meterValue.energyWh)))
         .orderBy(asc(meterValue.sampledAt));
-      const samples: MeterSample[] = [
-        { at: t.startedAt, wh: t.meterStartWh },
-        ...meter.filter((m) => m.at > t.startedAt && m.at < stoppedAt).map((m) => ({ at: m.at, wh: m.wh! })),
-        { at: stoppedAt, wh: t.meterStopWh },
-      ];
+      const [cp] = await tx.select({ ratedPowerW: chargePoint.ratedPowerW }).from(chargePoint).where(eq(chargePoint.id, t.chargePointId));
+      const samples = plausibleSeries(
+        [
+          { at: t.startedAt, wh: t.meterStartWh },
+          ...meter.filter((m) => m.at > t.startedAt && m.at < stoppedAt).map((m) => ({ at: m.at, wh: m.wh! })),
+          { at: stoppedAt, wh: t.meterStopWh },
+        ],
+        cp?.ratedPowerW ?? 0,
+      );
 
       const unbillable = async (reason: 'noPrice' | 'noAccount' | 'badSamples'): Promise<SettleOutcome> => {
         await tx.update(chargingTransaction).set({ billingNote: reason }).where(eq(chargingTransaction.id, t.id));
