@@ -11,6 +11,7 @@
  * Run directly: `npx tsx --conditions=source bench/export-records.ts`.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -105,9 +106,9 @@ async function seedRecords(database: Database, total: number, from: number) {
         0, s.at, 7000 + (g % 5000), s.at + interval '1 hour', 'EVDisconnected', 7000 + (g % 5000),
         549, 175, 0, 724, s.at + interval '1 hour', 'card'
       from generate_series(${lo}::int, ${hi}::int) g, lateral (select timestamptz '2024-01-01T00:00:00Z' + g * interval '37 seconds' as at) s`);
-    process.stdout.write(`\r  seeded ${hi + 1} of ${total} records…`);
+    if (process.stdout.isTTY) process.stdout.write(`\r  seeded ${hi + 1} of ${total} records…`);
   }
-  process.stdout.write('\n');
+  console.log(`  seeded ${total} records`);
 }
 
 async function exportOnce(url: string, token: string, format: 'csv' | 'xlsx', expected: number): Promise<Result> {
@@ -121,29 +122,39 @@ async function exportOnce(url: string, token: string, format: 'csv' | 'xlsx', ex
     heapPeak = Math.max(heapPeak, m.heapUsed);
   }, 25);
   const started = performance.now();
-  const res = await fetch(`${url}/prod-api/web/chargeRecord/export`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-language': 'en' },
-    body: JSON.stringify({ format }),
+  // A connection of its own (no keep-alive pool): seeding a million rows outlasts the server's idle timeout.
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.request(
+      `${url}/prod-api/web/chargeRecord/export`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-language': 'en' },
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ format }));
   });
-  if (!res.ok || (res.headers.get('content-type') ?? '').includes('json')) throw new Error(`export refused: ${await res.text()}`);
+  if ((res.headers['content-type'] ?? '').includes('json')) {
+    let text = '';
+    for await (const chunk of res) text += String(chunk);
+    throw new Error(`export refused: ${text}`);
+  }
   let bytes = 0;
   let newlines = 0;
-  const reader = res.body!.getReader();
   let lastReport = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (format === 'csv') for (const b of value) if (b === 10) newlines++;
-    if (performance.now() - lastReport > 1000) {
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    bytes += chunk.byteLength;
+    if (format === 'csv') for (const b of chunk) if (b === 10) newlines++;
+    if (process.stdout.isTTY && performance.now() - lastReport > 1000) {
       lastReport = performance.now();
       process.stdout.write(`\r  ${format}: ${mb(bytes)} MB received…`);
     }
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  process.stdout.write('\r' + ' '.repeat(60) + '\r');
+  if (process.stdout.isTTY) process.stdout.write('\r' + ' '.repeat(60) + '\r');
   // CSV: one line per record plus the header; xlsx is zipped, so trust the engine's own count.
   if (format === 'csv' && newlines - 1 !== expected) throw new Error(`expected ${expected} rows, got ${newlines - 1}`);
   return {
@@ -170,16 +181,19 @@ async function main() {
   const { database, kind, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-bench-data-'));
   const max = Math.max(...sizes);
-  const config = loadConfig({}, {
-    dataDir,
-    captcha: false,
-    logLevel: 'warn',
-    webDist: undefined,
-    port: 0,
-    host: '127.0.0.1',
-    adminPassword: PASSWORD,
-    exportMaxRows: max,
-  });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      captcha: false,
+      logLevel: 'warn',
+      webDist: undefined,
+      port: 0,
+      host: '127.0.0.1',
+      adminPassword: PASSWORD,
+      exportMaxRows: max,
+    },
+  );
   await seed(database.db, { adminPassword: PASSWORD });
   const app = await buildApp({ config, database });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
@@ -230,7 +244,9 @@ async function main() {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
-  console.log('\nRSS is the whole process (server, database driver and the client reading the stream); PGlite keeps its pages in the same process.');
+  console.log(
+    '\nRSS is the whole process (server, database driver and the client reading the stream); PGlite keeps its pages in the same process.',
+  );
 }
 
 await main();

@@ -1,4 +1,4 @@
-import { connectorStandards, connectorTypes, equipmentTypes } from './api/point.js';
+import { connectorTypes, type connectorStandards, type equipmentTypes } from './api/point.js';
 import { stationAmenities, type StationStatus } from './api/station.js';
 import type { PointStatus } from './api/monitor.js';
 import type { ActionStatus } from './api/point-action.js';
@@ -73,6 +73,14 @@ export const dictionaries = {
     getCompositeSchedule: 'info',
     getConfiguration: 'info',
     changeConfiguration: 'primary',
+    issue: 'success',
+    lost: 'danger',
+    cancelLoss: 'primary',
+    expire: 'warning',
+    recharge: 'success',
+    refund: 'warning',
+    members: 'primary',
+    import: 'info',
     other: 'default',
   }),
   roleEnabled: def('roleEnabled', [

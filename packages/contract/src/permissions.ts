@@ -44,7 +44,10 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/historyRecord/chargeRecord', permissions: actions('record:charge', ['list', 'query', 'export', 'confirm']) },
   { menu: '/historyRecord/alarmRecord', permissions: actions('record:alarm', ['list', 'query', 'export']) },
   { menu: '/financialManagement/rechargeRecord', permissions: actions('finance:recharge', ['list', 'query', 'export']) },
-  { menu: '/financialManagement/electricityPriceSetting', permissions: actions('finance:price', ['list', 'query', 'add', 'edit', 'remove']) },
+  {
+    menu: '/financialManagement/electricityPriceSetting',
+    permissions: actions('finance:price', ['list', 'query', 'add', 'edit', 'remove']),
+  },
   // Remote start and stop hang under the charging screen only (a tree key appears once); the point screen offers them too.
   { menu: '/realTimeMonitor/charging', permissions: ['monitor:charging:list', ...actions('monitor:point', ['remoteStart', 'remoteStop'])] },
   { menu: '/realTimeMonitor/chargeStation', permissions: ['monitor:station:list'] },

@@ -96,7 +96,8 @@ export async function buildApp({ config, database }: { config: Config; database:
     Object.values(group).forEach((ep) => mounted.add(ep));
   };
 
-  mount(api.common, commonRoutes({ db, config, events, sessions, isReady: () => ready }));
+  // The OCPP endpoint is created further down; health reads its connection count only once requests flow.
+  mount(api.common, commonRoutes({ db, config, events, sessions, isReady: () => ready, ocppConnections: () => ocpp.connections }));
   mount(
     api.auth,
     authRoutes({ db, config, sessions, attempts: createAttemptLimiter({ db, config }), captcha: createCaptchaService({ db }) }),
@@ -106,7 +107,8 @@ export async function buildApp({ config, database }: { config: Config; database:
   mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }) }));
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
-  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), sessions, events, columns, config }));
+  const stations = createStationRepo({ db });
+  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config }));
   mount(api.profile, profileRoutes({ db }));
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));
@@ -127,7 +129,7 @@ export async function buildApp({ config, database }: { config: Config; database:
   });
   ocppHooks.pointChanged = (serialNumbers) =>
     void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed'));
-  mount(api.station, stationRoutes({ repo: createStationRepo({ db }), events, config, columns }));
+  mount(api.station, stationRoutes({ repo: stations, events, config, columns }));
   mount(api.point, pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }));
 
   // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.

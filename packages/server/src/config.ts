@@ -29,6 +29,8 @@ export interface Config {
   readerPort: number;
   /** IANA time zone a new station gets unless one is chosen (`CSMS_TIME_ZONE`). */
   timeZone: string;
+  /** Demo provider with simulated chargers in this process (`npm start` turns it on). */
+  demo: boolean;
   /** Built console to serve; absent in API-only tests. */
   webDist: string | undefined;
   /** OCPP central system (README "OCPP"). */
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smsWebhook: env.CSMS_SMS_WEBHOOK || undefined,
     readerPort: int('CSMS_READER_PORT', env.CSMS_READER_PORT, 8989),
     timeZone,
+    demo: bool(env.CSMS_DEMO, false),
     webDist: env.CSMS_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     ocpp: {
       heartbeatIntervalSec: Math.max(1, int('CSMS_OCPP_HEARTBEAT_INTERVAL', env.CSMS_OCPP_HEARTBEAT_INTERVAL, 300)),

@@ -502,6 +502,16 @@ export const tenantResources: TenantResource[] = [
       { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
       { ep: api.point.list, input: (id) => ({ query: { page: 1, limit: 10, stationId: id } }), expect: 'emptyList' },
       { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: id } }), expect: 'emptyList' },
+      {
+        ep: api.systemUser.add,
+        input: (id, env) => ({ body: { ...userBody(env, { roleId: env.b.roleId, providerId: env.b.providerId }), stationIds: [id] } }),
+      },
+      {
+        ep: api.systemUser.edit,
+        input: (id, env) => ({
+          body: { id: env.bOther.id, roleId: env.b.roleId, providerId: env.b.providerId, phone: phone(), stationIds: [id] },
+        }),
+      },
     ],
   },
   {

@@ -44,6 +44,8 @@ for (const locale of LOCALES) {
 
   test.describe(`users and cards (${locale})`, () => {
     test('issue a card with the reader, recharge it, group its user with a limit', async ({ page }) => {
+      // A long walk through four screens on a shared machine.
+      test.slow();
       const errors = watchConsole(page);
       const s = stamp();
       const account = `e2e${locale.slice(0, 2)}${s}`.slice(0, 20);
@@ -144,7 +146,9 @@ for (const locale of LOCALES) {
 
       // The group cannot go while it has a member.
       await action(page, group, 'common.delete');
-      await confirmDialog(page).getByRole('button', { name: loose(t('common.confirm')) }).click();
+      await confirmDialog(page)
+        .getByRole('button', { name: loose(t('common.confirm')) })
+        .click();
       await expect(page.getByText(t('errors.userGroup.hasMembers', { name: groupName, count: 1 }))).toBeVisible();
 
       // The user's row shows the group and the card balance.
@@ -158,6 +162,7 @@ for (const locale of LOCALES) {
     });
 
     test('import 500 cars from the template, a few bad rows reported', async ({ page }) => {
+      test.slow();
       const s = stamp();
       await signIn(page, locale);
       await page.goto('/configurationManagement/carManage');
@@ -181,7 +186,13 @@ for (const locale of LOCALES) {
       const ws = wb.worksheets[0]!;
       expect(ws.getRow(1).getCell(1).text).toBe(`${t('fields.carImport.plate')} *`);
       for (let i = 0; i < 500; i++) {
-        ws.addRow([`E${s}${locale.slice(0, 1)}${String(i).padStart(3, '0')}`, `LSVAM4187C2${String(i).padStart(6, '0')}`, 'CSMS', '', `car ${i}`]);
+        ws.addRow([
+          `E${s}${locale.slice(0, 1)}${String(i).padStart(3, '0')}`,
+          `LSVAM4187C2${String(i).padStart(6, '0')}`,
+          'CSMS',
+          '',
+          `car ${i}`,
+        ]);
       }
       ws.getRow(3).getCell(3).value = 'No Such Provider';
       ws.getRow(4).getCell(3).value = '';
@@ -206,7 +217,10 @@ for (const locale of LOCALES) {
       await dialog.getByTestId('import-report-download').click();
       const csv = fs.readFileSync(await (await report).path(), 'utf8');
       expect(csv.trim().split('\r\n')).toHaveLength(6);
-      await dialog.locator('.ant-modal-footer').getByRole('button', { name: loose(t('common.close')) }).click();
+      await dialog
+        .locator('.ant-modal-footer')
+        .getByRole('button', { name: loose(t('common.close')) })
+        .click();
 
       // The imported cars are in the list.
       await page.goto(`/configurationManagement/carManage?plate=E${s}${locale.slice(0, 1)}`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import WebSocket from 'ws';
-import { api, BASE_URL, confirmDialog, expectNoRawKeys, LOCALES, loose, signIn, tr, type Locale } from './fixtures';
+import { api, BASE_URL, confirmDialog, expectNoRawKeys, LOCALES, loose, signIn, tr, watchConsole, type Locale } from './fixtures';
 
 /**
  * Charging records end to end: a charger drives two sessions through the real OCPP endpoint (a raw
@@ -106,7 +106,10 @@ async function seed(page: Page, tag: string): Promise<Seeded> {
       connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
     }),
   );
-  const uid = `E2E${tag}`.toUpperCase().replace(/[^0-9A-Z]/g, '').slice(0, 20);
+  const uid = `E2E${tag}`
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+    .slice(0, 20);
   await ok(
     api(page, 'POST', '/web/card/add', {
       cardNumber: `NO-${tag}`,
@@ -123,7 +126,12 @@ async function seed(page: Page, tag: string): Promise<Seeded> {
     await cp.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'Records' });
     await cp.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });
     const run = async (startAt: number, jump: boolean) => {
-      const start = await cp.call('StartTransaction', { connectorId: 1, idTag: uid, meterStart: 100_000, timestamp: new Date(startAt).toISOString() });
+      const start = await cp.call('StartTransaction', {
+        connectorId: 1,
+        idTag: uid,
+        meterStart: 100_000,
+        timestamp: new Date(startAt).toISOString(),
+      });
       const transactionId = start.transactionId as number;
       let wh = 100_000;
       for (let k = 1; k <= 8; k++) {
@@ -157,6 +165,9 @@ for (const locale of LOCALES) {
 
   test.describe(`charging and alarm records (${locale})`, () => {
     test('find a session, see its curves, confirm the invalid one, print the bill, export with progress', async ({ page }) => {
+      // A long story (two sessions over OCPP, confirm, print, export, alarms, dashboard) on a shared machine.
+      test.setTimeout(180_000);
+      const errors = watchConsole(page);
       await signIn(page, lang);
       const tag = `${locale.slice(0, 2)}${Date.now().toString(36)}`;
       const s = await seed(page, tag);
@@ -196,7 +207,11 @@ for (const locale of LOCALES) {
       await dialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
       // The alert now names who confirmed it.
       await expect(page.getByTestId('record-alert')).toContainText('admin');
-      const confirmed = await api<{ validity: string; totalCents: number; lines: unknown[] }>(page, 'GET', `/web/chargeRecord/get?id=${s.invalid}`);
+      const confirmed = await api<{ validity: string; totalCents: number; lines: unknown[] }>(
+        page,
+        'GET',
+        `/web/chargeRecord/get?id=${s.invalid}`,
+      );
       expect(confirmed.data).toMatchObject({ validity: 'confirmed' });
       expect(confirmed.data.totalCents).toBeGreaterThan(0);
       expect(confirmed.data.lines.length).toBeGreaterThan(0);
@@ -268,6 +283,7 @@ for (const locale of LOCALES) {
       await expect(page.getByTestId('trend-total')).toContainText((total / 100).toFixed(2));
       await expectNoRawKeys(page);
       await page.screenshot({ path: `${SHOTS}/dashboard-${locale}.png`, fullPage: true });
+      expect(errors, 'console errors').toEqual([]);
     });
   });
 }

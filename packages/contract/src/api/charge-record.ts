@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint, exportOptions, idBody, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { priceTiers } from './price.js';
 
 /** Record validity (DESIGN.md §9): invalid records failed the meter checks; confirmed ones were released for billing by an operator. */
 export const chargeValidities = ['valid', 'invalid', 'confirmed'] as const;
@@ -37,7 +38,6 @@ export const stopReasons = [
 export const invalidReasons = ['meterBelowStart', 'meterReset', 'meterJump'] as const;
 /** Why a finished record carries no bill. */
 export const billingNotes = ['noPrice', 'noAccount', 'badSamples'] as const;
-export const billTiers = ['sharp', 'peak', 'flat', 'valley'] as const;
 export const feeKinds = ['elec', 'service'] as const;
 
 /** One charging record: a finished transaction with its bill. Money in cents, energy in Wh. */
@@ -90,7 +90,7 @@ export const billLineDto = z.object({
   priceId: z.number(),
   /** When that price version took effect. */
   effectiveFrom: z.string(),
-  tier: z.enum(billTiers),
+  tier: z.enum(priceTiers),
   kind: z.enum(feeKinds),
   energyWh: z.number(),
   /** 1/10,000 of the currency per kWh. */

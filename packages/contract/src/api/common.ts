@@ -19,7 +19,19 @@ export const commonApi = {
     path: '/health',
     access: 'public',
     resource: 'common',
-    data: z.object({ status: z.literal('ok') }),
+    // Process figures for load tests and monitoring (bench/ocpp.mjs reads them).
+    data: z.object({
+      status: z.literal('ok'),
+      uptimeS: z.number(),
+      /** Bytes: resident set, V8 heap in use. */
+      memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }),
+      /** CPU time the process has used since it started, ms. */
+      cpu: z.object({ userMs: z.number(), systemMs: z.number() }),
+      /** Event-loop delay since the previous read of this endpoint (each read starts a new window). */
+      eventLoop: z.object({ windowS: z.number(), p50Ms: z.number(), p99Ms: z.number(), maxMs: z.number() }),
+      /** Chargers connected to this node over OCPP. */
+      ocppConnections: z.number().int(),
+    }),
   }),
   dict: endpoint({
     method: 'GET',

@@ -14,16 +14,14 @@ import type { EventHub } from '../lib/events.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
-import { hashOcppKey, verifyOcppKey } from './keys.js';
 import { createOcppLogWriter } from './log-writer.js';
-import { autoRegister, createPointLoader, type PointState } from './registry.js';
+import { createAdmission, identityOf, offersOcpp16, refuse, SUBPROTOCOL, type Refusal } from './admission.js';
+import { createPointLoader, type PointState } from './registry.js';
 import { ChargerSession, type ActionHandler, type SessionDeps } from './session.js';
 import { transactionHandlers } from './transactions.js';
 import { ocpp16Validator } from './validator.js';
 import { createVendorRegistry } from './vendors.js';
 import { createBatchWriter } from './writer.js';
-
-export const SUBPROTOCOL = 'ocpp1.6';
 
 interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -43,49 +41,6 @@ export interface OcppDeps {
   logger: Logger;
 }
 
-/** Why a connection attempt was turned away, with the HTTP status it got. */
-type Refusal = { status: 400 | 401 | 404 | 503; reason: string; point?: { id: number; providerId: number } };
-
-const STATUS_TEXT: Record<Refusal['status'], string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  503: 'Service Unavailable',
-};
-
-function refuse(socket: Duplex, { status }: Refusal): void {
-  const extra = status === 401 ? 'WWW-Authenticate: Basic realm="OCPP", charset="UTF-8"\r\n' : '';
-  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
-}
-
-/** `/ocpp/{identity}` (one segment, percent-decoded); undefined for other paths. */
-export function identityOf(url: string | undefined): string | null | undefined {
-  const path = (url ?? '').split('?')[0]!;
-  if (path !== '/ocpp' && !path.startsWith('/ocpp/')) return undefined;
-  const m = /^\/ocpp\/([^/]+)$/.exec(path);
-  if (!m) return null;
-  try {
-    const id = decodeURIComponent(m[1]!);
-    return id.length > 0 && id.length <= 48 && !/[\s/]/.test(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
-
-function basicAuth(header: string | undefined): { user: string; password: string } | null {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!m) return null;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const i = text.indexOf(':');
-  return i < 0 ? null : { user: text.slice(0, i), password: text.slice(i + 1) };
-}
-
-const offers = (req: IncomingMessage) =>
-  (req.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /**
  * The OCPP 1.6J central system (DESIGN.md §6): WebSocket upgrades of `/ocpp/{serialNumber}` on
  * the console's port (and on a TLS port for security profile 2), HTTP Basic with the point's
@@ -99,6 +54,7 @@ export function createOcpp(deps: OcppDeps) {
   const log = createOcppLogWriter({ db, log: logger });
   const writer = createBatchWriter({ db });
   const loadPoint = createPointLoader(db);
+  const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
   const vendors = createVendorRegistry();
   const idTags = createIdTagIndex();
   const sessions = new Map<string, ChargerSession>();
@@ -106,6 +62,8 @@ export function createOcpp(deps: OcppDeps) {
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
   const wss = new WebSocketServer({
     noServer: true,
+    // Our session map tracks sockets; ws's own set would be a second reference per charger.
+    clientTracking: false,
     perMessageDeflate: false,
     // Frames up to 4× the limit are read, so an oversized CALL can still be answered with its id; larger ones close with 1009.
     maxPayload: config.maxFrameBytes * 4,
@@ -219,49 +177,6 @@ export function createOcpp(deps: OcppDeps) {
     });
   }
 
-  /** Loads (or auto-registers) the point and checks credentials; the point, or why not. */
-  async function admit(identity: string, req: IncomingMessage): Promise<PointState | Refusal> {
-    const credentials = basicAuth(req.headers.authorization);
-    if (credentials && credentials.user !== identity) return { status: 401, reason: 'usernameMismatch' };
-    let point = await loadPoint(identity);
-    if (!point) {
-      if (!config.autoRegister) return { status: 404, reason: 'unknownIdentity' };
-      if (!credentials && !config.allowNoAuth) return { status: 401, reason: 'noCredentials' };
-      const { pointId, providerId } = await autoRegister(db, identity, {
-        providerId: config.autoRegisterProvider,
-        timeZone: deps.config.timeZone,
-        ocppKeyHash: credentials ? hashOcppKey(credentials.password) : null,
-      });
-      logger.info({ serialNumber: identity, pointId, providerId }, 'ocpp: charger auto-registered');
-      await deps.audit
-        ?.write({
-          ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
-          operation: 'autoRegister',
-          operand: `point:${identity}`,
-          method: 'GET',
-          path: (req.url ?? '').slice(0, 255),
-          request: { serialNumber: identity },
-          result: 200,
-          msg: 'auto-registered',
-          mode: 'ocpp',
-          operator: { providerId },
-        })
-        .catch((err: unknown) => logger.warn({ err }, 'ocpp: auto-registration audit failed'));
-      point = await loadPoint(identity);
-      if (!point) return { status: 404, reason: 'unknownIdentity' };
-      return point;
-    }
-    const known = { id: point.id, providerId: point.providerId };
-    if (!point.enabled) return { status: 404, reason: 'disabled', point: known };
-    if (point.ocppKeyHash) {
-      if (!credentials) return { status: 401, reason: 'noCredentials', point: known };
-      if (!verifyOcppKey(credentials.password, point.ocppKeyHash)) return { status: 401, reason: 'badKey', point: known };
-      return point;
-    }
-    // No key issued: only security profile 0, and only when allowed.
-    return config.allowNoAuth ? point : { status: 401, reason: 'noKey', point: known };
-  }
-
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => {
       /* the client went away during the handshake */
@@ -277,7 +192,7 @@ export function createOcpp(deps: OcppDeps) {
     try {
       if (closing) refusal = { status: 503, reason: 'shuttingDown' };
       else if (identity === null) refusal = { status: 400, reason: 'badPath' };
-      else if (!offers(req).includes(SUBPROTOCOL)) refusal = { status: 400, reason: 'subprotocol' };
+      else if (!offersOcpp16(req)) refusal = { status: 400, reason: 'subprotocol' };
       else {
         const r = await admit(identity, req);
         if ('reason' in r) refusal = r;

@@ -1,7 +1,7 @@
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
-import { alarm, card, chargePoint, chargeUser, chargingTransaction, connector, meterValue, userGroup } from '../../src/db/schema.js';
+import { card, chargeUser, chargingTransaction, meterValue, userGroup } from '../../src/db/schema.js';
 import type { ConsoleEvent } from '../../src/lib/events.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually, iso, TestCharger } from './support.js';
@@ -44,6 +44,39 @@ async function connect(opts: Parameters<typeof createPoint>[1] = {}) {
   return { ...p, c };
 }
 
+/** What the OCPP side writes (billing settles the row afterwards, on its own). */
+const ocppFields = (t: typeof chargingTransaction.$inferSelect) => {
+  const {
+    id,
+    meterStartWh,
+    startedAt,
+    meterStopWh,
+    stoppedAt,
+    stopReason,
+    stopIdTag,
+    energyWh,
+    lastMeterWh,
+    lastSampleAt,
+    valid,
+    invalidReason,
+    late,
+  } = t;
+  return {
+    id,
+    meterStartWh,
+    startedAt,
+    meterStopWh,
+    stoppedAt,
+    stopReason,
+    stopIdTag,
+    energyWh,
+    lastMeterWh,
+    lastSampleAt,
+    valid,
+    invalidReason,
+    late,
+  };
+};
 const txRow = async (id: number) => (await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, id)))[0]!;
 
 describe('authorization and transactions', () => {
@@ -189,7 +222,7 @@ describe('authorization and transactions', () => {
 
     // The same Stop again: the same answer, nothing changes, no second event.
     expect(await c.ok('StopTransaction', stop)).toEqual(reply);
-    expect(await txRow(transactionId)).toEqual(done);
+    expect(ocppFields(await txRow(transactionId))).toEqual(ocppFields(done));
     expect((await db.select({ n: count() }).from(meterValue).where(eq(meterValue.transactionId, transactionId)))[0]!.n).toBe(3);
     expect(events.filter((e) => e.type === 'transaction.stopped' && e.payload.transactionId === transactionId)).toHaveLength(1);
     await eventually(async () => stopped.includes(transactionId));
@@ -292,102 +325,6 @@ describe('authorization and transactions', () => {
     });
     await c.ok('StopTransaction', { transactionId, meterStop: 3200, timestamp: at(t0, 1) });
     expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Blocked' } });
-    await c.close();
-  });
-});
-
-describe('point messages', () => {
-  it('stores boot data, heartbeats, diagnostics and firmware statuses', async () => {
-    const { c, point } = await connect();
-    const boot = await c.ok<{ status: string; interval: number; currentTime: string }>('BootNotification', {
-      chargePointVendor: 'Acme',
-      chargePointModel: 'Fast-1',
-      chargePointSerialNumber: 'SN-1',
-      firmwareVersion: '2.3.4',
-      iccid: '89860000',
-      imsi: '46000',
-      meterType: 'DC-M',
-      meterSerialNumber: 'M-9',
-    });
-    expect(boot).toMatchObject({ status: 'Accepted', interval: 300 });
-    await c.ok('Heartbeat', {});
-    await c.ok('DiagnosticsStatusNotification', { status: 'Uploading' });
-    await c.ok('FirmwareStatusNotification', { status: 'Downloaded' });
-    await s.app.ocpp.flush();
-    const [row] = await db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
-    expect(row).toMatchObject({
-      vendor: 'Acme',
-      model: 'Fast-1',
-      chargeBoxSerial: 'SN-1',
-      firmwareVersion: '2.3.4',
-      iccid: '89860000',
-      imsi: '46000',
-      meterType: 'DC-M',
-      meterSerial: 'M-9',
-      diagnosticsStatus: 'Uploading',
-      firmwareStatus: 'Downloaded',
-    });
-    expect(row!.lastBootAt).toBeTruthy();
-    expect(row!.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(row!.lastBootAt!.getTime());
-    await c.close();
-  });
-
-  it('keeps connector statuses, raises one alarm per fault and clears it on NoError', async () => {
-    const { c, point } = await connect();
-    await c.ok('StatusNotification', { connectorId: 0, errorCode: 'NoError', status: 'Available' });
-    await c.ok('StatusNotification', {
-      connectorId: 1,
-      errorCode: 'GroundFailure',
-      status: 'Faulted',
-      info: 'rcd',
-      vendorErrorCode: 'E42',
-      timestamp: iso(),
-    });
-    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'GroundFailure', status: 'Faulted' });
-    await c.ok('StatusNotification', { connectorId: 2, errorCode: 'HighTemperature', status: 'Charging' });
-    const open = await db
-      .select()
-      .from(alarm)
-      .where(and(eq(alarm.chargePointId, point.id), isNull(alarm.clearedAt)))
-      .orderBy(asc(alarm.connectorNo));
-    expect(open.map((a) => [a.connectorNo, a.level, a.errorCode, a.status])).toEqual([
-      [1, 'serious', 'GroundFailure', 'Faulted'],
-      [2, 'common', 'HighTemperature', 'Charging'],
-    ]);
-    expect(open[0]).toMatchObject({ info: 'rcd', vendorErrorCode: 'E42', stationId: point.stationId, providerId: 1 });
-    expect(events.filter((e) => e.type === 'point.fault' && e.payload.chargePointId === point.id)).toHaveLength(2);
-
-    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });
-    const [cleared] = await db.select().from(alarm).where(eq(alarm.id, open[0]!.id));
-    expect(cleared!.clearedAt).toBeTruthy();
-    const [still] = await db.select().from(alarm).where(eq(alarm.id, open[1]!.id));
-    expect(still!.clearedAt).toBeNull();
-
-    const conns = await db.select().from(connector).where(eq(connector.chargePointId, point.id)).orderBy(asc(connector.connectorNo));
-    expect(conns.map((x) => [x.connectorNo, x.status, x.errorCode])).toEqual([
-      [1, 'Available', 'NoError'],
-      [2, 'Charging', 'HighTemperature'],
-    ]);
-    const [p] = await db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
-    expect(p).toMatchObject({ status: 'Available', errorCode: 'NoError' });
-    expect(events.filter((e) => e.type === 'point.status' && e.payload.chargePointId === point.id)).toHaveLength(5);
-    await c.close();
-  });
-
-  it('answers DataTransfer from registered vendors and UnknownVendorId otherwise', async () => {
-    const { c, point } = await connect();
-    const seen: unknown[] = [];
-    const off = s.app.ocpp.vendors.register('com.example.test', (req) => {
-      seen.push(req);
-      return { status: 'Accepted', data: `echo:${req.data}` };
-    });
-    expect(await c.ok('DataTransfer', { vendorId: 'com.example.test', messageId: 'ping', data: 'x' })).toEqual({
-      status: 'Accepted',
-      data: 'echo:x',
-    });
-    expect(seen).toEqual([{ serialNumber: point.serialNumber, chargePointId: point.id, providerId: 1, messageId: 'ping', data: 'x' }]);
-    off();
-    expect(await c.ok('DataTransfer', { vendorId: 'com.example.test' })).toEqual({ status: 'UnknownVendorId' });
     await c.close();
   });
 });

@@ -114,7 +114,6 @@ export const recordsZh = {
       noAccount: '找不到可扣费的卡或账户',
       badSamples: '电表数据无法计费',
     },
-    billTier: { sharp: '尖', peak: '峰', flat: '平', valley: '谷' },
     feeKind: { elec: '电费', service: '服务费' },
     alarmState: { open: '未恢复', cleared: '已恢复' },
     chargePointErrorCode: {
@@ -262,7 +261,6 @@ export const recordsEn: Strings<typeof recordsZh> = {
       noAccount: 'No card or account to charge',
       badSamples: 'Meter data cannot be billed',
     },
-    billTier: { sharp: 'Sharp', peak: 'Peak', flat: 'Flat', valley: 'Valley' },
     feeKind: { elec: 'Electricity', service: 'Service' },
     alarmState: { open: 'Open', cleared: 'Cleared' },
     chargePointErrorCode: {

@@ -1,5 +1,5 @@
 import type { AlarmRecordDto, AlarmRecordFilter } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, gte, ilike, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count as countRows, desc, eq, gt, gte, ilike, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { alarm, chargePoint, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -68,40 +68,53 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
       f.endTime ? lte(alarm.occurredAt, f.endTime) : undefined,
       f.stationId ? eq(alarm.stationId, f.stationId) : undefined,
       f.pointId ? eq(alarm.chargePointId, f.pointId) : undefined,
-      f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+      f.serialNumber
+        ? sql`${sql.raw('"alarm"."charge_point_id"')} in (select cp.id from charge_point cp where cp.serial_number ilike ${`%${f.serialNumber}%`})`
+        : undefined,
       f.level ? eq(alarm.level, f.level) : undefined,
       f.errorCode ? ilike(alarm.errorCode, `%${f.errorCode}%`) : undefined,
       f.state === 'open' ? isNull(alarm.clearedAt) : f.state === 'cleared' ? isNotNull(alarm.clearedAt) : undefined,
       f.providerId ? eq(alarm.providerId, f.providerId) : undefined,
     );
-  const counted = (cond: SQL | undefined) =>
-    db.select({ n: count() }).from(alarm).innerJoin(chargePoint, eq(chargePoint.id, alarm.chargePointId)).where(cond);
+  const where = (p: Principal, f: AlarmFilter, ...more: SQL[]) => and(scope(p), filterSql(f), ...more);
+  // Ids from the alarm table alone (indexes, whatever its size), then the names joined for those rows only.
+  async function byIds(ids: number[]) {
+    if (ids.length === 0) return [];
+    const found = new Map((await selectAlarms(db).where(inArray(alarm.id, ids))).map((r) => [r.id, r]));
+    const now = Date.now();
+    return ids.flatMap((id) => {
+      const r = found.get(id);
+      return r ? [toDto(r, now)] : [];
+    });
+  }
+  const count = async (p: Principal, f: AlarmFilter) => {
+    const [row] = await db.select({ n: countRows() }).from(alarm).where(where(p, f));
+    return row?.n ?? 0;
+  };
 
   return {
     async list(p: Principal, f: AlarmFilter, page: number, limit: number) {
-      const cond = and(scope(p), filterSql(f));
-      const [rows, [total]] = await Promise.all([
-        selectAlarms(db)
-          .where(cond)
+      const [ids, total] = await Promise.all([
+        db
+          .select({ id: alarm.id })
+          .from(alarm)
+          .where(where(p, f))
           .orderBy(desc(alarm.occurredAt), desc(alarm.id))
           .limit(limit)
           .offset((page - 1) * limit),
-        counted(cond),
+        count(p, f),
       ]);
-      const now = Date.now();
-      return { list: rows.map((r) => toDto(r, now)), total: total?.n ?? 0 };
+      return { list: await byIds(ids.map((r) => r.id)), total };
     },
-    async count(p: Principal, f: AlarmFilter) {
-      const [row] = await counted(and(scope(p), filterSql(f)));
-      return row?.n ?? 0;
-    },
+    count,
     async page(p: Principal, f: AlarmFilter, afterId: number, size: number) {
-      const rows = await selectAlarms(db)
-        .where(and(scope(p), filterSql(f), gt(alarm.id, afterId)))
+      const ids = await db
+        .select({ id: alarm.id })
+        .from(alarm)
+        .where(where(p, f, gt(alarm.id, afterId)))
         .orderBy(asc(alarm.id))
         .limit(size);
-      const now = Date.now();
-      return rows.map((r) => toDto(r, now));
+      return byIds(ids.map((r) => r.id));
     },
     async get(p: Principal, id: number) {
       const [row] = await selectAlarms(db)

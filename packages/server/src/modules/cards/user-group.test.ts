@@ -2,7 +2,7 @@ import type { ChargeUserDto, UserGroupDto } from '@csms/contract';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.js';
-import { userGroup } from '../../db/schema.js';
+import { price, station, userGroup } from '../../db/schema.js';
 import { cardsApi, ok, operator, uniq } from './cards.fixtures.js';
 
 let s: TestServer;
@@ -119,6 +119,47 @@ describe('user groups', () => {
     await ok(A.post('/web/userGroup/removeMembers', { id: g.id, chargeUserIds: [u.id] }));
     expect(await ok(A.post('/web/userGroup/remove', { ids: [g.id] }))).toEqual({ removed: 1 });
     expect((await A.get(`/web/userGroup/get?id=${g.id}`)).code).toBe(404);
+  });
+
+  it('refuses to remove a group that a group electricity price refers to', async () => {
+    const g = await A.addGroup({ providerId: a.providerId });
+    const db = s.database.db;
+    const [st] = await db
+      .insert(station)
+      .values({
+        providerId: a.providerId,
+        name: uniq('st'),
+        country: 'CN',
+        address: 'x',
+        longitude: 121,
+        latitude: 31,
+        timeZone: 'Asia/Shanghai',
+      })
+      .returning();
+    const fee = {
+      sharpElec: 1,
+      sharpService: 1,
+      peakElec: 1,
+      peakService: 1,
+      flatElec: 1,
+      flatService: 1,
+      valleyElec: 1,
+      valleyService: 1,
+    };
+    await db.insert(price).values({
+      providerId: a.providerId,
+      stationId: st!.id,
+      groupId: g.id,
+      effectiveFrom: new Date(),
+      ...fee,
+      slots: Array(48).fill('flat'),
+    });
+    expect(await A.post('/web/userGroup/remove', { ids: [g.id] })).toEqual({
+      code: 409,
+      msg: `Group "${g.name}" has group electricity prices and cannot be deleted`,
+      data: null,
+    });
+    expect(await ok(A.get(`/web/userGroup/get?id=${g.id}`))).toMatchObject({ id: g.id });
   });
 
   it('exports the limit in kWh', async () => {

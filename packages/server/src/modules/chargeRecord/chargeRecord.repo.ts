@@ -141,9 +141,11 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       f.serialNumber
         ? sql`${own('charge_point_id')} in (select cp.id from charge_point cp where cp.serial_number ilike ${like(f.serialNumber)})`
         : undefined,
+      // The account is the card owner's, else (no card, or a card without owner) the session's own charge user.
       f.account
-        ? sql`exists (select 1 from charge_user u where u.account ilike ${like(f.account)}
-            and u.id = coalesce((select c.charge_user_id from card c where c.id = ${own('card_id')}), ${own('charge_user_id')}))`
+        ? sql`(${own('card_id')} in (select c.id from card c join charge_user u on u.id = c.charge_user_id where u.account ilike ${like(f.account)})
+            or (${own('charge_user_id')} in (select u.id from charge_user u where u.account ilike ${like(f.account)})
+              and (${own('card_id')} is null or ${own('card_id')} in (select c.id from card c where c.charge_user_id is null))))`
         : undefined,
       f.cardNumber ? sql`${own('card_id')} in (select c.id from card c where c.card_number ilike ${like(f.cardNumber)})` : undefined,
       f.startType ? eq(t.startType, f.startType) : undefined,

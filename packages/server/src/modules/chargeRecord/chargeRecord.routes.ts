@@ -110,7 +110,7 @@ export function chargeRecordRoutes({ repo, billing, events, config, columns }: D
         format,
         columns: await columns.columnsFor('chargeRecord', exportColumnsFor(ctx.lang), ctx),
         total: await repo.count(p, filter),
-        batches: keysetBatches((after, size) => repo.page(p, filter, after, size)),
+        batches: keysetBatches((after, size) => repo.page(p, filter, after, size), 2000),
         maxRows: config.exportMaxRows,
         progress: { hub: events, userId: p.userId, exportId },
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
@@ -20,6 +21,8 @@ interface Deps {
   events: EventHub;
   sessions: SessionStore;
   isReady: () => boolean;
+  /** Chargers connected to this node over OCPP. */
+  ocppConnections: () => number;
 }
 
 const MIME: Record<string, string> = {
@@ -31,7 +34,39 @@ const MIME: Record<string, string> = {
   txt: 'text/plain; charset=utf-8',
 };
 
-export function commonRoutes({ db, config, events, sessions, isReady }: Deps): Handlers<typeof commonApi> {
+/**
+ * Event-loop delay of this process, in windows that each read of the health endpoint closes and
+ * reopens. One per process (the loop is the process's), started by the first read so that test
+ * processes building many apps pay for no timer.
+ */
+const LOOP_RESOLUTION_MS = 10;
+let loopDelay: { h: IntervalHistogram; since: number } | undefined;
+/** Node records the whole interval between the monitor's ticks: the delay is what exceeds the resolution. */
+const delayMs = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
+
+async function readLoopDelay() {
+  if (!loopDelay) {
+    const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    h.enable();
+    loopDelay = { h, since: performance.now() };
+  } else {
+    // A stall just before this request is recorded by the monitor's next tick: wait for it, or reset() would drop it.
+    await new Promise((resolve) => setTimeout(resolve, LOOP_RESOLUTION_MS + 1));
+  }
+  const { h, since } = loopDelay;
+  const now = performance.now();
+  const window = {
+    windowS: Math.round(now - since) / 1000,
+    p50Ms: h.count ? delayMs(h.percentile(50)) : 0,
+    p99Ms: h.count ? delayMs(h.percentile(99)) : 0,
+    maxMs: h.count ? delayMs(h.max) : 0,
+  };
+  h.reset();
+  loopDelay.since = now;
+  return window;
+}
+
+export function commonRoutes({ db, config, events, sessions, isReady, ocppConnections }: Deps): Handlers<typeof commonApi> {
   const uploadDir = path.join(config.dataDir, 'uploads');
 
   async function findFile(ctx: RequestCtx & { principal: NonNullable<RequestCtx['principal']> }, fileName: string) {
@@ -56,7 +91,16 @@ export function commonRoutes({ db, config, events, sessions, isReady }: Deps): H
   return {
     async health() {
       if (!isReady()) throw new AppError(Code.SERVER_ERROR, 'errors.serverError');
-      return { status: 'ok' as const };
+      const mem = process.memoryUsage();
+      const cpu = process.cpuUsage();
+      return {
+        status: 'ok' as const,
+        uptimeS: Math.round(process.uptime() * 1000) / 1000,
+        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+        cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
+        eventLoop: await readLoopDelay(),
+        ocppConnections: ocppConnections(),
+      };
     },
     async dict({ params, ctx }) {
       return dictEntries(ctx.lang, params.type as Parameters<typeof dictEntries>[1]);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
+import { createPoint, eventually, TestCharger } from '../../../test/ocpp/support.js';
 
 let s: TestServer;
 let admin: string;
@@ -26,6 +27,40 @@ async function upload(token: string, name: string, bytes: Buffer, kind = 'image'
 describe('health and documents', () => {
   it('health is 200 once ready', async () => {
     expect(await s.call('GET', '/health')).toMatchObject({ code: 200, data: { status: 'ok' } });
+  });
+  it('health reports memory, CPU, event-loop delay per read window and OCPP connections', async () => {
+    interface Health {
+      memory: { rssBytes: number; heapUsedBytes: number };
+      cpu: { userMs: number; systemMs: number };
+      eventLoop: { windowS: number; p50Ms: number; p99Ms: number; maxMs: number };
+      ocppConnections: number;
+    }
+    const health = async () => (await s.call<Health>('GET', '/health')).data;
+    const first = await health();
+    expect(first.memory.rssBytes).toBeGreaterThan(first.memory.heapUsedBytes);
+    expect(first.memory.heapUsedBytes).toBeGreaterThan(0);
+    expect(first.cpu.userMs).toBeGreaterThan(0);
+    expect(first.ocppConnections).toBe(0);
+
+    // The server runs in this process: blocking it shows up in the window the next read closes, and only there.
+    // (The first read starts the monitor, whose first tick only sets its reference point: let it tick.)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const until = performance.now() + 300;
+    while (performance.now() < until) {
+      /* busy */
+    }
+    const blocked = await health();
+    expect(blocked.eventLoop.maxMs).toBeGreaterThanOrEqual(250);
+    expect(blocked.eventLoop.windowS).toBeGreaterThanOrEqual(0.3);
+    expect(blocked.eventLoop.p50Ms).toBeLessThanOrEqual(blocked.eventLoop.p99Ms);
+    expect(blocked.eventLoop.p99Ms).toBeLessThanOrEqual(blocked.eventLoop.maxMs);
+    expect((await health()).eventLoop.maxMs).toBeLessThan(250);
+
+    const { serialNumber, key } = await createPoint(s.database.db);
+    const charger = await TestCharger.connect(s.url, serialNumber, { key });
+    expect((await health()).ocppConnections).toBe(1);
+    await charger.close();
+    await eventually(async () => (await health()).ocppConnections === 0);
   });
   it('unknown API paths answer with a 404 envelope', async () => {
     const res = await fetch(`${s.url}/prod-api/no/such/thing`);

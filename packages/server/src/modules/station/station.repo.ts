@@ -116,6 +116,15 @@ export function createStationRepo({ db }: { db: Db }) {
         .orderBy(asc(station.name), asc(station.id))
         .limit(1000);
     },
+    /** The ids among `ids` of stations the caller can see (binding users to stations). */
+    async visibleIds(p: Principal, ids: number[]) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: station.id })
+        .from(station)
+        .where(where(p, inArray(station.id, ids)));
+      return rows.map((r) => r.id);
+    },
     /** Names are unique per provider, case-insensitively (DESIGN.md §9). */
     async nameTaken(providerId: number, name: string, exceptId?: number) {
       const [row] = await db

@@ -18,7 +18,7 @@ export const alarmRecordResource = defineResource({
     { key: 'stationName', width: 150, ellipsis: true },
     { key: 'serialNumber', width: 150 },
     { key: 'pointName', width: 140, defaultHidden: true },
-    { key: 'connectorNo', width: 80 },
+    { key: 'connectorNo', width: 100 },
     { key: 'status', width: 110, defaultHidden: true },
     { key: 'state', dict: 'alarmState', width: 100 },
     { key: 'clearTime', kind: 'datetime', width: 170 },

@@ -50,7 +50,7 @@ export function chargeUserResource(actions: ChargeUserActions) {
       { key: 'phone', width: 130 },
       { key: 'email', width: 180, ellipsis: true, defaultHidden: true },
       { key: 'userType', dict: 'chargeUserType', width: 120 },
-      { key: 'cardCount', width: 80, sorter: true },
+      { key: 'cardCount', width: 100, sorter: true },
       { key: 'cardBalanceCents', width: 110, sorter: true, render: (v) => formatCents(v) },
       { key: 'mobileBalanceCents', width: 110, sorter: true, render: (v) => formatCents(v) },
       { key: 'groupName', width: 130 },

@@ -84,6 +84,7 @@ export function ChargeUserSelect({ value, onChange, providerId, initial, multipl
   return (
     <Select<number | number[]>
       id={id}
+      style={{ width: '100%' }}
       allowClear
       mode={multiple ? 'multiple' : undefined}
       showSearch={{ filterOption: false, onSearch: setTyped }}
@@ -123,6 +124,7 @@ export function GroupSelect({
   return (
     <Select<number>
       id={id}
+      style={{ width: '100%' }}
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
       loading={isFetching}

@@ -112,7 +112,7 @@ export function MembersDialog({ group, onClose }: { group: UserGroupDto | null; 
           {
             key: '$actions',
             title: t('common.actions'),
-            width: 140,
+            width: 180,
             render: (_: unknown, u) => (
               <Authorized permi={[MEMBERS_PERMI]}>
                 <Space>

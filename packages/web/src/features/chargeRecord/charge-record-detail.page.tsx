@@ -68,7 +68,7 @@ export function BillLines({ lines }: { lines: BillLineDto[] }) {
       locale={{ emptyText: t('chargeRecord.noLines') }}
       columns={[
         { key: 'effectiveFrom', title: text.label('effectiveFrom'), render: (_, l) => formatDateTime(l.effectiveFrom) },
-        { key: 'tier', title: text.label('tier'), render: (_, l) => t(`enums.billTier.${l.tier}`) },
+        { key: 'tier', title: text.label('tier'), render: (_, l) => t(`enums.priceTier.${l.tier}`) },
         { key: 'kind', title: text.label('kind'), render: (_, l) => t(`enums.feeKind.${l.kind}`) },
         { key: 'energyWh', title: text.label('energyWh'), align: 'right', render: (_, l) => formatKwh(l.energyWh) },
         { key: 'unitPrice', title: text.label('unitPrice'), align: 'right', render: (_, l) => formatUnitPrice(l.unitPrice) },

@@ -48,7 +48,7 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
   const pairs: [string, string][] = [
     ['stationName', record.stationName],
     ['stationAddress', record.stationAddress],
-    ['serialNumber', `${record.serialNumber} · ${record.pointName}`],
+    ['chargePointId', `${record.serialNumber} · ${record.pointName}`],
     ['connectorNo', String(record.connectorNo)],
     ['startTime', at(record.startTime)],
     ['endTime', at(record.endTime)],
@@ -112,7 +112,7 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
         <tbody>
           {record.lines.map((l) => (
             <tr key={`${l.priceId}-${l.tier}-${l.kind}`}>
-              <td>{t(`enums.billTier.${l.tier}`)}</td>
+              <td>{t(`enums.priceTier.${l.tier}`)}</td>
               <td>{t(`enums.feeKind.${l.kind}`)}</td>
               <td className="num">{formatKwh(l.energyWh)}</td>
               <td className="num">{formatUnitPrice(l.unitPrice)}</td>

@@ -1,4 +1,4 @@
-import type { ConnectorState, PointStatus } from '@csms/contract';
+import { pointStatuses, type ConnectorState, type PointStatus, type StationState } from '@csms/contract';
 import { Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNow } from './clock';
@@ -18,12 +18,30 @@ export function StatusTag({ status }: { status: PointStatus }) {
   return <Tag color={statusColor[status]}>{t(`enums.pointStatus.${status}`)}</Tag>;
 }
 
+/** A station's connectors counted by status, as tags. */
+export function StationConnectors({ counts }: { counts: StationState }) {
+  const { t } = useTranslation();
+  return (
+    <Space size={4} wrap>
+      {pointStatuses.map((status) => (
+        <Tag
+          key={status}
+          color={counts[status] > 0 ? statusColor[status] : undefined}
+          data-testid={`station-${counts.stationId}-${status}`}
+        >
+          {t(`enums.pointStatus.${status}`)} {counts[status]}
+        </Tag>
+      ))}
+    </Space>
+  );
+}
+
 /** Connectors as status tags; the tooltip shows what the charger said (OCPP status and error code). */
 export function ConnectorTags({ serialNumber, connectors }: { serialNumber: string; connectors: ConnectorState[] }) {
   const { t } = useTranslation();
   if (connectors.length === 0) return <span>{t('monitor.noConnectors')}</span>;
   return (
-    <Space size={4} wrap>
+    <Space size={2} orientation="vertical">
       {connectors.map((c) => {
         const said = [
           c.ocppStatus && t(`enums.ocppStatus.${c.ocppStatus}`),
@@ -35,7 +53,7 @@ export function ConnectorTags({ serialNumber, connectors }: { serialNumber: stri
         return (
           <Tooltip key={c.connectorNo} title={said || undefined}>
             <Tag color={statusColor[c.status]} data-testid={`connector-${serialNumber}-${c.connectorNo}`} data-status={c.status}>
-              {t('monitor.connectorNo', { n: c.connectorNo })} · {t(`enums.pointStatus.${c.status}`)}
+              {t('monitor.connectorShort', { n: c.connectorNo })} {t(`enums.pointStatus.${c.status}`)}
             </Tag>
           </Tooltip>
         );

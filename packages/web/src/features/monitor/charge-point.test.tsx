@@ -78,8 +78,8 @@ describe('point status', { timeout: 60_000 }, () => {
     serve();
     const { container } = renderWithProviders(<ChargePointPage />, '/realTimeMonitor/chargePoint');
     await screen.findByText('Bay 7');
-    expect(tag(1).textContent).toBe('Connector 1 · Available');
-    expect(tag(2).textContent).toBe('Connector 2 · Charging (occupied)');
+    expect(tag(1).textContent).toBe('#1 Available');
+    expect(tag(2).textContent).toBe('#2 Charging (occupied)');
     expect(within(screen.getByTestId('count-charging')).getByText('1')).toBeTruthy();
     expect(rawKeys(container.ownerDocument.body.textContent ?? '')).toEqual([]);
 
@@ -97,7 +97,7 @@ describe('point status', { timeout: 60_000 }, () => {
     );
     // React Query tells its observers on the next tick.
     await waitFor(() => expect(tag(1).getAttribute('data-status')).toBe('faulted'));
-    expect(tag(1).textContent).toBe('Connector 1 · Faulted');
+    expect(tag(1).textContent).toBe('#1 Faulted');
     act(() =>
       FakeSource.latest().emit('point.online', {
         providerId: 1,

@@ -1,5 +1,6 @@
 import { api } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
+import { StationConnectors } from './cells';
 
 /** Per station: points online and offline, connectors by status (spec: station status). */
 export const stationStateResource = defineResource({
@@ -8,17 +9,19 @@ export const stationStateResource = defineResource({
   rowKey: 'stationId',
   hideActions: ['detail'],
   columns: [
-    { key: 'stationName', width: 180, ellipsis: true },
-    { key: 'providerName', width: 150, ellipsis: true },
-    { key: 'points', width: 100 },
-    { key: 'pointsOnline', width: 110 },
-    { key: 'pointsOffline', width: 110 },
-    { key: 'connectors', width: 100 },
-    { key: 'available', width: 90 },
-    { key: 'charging', width: 90 },
-    { key: 'unavailable', width: 100 },
-    { key: 'faulted', width: 90 },
-    { key: 'offline', width: 90 },
+    { key: 'stationName', width: 200, ellipsis: true },
+    { key: 'providerName', width: 160, ellipsis: true },
+    { key: 'points', width: 90 },
+    { key: 'pointsOnline', width: 120 },
+    { key: 'pointsOffline', width: 120 },
+    { key: 'connectors', width: 440, render: (_, row) => <StationConnectors counts={row} /> },
+    // The same counts one per column, for those who turn them on (and for sorting).
+    ...(['available', 'charging', 'unavailable', 'faulted', 'offline'] as const).map((key) => ({
+      key,
+      width: 110,
+      sorter: true,
+      defaultHidden: true,
+    })),
   ],
   search: [{ key: 'stationName', kind: 'text' }],
 });

@@ -62,12 +62,21 @@ export function ConnectorList({ connectors }: { connectors: ConnectorDto[] }) {
   );
 }
 
+/** Watts shown as kilowatts (the column's label names the unit). */
+export function Kw({ w }: { w: number | null | undefined }) {
+  const { i18n } = useTranslation();
+  if (w === null || w === undefined) return null;
+  return <>{(w / 1000).toLocaleString(i18n.language, { maximumFractionDigits: 3 })}</>;
+}
+
 /** Rated power typed in kW, kept in W (the contract's unit). Form.Item injects value and onChange. */
 export function KwInput({
+  id,
   value,
   onChange,
   placeholder,
 }: {
+  id?: string;
   value?: number;
   onChange?: (w: number | undefined) => void;
   placeholder?: string;
@@ -75,6 +84,7 @@ export function KwInput({
   const { t } = useTranslation();
   return (
     <InputNumber<number>
+      id={id}
       style={{ width: '100%' }}
       min={0.001}
       max={5000}

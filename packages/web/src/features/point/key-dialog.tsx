@@ -6,7 +6,8 @@ import { feedback } from '../../shared/feedback';
 
 /** Where the charger connects: the console's own host (one port serves both), path `/ocpp/{serial}`. */
 export function connectionUrl(serialNumber: string, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ocpp/${encodeURIComponent(serialNumber)}`;
+  // Serial numbers are URL-safe by the contract's pattern (':' included); anything else is escaped.
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ocpp/${encodeURIComponent(serialNumber).replace(/%3A/gi, ':')}`;
 }
 
 function OcppKeyNotice({ serialNumber, ocppKey }: Pick<PointKey, 'serialNumber' | 'ocppKey'>) {

@@ -1,7 +1,7 @@
 import { api, pointStatuses, type PointDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { defineResource } from '../../shared/resource/types';
-import { ConnectorList, KwInput, PointStatusTag, SerialNumber } from './cells';
+import { ConnectorList, Kw, KwInput, PointStatusTag, SerialNumber } from './cells';
 import { ConnectorsInput, firstConnector } from './connectors-input';
 import { showOcppKey } from './key-dialog';
 import { stationOptions } from './options';
@@ -25,6 +25,16 @@ export const pointResource = defineResource({
   },
   exportSource: 'point',
   initialValues: () => ({ connectors: [firstConnector] }),
+  // The form edits connectors as the contract takes them: no live status, no nulls.
+  toForm: (row) => ({
+    ...row,
+    connectors: row.connectors.map((c) => ({
+      connectorNo: c.connectorNo,
+      standard: c.standard,
+      type: c.type,
+      ...(c.connectorName ? { connectorName: c.connectorName } : {}),
+    })),
+  }),
   onSaved: (data, mode) => {
     if (mode === 'create') showOcppKey(data as { serialNumber: string; ocppKey: string });
   },
@@ -32,17 +42,17 @@ export const pointResource = defineResource({
     { key: 'id', width: 80, sorter: true, defaultHidden: true },
     {
       key: 'serialNumber',
-      width: 200,
+      width: 170,
       sorter: true,
       render: (_, row: PointDto) => <SerialNumber serial={row.serialNumber} needsPlacement={row.needsPlacement} />,
     },
-    { key: 'pointName', width: 160, sorter: true },
-    { key: 'stationName', width: 170, sorter: true },
+    { key: 'pointName', width: 140, sorter: true },
+    { key: 'stationName', width: 150, sorter: true },
     { key: 'providerName', width: 150, defaultHidden: true },
-    { key: 'status', width: 110, render: (_, row: PointDto) => <PointStatusTag status={row.status} /> },
-    { key: 'connectors', width: 190, render: (_, row: PointDto) => <ConnectorList connectors={row.connectors} /> },
-    { key: 'equipmentType', dict: 'equipmentType', width: 110 },
-    { key: 'ratedPowerW', label: 'fields.point.ratedPowerKw', width: 130, sorter: true, render: (v) => Number(v) / 1000 },
+    { key: 'status', width: 100, render: (_, row: PointDto) => <PointStatusTag status={row.status} /> },
+    { key: 'connectors', width: 170, render: (_, row: PointDto) => <ConnectorList connectors={row.connectors} /> },
+    { key: 'equipmentType', dict: 'equipmentType', width: 100 },
+    { key: 'ratedPowerW', label: 'fields.point.ratedPowerKw', width: 110, sorter: true, render: (v) => <Kw w={v as number} /> },
     { key: 'connectorCount', width: 90, defaultHidden: true },
     { key: 'softwareVersion', width: 130, defaultHidden: true },
     { key: 'online', dict: 'yesNo', width: 90, defaultHidden: true },
@@ -50,7 +60,7 @@ export const pointResource = defineResource({
     { key: 'vendor', width: 120, defaultHidden: true },
     { key: 'model', width: 120, defaultHidden: true },
     { key: 'firmwareVersion', width: 130, defaultHidden: true },
-    { key: 'lastSeenTime', kind: 'datetime', width: 170, sorter: true },
+    { key: 'lastSeenTime', kind: 'datetime', width: 170, sorter: true, defaultHidden: true },
     { key: 'createTime', kind: 'datetime', width: 170, sorter: true, defaultHidden: true },
   ],
   search: [

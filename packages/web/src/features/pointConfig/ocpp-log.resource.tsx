@@ -19,7 +19,6 @@ export const ocppLogResource = defineResource({
     { key: 'direction', dict: 'ocppDirection', width: 170 },
     { key: 'action', width: 190 },
     { key: 'messageType', dict: 'ocppMessageType', width: 130, defaultHidden: true },
-    { key: 'messageId', width: 200, ellipsis: true },
     {
       key: 'responseType',
       width: 140,
@@ -28,6 +27,7 @@ export const ocppLogResource = defineResource({
     },
     { key: 'latencyMs', width: 120 },
     { key: 'errorCode', width: 160 },
+    { key: 'messageId', width: 200, ellipsis: true },
     { key: 'responseTime', kind: 'datetime', hideInTable: true },
   ],
   detailColumns: [

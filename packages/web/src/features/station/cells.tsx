@@ -24,11 +24,11 @@ export function StationName({ name, unassigned }: { name: string; unassigned: bo
   );
 }
 
-/** Watts shown as kilowatts. */
+/** Watts shown as kilowatts (the column's label names the unit). */
 export function Kw({ w }: { w: number | null | undefined }) {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   if (w === null || w === undefined) return null;
-  return <>{t('station.kw', { n: (w / 1000).toLocaleString(i18n.language, { maximumFractionDigits: 3 }) })}</>;
+  return <>{(w / 1000).toLocaleString(i18n.language, { maximumFractionDigits: 3 })}</>;
 }
 
 /** `08:00 – 22:00`, or nothing when the station is always open. */

@@ -12,9 +12,20 @@ function toDay(v: string) {
 }
 
 /** An `HH:mm` string edited with a time picker; empty clears it. Form.Item injects value and onChange. */
-export function TimeInput({ value, onChange, placeholder }: { value?: string; onChange?: (v: string) => void; placeholder?: string }) {
+export function TimeInput({
+  id,
+  value,
+  onChange,
+  placeholder,
+}: {
+  id?: string;
+  value?: string;
+  onChange?: (v: string) => void;
+  placeholder?: string;
+}) {
   return (
     <TimePicker
+      id={id}
       format={HHMM}
       minuteStep={5}
       needConfirm={false}
@@ -27,13 +38,15 @@ export function TimeInput({ value, onChange, placeholder }: { value?: string; on
 }
 
 /** The station's amenities as checkboxes, labelled by the vocabulary. */
-export function AmenitiesInput({ value, onChange }: { value?: string[]; onChange?: (v: string[]) => void }) {
+export function AmenitiesInput({ id, value, onChange }: { id?: string; value?: string[]; onChange?: (v: string[]) => void }) {
   const { t } = useTranslation();
   return (
-    <Checkbox.Group
-      value={value ?? []}
-      onChange={(v) => onChange?.(v as string[])}
-      options={stationAmenities.map((a) => ({ value: a, label: t(`enums.amenity.${a}`) }))}
-    />
+    <div id={id}>
+      <Checkbox.Group
+        value={value ?? []}
+        onChange={(v) => onChange?.(v as string[])}
+        options={stationAmenities.map((a) => ({ value: a, label: t(`enums.amenity.${a}`) }))}
+      />
+    </div>
   );
 }

@@ -24,6 +24,7 @@ export const stationResource = defineResource({
     export: api.station.export,
   },
   exportSource: 'station',
+  texts: { createTitle: 'station.newTitle' },
   pages: { create: STATION_NEW, edit: (row) => STATION_EDIT.replace(':id', String(row.id)) },
   // The auto-registration station is edited like any other but never removed.
   rowRemovable: (row) => !row.isUnassigned,
@@ -36,7 +37,7 @@ export const stationResource = defineResource({
       render: (_, row: StationDto) => <StationName name={row.stationName} unassigned={row.isUnassigned} />,
     },
     { key: 'providerName', width: 150 },
-    { key: 'country', width: 130, render: (v) => <CountryName code={String(v ?? '')} /> },
+    { key: 'country', width: 150, render: (v) => <CountryName code={String(v ?? '')} /> },
     { key: 'address', ellipsis: true },
     { key: 'status', dict: 'stationStatus', width: 110 },
     { key: 'pointCount', width: 100, sorter: true },
@@ -72,9 +73,15 @@ export const stationResource = defineResource({
     { key: 'providerId', kind: 'select', remote: providerOptions },
     { key: 'status', kind: 'dict', dict: 'stationStatus' },
     { key: 'isPublic', kind: 'switch' },
+    { key: 'country', kind: 'select', remote: countryOptions, section: 'station.sectionLocation' },
+    { key: 'timeZone', kind: 'select', remote: timeZoneOptions, extra: () => 'station.timeZoneDefault' },
+    { key: 'address', kind: 'text', span: 24 },
+    { key: 'longitude', kind: 'number', props: { min: -180, max: 180, precision: 6, step: 0.0001 } },
+    { key: 'latitude', kind: 'number', props: { min: -90, max: 90, precision: 6, step: 0.0001 } },
     {
       key: 'openingStart',
       kind: 'custom',
+      section: 'station.sectionService',
       render: ({ t }) => <TimeInput placeholder={t('kit.selectPlaceholder', { field: t('fields.station.openingStart') })} />,
     },
     {
@@ -82,7 +89,7 @@ export const stationResource = defineResource({
       kind: 'custom',
       render: ({ t }) => <TimeInput placeholder={t('kit.selectPlaceholder', { field: t('fields.station.openingEnd') })} />,
     },
-    { key: 'servicePhone', kind: 'text', section: 'station.sectionService' },
+    { key: 'servicePhone', kind: 'text' },
     {
       key: 'picture',
       kind: 'image',
@@ -92,11 +99,6 @@ export const stationResource = defineResource({
     { key: 'amenities', kind: 'custom', span: 24, render: () => <AmenitiesInput /> },
     { key: 'description', kind: 'textarea', span: 24 },
     { key: 'guide', kind: 'textarea', span: 24 },
-    { key: 'country', kind: 'select', remote: countryOptions, section: 'station.sectionLocation' },
-    { key: 'timeZone', kind: 'select', remote: timeZoneOptions, extra: () => 'station.timeZoneDefault' },
-    { key: 'address', kind: 'text', span: 24 },
-    { key: 'longitude', kind: 'number', props: { min: -180, max: 180, precision: 6, step: 0.0001 } },
-    { key: 'latitude', kind: 'number', props: { min: -90, max: 90, precision: 6, step: 0.0001 } },
   ],
   rowActions: [
     {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Card } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -24,13 +25,19 @@ export function ResourceTabs({ tabs }: { tabs: ResourceTab[] }) {
   const [params, setParams] = useSearchParams();
   const shown = tabs.filter((tab) => !tab.resource.permissions.list || hasPermi(tab.resource.permissions.list));
   const active = shown.find((tab) => tab.key === params.get(TAB_PARAM)) ?? shown[0];
+  const queryClient = useQueryClient();
   return (
     <Card
       variant="borderless"
       activeTabKey={active?.key}
       tabList={shown.map((tab) => ({ key: tab.key, label: t(tab.label) }))}
       // A new tab starts from its own defaults: the previous tab's filters mean nothing there.
-      onTabChange={(key) => setParams(key === shown[0]?.key ? {} : { [TAB_PARAM]: key })}
+      onTabChange={(key) => {
+        // Opening a tab is like opening a page: its list may have changed meanwhile (a point moved, a count changed).
+        const tab = shown.find((x) => x.key === key);
+        if (tab) void queryClient.invalidateQueries({ queryKey: [tab.resource.api.list.path] });
+        setParams(key === shown[0]?.key ? {} : { [TAB_PARAM]: key });
+      }}
       styles={{ body: { padding: 0 } }}
     >
       {active && <ResourcePage key={active.key} resource={active.resource} />}

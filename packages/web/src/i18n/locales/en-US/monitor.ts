@@ -6,6 +6,7 @@ const monitor: UiCatalogue['monitor'] = {
   never: 'Never',
   noConnectors: 'No connectors',
   connectorNo: 'Connector {n}',
+  connectorShort: '#{n}',
   wholePoint: 'Whole point (0)',
   duration: '{h} h {m} min {s} s',
   durationShort: '{m} min {s} s',

@@ -19,6 +19,11 @@ const role: UiCatalogue['role'] = {
     role: 'Roles',
     organization: 'Organisations',
     log: 'System log',
+    card: 'RFID cards',
+    chargeUser: 'Charge users',
+    group: 'User groups',
+    car: 'Cars',
+    recharge: 'Recharge records',
   },
   permActions: {
     list: 'list',
@@ -30,6 +35,13 @@ const role: UiCatalogue['role'] = {
     status: 'enable/disable',
     resetPwd: 'reset password',
     chargeUser: 'set as charging user',
+    recharge: 'recharge',
+    refund: 'refund',
+    lost: 'report lost',
+    cancelLoss: 'cancel loss',
+    expire: 'mark expired',
+    members: 'change members',
+    import: 'import',
   },
 };
 export default role;

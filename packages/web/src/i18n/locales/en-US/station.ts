@@ -21,7 +21,6 @@ const station: UiCatalogue['station'] = {
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',
   centerOnPoint: 'Back to the chosen place',
-  kw: '{n} kW',
   boundStationsHint: "Leave empty to see all of the provider's stations",
   allStations: 'All stations',
 };

@@ -5,6 +5,7 @@ export default {
   never: '从未',
   noConnectors: '暂无充电枪',
   connectorNo: '{n} 号枪',
+  connectorShort: '{n} 号',
   wholePoint: '整桩（0 号）',
   duration: '{h} 小时 {m} 分 {s} 秒',
   durationShort: '{m} 分 {s} 秒',

@@ -19,7 +19,6 @@ const station = {
   zoomIn: '放大',
   zoomOut: '缩小',
   centerOnPoint: '回到所选位置',
-  kw: '{n} kW',
   boundStationsHint: '不选则可查看所属运营商的全部场站',
   allStations: '全部场站',
 };

@@ -1,0 +1,793 @@
+// OCPP load benchmark (issue 5 item 9, DESIGN.md §8): K simulated chargers in client processes
+// against ONE server process (`node packages/server/dist/main.js`), on PGlite and on PostgreSQL.
+// Prints one table per database with the machine, the commit and, for each target, "met" or
+// "not met (why)", the why being what was measured to saturate (server thread, machine CPU,
+// clients). Loopback only; bounded in count and time; everything it starts or creates (server,
+// clients, temporary directory, database) is removed at the end, on errors and on Ctrl-C.
+//
+//   npm run bench -- --quick                      # smoke run: 500 chargers, short windows
+//   npm run bench                                 # 19,500 chargers, 4 client processes
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   # PGlite, then PostgreSQL
+//   npm run bench -- --db postgres --chargers 10000 --storm 5000 --rate 1000
+//   npm run bench -- --help
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createHistogram } from '../packages/simulator/dist/index.js';
+import { ensureBuilt, root } from '../scripts/lib.mjs';
+
+const HELP = `npm run bench -- [options]
+  --chargers K       chargers to connect and hold (default 19500; --quick 500)
+  --clients P        client processes running the simulated chargers (default 4)
+  --storm N          chargers in the reconnect storm (default 10000; --quick 500)
+  --rate R           calls per second of the fixed-rate latency test (default 2000)
+  --db D             pglite | postgres | both (default both when DATABASE_URL is set, else pglite)
+  --window S         seconds of each measured window: throughput, rate, transactions (default 20; --quick 5)
+  --inflight C       calls in flight at once in the throughput test, all clients together (default 1000)
+  --tx-inflight T    chargers running transactions at once (default 500; --quick 100)
+  --concurrency G    connection attempts in flight per client process (default 250)
+  --quick            small smoke run
+  --profile          write CPU profiles of the server (node --cpu-prof) into a temporary directory (kept)
+  --no-build         do not rebuild stale packages first`;
+
+const { values: opt } = parseArgs({
+  options: {
+    chargers: { type: 'string' },
+    clients: { type: 'string' },
+    storm: { type: 'string' },
+    rate: { type: 'string' },
+    db: { type: 'string' },
+    window: { type: 'string' },
+    inflight: { type: 'string' },
+    'tx-inflight': { type: 'string' },
+    concurrency: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opt.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const int = (v, dflt, name) => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer`);
+    process.exit(2);
+  }
+  return n;
+};
+const quick = opt.quick;
+const K = int(opt.chargers, quick ? 500 : 19_500, 'chargers');
+const P = Math.min(int(opt.clients, 4, 'clients'), K);
+const N = Math.min(int(opt.storm, quick ? 500 : 10_000, 'storm'), K);
+const R = int(opt.rate, 2_000, 'rate');
+const WINDOW_MS = int(opt.window, quick ? 5 : 20, 'window') * 1000;
+const INFLIGHT = int(opt.inflight, 1_000, 'inflight');
+const TX_INFLIGHT = Math.min(int(opt['tx-inflight'], quick ? 100 : 500, 'tx-inflight'), K);
+const CONCURRENCY = int(opt.concurrency, 250, 'concurrency');
+const METERS_PER_TX = 3;
+const databaseUrl = process.env.DATABASE_URL;
+const dbChoice = opt.db ?? (databaseUrl ? 'both' : 'pglite');
+const dbs = dbChoice === 'both' ? ['pglite', 'postgres'] : [dbChoice];
+for (const d of dbs) {
+  if (d !== 'pglite' && d !== 'postgres') {
+    console.error('--db must be pglite, postgres or both');
+    process.exit(2);
+  }
+  if (d === 'postgres' && !databaseUrl) {
+    console.error('--db postgres needs DATABASE_URL (a PostgreSQL server the benchmark may create a database on)');
+    process.exit(2);
+  }
+}
+
+/** The targets of issue 5 item 9. */
+const GOAL = {
+  held: K,
+  memoryPerChargerKb: 10,
+  stormS: 10,
+  stormN: 10_000,
+  callsPerS: 5_000,
+  p99Ms: 20,
+  rate: 2_000,
+  loopP99Ms: 20,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: whatever is started or created registers how to undo it; Ctrl-C runs it all.
+
+const cleanups = [];
+let aborting = false;
+async function cleanAll() {
+  while (cleanups.length > 0) {
+    const fn = cleanups.pop();
+    await Promise.resolve()
+      .then(fn)
+      .catch((err) => console.error(`clean-up: ${err?.message ?? err}`));
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (aborting) process.exit(130);
+    aborting = true;
+    console.error(`\n${signal}: stopping and cleaning up (again to force)…`);
+    void cleanAll().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const fmt = (n, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
+const mb = (b) => fmt(b / 1024 / 1024);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const t0 = Date.now();
+const progress = (tag, msg) => console.error(`[${fmt((Date.now() - t0) / 1000, 1).padStart(6)} s] ${tag}: ${msg}`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Busy and total jiffies of all cores (Linux); null elsewhere. */
+function machineCpu() {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const v = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = v[3] + (v[4] ?? 0);
+    const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (ms) of every process named `postgres` (the PostgreSQL server's backends); Linux only. */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function postgresCpuMs() {
+  let ticks = 0;
+  try {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+        const fields = stat.slice(close + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      } catch {
+        /* the process ended meanwhile */
+      }
+    }
+  } catch {
+    return NaN;
+  }
+  return (ticks * 1000) / CLK_TCK;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const commit = (() => {
+    try {
+      const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+      const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim();
+      return dirty ? `${sha} + uncommitted changes` : sha;
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const fdLimit = (() => {
+    try {
+      return Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
+    } catch {
+      return NaN;
+    }
+  })();
+  return {
+    cpu: `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores`,
+    cores: cpus.length,
+    ram: `${fmt(os.totalmem() / 1024 ** 3, 1)} GB RAM`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    commit,
+    fdLimit,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database: a temporary PGlite directory, or a throw-away database on the PostgreSQL server
+
+async function createDatabase(kind) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-bench-ocpp-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  if (kind === 'pglite') return { kind, label: 'PGlite (in the server process)', dir, env: { CSMS_DATA_DIR: dir } };
+  const { default: pg } = await import('pg');
+  const name = `bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  const version = (await admin.query('show server_version')).rows[0].server_version;
+  cleanups.push(async () => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  const u = new URL(databaseUrl);
+  u.pathname = `/${name}`;
+  return {
+    kind,
+    label: `PostgreSQL ${version} (${u.host}, separate processes)`,
+    dir,
+    url: u.toString(),
+    env: { CSMS_DATA_DIR: dir, DATABASE_URL: u.toString() },
+  };
+}
+
+/** Transactions as stored: id, serial number, start time, stopped or not. */
+async function storedTransactions(db) {
+  const query = `select t.id, p.serial_number as serial, t.started_at as started, t.stopped_at is not null as stopped
+    from charging_transaction t join charge_point p on p.id = t.charge_point_id`;
+  if (db.kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      return (await c.query(query)).rows;
+    } finally {
+      await c.end();
+    }
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pgl = await PGlite.create(path.join(db.dir, 'pglite'));
+  try {
+    return (await pgl.query(query)).rows;
+  } finally {
+    await pgl.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+async function startServer(db, tag) {
+  const port = await freePort();
+  const logFile = path.join(db.dir, `server-${tag}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  Object.assign(env, db.env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    CSMS_OCPP_AUTO_REGISTER: 'true',
+    CSMS_CAPTCHA: 'false',
+    CSMS_LOG_LEVEL: 'warn',
+    CSMS_DEMO: 'false',
+    CSMS_ADMIN_PASSWORD: randomBytes(12).toString('hex'),
+  });
+  const profileDir = path.join(os.tmpdir(), `csms-ocpp-profile-${process.pid}`);
+  if (opt.profile) {
+    fs.mkdirSync(profileDir, { recursive: true });
+    progress('profile', `the server writes its CPU profile (${tag}) into ${profileDir} when it exits`);
+  }
+  const args = [...(opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), path.join(root, 'packages/server/dist/main.js')];
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  let exited = false;
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => ((exited = true), resolve({ code, signal }))));
+  const kill = async (signal = 'SIGKILL', graceMs = 20_000) => {
+    if (exited) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exit;
+    clearTimeout(timer);
+  };
+  cleanups.push(() => kill('SIGKILL'));
+  const base = `http://127.0.0.1:${port}`;
+  const health = async () => {
+    const res = await fetch(`${base}/prod-api/health`);
+    const body = await res.json();
+    if (body.code !== 200) throw new Error(`health: ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (exited || Date.now() > deadline) {
+      const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
+      throw new Error(`the server did not start (${exited ? 'it exited' : 'timeout'}); its log:\n${tail}`);
+    }
+    try {
+      await health();
+      break;
+    } catch {
+      await sleep(250);
+    }
+  }
+  const limits = (() => {
+    try {
+      return /Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/limits`, 'utf8'))?.[1];
+    } catch {
+      return undefined;
+    }
+  })();
+  return { child, port, wsUrl: `ws://127.0.0.1:${port}/ocpp`, health, kill, logFile, fdLimit: limits ? Number(limits) : NaN };
+}
+
+/** Memory of the idle or loaded server: median of a few reads a second apart. */
+async function settledMemory(server, reads = 3) {
+  const rss = [];
+  const heap = [];
+  for (let i = 0; i < reads; i++) {
+    if (i > 0) await sleep(1000);
+    const h = await server.health();
+    rss.push(h.memory.rssBytes);
+    heap.push(h.memory.heapUsedBytes);
+  }
+  return { rss: median(rss), heap: median(heap) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client processes
+
+function startClients(count) {
+  const clients = [];
+  for (let c = 0; c < count; c++) {
+    const child = fork(path.join(root, 'bench/ocpp/client.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const waiting = new Map();
+    let seq = 0;
+    let exited = false;
+    child.on('message', (m) => {
+      const w = waiting.get(m.id);
+      if (!w) return;
+      waiting.delete(m.id);
+      if (m.ok) w.resolve(m);
+      else w.reject(new Error(`client ${c}: ${m.error}`));
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      for (const w of waiting.values()) w.reject(new Error(`client ${c} exited (${signal ?? code})`));
+      waiting.clear();
+    });
+    const call = (cmd, args, timeoutMs = 600_000) =>
+      new Promise((resolve, reject) => {
+        if (exited) return reject(new Error(`client ${c} is not running`));
+        const id = ++seq;
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new Error(`client ${c}: ${cmd} took longer than ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        waiting.set(id, {
+          resolve: (m) => (clearTimeout(timer), resolve(m)),
+          reject: (e) => (clearTimeout(timer), reject(e)),
+        });
+        child.send({ id, cmd, args });
+      });
+    const stop = async () => {
+      if (exited) return;
+      child.kill('SIGKILL');
+      await new Promise((resolve) => (exited ? resolve() : child.once('exit', resolve)));
+    };
+    cleanups.push(stop);
+    clients.push({ call, stop, pid: child.pid });
+  }
+  return clients;
+}
+
+/** Merges the clients' phase records: per-action histograms, errors, CPU, event-loop delay. */
+function mergePhases(replies) {
+  const actions = new Map();
+  const errors = {};
+  let timeouts = 0;
+  let offline = 0;
+  let cpuMs = 0;
+  let loopP99Ms = 0;
+  for (const { phase } of replies) {
+    for (const [action, raw] of Object.entries(phase.actions)) {
+      let h = actions.get(action);
+      if (!h) actions.set(action, (h = createHistogram()));
+      h.merge({ buckets: raw.buckets, count: raw.count, max: () => raw.max });
+    }
+    for (const [k, v] of Object.entries(phase.errors)) errors[k] = (errors[k] ?? 0) + v;
+    timeouts += phase.timeouts;
+    offline += phase.offline;
+    cpuMs += phase.cpuMs;
+    loopP99Ms = Math.max(loopP99Ms, phase.loopP99Ms);
+  }
+  return { actions, errors, timeouts, offline, cpuMs, loopP99Ms };
+}
+
+const all = (clients, cmd, args) => Promise.all(clients.map((c, i) => c.call(cmd, typeof args === 'function' ? args(i) : args)));
+
+/**
+ * A measured window: server CPU (from its health endpoint), clients' CPU (their own
+ * accounting), the machine's CPU (/proc/stat, every process, other users' included), and the
+ * server's event-loop delay over exactly this window.
+ */
+async function measured(server, kind, fn) {
+  const before = await server.health(); // also opens a new event-loop window
+  const cpu0 = machineCpu();
+  const pg0 = kind === 'postgres' ? postgresCpuMs() : NaN;
+  const started = performance.now();
+  const out = await fn();
+  const wallMs = performance.now() - started;
+  const after = await server.health();
+  const cpu1 = machineCpu();
+  const pg1 = kind === 'postgres' ? postgresCpuMs() : NaN;
+  const serverCpuMs = after.cpu.userMs + after.cpu.systemMs - before.cpu.userMs - before.cpu.systemMs;
+  const cores = os.cpus().length;
+  const machineBusy = cpu0 && cpu1 ? 1 - (cpu1.idle - cpu0.idle) / Math.max(1, cpu1.total - cpu0.total) : NaN;
+  const merged = out.replies ? mergePhases(out.replies) : undefined;
+  return {
+    ...out,
+    merged,
+    wallMs,
+    serverCpuPct: (100 * serverCpuMs) / wallMs,
+    clientCpuPct: merged ? (100 * merged.cpuMs) / wallMs : NaN,
+    postgresCpuPct: (100 * (pg1 - pg0)) / wallMs,
+    machineBusyPct: 100 * machineBusy * cores,
+    machinePct: 100 * cores,
+    kind,
+    serverLoop: after.eventLoop,
+    connections: after.ocppConnections,
+  };
+}
+
+/** Why a window was slower than its goal: the resource measured to saturate. */
+function why(w) {
+  const parts = [];
+  const pgPct = Number.isFinite(w.postgresCpuPct) ? w.postgresCpuPct : 0;
+  const other = w.machineBusyPct - w.serverCpuPct - (Number.isFinite(w.clientCpuPct) ? w.clientCpuPct : 0) - pgPct;
+  const cpus = [
+    `server ${fmt(w.serverCpuPct)} %`,
+    `clients ${fmt(w.clientCpuPct)} %`,
+    ...(Number.isFinite(w.postgresCpuPct) ? [`PostgreSQL ${fmt(pgPct)} %`] : []),
+    `other processes ${fmt(Math.max(0, other))} %`,
+  ].join(', ');
+  const of = `of ${fmt(w.machinePct)} %`;
+  if (w.serverCpuPct >= 85) parts.push(`server thread CPU-bound (${cpus} ${of})`);
+  else if (w.machineBusyPct >= 0.9 * w.machinePct) parts.push(`machine CPU saturated (${cpus} ${of})`);
+  else parts.push(`no CPU saturated (${cpus} ${of}): waiting on ${w.kind === 'postgres' ? 'PostgreSQL commits' : 'the database'}`);
+  if (w.merged?.loopP99Ms > 20) parts.push(`client event-loop p99 ${fmt(w.merged.loopP99Ms)} ms`);
+  const errs = errorText(w.merged);
+  if (errs) parts.push(errs);
+  return parts.join('; ');
+}
+
+function errorText(m) {
+  if (!m) return '';
+  const list = Object.entries(m.errors).map(([k, v]) => `${fmt(v)} ${k}`);
+  if (m.timeouts) list.push(`${fmt(m.timeouts)} timeouts`);
+  if (m.offline) list.push(`${fmt(m.offline)} offline`);
+  return list.length ? `errors: ${list.join(', ')}` : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run on one database
+
+async function runOne(kind, info) {
+  const tag = kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const log = (msg) => progress(tag, msg);
+  const cleanMark = cleanups.length;
+  const db = await createDatabase(kind);
+  const secret = randomBytes(16).toString('hex');
+  const serials = Array.from({ length: K }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
+  const slices = Array.from({ length: P }, (_, c) => serials.slice(Math.floor((c * K) / P), Math.floor(((c + 1) * K) / P)));
+  const stormOf = (c) => Math.min(slices[c].length, Math.floor(N / P) + (c < N % P ? 1 : 0));
+  const r = { db: db.label, kind, loadavg: os.loadavg() };
+
+  // 1. Registration: every charger presents its own key once (auto-registration, trust on first use).
+  log(`registering ${fmt(K)} chargers (auto-registration) from ${P} client processes…`);
+  let server = await startServer(db, 'register');
+  let clients = startClients(P);
+  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret }));
+  const ticker = (label) =>
+    setInterval(() => {
+      void all(clients, 'held')
+        .then((rs) => log(`${label}: ${fmt(rs.reduce((a, x) => a + x.result.booted, 0))} booted`))
+        .catch(() => {});
+    }, 10_000);
+  let tick = ticker('registration');
+  const regStart = performance.now();
+  const reg = await all(clients, 'connect', (c) => ({ from: 0, to: slices[c].length, concurrency: CONCURRENCY, timeoutMs: 600_000 }));
+  clearInterval(tick);
+  r.registered = reg.reduce((a, x) => a + x.result.done, 0);
+  r.registerS = (performance.now() - regStart) / 1000;
+  log(`${fmt(r.registered)} registered in ${fmt(r.registerS, 1)} s; restarting the server`);
+  await all(clients, 'stop');
+  await server.kill('SIGTERM');
+
+  // 2. A fresh server process on the registered database: its idle memory.
+  server = await startServer(db, 'run');
+  r.serverFdLimit = server.fdLimit;
+  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret }));
+  await server.health();
+  await sleep(5000);
+  r.idle = await settledMemory(server);
+  log(`idle server: RSS ${mb(r.idle.rss)} MB, heap ${mb(r.idle.heap)} MB`);
+
+  // 3. Reconnect storm: N registered chargers connect, boot and report their statuses at once.
+  log(`reconnect storm: ${fmt(N)} chargers…`);
+  const storm = await measured(server, kind, async () => {
+    const replies = await all(clients, 'connect', (c) => ({ from: 0, to: stormOf(c), concurrency: CONCURRENCY, timeoutMs: 300_000 }));
+    return { replies };
+  });
+  const starts = storm.replies.map((x) => x.result.startedAt);
+  const ends = storm.replies.map((x) => x.result.lastStatusAt).filter((t) => t !== null);
+  r.storm = {
+    ...storm,
+    done: storm.replies.reduce((a, x) => a + x.result.done, 0),
+    seconds: ends.length ? (Math.max(...ends) - Math.min(...starts)) / 1000 : NaN,
+  };
+  log(`storm: ${fmt(r.storm.done)} of ${fmt(N)} done in ${fmt(r.storm.seconds, 2)} s`);
+
+  // 4. The rest, then hold all K.
+  log(`connecting the other ${fmt(K - N)}…`);
+  tick = ticker('connecting');
+  const rest = await all(clients, 'connect', (c) => ({
+    from: stormOf(c),
+    to: slices[c].length,
+    concurrency: CONCURRENCY,
+    timeoutMs: 600_000,
+  }));
+  clearInterval(tick);
+  await sleep(5000);
+  const heldNow = await all(clients, 'held');
+  r.held = {
+    booted: heldNow.reduce((a, x) => a + x.result.booted, 0),
+    connected: heldNow.reduce((a, x) => a + x.result.connected, 0),
+    connectFailures: heldNow.reduce((a, x) => a + x.result.connectFailures, 0),
+    clientRss: heldNow.reduce((a, x) => a + x.result.rssBytes, 0),
+    restErrors: errorText(mergePhases(rest)),
+  };
+  r.loaded = await settledMemory(server);
+  const h = await server.health();
+  r.held.serverConnections = h.ocppConnections;
+  log(`holding ${fmt(r.held.booted)} booted (server sees ${fmt(h.ocppConnections)} connections), RSS ${mb(r.loaded.rss)} MB`);
+
+  // 5. Persisted calls flat out.
+  log(`persisted calls flat out for ${WINDOW_MS / 1000} s (${fmt(INFLIGHT)} in flight)…`);
+  r.flat = await measured(server, kind, async () => ({
+    replies: await all(clients, 'flat', (c) => ({ windowMs: WINDOW_MS, inflight: Math.floor(INFLIGHT / P) + (c < INFLIGHT % P ? 1 : 0) })),
+  }));
+  r.flat.perS = r.flat.replies.reduce((a, x) => a + x.result.replies, 0) / (WINDOW_MS / 1000);
+  r.flat.inflight = r.flat.replies.reduce((a, x) => a + x.result.workers, 0);
+  log(`flat out: ${fmt(r.flat.perS)} calls/s`);
+
+  // 6. Fixed rate: latency per action and the server's event-loop delay.
+  log(`fixed rate ${fmt(R)} calls/s for ${WINDOW_MS / 1000} s…`);
+  r.rate = await measured(server, kind, async () => ({
+    replies: await all(clients, 'rate', () => ({ windowMs: WINDOW_MS, perSecond: R / P })),
+  }));
+  r.rate.sent = r.rate.replies.reduce((a, x) => a + x.result.sent, 0);
+  r.rate.answered = r.rate.replies.reduce((a, x) => a + x.result.replies, 0);
+  r.rate.skipped = r.rate.replies.reduce((a, x) => a + x.result.skipped, 0);
+  log(`rate: ${fmt(r.rate.answered)} of ${fmt(r.rate.sent)} answered, server loop p99 ${fmt(r.rate.serverLoop.p99Ms, 1)} ms`);
+
+  // 7. Transactions flat out, then the server is killed (SIGKILL) at once: every answered Start and
+  //    Stop must be in the database exactly once.
+  log(`transactions flat out for ${WINDOW_MS / 1000} s (${fmt(TX_INFLIGHT)} chargers)…`);
+  r.tx = await measured(server, kind, async () => ({
+    replies: await all(clients, 'transactions', (c) => ({
+      windowMs: WINDOW_MS,
+      inflight: Math.floor(TX_INFLIGHT / P) + (c < TX_INFLIGHT % P ? 1 : 0),
+      meters: METERS_PER_TX,
+    })),
+  }));
+  await server.kill(opt.profile ? 'SIGTERM' : 'SIGKILL');
+  r.tx.pairsPerS = r.tx.replies.reduce((a, x) => a + x.result.pairsInWindow, 0) / (WINDOW_MS / 1000);
+  const acks = r.tx.replies.flatMap((x) => x.result.acks);
+  delete r.tx.replies;
+  await all(clients, 'stop');
+  for (const c of clients) await c.stop();
+  log(`${fmt(r.tx.pairsPerS, 1)} transactions/s; server killed, checking ${fmt(acks.length)} answered transactions…`);
+  r.tx.check = compareTransactions(acks, await storedTransactions(db));
+
+  // Done with this database: the server, the clients, the directory, the database.
+  while (cleanups.length > cleanMark)
+    await Promise.resolve()
+      .then(cleanups.pop())
+      .catch(() => {});
+  return { ...r, info };
+}
+
+/**
+ * Lost: a Start answered with an id that is not stored, or a Stop answered for a transaction stored
+ * as still running. Duplicated: one id answered to two different Starts, or stored rows that no
+ * answered Start accounts for (a Start stored twice). A Start that was sent but never answered
+ * (timeout, server gone) may legitimately be stored: counted apart as unanswered.
+ */
+function compareTransactions(acks, rows) {
+  const stored = new Map(rows.map((row) => [Number(row.id), row]));
+  const answered = new Map();
+  let lost = 0;
+  let lostStops = 0;
+  let duplicated = 0;
+  for (const [id, serial, startedAt, stopAcked] of acks) {
+    const key = `${serial}|${startedAt}`;
+    const prev = answered.get(id);
+    if (prev && prev !== key) duplicated += 1;
+    answered.set(id, key);
+    const row = stored.get(Number(id));
+    if (!row || row.serial !== serial) lost += 1;
+    else if (stopAcked && !row.stopped) lostStops += 1;
+  }
+  const unanswered = rows.filter((row) => !answered.has(Number(row.id)));
+  // Rows no answered Start names: a second row for an answered (serial, start) is a duplicate.
+  const answeredKeys = new Set([...answered.values()]);
+  for (const row of unanswered) {
+    const key = `${row.serial}|${new Date(row.started).toISOString()}`;
+    if (answeredKeys.has(key)) duplicated += 1;
+  }
+  return {
+    answered: acks.length,
+    stored: rows.length,
+    lost: lost + lostStops,
+    lostStarts: lost,
+    lostStops,
+    duplicated,
+    unanswered: unanswered.length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+function table(r, m) {
+  const rows = [];
+  const verdict = (ok, because) => (ok ? 'met' : `not met (${because})`);
+  const heldOk = r.held.booted >= Math.min(K, GOAL.held) * 0.995;
+  const heldWhy = [
+    `${fmt(K - r.held.booted)} of ${fmt(K)} not booted`,
+    r.held.connectFailures ? `${fmt(r.held.connectFailures)} connect failures` : '',
+    r.held.restErrors,
+    Number.isFinite(r.serverFdLimit) && r.serverFdLimit < K + 100 ? `server fd limit ${fmt(r.serverFdLimit)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  rows.push([
+    'chargers held (connected + booted at once)',
+    `≈ ${fmt(19_500)} (fd limit ${fmt(m.fdLimit)})`,
+    `${fmt(r.held.booted)} of ${fmt(K)} requested; server holds ${fmt(r.held.serverConnections)} sockets`,
+    K < 19_000 ? `${verdict(heldOk, heldWhy)}, at K = ${fmt(K)} only` : verdict(heldOk, heldWhy),
+  ]);
+
+  const perKb = (r.loaded.rss - r.idle.rss) / 1024 / Math.max(1, r.held.booted);
+  const heapKb = (r.loaded.heap - r.idle.heap) / 1024 / Math.max(1, r.held.booted);
+  rows.push([
+    'memory per charger, (RSS with K − RSS idle) / K',
+    `≤ ${GOAL.memoryPerChargerKb} KB`,
+    `${fmt(perKb, 1)} KB (RSS ${mb(r.idle.rss)} → ${mb(r.loaded.rss)} MB; V8 heap ${fmt(heapKb, 1)} KB per charger)`,
+    verdict(
+      perKb <= GOAL.memoryPerChargerKb,
+      `V8 heap ${fmt(heapKb, 1)} KB + off-heap ${fmt(perKb - heapKb, 1)} KB per charger (socket buffers, allocator${r.kind === 'pglite' ? ', PGlite memory' : ''})`,
+    ),
+  ]);
+
+  const s = r.storm;
+  const stormOk = s.done === N && s.seconds <= GOAL.stormS && N >= GOAL.stormN;
+  const bootP99 = s.merged?.actions.get('BootNotification')?.percentile(99);
+  const statusP99 = s.merged?.actions.get('StatusNotification')?.percentile(99);
+  rows.push([
+    'reconnect storm: connect, boot, statuses persisted',
+    `${fmt(GOAL.stormN)} in ≤ ${GOAL.stormS} s`,
+    `${fmt(s.done)} of ${fmt(N)} in ${fmt(s.seconds, 2)} s (${fmt(s.done / s.seconds)}/s; Boot p99 ${fmt(bootP99)} ms, Status p99 ${fmt(statusP99)} ms)`,
+    N < GOAL.stormN
+      ? `${s.seconds <= GOAL.stormS && s.done === N ? 'within 10 s' : 'over 10 s'} at N = ${fmt(N)} only`
+      : verdict(stormOk, s.done < N ? `${fmt(N - s.done)} did not finish; ${why(s)}` : why(s)),
+  ]);
+
+  const f = r.flat;
+  rows.push([
+    'persisted calls per second (MeterValues + StatusNotification, flat out)',
+    `≥ ${fmt(GOAL.callsPerS)}/s`,
+    `${fmt(f.perS)}/s over ${WINDOW_MS / 1000} s, ${fmt(f.inflight)} in flight (p50 ${fmt(f.merged.actions.get('MeterValues')?.percentile(50), 1)} ms)`,
+    verdict(f.perS >= GOAL.callsPerS, why(f)),
+  ]);
+
+  const q = r.rate;
+  const achieved = q.answered / (WINDOW_MS / 1000);
+  for (const action of ['MeterValues', 'StatusNotification']) {
+    const hh = q.merged.actions.get(action);
+    const p99 = hh?.percentile(99) ?? NaN;
+    rows.push([
+      `latency at ${fmt(R)} calls/s: ${action}`,
+      `p99 < ${GOAL.p99Ms} ms at ${fmt(GOAL.rate)}/s`,
+      `p50 ${fmt(hh?.percentile(50), 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(hh?.max(), 0)} ms (${fmt(hh?.count)} calls, ${fmt(achieved)}/s achieved)`,
+      R < GOAL.rate
+        ? `${p99 < GOAL.p99Ms ? 'under 20 ms' : 'over 20 ms'} at ${fmt(R)}/s only`
+        : verdict(p99 < GOAL.p99Ms && achieved >= 0.95 * R, achieved < 0.95 * R ? `rate not reached; ${why(q)}` : why(q)),
+    ]);
+  }
+  rows.push([
+    `server event-loop delay p99 during the ${fmt(R)}/s test`,
+    `< ${GOAL.loopP99Ms} ms`,
+    `p50 ${fmt(q.serverLoop.p50Ms, 1)} ms, p99 ${fmt(q.serverLoop.p99Ms, 1)} ms, max ${fmt(q.serverLoop.maxMs)} ms`,
+    verdict(q.serverLoop.p99Ms < GOAL.loopP99Ms, why(q)),
+  ]);
+
+  const t = r.tx;
+  const startH = t.merged.actions.get('StartTransaction');
+  const stopH = t.merged.actions.get('StopTransaction');
+  rows.push([
+    `transactions per second (Start + ${METERS_PER_TX} MeterValues + Stop, flat out)`,
+    'measured (no goal)',
+    `${fmt(t.pairsPerS, 1)}/s with ${fmt(TX_INFLIGHT)} chargers (Start p99 ${fmt(startH?.percentile(99))} ms, Stop p99 ${fmt(stopH?.percentile(99))} ms)`,
+    `${why(t)}`,
+  ]);
+  const c = t.check;
+  rows.push([
+    'lost or duplicated transactions (server SIGKILLed after the last answer)',
+    '0',
+    `${fmt(c.lost)} lost, ${fmt(c.duplicated)} duplicated of ${fmt(c.answered)} answered (${fmt(c.stored)} stored, ${fmt(c.unanswered)} sent but unanswered)`,
+    verdict(
+      c.lost === 0 && c.duplicated === 0,
+      `${fmt(c.lostStarts)} answered Starts missing, ${fmt(c.lostStops)} answered Stops not stored, ${fmt(c.duplicated)} duplicates`,
+    ),
+  ]);
+
+  const head = [
+    `### OCPP load benchmark — ${r.db}`,
+    '',
+    `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; commit ${m.commit}`,
+    `- machine: ${m.cpu}, ${m.ram}, ${m.os}, Node ${m.node}; load average at start ${r.loadavg.map((x) => fmt(x, 1)).join(' / ')} (shared machine: other work ran too, numbers are noisy)`,
+    `- K = ${fmt(K)} chargers reached ${fmt(r.held.booted)} (2 connectors each, ${P} client processes, ${fmt(m.fdLimit)} fds per process); registration of all by auto-registration took ${fmt(r.registerS, 1)} s (${fmt(r.registered / r.registerS)}/s)`,
+    `- windows of ${WINDOW_MS / 1000} s; CPU in % of one core (${fmt(r.flat.machinePct)} % = the whole machine)`,
+    '',
+    '| target | goal | measured | result |',
+    '|---|---|---|---|',
+  ];
+  return [...head, ...rows.map((cells) => `| ${cells.join(' | ')} |`)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (!opt['no-build']) ensureBuilt();
+const m = machine();
+if (m.fdLimit < K / P + 100 || m.fdLimit < K + 100) {
+  progress('setup', `warning: the fd limit (${m.fdLimit}) is below what ${fmt(K)} chargers need in one server process`);
+}
+progress(
+  'setup',
+  `${m.cpu}, ${m.ram}, Node ${m.node}, commit ${m.commit}; load average ${os
+    .loadavg()
+    .map((x) => fmt(x, 1))
+    .join(' / ')}`,
+);
+const tables = [];
+let failed = false;
+for (const kind of dbs) {
+  try {
+    const r = await runOne(kind);
+    const t = table(r, m);
+    tables.push(t);
+    console.log(`\n${t}\n`);
+  } catch (err) {
+    failed = true;
+    console.error(`\n${kind}: the benchmark failed: ${err?.stack ?? err}`);
+    await cleanAll();
+  }
+}
+await cleanAll();
+if (tables.length > 1) console.log(`\n${tables.join('\n\n')}\n`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,116 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { OcppConfig } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { AuditLog } from '../http/audit.js';
+import { hashOcppKey, verifyOcppKey } from './keys.js';
+import { autoRegister, type PointState } from './registry.js';
+
+export const SUBPROTOCOL = 'ocpp1.6';
+
+/** Why a connection attempt was turned away, with the HTTP status it got. */
+export type Refusal = { status: 400 | 401 | 404 | 503; reason: string; point?: { id: number; providerId: number } };
+
+const STATUS_TEXT: Record<Refusal['status'], string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
+
+export function refuse(socket: Duplex, { status }: Refusal): void {
+  const extra = status === 401 ? 'WWW-Authenticate: Basic realm="OCPP", charset="UTF-8"\r\n' : '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
+}
+
+/** `/ocpp/{identity}` (one segment, percent-decoded); undefined for other paths. */
+export function identityOf(url: string | undefined): string | null | undefined {
+  const path = (url ?? '').split('?')[0]!;
+  if (path !== '/ocpp' && !path.startsWith('/ocpp/')) return undefined;
+  const m = /^\/ocpp\/([^/]+)$/.exec(path);
+  if (!m) return null;
+  try {
+    const id = decodeURIComponent(m[1]!);
+    return id.length > 0 && id.length <= 48 && !/[\s/]/.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function basicAuth(header: string | undefined): { user: string; password: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!m) return null;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  return i < 0 ? null : { user: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+export const offersOcpp16 = (req: IncomingMessage) =>
+  (req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes(SUBPROTOCOL);
+
+/**
+ * Who may connect (security profiles 0–2, DESIGN.md §5, §9): the point's key over HTTP Basic,
+ * no credentials only for keyless points when profile 0 is allowed, and unknown identities
+ * refused or, with auto-registration, registered with the password they presented.
+ */
+export function createAdmission({
+  db,
+  config,
+  timeZone,
+  loadPoint,
+  audit,
+  logger,
+}: {
+  db: Db;
+  config: OcppConfig;
+  timeZone: string;
+  loadPoint: (serialNumber: string) => Promise<PointState | null>;
+  audit: AuditLog | undefined;
+  logger: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+}) {
+  /** Loads (or auto-registers) the point and checks credentials; the point, or why not. */
+  return async function admit(identity: string, req: IncomingMessage): Promise<PointState | Refusal> {
+    const credentials = basicAuth(req.headers.authorization);
+    if (credentials && credentials.user !== identity) return { status: 401, reason: 'usernameMismatch' };
+    let point = await loadPoint(identity);
+    if (!point) {
+      if (!config.autoRegister) return { status: 404, reason: 'unknownIdentity' };
+      if (!credentials && !config.allowNoAuth) return { status: 401, reason: 'noCredentials' };
+      const { pointId, providerId } = await autoRegister(db, identity, {
+        providerId: config.autoRegisterProvider,
+        timeZone: timeZone,
+        ocppKeyHash: credentials ? hashOcppKey(credentials.password) : null,
+      });
+      logger.info({ serialNumber: identity, pointId, providerId }, 'ocpp: charger auto-registered');
+      await audit
+        ?.write({
+          ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
+          operation: 'autoRegister',
+          operand: `point:${identity}`,
+          method: 'GET',
+          path: (req.url ?? '').slice(0, 255),
+          request: { serialNumber: identity },
+          result: 200,
+          msg: 'auto-registered',
+          mode: 'ocpp',
+          operator: { providerId },
+        })
+        .catch((err: unknown) => logger.warn({ err }, 'ocpp: auto-registration audit failed'));
+      point = await loadPoint(identity);
+      if (!point) return { status: 404, reason: 'unknownIdentity' };
+      return point;
+    }
+    const known = { id: point.id, providerId: point.providerId };
+    if (!point.enabled) return { status: 404, reason: 'disabled', point: known };
+    if (point.ocppKeyHash) {
+      if (!credentials) return { status: 401, reason: 'noCredentials', point: known };
+      if (!verifyOcppKey(credentials.password, point.ocppKeyHash)) return { status: 401, reason: 'badKey', point: known };
+      return point;
+    }
+    // No key issued: only security profile 0, and only when allowed.
+    return config.allowNoAuth ? point : { status: 401, reason: 'noKey', point: known };
+  };
+}
