@@ -234,6 +234,14 @@ async function createDatabase(kind) {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
+  /** Commits and rows written so far in the benchmark's database (PostgreSQL's statistics, flushed about every second). */
+  const stats = async () => {
+    const { rows } = await admin.query(
+      'select xact_commit::float8 as commits, (tup_inserted + tup_updated + tup_deleted)::float8 as written from pg_stat_database where datname = $1',
+      [name],
+    );
+    return rows[0] ?? { commits: NaN, written: NaN };
+  };
   const u = new URL(databaseUrl);
   u.pathname = `/${name}`;
   return {
@@ -241,6 +249,7 @@ async function createDatabase(kind) {
     label: `PostgreSQL ${version} (${u.host}, separate processes)`,
     dir,
     url: u.toString(),
+    stats,
     env: { CSMS_DATA_DIR: dir, DATABASE_URL: u.toString() },
   };
 }
@@ -424,7 +433,9 @@ const all = (clients, cmd, args) => Promise.all(clients.map((c, i) => c.call(cmd
  * accounting), the machine's CPU (/proc/stat, every process, other users' included), and the
  * server's event-loop delay over exactly this window.
  */
-async function measured(server, kind, fn) {
+async function measured(server, db, fn) {
+  const { kind } = db;
+  const stats0 = await db.stats?.();
   const before = await server.health(); // also opens a new event-loop window
   const cpu0 = machineCpu();
   const pg0 = kind === 'postgres' ? postgresCpuMs() : NaN;
@@ -434,6 +445,8 @@ async function measured(server, kind, fn) {
   const after = await server.health();
   const cpu1 = machineCpu();
   const pg1 = kind === 'postgres' ? postgresCpuMs() : NaN;
+  // PostgreSQL publishes a backend's statistics within about a second.
+  const stats1 = db.stats ? await sleep(1500).then(db.stats) : undefined;
   const serverCpuMs = after.cpu.userMs + after.cpu.systemMs - before.cpu.userMs - before.cpu.systemMs;
   const cores = os.cpus().length;
   const machineBusy = cpu0 && cpu1 ? 1 - (cpu1.idle - cpu0.idle) / Math.max(1, cpu1.total - cpu0.total) : NaN;
@@ -445,6 +458,8 @@ async function measured(server, kind, fn) {
     serverCpuPct: (100 * serverCpuMs) / wallMs,
     clientCpuPct: merged ? (100 * merged.cpuMs) / wallMs : NaN,
     postgresCpuPct: (100 * (pg1 - pg0)) / wallMs,
+    commitsPerS: stats1 ? ((stats1.commits - stats0.commits) * 1000) / wallMs : NaN,
+    writtenPerS: stats1 ? ((stats1.written - stats0.written) * 1000) / wallMs : NaN,
     machineBusyPct: 100 * machineBusy * cores,
     machinePct: 100 * cores,
     kind,
@@ -468,6 +483,7 @@ function why(w) {
   if (w.serverCpuPct >= 85) parts.push(`server thread CPU-bound (${cpus} ${of})`);
   else if (w.machineBusyPct >= 0.9 * w.machinePct) parts.push(`machine CPU saturated (${cpus} ${of})`);
   else parts.push(`no CPU saturated (${cpus} ${of}): waiting on ${w.kind === 'postgres' ? 'PostgreSQL commits' : 'the database'}`);
+  if (Number.isFinite(w.commitsPerS)) parts.push(`PostgreSQL ${fmt(w.commitsPerS)} commits/s, ${fmt(w.writtenPerS)} rows written/s`);
   if (w.merged?.loopP99Ms > 20) parts.push(`client event-loop p99 ${fmt(w.merged.loopP99Ms)} ms`);
   const errs = errorText(w.merged);
   if (errs) parts.push(errs);
@@ -528,7 +544,7 @@ async function runOne(kind, info) {
 
   // 3. Reconnect storm: N registered chargers connect, boot and report their statuses at once.
   log(`reconnect storm: ${fmt(N)} chargers…`);
-  const storm = await measured(server, kind, async () => {
+  const storm = await measured(server, db, async () => {
     const replies = await all(clients, 'connect', (c) => ({ from: 0, to: stormOf(c), concurrency: CONCURRENCY, timeoutMs: 300_000 }));
     return { replies };
   });
@@ -567,7 +583,7 @@ async function runOne(kind, info) {
 
   // 5. Persisted calls flat out.
   log(`persisted calls flat out for ${WINDOW_MS / 1000} s (${fmt(INFLIGHT)} in flight)…`);
-  r.flat = await measured(server, kind, async () => ({
+  r.flat = await measured(server, db, async () => ({
     replies: await all(clients, 'flat', (c) => ({ windowMs: WINDOW_MS, inflight: Math.floor(INFLIGHT / P) + (c < INFLIGHT % P ? 1 : 0) })),
   }));
   r.flat.perS = r.flat.replies.reduce((a, x) => a + x.result.replies, 0) / (WINDOW_MS / 1000);
@@ -576,7 +592,7 @@ async function runOne(kind, info) {
 
   // 6. Fixed rate: latency per action and the server's event-loop delay.
   log(`fixed rate ${fmt(R)} calls/s for ${WINDOW_MS / 1000} s…`);
-  r.rate = await measured(server, kind, async () => ({
+  r.rate = await measured(server, db, async () => ({
     replies: await all(clients, 'rate', () => ({ windowMs: WINDOW_MS, perSecond: R / P })),
   }));
   r.rate.sent = r.rate.replies.reduce((a, x) => a + x.result.sent, 0);
@@ -587,7 +603,7 @@ async function runOne(kind, info) {
   // 7. Transactions flat out, then the server is killed (SIGKILL) at once: every answered Start and
   //    Stop must be in the database exactly once.
   log(`transactions flat out for ${WINDOW_MS / 1000} s (${fmt(TX_INFLIGHT)} chargers)…`);
-  r.tx = await measured(server, kind, async () => ({
+  r.tx = await measured(server, db, async () => ({
     replies: await all(clients, 'transactions', (c) => ({
       windowMs: WINDOW_MS,
       inflight: Math.floor(TX_INFLIGHT / P) + (c < TX_INFLIGHT % P ? 1 : 0),

@@ -130,7 +130,10 @@ export async function buildApp({ config, database }: { config: Config; database:
   ocppHooks.pointChanged = (serialNumbers) =>
     void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed'));
   mount(api.station, stationRoutes({ repo: stations, events, config, columns }));
-  mount(api.point, pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }));
+  mount(
+    api.point,
+    pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }),
+  );
 
   // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.
   mount(
