@@ -66,11 +66,13 @@ function countError(err) {
 
 /**
  * Starts the points `from`…`to` of this client's slice; resolves once each has been accepted and
- * has had every StatusNotification (point and connectors) answered, or at `timeoutMs`.
+ * has had every StatusNotification (point and connectors) answered (done) or refused or timed
+ * out (failed), or at `timeoutMs`.
  */
 function connect({ from, to, concurrency, timeoutMs }) {
   const serials = setup.serials.slice(from, to);
-  if (serials.length === 0) return Promise.resolve({ startedAt: Date.now(), lastStatusAt: null, done: 0, wanted: 0, connectFailures: 0 });
+  if (serials.length === 0)
+    return Promise.resolve({ startedAt: Date.now(), lastStatusAt: null, done: 0, failed: 0, wanted: 0, connectFailures: 0 });
   const startedAt = Date.now();
   const fleet = runFleet({
     url: setup.url,
@@ -83,34 +85,49 @@ function connect({ from, to, concurrency, timeoutMs }) {
   });
   fleets.push(fleet);
   let done = 0;
+  let failed = 0;
   let lastStatusAt = null;
   let finish;
   const finished = new Promise((resolve) => (finish = resolve));
   for (const cp of fleet.points) {
     points.push(cp);
-    let statuses = 0;
+    // StatusNotifications of the current registration: answered, and settled (answered, refused or timed out).
+    let answered = 0;
+    let settled = 0;
     let complete = false;
+    const settle = (ok) => {
+      if (complete) return;
+      settled += 1;
+      if (ok) answered += 1;
+      if (settled < CONNECTORS + 1) return;
+      complete = true;
+      if (answered === CONNECTORS + 1) {
+        done += 1;
+        lastStatusAt = Date.now();
+      } else failed += 1;
+      if (done + failed === serials.length) finish();
+    };
     cp.on('registration', ({ status }) => {
-      if (status === 'Accepted') statuses = 0;
+      if (status === 'Accepted') answered = settled = 0;
     });
     cp.on('traffic', (e) => {
       if (e.type === 'callResult') {
         histogramOf(e.action).record(e.latencyMs);
-        if (e.action === 'StatusNotification' && ++statuses === CONNECTORS + 1 && !complete) {
-          complete = true;
-          lastStatusAt = Date.now();
-          if (++done === serials.length) finish();
-        }
+        if (e.action === 'StatusNotification') settle(true);
       } else if (e.type === 'callError') {
         histogramOf(e.action).record(e.latencyMs);
         phase.errors[e.code] = (phase.errors[e.code] ?? 0) + 1;
-      } else if (e.type === 'callTimeout') phase.timeouts += 1;
+        if (e.action === 'StatusNotification') settle(false);
+      } else if (e.type === 'callTimeout') {
+        phase.timeouts += 1;
+        if (e.action === 'StatusNotification') settle(false);
+      }
     });
   }
   const timer = setTimeout(finish, timeoutMs);
   return finished.then(() => {
     clearTimeout(timer);
-    return { startedAt, lastStatusAt, done, wanted: serials.length, connectFailures: fleet.stats().connectFailures };
+    return { startedAt, lastStatusAt, done, failed, wanted: serials.length, connectFailures: fleet.stats().connectFailures };
   });
 }
 
@@ -169,6 +186,7 @@ async function flat({ windowMs, inflight }) {
   const busy = new Set();
   let cursor = 0;
   let replies = 0;
+  let total = 0;
   const end = Date.now() + windowMs;
   const pick = () => {
     for (let i = 0; i < pool.length; i++) {
@@ -184,6 +202,7 @@ async function flat({ windowMs, inflight }) {
       busy.add(cp);
       try {
         await persistedCall(cp);
+        total += 1;
         if (Date.now() <= end) replies += 1;
       } catch (err) {
         countError(err);
@@ -195,7 +214,7 @@ async function flat({ windowMs, inflight }) {
   };
   const workers = Math.min(inflight, pool.length);
   await Promise.all(Array.from({ length: workers }, worker));
-  return { replies, windowMs, workers, points: pool.length };
+  return { replies, total, windowMs, workers, points: pool.length };
 }
 
 /** Open loop at a fixed rate, spread over the points (a point with a call in flight is skipped). */
