@@ -772,7 +772,7 @@ function table(r, m) {
     rows.push([
       `latency at ${fmt(R)} calls/s: ${action}`,
       `p99 < ${GOAL.p99Ms} ms at ${fmt(GOAL.rate)}/s`,
-      `p50 ${fmt(hh?.percentile(50), 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(hh?.max(), 0)} ms (${fmt(hh?.count)} calls, ${fmt(achieved)}/s achieved)`,
+      `p50 ${fmt(hh?.percentile(50), 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(hh?.max(), 0)} ms (${fmt(hh?.count)} calls, ${fmt(achieved)}/s achieved${q.skipped ? `; ${fmt(q.skipped)} not sent: every charger had a call in flight` : ''})`,
       R < GOAL.rate
         ? `${p99 < GOAL.p99Ms ? 'under 20 ms' : 'over 20 ms'} at ${fmt(R)}/s only`
         : verdict(p99 < GOAL.p99Ms && achieved >= 0.95 * R, achieved < 0.95 * R ? `rate not reached; ${why(q)}` : why(q)),

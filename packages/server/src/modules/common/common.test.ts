@@ -42,7 +42,8 @@ describe('health and documents', () => {
     expect(first.cpu.userMs).toBeGreaterThan(0);
     expect(first.ocppConnections).toBe(0);
 
-    // The server runs in this process: blocking it shows up in the window the next read closes, and only there.
+    // The server runs in this process: blocking it shows up in the window the next read closes (a lower bound only:
+    // an upper bound would depend on how busy the machine is).
     // (The first read starts the monitor, whose first tick only sets its reference point: let it tick.)
     await new Promise((resolve) => setTimeout(resolve, 50));
     const until = performance.now() + 300;
@@ -54,7 +55,6 @@ describe('health and documents', () => {
     expect(blocked.eventLoop.windowS).toBeGreaterThanOrEqual(0.3);
     expect(blocked.eventLoop.p50Ms).toBeLessThanOrEqual(blocked.eventLoop.p99Ms);
     expect(blocked.eventLoop.p99Ms).toBeLessThanOrEqual(blocked.eventLoop.maxMs);
-    expect((await health()).eventLoop.maxMs).toBeLessThan(250);
 
     const { serialNumber, key } = await createPoint(s.database.db);
     const charger = await TestCharger.connect(s.url, serialNumber, { key });
