@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { connector, type meterValue } from '../db/schema.js';
+import type { meterValue } from '../db/schema.js';
 
 /**
  * Group commit for the frequent charger writes (DESIGN.md §3: "group commits of a few
@@ -25,14 +25,13 @@ export async function insertJson(
   table: string,
   columns: readonly string[],
   rows: readonly object[],
+  /** E.g. an `on conflict` clause. */
+  suffix = '',
 ): Promise<void> {
   if (rows.length === 0) return;
-  let json = JSON.stringify(rows);
-  // PostgreSQL text and jsonb cannot hold NUL; a charger may still send one.
-  if (json.includes('\\u0000')) json = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v));
   const cols = sql.raw(columns.join(', '));
   await q.execute(
-    sql`insert into ${sql.raw(table)} (${cols}) select ${cols} from json_populate_recordset(null::${sql.raw(table)}, ${json}::json)`,
+    sql`insert into ${sql.raw(table)} (${cols}) select ${cols} from json_populate_recordset(null::${sql.raw(table)}, ${jsonParam(rows)}::json) ${sql.raw(suffix)}`,
   );
 }
 
@@ -140,11 +139,56 @@ function lastBy<T>(items: readonly T[], key: (t: T) => string | number): T[] {
   return [...m.values()];
 }
 
-const values = (rows: SQL[][]) =>
-  sql.join(
-    rows.map((r) => sql`(${sql.join(r, sql`, `)})`),
-    sql`, `,
+/** A JSON array parameter, without the NUL characters PostgreSQL text cannot hold (a charger may still send one). */
+function jsonParam(rows: readonly object[]): string {
+  const json = JSON.stringify(rows);
+  return json.includes('\\u0000')
+    ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v))
+    : json;
+}
+
+/**
+ * `update <table> … from json_to_recordset($1) v(<shape>) where …`: one parameter for the whole
+ * batch, like `insertJson`, instead of a placeholder (and a drizzle SQL chunk) per value.
+ */
+function updateFrom(q: Pick<Db, 'execute'>, statement: { update: string; shape: string; where: string }, rows: readonly object[]) {
+  return q.execute(
+    sql`${sql.raw(statement.update)} from json_to_recordset(${jsonParam(rows)}::json) v(${sql.raw(statement.shape)}) where ${sql.raw(statement.where)}`,
   );
+}
+
+const TX_LIVE = {
+  update: `update charging_transaction t set
+    last_meter_wh = v.last_meter, energy_wh = v.energy, valid = v.valid, invalid_reason = v.reason,
+    last_sample_at = coalesce(v.at, t.last_sample_at), last_power_w = coalesce(v.power, t.last_power_w),
+    last_soc = coalesce(v.soc, t.last_soc)`,
+  shape: 'id int, last_meter bigint, energy bigint, valid boolean, reason varchar, at timestamptz, power int, soc int',
+  where: 't.id = v.id',
+};
+
+const POINT_STATUS = {
+  update: 'update charge_point p set status = v.status, error_code = v.error_code',
+  shape: 'id int, status varchar, error_code varchar',
+  where: 'p.id = v.id',
+};
+
+const POINT_BOOT = {
+  update: `update charge_point p set vendor = v.vendor, model = v.model, charge_box_serial = v.cbs,
+    firmware_version = v.fw, iccid = v.iccid, imsi = v.imsi, meter_type = v.mt, meter_serial = v.ms,
+    last_boot_at = v.at, last_seen_at = v.at`,
+  shape: 'id int, vendor varchar, model varchar, cbs varchar, fw varchar, iccid varchar, imsi varchar, mt varchar, ms varchar, at timestamptz',
+  where: 'p.id = v.id',
+};
+
+const POINT_ONLINE = {
+  update: `update charge_point p set online = v.online,
+    connected_at = case when v.online then v.at else p.connected_at end,
+    last_seen_at = case when v.online then v.at else p.last_seen_at end`,
+  shape: 'id int, online boolean, at timestamptz',
+  where: 'p.id = v.id',
+};
+
+const CONNECTOR_COLUMNS = ['charge_point_id', 'connector_no', 'standard', 'type', 'status', 'error_code', 'info', 'vendor_error_code', 'status_at'];
 
 async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
   const rows = jobs.flatMap((j) => j.meterRows ?? []);
@@ -155,23 +199,20 @@ async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
     (t) => t.id,
   );
   if (txs.length > 0) {
-    await q.execute(sql`update charging_transaction t set
-        last_meter_wh = v.last_meter, energy_wh = v.energy, valid = v.valid, invalid_reason = v.reason,
-        last_sample_at = coalesce(v.at, t.last_sample_at), last_power_w = coalesce(v.power, t.last_power_w),
-        last_soc = coalesce(v.soc, t.last_soc)
-      from (values ${values(
-        txs.map((t) => [
-          sql`${t.id}::int`,
-          sql`${t.lastMeterWh}::bigint`,
-          sql`${t.energyWh}::bigint`,
-          sql`${t.valid}::boolean`,
-          sql`${t.invalidReason}::varchar`,
-          sql`${t.lastSampleAt?.toISOString() ?? null}::timestamptz`,
-          sql`${t.lastPowerW ?? null}::int`,
-          sql`${t.lastSoc ?? null}::int`,
-        ]),
-      )}) v(id, last_meter, energy, valid, reason, at, power, soc)
-      where t.id = v.id`);
+    await updateFrom(
+      q,
+      TX_LIVE,
+      txs.map((t) => ({
+        id: t.id,
+        last_meter: t.lastMeterWh,
+        energy: t.energyWh,
+        valid: t.valid,
+        reason: t.invalidReason,
+        at: t.lastSampleAt ?? null,
+        power: t.lastPowerW ?? null,
+        soc: t.lastSoc ?? null,
+      })),
+    );
   }
 
   const connectors = lastBy(
@@ -179,67 +220,60 @@ async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
     (c) => `${c.chargePointId}:${c.connectorNo}`,
   );
   if (connectors.length > 0) {
-    await q
-      .insert(connector)
-      .values(connectors)
-      .onConflictDoUpdate({
-        target: [connector.chargePointId, connector.connectorNo],
-        set: {
-          status: sql`excluded.status`,
-          errorCode: sql`excluded.error_code`,
-          info: sql`excluded.info`,
-          vendorErrorCode: sql`excluded.vendor_error_code`,
-          statusAt: sql`excluded.status_at`,
-        },
-      });
+    await insertJson(
+      q,
+      'connector',
+      CONNECTOR_COLUMNS,
+      connectors.map((c) => ({
+        charge_point_id: c.chargePointId,
+        connector_no: c.connectorNo,
+        standard: c.standard,
+        type: c.type,
+        status: c.status,
+        error_code: c.errorCode,
+        info: c.info,
+        vendor_error_code: c.vendorErrorCode,
+        status_at: c.statusAt,
+      })),
+      `on conflict (charge_point_id, connector_no) do update set status = excluded.status, error_code = excluded.error_code,
+        info = excluded.info, vendor_error_code = excluded.vendor_error_code, status_at = excluded.status_at`,
+    );
   }
 
   const statuses = lastBy(
     jobs.flatMap((j) => (j.pointStatus ? [j.pointStatus] : [])),
     (s) => s.id,
   );
-  if (statuses.length > 0) {
-    await q.execute(sql`update charge_point p set status = v.status, error_code = v.error_code
-      from (values ${values(statuses.map((s) => [sql`${s.id}::int`, sql`${s.status}::varchar`, sql`${s.errorCode}::varchar`]))}) v(id, status, error_code)
-      where p.id = v.id`);
-  }
+  if (statuses.length > 0) await updateFrom(q, POINT_STATUS, statuses.map((s) => ({ id: s.id, status: s.status, error_code: s.errorCode })));
 
   const boots = lastBy(
     jobs.flatMap((j) => (j.boot ? [j.boot] : [])),
     (b) => b.id,
   );
   if (boots.length > 0) {
-    await q.execute(sql`update charge_point p set vendor = v.vendor, model = v.model, charge_box_serial = v.cbs,
-        firmware_version = v.fw, iccid = v.iccid, imsi = v.imsi, meter_type = v.mt, meter_serial = v.ms,
-        last_boot_at = v.at, last_seen_at = v.at
-      from (values ${values(
-        boots.map((b) => [
-          sql`${b.id}::int`,
-          sql`${b.vendor}::varchar`,
-          sql`${b.model}::varchar`,
-          sql`${b.chargeBoxSerial}::varchar`,
-          sql`${b.firmwareVersion}::varchar`,
-          sql`${b.iccid}::varchar`,
-          sql`${b.imsi}::varchar`,
-          sql`${b.meterType}::varchar`,
-          sql`${b.meterSerial}::varchar`,
-          sql`${b.at.toISOString()}::timestamptz`,
-        ]),
-      )}) v(id, vendor, model, cbs, fw, iccid, imsi, mt, ms, at)
-      where p.id = v.id`);
+    await updateFrom(
+      q,
+      POINT_BOOT,
+      boots.map((b) => ({
+        id: b.id,
+        vendor: b.vendor,
+        model: b.model,
+        cbs: b.chargeBoxSerial,
+        fw: b.firmwareVersion,
+        iccid: b.iccid,
+        imsi: b.imsi,
+        mt: b.meterType,
+        ms: b.meterSerial,
+        at: b.at,
+      })),
+    );
   }
 
   const online = lastBy(
     jobs.flatMap((j) => (j.online ? [j.online] : [])),
     (o) => o.id,
   );
-  if (online.length > 0) {
-    await q.execute(sql`update charge_point p set online = v.online,
-        connected_at = case when v.online then v.at else p.connected_at end,
-        last_seen_at = case when v.online then v.at else p.last_seen_at end
-      from (values ${values(online.map((o) => [sql`${o.id}::int`, sql`${o.online}::boolean`, sql`${o.at.toISOString()}::timestamptz`]))}) v(id, online, at)
-      where p.id = v.id`);
-  }
+  if (online.length > 0) await updateFrom(q, POINT_ONLINE, online.map((o) => ({ id: o.id, online: o.online, at: o.at })));
 }
 
 export function createBatchWriter({ db }: { db: Db }) {
