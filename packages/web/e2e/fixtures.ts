@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { enUS as vocabEn, zhCN as vocabZh } from '@csms/contract';
 import { enUS as uiEn } from '../src/i18n/locales/en-US/index';
 import { zhCN as uiZh } from '../src/i18n/locales/zh-CN/index';
@@ -124,9 +124,22 @@ export function confirmDialog(page: Page) {
 }
 
 /** Open the avatar menu and choose an entry by its catalogue text. */
+/**
+ * Open a dropdown with `opener` and choose the entry named `label`. A click that lands while the
+ * menu is still unfolding can be lost, so until the menu has closed on the choice, it is retried.
+ */
+export async function chooseFromDropdown(page: Page, opener: Locator, label: string | RegExp) {
+  const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+  const item = open.locator('.ant-dropdown-menu-item').filter({ hasText: label });
+  await expect(async () => {
+    if (!(await item.isVisible())) await opener.click();
+    await item.click({ timeout: 3_000 });
+    await expect(open).toHaveCount(0, { timeout: 10_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 export async function avatarMenu(page: Page, label: string) {
-  await page.getByTestId('avatar-menu').click();
-  await page.getByRole('menuitem', { name: label }).click();
+  await chooseFromDropdown(page, page.getByTestId('avatar-menu'), label);
 }
 
 export const ORG_PAGE = '/systemManagement/organizationManage';

@@ -65,9 +65,8 @@ for (const locale of LOCALES) {
     });
 
     test('tabs: affix dashboard, refresh, close, close others/left/right/all, right-click menu, new tab', async ({ page, context }) => {
-      // Known failure since this session's dashboard widgets (en-US only, reproducible): after "close all", opening
-      // Organisations from the menu shows the page without adding its tab. Tracked in the issue note; fix next.
-      test.fixme(locale === 'en-US', 'tab not re-added after close all (under investigation)');
+      // Some thirty steps: on a loaded machine they outgrow the default minute.
+      test.slow();
       await signIn(page, locale);
       // The dashboard tab is fixed: no close button, and "close" is disabled for it.
       await expect(tabOf(page, dashboard)).toHaveCount(1);

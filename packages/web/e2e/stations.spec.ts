@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { LOCALES, api, expectNoRawKeys, loose, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
+import { LOCALES, api, chooseFromDropdown, expectNoRawKeys, loose, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
 
 const SCREEN = '/configurationManagement/stationManagement';
 /** This screen's own catalogue parts, beside the fixtures' list of raw-key prefixes. */
@@ -24,11 +24,7 @@ const formDialog = (page: Page) =>
 async function rowAction(page: Page, r: Locator, text: string, more: string) {
   const inline = button(r, text);
   if (await inline.count()) return inline.first().click();
-  await button(r, more).click();
-  await page
-    .locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item')
-    .filter({ hasText: loose(text) })
-    .click();
+  await chooseFromDropdown(page, button(r, more), loose(text));
 }
 
 /** Pick an option of an antd Select, typing to narrow long lists. */
