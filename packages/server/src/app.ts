@@ -66,6 +66,9 @@ export interface App {
   ocpp: Ocpp;
 }
 
+/** How long swipes and starts may use a card's cached data (see createAuthorizationService). */
+const AUTH_CACHE_MS = 5_000;
+
 /** Query-string tokens never reach the log. */
 const redactUrl = (url: string) => url.replace(/([?&](?:token|access_token)=)[^&]*/gi, '$1***');
 
@@ -117,13 +120,22 @@ export async function buildApp({ config, database }: { config: Config; database:
   // Configuration: stations and their charge points. The OCPP endpoint refreshes its cache of points through ocppHooks.
   // Placeholder until the OCPP endpoint is mounted: it replaces pointChanged with its own.
   const ocppHooks = { pointChanged: (_serialNumbers: string[]) => {} };
+  // Swipes and starts read cards from memory (DESIGN.md §6). An operator's change through this node
+  // (cards, users, groups, balances: every POST, to keep it simple) drops the cache at once;
+  // one made through another node is seen within AUTH_CACHE_MS.
+  const authorization = createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents, cacheMs: AUTH_CACHE_MS });
+  // onSend, not onResponse: dropped before the operator sees the answer, so the next swipe after it sees the change.
+  server.addHook('onSend', async (req, _reply, payload) => {
+    if (req.method === 'POST' && req.url.startsWith(`${API_PREFIX}/web/`)) authorization.forget();
+    return payload;
+  });
   const ocpp = createOcpp({
     server: server.server,
     db,
     config,
     bus,
     events,
-    authorization: createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents }),
+    authorization,
     audit: deps.audit,
     logger: server.log,
   });

@@ -12,7 +12,7 @@ export interface OcppCore {
   db: Db;
   config: OcppConfig;
   events: EventHub;
-  authorization: Pick<AuthorizationService, 'authorize'>;
+  authorization: Pick<AuthorizationService, 'authorize' | 'forget'>;
   vendors: VendorRegistry;
   idTags: IdTagIndex;
   /** Group commit of meter values, statuses, boots and online flags. */
@@ -20,8 +20,11 @@ export interface OcppCore {
   logger: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
   /** Records that a point was heard from; written to `last_seen_at` in batches. */
   touch(pointId: number): void;
-  /** Tells listeners (billing) that a transaction's stop is committed; called after the reply. */
-  transactionStopped(transactionId: number): void;
+  /**
+   * Tells listeners (billing) that a transaction's stop is committed; called after the reply.
+   * Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.
+   */
+  transactionStopped(transactionId: number, idTag: string): void;
 }
 
 type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';

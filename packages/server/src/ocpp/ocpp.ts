@@ -36,7 +36,7 @@ export interface OcppDeps {
   config: Pick<Config, 'host' | 'ocpp' | 'timeZone'>;
   bus: ChargerBus;
   events: EventHub;
-  authorization: Pick<AuthorizationService, 'authorize'>;
+  authorization: Pick<AuthorizationService, 'authorize' | 'forget'>;
   audit?: AuditLog;
   logger: Logger;
 }
@@ -105,14 +105,17 @@ export function createOcpp(deps: OcppDeps) {
         seenTimer.unref();
       }
     },
-    transactionStopped(transactionId) {
+    transactionStopped(transactionId, idTag) {
+      deps.authorization.forget(idTag);
       // After the reply has gone out: the session sends it as soon as the handler resolves.
       setImmediate(() => {
-        for (const fn of stoppedListeners) {
+        const done = [...stoppedListeners].map((fn) =>
           Promise.resolve()
             .then(() => fn(transactionId))
-            .catch((err: unknown) => logger.error({ err, transactionId }, 'ocpp: transaction-stopped listener failed'));
-        }
+            .catch((err: unknown) => logger.error({ err, transactionId }, 'ocpp: transaction-stopped listener failed')),
+        );
+        // Settlement moved the balance: what was cached before it is stale.
+        void Promise.all(done).then(() => deps.authorization.forget(idTag));
       });
     },
   };

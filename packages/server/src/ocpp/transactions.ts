@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, sql } from 'drizzle-orm';
-import { card, chargeUser, chargingTransaction } from '../db/schema.js';
+import { chargeUser, chargingTransaction } from '../db/schema.js';
 import type { AuthorizationResult } from '../modules/cards/authorize.js';
 import { emit, type OcppCore } from './core.js';
 import { advance, readSample, type SampledValue } from './meter.js';
@@ -94,17 +94,14 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       now,
       hasActiveTransaction: (tag) => !exceptRunning && idTags.has(tag),
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
+      monthKey: startOfMonth(now, point.timeZone).toISOString(),
       providerId: point.providerId,
     });
   }
 
-  /** The card (or, for an app start, the charge user's account) an idTag names. */
-  async function owner(idTag: string): Promise<{ cardId: number | null; chargeUserId: number | null }> {
-    const [c] = await db
-      .select({ id: card.id, chargeUserId: card.chargeUserId })
-      .from(card)
-      .where(eq(sql`lower(${card.physicalId})`, idTag.toLowerCase()));
-    if (c) return { cardId: c.id, chargeUserId: c.chargeUserId };
+  /** Who a start is for: the card the decision found, else (an app start) the charge user whose account the idTag is. */
+  async function owner(idTag: string, auth: AuthorizationResult): Promise<{ cardId: number | null; chargeUserId: number | null }> {
+    if (auth.owner) return auth.owner;
     const [u] = await db
       .select({ id: chargeUser.id })
       .from(chargeUser)
@@ -163,7 +160,8 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
         if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
           return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
       }
-      const [auth, who] = await Promise.all([authorize(p.idTag, point), owner(p.idTag)]);
+      const auth = await authorize(p.idTag, point);
+      const who = await owner(p.idTag, auth);
       const late = startedMs < session.connectedAt;
       const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
       const [row] = await db
@@ -328,7 +326,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           stoppedAt: stoppedAt.toISOString(),
           ...(p.reason ? { reason: p.reason } : {}),
         });
-        core.transactionStopped(tx.id);
+        core.transactionStopped(tx.id, tx.idTag);
       }
       return reply;
     },

@@ -80,6 +80,20 @@ const ocppFields = (t: typeof chargingTransaction.$inferSelect) => {
 const txRow = async (id: number) => (await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, id)))[0]!;
 
 describe('authorization and transactions', () => {
+  it('answers swipes from memory, and a change an operator makes in the console counts at the next swipe', async () => {
+    const { c } = await connect();
+    const good = await newCard();
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toMatchObject({ idTagInfo: { status: 'Accepted' } });
+    // Changed behind the server's back (SQL): the cached card still answers (DESIGN.md §6: no read on the hot path).
+    await db.update(card).set({ status: 'lost' }).where(eq(card.id, good.id));
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toMatchObject({ idTagInfo: { status: 'Accepted' } });
+    await db.update(card).set({ status: 'valid' }).where(eq(card.id, good.id));
+    // Reported lost in the console: refused at once.
+    const token = await s.login();
+    expect(await s.call('POST', '/web/card/reportLoss', { token, body: { id: good.id } })).toMatchObject({ code: 200 });
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toEqual({ idTagInfo: { status: 'Blocked' } });
+  });
+
   it('authorizes cards, refuses a second session of the same idTag, and stores each start with its decision', async () => {
     const { c, point } = await connect();
     const owner = (

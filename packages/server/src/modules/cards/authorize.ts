@@ -27,6 +27,8 @@ export interface IdTagInfo {
 
 export interface AuthorizationResult extends IdTagInfo {
   reason: AuthorizationReason;
+  /** The card the idTag names and its charge user, whatever the decision; absent for an unknown idTag. */
+  owner?: { cardId: number; chargeUserId: number | null };
 }
 
 export interface AuthorizationContext {
@@ -38,6 +40,8 @@ export interface AuthorizationContext {
    * Only called when the user's group has a monthly limit.
    */
   usedWhThisMonth(chargeUserId: number): number | Promise<number>;
+  /** Which month `usedWhThisMonth` counts (e.g. its start in the station's zone), for the cache. */
+  monthKey?: string;
   /**
    * The provider of the charger asking. A card is good at its own provider's chargers and at
    * those of the providers below it; elsewhere it is unknown (Invalid, reason `otherProvider`).
@@ -46,7 +50,11 @@ export interface AuthorizationContext {
   providerId?: number;
 }
 
+/** Entries each cache holds at most (the oldest go first). */
+const MAX_CACHED = 200_000;
+
 interface CardRow {
+  id: number;
   providerId: number;
   physicalId: string;
   status: 'valid' | 'lost' | 'expired';
@@ -59,6 +67,7 @@ interface CardRow {
 }
 
 const columns = {
+  id: card.id,
   providerId: card.providerId,
   physicalId: card.physicalId,
   status: card.status,
@@ -96,7 +105,21 @@ function staticDecision(c: CardRow, now: Date): AuthorizationResult {
  *   Blocked 'groupLimit'; else Accepted with the card's expiry and, when the card belongs to a
  *   charge user, that user's account as parentIdTag.
  */
-export function createAuthorizationService({ db, minBalanceCents }: { db: Db; minBalanceCents: number }) {
+export function createAuthorizationService({
+  db,
+  minBalanceCents,
+  cacheMs = 0,
+}: {
+  db: Db;
+  minBalanceCents: number;
+  /**
+   * How long a card's row (with its user and group) and a user's energy this month are kept in
+   * memory, so that swipes and starts read no database (DESIGN.md §6). Changes made through this
+   * node are seen at once (`forget`); changes made elsewhere (another node, SQL) within this time.
+   * 0: no cache.
+   */
+  cacheMs?: number;
+}) {
   const base = () =>
     db
       .select(columns)
@@ -119,20 +142,69 @@ export function createAuthorizationService({ db, minBalanceCents }: { db: Db; mi
     return ids;
   }
 
+  /** Cards by lower-cased idTag (unknown ones too), and energy this month by charge user. */
+  const cards = new Map<string, { at: number; row: CardRow | undefined }>();
+  const usedWh = new Map<number, { at: number; key: string; wh: number }>();
+
+  async function cardOf(idTag: string): Promise<CardRow | undefined> {
+    const key = idTag.toLowerCase();
+    const hit = cards.get(key);
+    if (hit && Date.now() - hit.at < cacheMs) return hit.row;
+    const at = Date.now();
+    const [row] = await base().where(eq(sql`lower(${card.physicalId})`, key));
+    if (cacheMs > 0) {
+      if (cards.size >= MAX_CACHED) cards.delete(cards.keys().next().value!);
+      cards.set(key, { at, row });
+    }
+    return row;
+  }
+
+  async function usedWhThisMonth(userId: number, ctx: AuthorizationContext): Promise<number> {
+    // The month is the station's, so the key says which one was counted.
+    const key = ctx.monthKey ?? '';
+    const hit = usedWh.get(userId);
+    if (hit && hit.key === key && Date.now() - hit.at < cacheMs) return hit.wh;
+    const at = Date.now();
+    const wh = await ctx.usedWhThisMonth(userId);
+    if (cacheMs > 0) {
+      if (usedWh.size >= MAX_CACHED) usedWh.delete(usedWh.keys().next().value!);
+      usedWh.set(userId, { at, key, wh });
+    }
+    return wh;
+  }
+
   return {
     async authorize(idTag: string, ctx: AuthorizationContext): Promise<AuthorizationResult> {
-      const [c] = await base().where(eq(sql`lower(${card.physicalId})`, idTag.toLowerCase()));
+      const c = await cardOf(idTag);
       if (!c) return { status: 'Invalid', reason: 'unknown' };
+      const owner = { cardId: c.id, chargeUserId: c.chargeUserId };
       if (ctx.providerId !== undefined && !(await lineage(ctx.providerId)).has(c.providerId))
-        return { status: 'Invalid', reason: 'otherProvider' };
+        return { status: 'Invalid', reason: 'otherProvider', owner };
       const decision = staticDecision(c, ctx.now);
-      if (decision.status !== 'Accepted') return decision;
-      if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx' };
-      if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance' };
-      if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await ctx.usedWhThisMonth(c.chargeUserId)) >= c.monthlyLimitWh) {
-        return { status: 'Blocked', reason: 'groupLimit' };
+      if (decision.status !== 'Accepted') return { ...decision, owner };
+      if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx', owner };
+      if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance', owner };
+      if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await usedWhThisMonth(c.chargeUserId, ctx)) >= c.monthlyLimitWh) {
+        return { status: 'Blocked', reason: 'groupLimit', owner };
       }
-      return decision;
+      return { ...decision, owner };
+    },
+
+    /**
+     * Drops what the cache holds for one idTag (its card, and its user's energy this month), or
+     * everything. Called when this node changes them: a session ends and is settled, an operator
+     * edits cards, users, groups or balances.
+     */
+    forget(idTag?: string): void {
+      if (idTag === undefined) {
+        cards.clear();
+        usedWh.clear();
+        return;
+      }
+      const key = idTag.toLowerCase();
+      const userId = cards.get(key)?.row?.chargeUserId;
+      cards.delete(key);
+      if (userId !== undefined && userId !== null) usedWh.delete(userId);
     },
 
     /**

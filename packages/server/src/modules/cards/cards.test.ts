@@ -4,7 +4,7 @@ import { createProvider } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, ledger, userGroup } from '../../db/schema.js';
-import { createAuthorizationService } from './authorize.js';
+import { createAuthorizationService, type AuthorizationContext, type AuthorizationService } from './authorize.js';
 import { createLedger, LedgerError, type PostInput, type TradeType } from './ledger.js';
 
 let s: TestServer;
@@ -209,6 +209,55 @@ describe('authorization', () => {
     usedWhThisMonth: () => o.usedWh ?? 0,
   });
 
+  /** The decision without the owner ids (asserted on their own). */
+  const decide = async (auth: AuthorizationService, idTag: string, c: AuthorizationContext) => {
+    const { owner: _owner, ...decision } = await auth.authorize(idTag, c);
+    return decision;
+  };
+
+  it('names the card and charge user behind every decision on a known card', async () => {
+    const auth = createAuthorizationService({ db, minBalanceCents: 0 });
+    const user = await newUser();
+    const c = await newCard({ chargeUserId: user.id, balanceCents: 1000 });
+    const lost = await newCard({ status: 'lost' });
+    expect((await auth.authorize(c.physicalId, ctx())).owner).toEqual({ cardId: c.id, chargeUserId: user.id });
+    expect((await auth.authorize(lost.physicalId, ctx())).owner).toEqual({ cardId: lost.id, chargeUserId: null });
+    expect((await auth.authorize('NOSUCHCARD', ctx())).owner).toBeUndefined();
+  });
+
+  it('with a cache, reads a card and the month energy once until forgotten or expired', async () => {
+    const auth = createAuthorizationService({ db, minBalanceCents: 0, cacheMs: 60_000 });
+    const [group] = await db.insert(userGroup).values({ providerId, name: uniq('g'), monthlyLimitWh: 10_000 }).returning();
+    const user = await newUser({ groupId: group!.id });
+    const c = await newCard({ chargeUserId: user.id, balanceCents: 1000 });
+    let counted = 0;
+    const used = { ...ctx(), monthKey: '2026-11', usedWhThisMonth: () => (counted++, 0) };
+    expect(await decide(auth, c.physicalId, used)).toMatchObject({ status: 'Accepted' });
+    // Changed behind the cache's back: the cached row still answers, and the energy is not counted again.
+    await db.update(card).set({ status: 'lost' }).where(eq(card.id, c.id));
+    expect(await decide(auth, c.physicalId.toLowerCase(), used)).toMatchObject({ status: 'Accepted' });
+    expect(counted).toBe(1);
+    // Another month is counted anew.
+    await auth.authorize(c.physicalId, { ...used, monthKey: '2026-12' });
+    expect(counted).toBe(2);
+    // Forgetting the idTag (this node changed it) reads it again.
+    auth.forget(c.physicalId);
+    expect(await decide(auth, c.physicalId, used)).toEqual({ status: 'Blocked', reason: 'lost' });
+    await db.update(card).set({ status: 'valid' }).where(eq(card.id, c.id));
+    auth.forget();
+    expect(await decide(auth, c.physicalId, used)).toMatchObject({ status: 'Accepted' });
+    // Without a cache every call reads.
+    const direct = createAuthorizationService({ db, minBalanceCents: 0 });
+    await db.update(card).set({ status: 'lost' }).where(eq(card.id, c.id));
+    expect(await decide(direct, c.physicalId, used)).toEqual({ status: 'Blocked', reason: 'lost' });
+    // And an entry older than cacheMs is read again.
+    const brief = createAuthorizationService({ db, minBalanceCents: 0, cacheMs: 1 });
+    expect(await decide(brief, c.physicalId, used)).toEqual({ status: 'Blocked', reason: 'lost' });
+    await db.update(card).set({ status: 'valid' }).where(eq(card.id, c.id));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await decide(brief, c.physicalId, used)).toMatchObject({ status: 'Accepted' });
+  });
+
   it('answers each card state with the OCPP status and the reason', async () => {
     const auth = createAuthorizationService({ db, minBalanceCents: 100 });
     const [group] = await db
@@ -226,35 +275,35 @@ describe('authorization', () => {
     const indebted = await newCard({ balanceCents: -50 });
     const disabled = await newCard({ chargeUserId: (await newUser({ status: 0 })).id, balanceCents: 5000 });
 
-    expect(await auth.authorize(valid.physicalId.toLowerCase(), ctx())).toEqual({
+    expect(await decide(auth, valid.physicalId.toLowerCase(), ctx())).toEqual({
       status: 'Accepted',
       reason: 'accepted',
       expiryDate: expireAt.toISOString(),
       parentIdTag: owner.account,
     });
-    expect(await auth.authorize(valid.physicalId.toUpperCase(), ctx())).toMatchObject({ status: 'Accepted' });
-    expect(await auth.authorize(lone.physicalId, ctx())).toEqual({
+    expect(await decide(auth, valid.physicalId.toUpperCase(), ctx())).toMatchObject({ status: 'Accepted' });
+    expect(await decide(auth, lone.physicalId, ctx())).toEqual({
       status: 'Accepted',
       reason: 'accepted',
       expiryDate: lone.expireAt.toISOString(),
     });
-    expect(await auth.authorize('NOSUCHCARD', ctx())).toEqual({ status: 'Invalid', reason: 'unknown' });
-    expect(await auth.authorize(lost.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'lost' });
-    expect(await auth.authorize(byDate.physicalId, ctx())).toEqual({ status: 'Expired', reason: 'expired' });
-    expect(await auth.authorize(byStatus.physicalId, ctx())).toEqual({ status: 'Expired', reason: 'expiredByOperator' });
-    expect(await auth.authorize(poor.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'insufficientBalance' });
-    expect(await auth.authorize(indebted.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'insufficientBalance' });
-    expect(await auth.authorize(disabled.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'userDisabled' });
-    expect(await auth.authorize(valid.physicalId, ctx({ usedWh: 49_999 }))).toMatchObject({ status: 'Accepted' });
-    expect(await auth.authorize(valid.physicalId, ctx({ usedWh: 50_000 }))).toEqual({ status: 'Blocked', reason: 'groupLimit' });
-    expect(await auth.authorize(valid.physicalId, ctx({ active: [valid.physicalId] }))).toEqual({
+    expect(await decide(auth, 'NOSUCHCARD', ctx())).toEqual({ status: 'Invalid', reason: 'unknown' });
+    expect(await decide(auth, lost.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'lost' });
+    expect(await decide(auth, byDate.physicalId, ctx())).toEqual({ status: 'Expired', reason: 'expired' });
+    expect(await decide(auth, byStatus.physicalId, ctx())).toEqual({ status: 'Expired', reason: 'expiredByOperator' });
+    expect(await decide(auth, poor.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'insufficientBalance' });
+    expect(await decide(auth, indebted.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'insufficientBalance' });
+    expect(await decide(auth, disabled.physicalId, ctx())).toEqual({ status: 'Blocked', reason: 'userDisabled' });
+    expect(await decide(auth, valid.physicalId, ctx({ usedWh: 49_999 }))).toMatchObject({ status: 'Accepted' });
+    expect(await decide(auth, valid.physicalId, ctx({ usedWh: 50_000 }))).toEqual({ status: 'Blocked', reason: 'groupLimit' });
+    expect(await decide(auth, valid.physicalId, ctx({ active: [valid.physicalId] }))).toEqual({
       status: 'ConcurrentTx',
       reason: 'concurrentTx',
     });
     // A zero minimum still needs a positive balance.
     const lenient = createAuthorizationService({ db, minBalanceCents: 0 });
-    expect(await lenient.authorize(poor.physicalId, ctx())).toMatchObject({ status: 'Accepted' });
-    expect(await lenient.authorize((await newCard({ balanceCents: 0 })).physicalId, ctx())).toEqual({
+    expect(await decide(lenient, poor.physicalId, ctx())).toMatchObject({ status: 'Accepted' });
+    expect(await decide(lenient, (await newCard({ balanceCents: 0 })).physicalId, ctx())).toEqual({
       status: 'Blocked',
       reason: 'insufficientBalance',
     });
@@ -265,7 +314,7 @@ describe('authorization', () => {
     const child = (await createProvider(db, { parentId: providerId })).id;
     const stranger = (await createProvider(db)).id;
     const c = await newCard({ balanceCents: 1000 });
-    const at = (pid: number) => auth.authorize(c.physicalId, { ...ctx(), providerId: pid });
+    const at = (pid: number) => decide(auth, c.physicalId, { ...ctx(), providerId: pid });
     expect(await at(providerId)).toMatchObject({ status: 'Accepted' });
     expect(await at(child)).toMatchObject({ status: 'Accepted' });
     expect(await at(stranger)).toEqual({ status: 'Invalid', reason: 'otherProvider' });
