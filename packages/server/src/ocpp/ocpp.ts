@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ChargerBus } from '../bus/bus.js';
 import type { Config } from '../config.js';
@@ -40,6 +40,9 @@ export interface OcppDeps {
   audit?: AuditLog;
   logger: Logger;
 }
+
+/** `charge_point.id` among `ids`, as one array parameter (drizzle's inArray builds and checks a placeholder per id: thousands here). */
+const pointIdIn = (ids: readonly number[]) => sql`${chargePoint.id} = any(${`{${ids.join(',')}}`}::int[])`;
 
 /**
  * The OCPP 1.6J central system (DESIGN.md §6): WebSocket upgrades of `/ocpp/{serialNumber}` on
@@ -85,7 +88,7 @@ export function createOcpp(deps: OcppDeps) {
     await db
       .update(chargePoint)
       .set({ lastSeenAt: new Date() })
-      .where(inArray(chargePoint.id, ids))
+      .where(pointIdIn(ids))
       .catch((err: unknown) => logger.warn({ err }, 'ocpp: last_seen_at update failed'));
   }
 
@@ -340,7 +343,7 @@ export function createOcpp(deps: OcppDeps) {
         await db
           .update(chargePoint)
           .set({ online: false })
-          .where(inArray(chargePoint.id, ids))
+          .where(pointIdIn(ids))
           .catch(() => {});
       wss.close();
       if (tlsServer) {
