@@ -96,74 +96,73 @@ export const exportOptions = z.object({
   exportId: z.string().max(64).optional(),
 });
 
-/**
- * The `/web/{resource}/{action}` convention of DESIGN.md §4 for areas the spec names no paths for.
- */
-export function crud<Item extends z.ZodType, Filter extends z.ZodObject, Create extends z.ZodObject, Edit extends z.ZodObject>(
-  resource: string,
-  area: string,
-  s: { item: Item; filter: Filter; create: Create; edit: Edit },
-) {
-  const p = (action: string) => `${area}:${resource}:${action}`;
-  return {
-    list: endpoint({
-      method: 'GET',
-      path: `/web/${resource}/list`,
-      access: { permi: p('list') },
-      resource,
-      query: pageQuery.extend(s.filter.shape),
-      data: listOf(s.item),
-    }),
-    get: endpoint({
-      method: 'GET',
-      path: `/web/${resource}/get`,
-      access: { permi: p('query') },
-      resource,
-      query: z.object({ id: z.coerce.number().int().positive() }),
-      data: s.item,
-    }),
-    add: endpoint({
-      method: 'POST',
-      path: `/web/${resource}/add`,
-      access: { permi: p('add') },
-      resource,
-      operation: 'add',
-      body: s.create,
-      data: s.item,
-    }),
-    edit: endpoint({
-      method: 'POST',
-      path: `/web/${resource}/edit`,
-      access: { permi: p('edit') },
-      resource,
-      operation: 'edit',
-      body: s.edit,
-      data: s.item,
-    }),
-    remove: endpoint({
-      method: 'POST',
-      path: `/web/${resource}/remove`,
-      access: { permi: p('remove') },
-      resource,
-      operation: 'remove',
-      body: idsBody,
-      data: z.object({ removed: z.number().int() }),
-    }),
-    export: endpoint({
-      method: 'POST',
-      path: `/web/${resource}/export`,
-      access: { permi: p('export') },
-      resource,
-      operation: 'export',
-      mutation: false,
-      body: s.filter.extend(exportOptions.shape),
-      raw: 'download',
-    }),
-  };
-}
-
 /** `?id=` of a single-row read. */
 export const idQuery = z.object({ id: z.coerce.number().int().positive() });
+
+/** What one endpoint of `crud()` states otherwise than the convention. */
+export interface CrudVariant {
+  /** The last path segment where the spec names one (`createOrg`); a path from `/` leaves the base (`/web/getProvider`). */
+  path?: string;
+  access?: Access;
+  /** The logged operation of a change. */
+  operation?: string;
+  summary?: string;
+}
+
+/**
+ * The endpoints of a resource, each shape written once: `list` (page and filter in the query;
+ * `search` takes them in the body), `get` (`?id=`), `add`, `edit`, `remove` (ids), `export`
+ * (the filter and `exportOptions`, a download) and `action` for its other changes. Paths follow
+ * the `/web/{resource}/{action}` convention of DESIGN.md §4 (another `base` for the spec's
+ * areas); access is the permission `<permission>:<action>`, `get` and `search` needing `query`
+ * and `list`. A `CrudVariant` states where an endpoint differs; `path` and `permi` serve the
+ * resource's hand-written endpoints.
+ */
+export function crud(resource: string, permission: string, base = `/web/${resource}`) {
+  const path = (action: string) => (action.startsWith('/') ? action : `${base}/${action}`);
+  const permi = (action: string) => ({ permi: `${permission}:${action}` });
+  const at = (action: string, permiAction: string, v: CrudVariant) => ({
+    path: path(v.path ?? action),
+    access: v.access ?? permi(permiAction),
+    resource,
+    summary: v.summary,
+  });
+  return {
+    path,
+    permi,
+    list: <S extends z.ZodRawShape, I extends z.ZodType>(filter: z.ZodObject<S>, item: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'GET', ...at('list', 'list', v), query: pageQuery.extend(filter.shape), data: listOf(item) }),
+    /** The list's search by body, for the spec's POST searches. */
+    search: <S extends z.ZodRawShape, I extends z.ZodType>(filter: z.ZodObject<S>, item: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'POST', ...at('search', 'list', v), mutation: false, body: pageQuery.extend(filter.shape), data: listOf(item) }),
+    get: <I extends z.ZodType>(item: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'GET', ...at('get', 'query', v), query: idQuery, data: item }),
+    add: <B extends z.ZodType, I extends z.ZodType>(body: B, item: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'POST', ...at('add', 'add', v), operation: v.operation ?? 'add', body, data: item }),
+    edit: <B extends z.ZodType, I extends z.ZodType>(body: B, item: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'POST', ...at('edit', 'edit', v), operation: v.operation ?? 'edit', body, data: item }),
+    remove: (v: CrudVariant = {}) =>
+      endpoint({
+        method: 'POST',
+        ...at('remove', 'remove', v),
+        operation: v.operation ?? 'remove',
+        body: idsBody,
+        data: z.object({ removed: z.number() }),
+      }),
+    /** Any other change: `name` is the path segment, the permission's action and the logged operation. */
+    action: <B extends z.ZodType, I extends z.ZodType>(name: string, body: B, data: I, v: CrudVariant = {}) =>
+      endpoint({ method: 'POST', ...at(name, name, v), operation: v.operation ?? name, body, data }),
+    export: <S extends z.ZodRawShape>(filter: z.ZodObject<S>, v: CrudVariant = {}) =>
+      endpoint({
+        method: 'POST',
+        ...at('export', 'export', v),
+        operation: v.operation ?? 'export',
+        mutation: false,
+        body: filter.extend(exportOptions.shape),
+        raw: 'download',
+      }),
+  };
+}
 
 /** Optional free text; an empty string clears the value (the repo stores null). */
 export const optText = (max: number) => z.string().trim().max(max).optional();

@@ -2,6 +2,7 @@ import { api, type EndpointDef } from '@csms/contract';
 import { desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../src/db/schema.js';
+import { insertAlarm, insertOcppLog, insertPoint, insertStation, insertTransaction } from '../src/modules/monitor/monitor.fixtures.js';
 import type { TestServer } from './harness.js';
 
 /**
@@ -62,80 +63,30 @@ const row = (table: PgTable, idCol: unknown) => async (env: TenantEnv, id: numbe
 /** A station, a point and a finished, invalid charging session of provider A, written to the database. */
 async function chargingSession(env: TenantEnv) {
   const db = env.s.database.db;
-  const providerId = env.a.providerId;
-  const [st] = await db
-    .insert(schema.station)
-    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
-    .returning({ id: schema.station.id });
-  const [cp] = await db
-    .insert(schema.chargePoint)
-    .values({ providerId, stationId: st!.id, serialNumber: uniq('SN'), name: 'p', equipmentType: 'ac', ratedPowerW: 7000 })
-    .returning({ id: schema.chargePoint.id });
-  const startedAt = new Date(Date.now() - 3_600_000);
-  const [t] = await db
-    .insert(schema.chargingTransaction)
-    .values({
-      providerId,
-      stationId: st!.id,
-      chargePointId: cp!.id,
-      connectorNo: 1,
-      idTag: uniq('TAG'),
-      startType: 'card',
-      authStatus: 'Accepted',
-      meterStartWh: 0,
-      startedAt,
-      meterStopWh: 5000,
-      stoppedAt: new Date(),
-      energyWh: 5000,
-      valid: false,
-      invalidReason: 'meterJump',
-    })
-    .returning({ id: schema.chargingTransaction.id });
-  return { providerId, stationId: st!.id, pointId: cp!.id, transactionId: t!.id };
+  const point = await insertPoint(db, env.a.providerId);
+  const t = await insertTransaction(db, point, {
+    meterStartWh: 0,
+    startedAt: new Date(Date.now() - 3_600_000),
+    meterStopWh: 5000,
+    stoppedAt: new Date(),
+    energyWh: 5000,
+    valid: false,
+    invalidReason: 'meterJump',
+  });
+  return { point, transactionId: t.id };
 }
 
 /** A station, a point (connector 1) and a charging session in progress of provider A, written to the database. */
 async function runningSession(env: TenantEnv) {
   const db = env.s.database.db;
-  const providerId = env.a.providerId;
-  const serialNumber = uniq('SN');
-  const [st] = await db
-    .insert(schema.station)
-    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
-    .returning({ id: schema.station.id });
-  const [cp] = await db
-    .insert(schema.chargePoint)
-    .values({ providerId, stationId: st!.id, serialNumber, name: 'p', equipmentType: 'ac', ratedPowerW: 7000, online: true })
-    .returning({ id: schema.chargePoint.id });
-  await db.insert(schema.connector).values({ chargePointId: cp!.id, connectorNo: 1, standard: 'ac', type: 'Type2', status: 'Charging' });
-  const [t] = await db
-    .insert(schema.chargingTransaction)
-    .values({
-      providerId,
-      stationId: st!.id,
-      chargePointId: cp!.id,
-      connectorNo: 1,
-      idTag: uniq('TAG'),
-      startType: 'card',
-      authStatus: 'Accepted',
-      meterStartWh: 0,
-      startedAt: new Date(),
-    })
-    .returning({ id: schema.chargingTransaction.id });
-  return { pointId: cp!.id, serialNumber, transactionId: t!.id };
+  const point = await insertPoint(db, env.a.providerId, { connectorStatuses: ['Charging'] });
+  const t = await insertTransaction(db, point);
+  return { pointId: point.id, serialNumber: point.serialNumber, transactionId: t.id };
 }
 /** Serial numbers of the points the point-action resource created, by the id of their running session. */
 const actionSerials = new Map<number, string>();
 const serialOf = (transactionId: number) => actionSerials.get(transactionId) ?? 'missing';
 
-/** A station of a provider, written to the database, for the price resources. */
-async function stationOf(env: TenantEnv, providerId: number) {
-  const [st] = await env.s.database.db
-    .insert(schema.station)
-    .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
-    .returning({ id: schema.station.id, name: schema.station.name });
-  return st!;
-}
 let priceStation = { id: 0, name: '' };
 const priceBody = {
   sharpElec: 1,
@@ -348,21 +299,8 @@ export const tenantResources: TenantResource[] = [
     name: 'alarmRecord',
     table: schema.alarm,
     create: async (env) => {
-      const { providerId, stationId, pointId } = await chargingSession(env);
-      const [a] = await env.s.database.db
-        .insert(schema.alarm)
-        .values({
-          providerId,
-          stationId,
-          chargePointId: pointId,
-          connectorNo: 1,
-          level: 'serious',
-          status: 'Faulted',
-          errorCode: 'GroundFailure',
-          occurredAt: new Date(),
-        })
-        .returning({ id: schema.alarm.id });
-      return a!.id;
+      const { point } = await chargingSession(env);
+      return (await insertAlarm(env.s.database.db, point)).id;
     },
     snapshot: row(schema.alarm, schema.alarm.id),
     endpoints: [{ ep: api.alarmRecord.get, input: (id) => ({ query: { id } }) }],
@@ -372,7 +310,7 @@ export const tenantResources: TenantResource[] = [
     table: schema.price,
     // Versions are addressed by id; the price itself by its station (A's, written to the database).
     create: async (env) => {
-      priceStation = await stationOf(env, env.a.providerId);
+      priceStation = await insertStation(env.s.database.db, env.a.providerId);
       const r = await ok(
         env.s.call<{ id: number }>('POST', api.price.add.path, { token: env.a.token, body: { stationId: priceStation.id, ...priceBody } }),
       );
@@ -397,7 +335,7 @@ export const tenantResources: TenantResource[] = [
     table: schema.userGroup,
     // A group price of provider B's own station for provider A's group, and A's group price page.
     create: async (env) => {
-      priceStation = await stationOf(env, env.b.providerId);
+      priceStation = await insertStation(env.s.database.db, env.b.providerId);
       const [g] = await env.s.database.db
         .insert(schema.userGroup)
         .values({ providerId: env.a.providerId, name: uniq('grp') })
@@ -461,23 +399,20 @@ export const tenantResources: TenantResource[] = [
     create: async (env) => {
       const { pointId, serialNumber } = await runningSession(env);
       const db = env.s.database.db;
-      const [r] = await db
-        .insert(schema.ocppLog)
-        .values({
-          providerId: env.a.providerId,
-          chargePointId: pointId,
-          serialNumber,
-          direction: 'in',
-          messageType: 2,
-          action: 'Heartbeat',
-          payload: {},
-        })
-        .returning({ id: schema.ocppLog.id });
+      const r = await insertOcppLog(db, {
+        providerId: env.a.providerId,
+        chargePointId: pointId,
+        serialNumber,
+        direction: 'in',
+        messageType: 2,
+        action: 'Heartbeat',
+        payload: {},
+      });
       await db
         .update(schema.ocppLog)
-        .set({ messageId: `T${r!.id}` })
-        .where(eq(schema.ocppLog.id, r!.id));
-      return r!.id;
+        .set({ messageId: `T${r.id}` })
+        .where(eq(schema.ocppLog.id, r.id));
+      return r.id;
     },
     snapshot: row(schema.ocppLog, schema.ocppLog.id),
     endpoints: [

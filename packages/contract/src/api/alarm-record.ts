@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, optText, timeFilter } from '../endpoint.js';
+import { connectorPlace } from './monitor.js';
 
 export const alarmLevels = ['serious', 'common'] as const;
 /** open: the connector has not reported NoError since; cleared: it has. */
@@ -29,12 +30,7 @@ export const alarmRecordDto = z.object({
   id: z.number(),
   providerId: z.number(),
   providerName: z.string(),
-  stationId: z.number(),
-  stationName: z.string(),
-  chargePointId: z.number(),
-  serialNumber: z.string(),
-  pointName: z.string(),
-  connectorNo: z.number(),
+  ...connectorPlace,
   level: z.enum(alarmLevels),
   /** The OCPP status that came with the fault. */
   status: z.string(),
@@ -63,29 +59,11 @@ export const alarmRecordFilter = z.object({
 });
 export type AlarmRecordFilter = z.infer<typeof alarmRecordFilter>;
 
-const base = '/web/alarmRecord';
-const resource = 'alarmRecord';
-const permi = (action: string) => ({ permi: `record:alarm:${action}` });
+const c = crud('alarmRecord', 'record:alarm');
 
 /** Alarm records (spec §1 Records): read-only, searchable, exportable. */
 export const alarmRecordApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(alarmRecordFilter.shape),
-    data: listOf(alarmRecordDto),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: alarmRecordDto }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: alarmRecordFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  list: c.list(alarmRecordFilter, alarmRecordDto),
+  get: c.get(alarmRecordDto),
+  export: c.export(alarmRecordFilter),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, endpoint, optText } from '../endpoint.js';
 
 export const carDto = z.object({
   id: z.number(),
@@ -74,54 +74,29 @@ export const carImportReport = z.object({
 });
 export type CarImportReport = z.infer<typeof carImportReport>;
 
-const base = '/web/car';
-const permi = (action: string) => ({ permi: `config:car:${action}` });
 const resource = 'car';
+const c = crud(resource, 'config:car');
 
 /** Cars of charge users: `/web/car/{action}`; plates are unique within a provider. */
 export const carApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(carFilter.shape),
-    data: listOf(carDto),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: carDto }),
-  add: endpoint({ method: 'POST', path: `${base}/add`, access: permi('add'), resource, operation: 'add', body: carCreate, data: carDto }),
-  edit: endpoint({ method: 'POST', path: `${base}/edit`, access: permi('edit'), resource, operation: 'edit', body: carEdit, data: carDto }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/remove`,
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: carFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  list: c.list(carFilter, carDto),
+  get: c.get(carDto),
+  add: c.add(carCreate, carDto),
+  edit: c.edit(carEdit, carDto),
+  remove: c.remove(),
+  export: c.export(carFilter),
   importTemplate: endpoint({
     method: 'GET',
-    path: `${base}/importTemplate`,
-    access: permi('import'),
+    path: c.path('importTemplate'),
+    access: c.permi('import'),
     resource,
     raw: 'download',
     summary: 'The import spreadsheet (xlsx) with headers in the caller’s language; required columns are marked with *',
   }),
   import: endpoint({
     method: 'POST',
-    path: `${base}/import`,
-    access: permi('import'),
+    path: c.path('import'),
+    access: c.permi('import'),
     resource: 'carImport',
     operation: 'import',
     body: z.object({ fileName: z.string().trim().min(1).max(255), importId: z.string().max(64).optional() }),

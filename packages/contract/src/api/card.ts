@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idBody, idQuery, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, idBody, optText } from '../endpoint.js';
 import { MAX_AMOUNT_CENTS, moneyMove } from './charge-user.js';
 import { ledgerRow } from './recharge-record.js';
 
@@ -77,81 +77,23 @@ export const cardFilter = z.object({
   chargeUserId: z.coerce.number().int().positive().optional(),
 });
 
-const base = '/web/card';
-const permi = (action: string) => ({ permi: `user:card:${action}` });
 const resource = 'card';
+const c = crud(resource, 'user:card');
 const stateChange = (action: string, operation: string, summary: string) =>
-  endpoint({
-    method: 'POST',
-    path: `${base}/${action}`,
-    access: permi(operation),
-    resource,
-    operation,
-    body: idBody,
-    data: cardDto,
-    summary,
-  });
+  c.action(action, idBody, cardDto, { access: c.permi(operation), operation, summary });
 
 /** RFID cards: `/web/card/{action}` (DESIGN.md §4); every balance change is a ledger row. */
 export const cardApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(cardFilter.shape),
-    data: listOf(cardDto),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: cardDetail }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/add`,
-    access: permi('add'),
-    resource,
-    operation: 'issue',
-    body: cardCreate,
-    data: cardDto,
-    summary: 'Issue a card; a prepaid amount becomes its first recharge',
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/edit`,
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: cardEdit,
-    data: cardDto,
-  }),
+  list: c.list(cardFilter, cardDto),
+  get: c.get(cardDetail),
+  add: c.add(cardCreate, cardDto, { operation: 'issue', summary: 'Issue a card; a prepaid amount becomes its first recharge' }),
+  edit: c.edit(cardEdit, cardDto),
   reportLoss: stateChange('reportLoss', 'lost', 'Report a valid card lost'),
   cancelLoss: stateChange('cancelLoss', 'cancelLoss', 'Cancel the loss of a lost card'),
   expire: stateChange('expire', 'expire', 'Mark a card expired (stays expired whatever its expiry date)'),
-  recharge: endpoint({
-    method: 'POST',
-    path: `${base}/recharge`,
-    access: permi('recharge'),
-    resource,
-    operation: 'recharge',
-    body: moneyMove,
-    data: cardDto,
-  }),
-  refund: endpoint({
-    method: 'POST',
-    path: `${base}/refund`,
-    access: permi('refund'),
-    resource,
-    operation: 'refund',
-    body: moneyMove,
-    data: cardDto,
+  recharge: c.action('recharge', moneyMove, cardDto),
+  refund: c.action('refund', moneyMove, cardDto, {
     summary: 'Refund: the amount is entered positive and stored negative; at most the balance',
   }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: cardFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  export: c.export(cardFilter),
 };

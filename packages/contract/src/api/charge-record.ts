@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idBody, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, endpoint, idBody, optText, timeFilter } from '../endpoint.js';
+import { connectorPlace } from './monitor.js';
 import { priceTiers } from './price.js';
 
 /** Record validity (DESIGN.md §9): invalid records failed the meter checks; confirmed ones were released for billing by an operator. */
@@ -46,12 +47,7 @@ export const chargeRecordDto = z.object({
   id: z.number(),
   providerId: z.number(),
   providerName: z.string(),
-  stationId: z.number(),
-  stationName: z.string(),
-  chargePointId: z.number(),
-  serialNumber: z.string(),
-  pointName: z.string(),
-  connectorNo: z.number(),
+  ...connectorPlace,
   idTag: z.string(),
   cardNumber: z.string().nullable(),
   /** The charge user who charged: the card's owner, or the account started remotely. */
@@ -140,57 +136,25 @@ export const chargeRecordFilter = z.object({
 });
 export type ChargeRecordFilter = z.infer<typeof chargeRecordFilter>;
 
-const base = '/web/chargeRecord';
 const resource = 'chargeRecord';
-const permi = (action: string) => ({ permi: `record:charge:${action}` });
+const c = crud(resource, 'record:charge');
 
 /** Charging records (spec §3): finished sessions, their bills and process data; running ones are on the monitor. */
 export const chargeRecordApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(chargeRecordFilter.shape),
-    data: listOf(chargeRecordDto),
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: `${base}/get`,
-    access: permi('query'),
-    resource,
-    query: idQuery,
-    data: chargeRecordDetail,
-    summary: 'One record with its bill lines and its station (detail and print bill)',
-  }),
+  list: c.list(chargeRecordFilter, chargeRecordDto),
+  get: c.get(chargeRecordDetail, { summary: 'One record with its bill lines and its station (detail and print bill)' }),
   processData: endpoint({
     method: 'POST',
     path: '/charging/realTime/getHisBmsData',
-    access: permi('query'),
+    access: c.permi('query'),
     resource,
     mutation: false,
     body: z.object({ transactionId: z.number().int().positive() }),
     data: z.object({ transactionId: z.number(), samples: z.array(processSample), thinned: z.boolean() }),
     summary: "A session's process data over time: temperature, currents, voltage, SOC, power, energy",
   }),
-  confirm: endpoint({
-    method: 'POST',
-    path: `${base}/confirm`,
-    access: permi('confirm'),
-    resource,
-    operation: 'confirm',
-    body: idBody,
-    data: chargeRecordDetail,
+  confirm: c.action('confirm', idBody, chargeRecordDetail, {
     summary: 'Releases an invalid record for billing and settles it; 601 when it still cannot be billed',
   }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: chargeRecordFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  export: c.export(chargeRecordFilter),
 };

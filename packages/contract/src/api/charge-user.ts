@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, idsBody, listOf, optEmail, optText, pageQuery, phoneNumber } from '../endpoint.js';
+import { crud, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
 
 export const chargeUserTypes = ['card', 'phone', 'platform'] as const;
 export type ChargeUserType = (typeof chargeUserTypes)[number];
@@ -84,90 +84,25 @@ export const moneyMove = z.object({
 
 export const chargeUserOption = z.object({ id: z.number(), account: z.string(), phone: z.string().nullable(), providerId: z.number() });
 
-const base = '/web/chargeUser';
-const permi = (action: string) => ({ permi: `user:chargeUser:${action}` });
 const resource = 'chargeUser';
+const c = crud(resource, 'user:chargeUser');
 
 /** Charge users (drivers): `/web/chargeUser/{action}` (DESIGN.md §4). */
 export const chargeUserApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(chargeUserFilter.shape),
-    data: listOf(chargeUserDto),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: chargeUserDto }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/add`,
-    access: permi('add'),
-    resource,
-    operation: 'add',
-    body: chargeUserCreate,
-    data: chargeUserDto,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/edit`,
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: chargeUserEdit,
-    data: chargeUserDto,
-  }),
-  status: endpoint({
-    method: 'POST',
-    path: `${base}/status`,
-    access: permi('status'),
-    resource,
-    operation: 'status',
-    body: z.object({ id: z.number().int().positive(), status }),
-    data: chargeUserDto,
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/remove`,
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
-  recharge: endpoint({
-    method: 'POST',
-    path: `${base}/recharge`,
-    access: permi('recharge'),
-    resource,
-    operation: 'recharge',
-    body: moneyMove,
-    data: chargeUserDto,
-    summary: "Recharge the user's mobile account (a ledger row)",
-  }),
-  refund: endpoint({
-    method: 'POST',
-    path: `${base}/refund`,
-    access: permi('refund'),
-    resource,
-    operation: 'refund',
-    body: moneyMove,
-    data: chargeUserDto,
+  list: c.list(chargeUserFilter, chargeUserDto),
+  get: c.get(chargeUserDto),
+  add: c.add(chargeUserCreate, chargeUserDto),
+  edit: c.edit(chargeUserEdit, chargeUserDto),
+  status: c.action('status', z.object({ id: z.number().int().positive(), status }), chargeUserDto),
+  remove: c.remove(),
+  recharge: c.action('recharge', moneyMove, chargeUserDto, { summary: "Recharge the user's mobile account (a ledger row)" }),
+  refund: c.action('refund', moneyMove, chargeUserDto, {
     summary: "Refund from the user's mobile account: the amount is entered positive and stored negative; at most the balance",
   }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: chargeUserFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  export: c.export(chargeUserFilter),
   options: endpoint({
     method: 'GET',
-    path: `${base}/options`,
+    path: c.path('options'),
     access: 'session',
     resource,
     query: z.object({ keyword: optText(64), providerId: z.coerce.number().int().positive().optional() }),
@@ -176,8 +111,8 @@ export const chargeUserApi = {
   }),
   newMembers: endpoint({
     method: 'GET',
-    path: `${base}/newMembers`,
-    access: permi('list'),
+    path: c.path('newMembers'),
+    access: c.permi('list'),
     resource,
     query: z.object({ tz: optText(64) }),
     data: z.object({ today: z.number(), month: z.number() }),

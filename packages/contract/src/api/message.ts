@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, endpoint, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
 
 /** One row of the message screen: an inbox row, or in the admin view one (message, recipient) pair. */
 export const messageRow = z.object({
@@ -31,26 +31,22 @@ export const messageCreate = z
 export const messageFilter = z.object({ keyWord: optText(100), startTime: timeFilter, endTime: timeFilter });
 const msgRef = z.object({ msgId: z.number().int().positive(), userId: z.number().int().positive() });
 
-const base = '/web/msg';
-const permi = (action: string) => ({ permi: `system:message:${action}` });
+const unreadCount = z.object({ unread: z.number() });
+
+const c = crud('message', 'system:message', '/web/msg');
 
 /**
  * System messages (spec §6, §7). Every signed-in user has an inbox, so reading is `session`;
  * sending needs a permission. The user named admin sees everything sent (the admin view).
  */
 export const messageApi = {
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/addMsg`,
-    access: permi('add'),
-    resource: 'message',
+  add: c.add(messageCreate, z.object({ msgId: z.number(), recipients: z.number(), smsSent: z.boolean() }), {
+    path: 'addMsg',
     operation: 'send',
-    body: messageCreate,
-    data: z.object({ msgId: z.number(), recipients: z.number(), smsSent: z.boolean() }),
   }),
   list: endpoint({
     method: 'GET',
-    path: `${base}/getAllMsg`,
+    path: c.path('getAllMsg'),
     access: 'session',
     resource: 'message',
     query: pageQuery.extend(messageFilter.shape),
@@ -58,35 +54,19 @@ export const messageApi = {
   }),
   search: endpoint({
     method: 'POST',
-    path: `${base}/searchMsg`,
+    path: c.path('searchMsg'),
     access: 'session',
     resource: 'message',
     mutation: false,
     body: pageQuery.extend(messageFilter.shape),
     data: listOf(messageRow).extend({ view: z.enum(['admin', 'inbox']) }),
   }),
-  read: endpoint({
-    method: 'POST',
-    path: `${base}/readMsg`,
-    access: 'session',
-    resource: 'message',
-    operation: 'read',
-    body: msgRef,
-    data: z.object({ unread: z.number() }),
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/deleteMsg`,
-    access: 'session',
-    resource: 'message',
-    operation: 'remove',
-    body: msgRef,
-    data: z.object({ unread: z.number() }),
-  }),
+  read: c.action('read', msgRef, unreadCount, { path: 'readMsg', access: 'session' }),
+  remove: c.action('remove', msgRef, unreadCount, { path: 'deleteMsg', access: 'session' }),
   usersByRole: endpoint({
     method: 'POST',
-    path: `${base}/getUserByRoleId`,
-    access: permi('add'),
+    path: c.path('getUserByRoleId'),
+    access: c.permi('add'),
     resource: 'message',
     mutation: false,
     body: z.object({ roleId: z.number().int().positive() }),
@@ -94,19 +74,10 @@ export const messageApi = {
   }),
   unread: endpoint({
     method: 'GET',
-    path: `${base}/getUnreadCount`,
+    path: c.path('getUnreadCount'),
     access: 'session',
     resource: 'message',
-    data: z.object({ unread: z.number() }),
+    data: unreadCount,
   }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/exportMsg`,
-    access: 'session',
-    resource: 'message',
-    operation: 'export',
-    mutation: false,
-    body: messageFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  export: c.export(messageFilter, { path: 'exportMsg', access: 'session' }),
 };

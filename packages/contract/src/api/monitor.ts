@@ -37,15 +37,20 @@ export const statusCounts = z.object({
 });
 export type StatusCounts = z.infer<typeof statusCounts>;
 
-export const liveSession = z.object({
-  transactionId: z.number(),
-  providerId: z.number(),
+/** Where a session or a fault is: the connector, its point and its station (records and monitoring). */
+export const connectorPlace = {
   stationId: z.number(),
   stationName: z.string(),
   chargePointId: z.number(),
   serialNumber: z.string(),
   pointName: z.string(),
   connectorNo: z.number(),
+};
+
+export const liveSession = z.object({
+  transactionId: z.number(),
+  providerId: z.number(),
+  ...connectorPlace,
   idTag: z.string(),
   cardNumber: z.string().nullable(),
   account: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, optText, timeFilter } from '../endpoint.js';
 
 export const ocppDirections = ['in', 'out', 'refused'] as const;
 
@@ -38,35 +38,11 @@ export const ocppLogFilter = z.object({
   endTime: timeFilter,
 });
 
-const base = '/web/ocppLog';
-const permi = (action: string) => ({ permi: `config:ocppLog:${action}` });
+const c = crud('ocppLog', 'config:ocppLog');
 
 /** The OCPP log (DESIGN.md §6): every frame, requests paired with responses, refused connections. */
 export const ocppLogApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource: 'ocppLog',
-    query: pageQuery.extend(ocppLogFilter.shape),
-    data: listOf(ocppLogDto),
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: `${base}/get`,
-    access: permi('list'),
-    resource: 'ocppLog',
-    query: idQuery,
-    data: ocppLogDetail,
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource: 'ocppLog',
-    operation: 'export',
-    mutation: false,
-    body: ocppLogFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  list: c.list(ocppLogFilter, ocppLogDto),
+  get: c.get(ocppLogDetail, { access: c.permi('list') }),
+  export: c.export(ocppLogFilter),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idBody, idQuery, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, endpoint, idBody, optText } from '../endpoint.js';
 import { pointStatuses } from './monitor.js';
 
 export const equipmentTypes = ['ac', 'dc', 'acdc'] as const;
@@ -103,19 +103,15 @@ export const pointFilter = z.object({
   status: z.enum(pointStatuses).optional(),
 });
 
-export const pointOption = z.object({
-  id: z.number(),
-  serialNumber: z.string(),
-  pointName: z.string(),
-  stationId: z.number(),
-  stationName: z.string(),
-  providerId: z.number(),
-  connectors: z.array(connectorDto.pick({ connectorNo: true, connectorName: true, standard: true, type: true })),
-});
+export const pointOption = pointDto
+  .pick({ id: true, serialNumber: true, pointName: true, stationId: true, stationName: true, providerId: true })
+  .extend({
+    connectors: z.array(connectorDto.pick({ connectorNo: true, connectorName: true, standard: true, type: true })),
+  });
 export type PointOption = z.infer<typeof pointOption>;
 
-const permi = (action: string) => ({ permi: `config:point:${action}` });
 const resource = 'point';
+const c = crud(resource, 'config:point');
 
 /**
  * Charge points and their connectors; `/web/point/*` by convention (operator actions such as
@@ -123,71 +119,19 @@ const resource = 'point';
  * `getStationNameByPoint` for pickers.
  */
 export const pointApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/web/point/list',
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(pointFilter.shape),
-    data: listOf(pointDto),
-  }),
-  get: endpoint({ method: 'GET', path: '/web/point/get', access: permi('query'), resource, query: idQuery, data: pointDto }),
-  add: endpoint({
-    method: 'POST',
-    path: '/web/point/add',
-    access: permi('add'),
-    resource,
-    operation: 'add',
-    body: pointCreate,
-    data: pointDto.extend({ ocppKey: z.string() }),
+  list: c.list(pointFilter, pointDto),
+  get: c.get(pointDto),
+  add: c.add(pointCreate, pointDto.extend({ ocppKey: z.string() }), {
     summary: 'Creates the point and issues its OCPP key, returned in this reply only (the server keeps a salted hash)',
   }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/web/point/edit',
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: pointEdit,
-    data: pointDto,
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: '/web/point/remove',
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: '/web/point/export',
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: pointFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
-  move: endpoint({
-    method: 'POST',
-    path: '/web/point/move',
-    access: permi('move'),
-    resource,
-    operation: 'move',
-    body: idBody.extend({ stationId: z.number().int().positive() }),
-    data: pointDto,
+  edit: c.edit(pointEdit, pointDto),
+  remove: c.remove(),
+  export: c.export(pointFilter),
+  move: c.action('move', idBody.extend({ stationId: z.number().int().positive() }), pointDto, {
     summary: 'Moves a point to another station of its provider; a point waiting for placement may go to any station the caller sees',
   }),
-  newKey: endpoint({
-    method: 'POST',
-    path: '/web/point/newKey',
-    access: permi('key'),
-    resource,
-    operation: 'newKey',
-    body: idBody,
-    data: pointKey,
+  newKey: c.action('newKey', idBody, pointKey, {
+    access: c.permi('key'),
     summary: 'Issues a new OCPP key, returned in this reply only; the old key stops working',
   }),
   options: endpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, endpoint, optText } from '../endpoint.js';
 
 /**
  * Electricity prices (DESIGN.md §3, §9): per station, and group electricity prices that override
@@ -88,8 +88,8 @@ export const priceVersionDto = z.object({
 });
 export type PriceVersionDto = z.infer<typeof priceVersionDto>;
 
-/** One row of the lists: a station (or a station × group) with the version in force now, flattened. */
-export const priceRowDto = z.object({
+/** Whose price it is: a station, or a station × user group (`groupId`), and the version in force now. */
+const priceOwner = {
   stationId: z.number(),
   stationName: z.string(),
   providerId: z.number(),
@@ -97,8 +97,13 @@ export const priceRowDto = z.object({
   timeZone: z.string(),
   groupId: z.number().nullable(),
   groupName: z.string().nullable(),
-  /** The version in force now; null (and null fees) when none is yet. */
+  /** The version in force now; null when none is yet. */
   currentId: z.number().nullable(),
+};
+
+/** One row of the lists: a station (or a station × group) with the version in force now, flattened (null fees when none is). */
+export const priceRowDto = z.object({
+  ...priceOwner,
   effectiveFrom: z.string().nullable(),
   ...optionalFeeDto,
   reserveFeeCents: z.number().nullable(),
@@ -110,14 +115,7 @@ export const priceRowDto = z.object({
 export type PriceRowDto = z.infer<typeof priceRowDto>;
 
 export const priceDetailDto = z.object({
-  stationId: z.number(),
-  stationName: z.string(),
-  providerId: z.number(),
-  providerName: z.string(),
-  timeZone: z.string(),
-  groupId: z.number().nullable(),
-  groupName: z.string().nullable(),
-  currentId: z.number().nullable(),
+  ...priceOwner,
   /** Newest first. */
   versions: z.array(priceVersionDto),
   /** The user groups of the station's provider, for the group price page's picker. */
@@ -128,35 +126,20 @@ export type PriceDetailDto = z.infer<typeof priceDetailDto>;
 export const priceFilter = z.object({ stationName: optText(100) });
 export const groupPriceFilter = z.object({ stationName: optText(100), groupName: optText(50) });
 
-const base = '/web/price';
-const permi = (action: string) => ({ permi: `finance:price:${action}` });
-const resource = 'price';
+const c = crud('price', 'finance:price');
 
 /** Electricity prices: `/web/price/{action}`. */
 export const priceApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(priceFilter.shape),
-    data: listOf(priceRowDto),
-    summary: 'Stations the caller sees, each with the version of its price in force now',
-  }),
-  groupList: endpoint({
-    method: 'GET',
-    path: `${base}/groupList`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(groupPriceFilter.shape),
-    data: listOf(priceRowDto),
+  list: c.list(priceFilter, priceRowDto, { summary: 'Stations the caller sees, each with the version of its price in force now' }),
+  groupList: c.list(groupPriceFilter, priceRowDto, {
+    path: 'groupList',
     summary: 'Group electricity prices (station × user group) with the version in force now',
   }),
   get: endpoint({
     method: 'GET',
-    path: `${base}/get`,
-    access: permi('query'),
-    resource,
+    path: c.path('get'),
+    access: c.permi('query'),
+    resource: 'price',
     query: z.object({
       stationId: z.coerce.number().int().positive(),
       groupId: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
@@ -164,37 +147,14 @@ export const priceApi = {
     data: priceDetailDto,
     summary: "A station's price (or a group price at it) with every version",
   }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/add`,
-    access: permi('add'),
-    resource,
-    operation: 'add',
-    body: priceCreate,
-    data: priceVersionDto,
+  add: c.add(priceCreate, priceVersionDto, {
     summary: 'A new version; it may take effect in the past only if no session at the station billed after that instant',
   }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/edit`,
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: priceEdit,
-    data: priceVersionDto,
+  edit: c.edit(priceEdit, priceVersionDto, {
     summary:
       'Updates a version no bill uses; a used version is kept and the values become a new version (another id). No effectiveFrom: now',
   }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/remove`,
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-    summary: 'Removes versions no bill uses',
-  }),
+  remove: c.remove({ summary: 'Removes versions no bill uses' }),
 };
 
 /**

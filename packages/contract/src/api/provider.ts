@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, idQuery, listOf, optEmail, optText, pageQuery, phoneNumber } from '../endpoint.js';
+import { crud, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
 
 export const providerTypes = ['super', 'common'] as const;
 /** Validity a provider is sold for (spec §9): 1, 2 or 3 years from the day it is set. */
@@ -79,49 +79,17 @@ export const providerOption = z.object({
   parentId: z.number().nullable(),
 });
 
-const base = '/web/userManage';
-const permi = (action: string) => ({ permi: `system:provider:${action}` });
+const c = crud('provider', 'system:provider', '/web/userManage');
 
 /** Providers (tenants); paths as spec §7 names them, the test-mail verb keeps the area's prefix. */
 export const providerApi = {
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/addProvider`,
-    access: permi('add'),
-    resource: 'provider',
-    operation: 'add',
-    body: providerCreate,
-    data: providerDto,
-  }),
-  search: endpoint({
-    method: 'POST',
-    path: `${base}/getConditionProviders`,
-    access: permi('list'),
-    resource: 'provider',
-    mutation: false,
-    body: pageQuery.extend(providerFilter.shape),
-    data: listOf(providerDto),
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/web/getProvider',
-    access: permi('query'),
-    resource: 'provider',
-    query: idQuery,
-    data: providerDto,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/updateProviderInfo`,
-    access: permi('edit'),
-    resource: 'provider',
-    operation: 'edit',
-    body: providerEdit,
-    data: providerDto,
-  }),
+  add: c.add(providerCreate, providerDto, { path: 'addProvider' }),
+  search: c.search(providerFilter, providerDto, { path: 'getConditionProviders' }),
+  get: c.get(providerDto, { path: '/web/getProvider' }),
+  edit: c.edit(providerEdit, providerDto, { path: 'updateProviderInfo' }),
   options: endpoint({
     method: 'GET',
-    path: `${base}/getAllProviders`,
+    path: c.path('getAllProviders'),
     access: 'session',
     resource: 'provider',
     query: z.object({ providerName: optText(100) }),
@@ -137,13 +105,10 @@ export const providerApi = {
     data: z.object({ providerName: z.string(), logoPath: z.string().nullable(), content: z.string().nullable() }),
     summary: "A provider's disclaimer or privacy agreement, shown to drivers (no sign-in)",
   }),
-  testMail: endpoint({
-    method: 'POST',
-    path: `${base}/testProviderMail`,
-    access: permi('edit'),
-    resource: 'provider',
-    operation: 'testMail',
-    body: z.object({ id: z.number().int().positive(), to: z.email().max(100) }),
-    data: z.object({ accepted: z.boolean(), reply: z.string() }),
-  }),
+  testMail: c.action(
+    'testMail',
+    z.object({ id: z.number().int().positive(), to: z.email().max(100) }),
+    z.object({ accepted: z.boolean(), reply: z.string() }),
+    { path: 'testProviderMail', access: c.permi('edit') },
+  ),
 };

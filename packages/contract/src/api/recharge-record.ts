@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, optText, timeFilter } from '../endpoint.js';
 
 export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer'] as const;
 export type TradeType = (typeof tradeTypes)[number];
@@ -42,29 +42,11 @@ export const rechargeRecordFilter = z.object({
   providerId: z.coerce.number().int().positive().optional(),
 });
 
-const base = '/web/rechargeRecord';
-const permi = (action: string) => ({ permi: `finance:recharge:${action}` });
-const resource = 'rechargeRecord';
+const c = crud('rechargeRecord', 'finance:recharge');
 
 /** Recharge records (finance): the ledger's rows, read-only. */
 export const rechargeRecordApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(rechargeRecordFilter.shape),
-    data: listOf(ledgerRow),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: ledgerRow }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: rechargeRecordFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  list: c.list(rechargeRecordFilter, ledgerRow),
+  get: c.get(ledgerRow),
+  export: c.export(rechargeRecordFilter),
 };

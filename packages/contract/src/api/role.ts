@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, endpoint, optText } from '../endpoint.js';
 
 export const roleDto = z.object({
   id: z.number(),
@@ -49,41 +49,25 @@ export const roleOption = z.object({
 });
 const roleIdQuery = z.object({ roleId: z.coerce.number().int().positive() });
 
-const base = '/web/permissionManage';
-const permi = (action: string) => ({ permi: `system:role:${action}` });
+const c = crud('role', 'system:role', '/web/permissionManage');
 
 /** Roles and permissions: paths as spec §7 names them; delete and status keep the area's prefix. */
 export const roleApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/queryRolesByOrg`,
-    access: permi('list'),
-    resource: 'role',
-    query: pageQuery.extend({ orgName: optText(50), roleName: optText(50) }),
-    data: listOf(roleDto),
-  }),
+  list: c.list(z.object({ orgName: optText(50), roleName: optText(50) }), roleDto, { path: 'queryRolesByOrg' }),
   options: endpoint({
     method: 'GET',
-    path: `${base}/queryRoles`,
-    access: permi('query'),
+    path: c.path('queryRoles'),
+    access: c.permi('query'),
     resource: 'role',
     query: z.object({ roleName: optText(50), providerId: z.coerce.number().int().positive().optional() }),
     data: z.array(roleOption),
     summary: 'Roles the caller can see, for selects',
   }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/createRole`,
-    access: permi('add'),
-    resource: 'role',
-    operation: 'add',
-    body: roleCreate,
-    data: roleDto,
-  }),
+  add: c.add(roleCreate, roleDto, { path: 'createRole' }),
   permissions: endpoint({
     method: 'GET',
-    path: `${base}/getRolePermissions`,
-    access: permi('query'),
+    path: c.path('getRolePermissions'),
+    access: c.permi('query'),
     resource: 'role',
     query: roleIdQuery,
     data: z.object({ roleId: z.number(), rolePaths: z.array(z.string()), permissions: z.array(z.string()) }),
@@ -91,37 +75,13 @@ export const roleApi = {
   stringPermission: endpoint({
     method: 'GET',
     path: '/web/userManage/getStringPermission',
-    access: permi('query'),
+    access: c.permi('query'),
     resource: 'role',
     query: roleIdQuery,
     data: z.array(z.string()),
     summary: "The role's operation permissions as strings",
   }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/editRoleInfo`,
-    access: permi('edit'),
-    resource: 'role',
-    operation: 'edit',
-    body: roleEdit,
-    data: roleDto,
-  }),
-  status: endpoint({
-    method: 'POST',
-    path: `${base}/updateRoleStatus`,
-    access: permi('status'),
-    resource: 'role',
-    operation: 'status',
-    body: z.object({ id: z.number().int().positive(), enabled: z.boolean() }),
-    data: roleDto,
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/deleteRole`,
-    access: permi('remove'),
-    resource: 'role',
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
+  edit: c.edit(roleEdit, roleDto, { path: 'editRoleInfo' }),
+  status: c.action('status', z.object({ id: z.number().int().positive(), enabled: z.boolean() }), roleDto, { path: 'updateRoleStatus' }),
+  remove: c.remove({ path: 'deleteRole' }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, idsBody, listOf, optText, pageQuery, phoneNumber } from '../endpoint.js';
+import { crud, endpoint, optText, phoneNumber } from '../endpoint.js';
 
 export const stationStatuses = ['operating', 'maintenance', 'closed'] as const;
 export type StationStatus = (typeof stationStatuses)[number];
@@ -127,57 +127,17 @@ export const stationFilter = z.object({
 export const stationOption = z.object({ id: z.number(), stationName: z.string(), providerId: z.number(), providerName: z.string() });
 export type StationOption = z.infer<typeof stationOption>;
 
-const permi = (action: string) => ({ permi: `config:station:${action}` });
 const resource = 'station';
+const c = crud(resource, 'config:station');
 
 /** Stations (locations); `/web/station/*` by convention, the spec's `getStations` for pickers. */
 export const stationApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/web/station/list',
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(stationFilter.shape),
-    data: listOf(stationDto),
-  }),
-  get: endpoint({ method: 'GET', path: '/web/station/get', access: permi('query'), resource, query: idQuery, data: stationDto }),
-  add: endpoint({
-    method: 'POST',
-    path: '/web/station/add',
-    access: permi('add'),
-    resource,
-    operation: 'add',
-    body: stationCreate,
-    data: stationDto,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: '/web/station/edit',
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: stationEdit,
-    data: stationDto,
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: '/web/station/remove',
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: '/web/station/export',
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: stationFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  list: c.list(stationFilter, stationDto),
+  get: c.get(stationDto),
+  add: c.add(stationCreate, stationDto),
+  edit: c.edit(stationEdit, stationDto),
+  remove: c.remove(),
+  export: c.export(stationFilter),
   options: endpoint({
     method: 'POST',
     path: '/web/getStations',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dictEntry } from './common.js';
-import { endpoint, exportOptions, idQuery, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, endpoint, optText, timeFilter } from '../endpoint.js';
 
 export const systemLogDto = z.object({
   id: z.number(),
@@ -28,53 +28,21 @@ export const systemLogFilter = z.object({
   endTime: timeFilter,
 });
 
-const base = '/web/logs';
-const permi = (action: string) => ({ permi: `system:log:${action}` });
+const c = crud('systemLog', 'system:log', '/web/logs');
 
 /** System log screen; list, search and operation types as spec §7 names them, detail and export keep the prefix. */
 export const systemLogApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/getOperateLogs`,
-    access: permi('list'),
-    resource: 'systemLog',
-    query: pageQuery.extend(systemLogFilter.shape),
-    data: listOf(systemLogDto),
-  }),
-  search: endpoint({
-    method: 'POST',
-    path: `${base}/findOperateLogs`,
-    access: permi('list'),
-    resource: 'systemLog',
-    mutation: false,
-    body: pageQuery.extend(systemLogFilter.shape),
-    data: listOf(systemLogDto),
-  }),
+  list: c.list(systemLogFilter, systemLogDto, { path: 'getOperateLogs' }),
+  search: c.search(systemLogFilter, systemLogDto, { path: 'findOperateLogs' }),
   operations: endpoint({
     method: 'POST',
-    path: `${base}/getOperateDescription`,
-    access: permi('list'),
+    path: c.path('getOperateDescription'),
+    access: c.permi('list'),
     resource: 'systemLog',
     mutation: false,
     data: z.array(dictEntry),
     summary: 'Operation types with labels in the caller language (dictionary entries)',
   }),
-  get: endpoint({
-    method: 'GET',
-    path: `${base}/getOperateLog`,
-    access: permi('query'),
-    resource: 'systemLog',
-    query: idQuery,
-    data: systemLogDetail,
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/exportOperateLogs`,
-    access: permi('export'),
-    resource: 'systemLog',
-    operation: 'export',
-    mutation: false,
-    body: systemLogFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  get: c.get(systemLogDetail, { path: 'getOperateLog' }),
+  export: c.export(systemLogFilter, { path: 'exportOperateLogs' }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { passwordMinLength } from './auth.js';
-import { endpoint, exportOptions, idsBody, listOf, optEmail, optText, pageQuery, phoneNumber } from '../endpoint.js';
+import { crud, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
 
 export const userStatuses = [0, 1] as const;
 
@@ -63,77 +63,28 @@ export const systemUserFilter = z.object({
   roleId: z.coerce.number().int().positive().optional(),
 });
 
-const base = '/web/userManage';
-const permi = (action: string) => ({ permi: `system:user:${action}` });
-const userList = listOf(systemUserDto);
+const c = crud('systemUser', 'system:user', '/web/userManage');
 
 /** System users; paths as spec §7 names them, the missing verbs keep the `/web/userManage` prefix. */
 export const systemUserApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/getAllUsers`,
-    access: permi('list'),
-    resource: 'systemUser',
-    query: pageQuery.extend(systemUserFilter.shape),
-    data: userList,
-  }),
-  search: endpoint({
-    method: 'POST',
-    path: `${base}/searchSystemUser`,
-    access: permi('list'),
-    resource: 'systemUser',
-    mutation: false,
-    body: pageQuery.extend(systemUserFilter.shape),
-    data: userList,
-  }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/addUser`,
-    access: permi('add'),
-    resource: 'systemUser',
-    operation: 'add',
-    body: systemUserCreate,
-    data: systemUserDto,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/editUserInfo`,
-    access: permi('edit'),
-    resource: 'systemUser',
-    operation: 'edit',
-    body: systemUserEdit,
-    data: systemUserDto,
-  }),
-  status: endpoint({
-    method: 'POST',
-    path: `${base}/updateSystemUserStatus`,
-    access: permi('status'),
-    resource: 'systemUser',
-    operation: 'status',
-    body: z.object({ id: z.number().int().positive(), status }),
-    data: systemUserDto,
-  }),
+  list: c.list(systemUserFilter, systemUserDto, { path: 'getAllUsers' }),
+  search: c.search(systemUserFilter, systemUserDto, { path: 'searchSystemUser' }),
+  add: c.add(systemUserCreate, systemUserDto, { path: 'addUser' }),
+  edit: c.edit(systemUserEdit, systemUserDto, { path: 'editUserInfo' }),
+  status: c.action('status', z.object({ id: z.number().int().positive(), status }), systemUserDto, { path: 'updateSystemUserStatus' }),
   resetPwd: endpoint({
     method: 'POST',
-    path: `${base}/resetUserPwd`,
-    access: permi('resetPwd'),
+    path: c.path('resetUserPwd'),
+    access: c.permi('resetPwd'),
     resource: 'systemUser',
     operation: 'resetPassword',
     body: z.object({ id: z.number().int().positive(), password: z.string().min(passwordMinLength).max(128) }),
   }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/deleteUser`,
-    access: permi('remove'),
-    resource: 'systemUser',
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-  }),
+  remove: c.remove({ path: 'deleteUser' }),
   usernameExists: endpoint({
     method: 'GET',
-    path: `${base}/isUserNameExisted`,
-    access: permi('query'),
+    path: c.path('isUserNameExisted'),
+    access: c.permi('query'),
     resource: 'systemUser',
     query: z.object({ userName: z.string().trim().min(1).max(64) }),
     data: z.boolean(),
@@ -141,8 +92,8 @@ export const systemUserApi = {
   }),
   phoneExists: endpoint({
     method: 'GET',
-    path: `${base}/isSysUserByPhoNumExisted`,
-    access: permi('query'),
+    path: c.path('isSysUserByPhoNumExisted'),
+    access: c.permi('query'),
     resource: 'systemUser',
     query: z.object({ phoneNumber: z.string().trim().min(1).max(30) }),
     data: z.boolean(),
@@ -150,30 +101,18 @@ export const systemUserApi = {
   }),
   stationIds: endpoint({
     method: 'GET',
-    path: `${base}/getUserPcaIds`,
-    access: permi('query'),
+    path: c.path('getUserPcaIds'),
+    access: c.permi('query'),
     resource: 'systemUser',
     query: z.object({ stationName: optText(100) }),
     data: z.object({ stationIds: z.array(z.number()), unrestricted: z.boolean() }),
     summary: "The caller's bound stations, i.e. the stations it may bind a user to; unrestricted when it is bound to none",
   }),
-  chargeUserRel: endpoint({
-    method: 'POST',
-    path: `${base}/systemUserChargeUserRel`,
-    access: permi('chargeUser'),
-    resource: 'systemUser',
-    operation: 'chargeUser',
-    body: z.object({ id: z.number().int().positive(), isChargeUser: z.boolean().default(true) }),
-    data: systemUserDto,
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/exportUsers`,
-    access: permi('export'),
-    resource: 'systemUser',
-    operation: 'export',
-    mutation: false,
-    body: systemUserFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  chargeUserRel: c.action(
+    'chargeUser',
+    z.object({ id: z.number().int().positive(), isChargeUser: z.boolean().default(true) }),
+    systemUserDto,
+    { path: 'systemUserChargeUserRel' },
+  ),
+  export: c.export(systemUserFilter, { path: 'exportUsers' }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, exportOptions, idQuery, idsBody, listOf, optText, pageQuery } from '../endpoint.js';
+import { crud, endpoint, listOf, optText, pageQuery } from '../endpoint.js';
 import { chargeUserDto } from './charge-user.js';
 
 export const userGroupDto = z.object({
@@ -38,89 +38,34 @@ export const groupMembersBody = z.object({ id: z.number().int().positive(), char
 
 export const userGroupOption = z.object({ id: z.number(), name: z.string(), providerId: z.number() });
 
-const base = '/web/userGroup';
-const permi = (action: string) => ({ permi: `user:group:${action}` });
 const resource = 'userGroup';
+const c = crud(resource, 'user:group');
 
 /** User groups: `/web/userGroup/{action}`; members are charge users of the group's provider. */
 export const userGroupApi = {
-  list: endpoint({
-    method: 'GET',
-    path: `${base}/list`,
-    access: permi('list'),
-    resource,
-    query: pageQuery.extend(userGroupFilter.shape),
-    data: listOf(userGroupDto),
-  }),
-  get: endpoint({ method: 'GET', path: `${base}/get`, access: permi('query'), resource, query: idQuery, data: userGroupDto }),
-  add: endpoint({
-    method: 'POST',
-    path: `${base}/add`,
-    access: permi('add'),
-    resource,
-    operation: 'add',
-    body: userGroupCreate,
-    data: userGroupDto,
-  }),
-  edit: endpoint({
-    method: 'POST',
-    path: `${base}/edit`,
-    access: permi('edit'),
-    resource,
-    operation: 'edit',
-    body: userGroupEdit,
-    data: userGroupDto,
-  }),
-  remove: endpoint({
-    method: 'POST',
-    path: `${base}/remove`,
-    access: permi('remove'),
-    resource,
-    operation: 'remove',
-    body: idsBody,
-    data: z.object({ removed: z.number() }),
-    summary: 'Remove groups; a group with members is refused (409 with the reason)',
-  }),
+  list: c.list(userGroupFilter, userGroupDto),
+  get: c.get(userGroupDto),
+  add: c.add(userGroupCreate, userGroupDto),
+  edit: c.edit(userGroupEdit, userGroupDto),
+  remove: c.remove({ summary: 'Remove groups; a group with members is refused (409 with the reason)' }),
   members: endpoint({
     method: 'GET',
-    path: `${base}/members`,
-    access: permi('query'),
+    path: c.path('members'),
+    access: c.permi('query'),
     resource,
     query: pageQuery.extend({ id: z.coerce.number().int().positive() }),
     data: listOf(chargeUserDto),
   }),
-  addMembers: endpoint({
-    method: 'POST',
-    path: `${base}/addMembers`,
-    access: permi('members'),
-    resource,
+  addMembers: c.action('addMembers', groupMembersBody, userGroupDto, {
+    access: c.permi('members'),
     operation: 'members',
-    body: groupMembersBody,
-    data: userGroupDto,
     summary: 'Put charge users of the group’s provider into the group (moving them from any other group)',
   }),
-  removeMembers: endpoint({
-    method: 'POST',
-    path: `${base}/removeMembers`,
-    access: permi('members'),
-    resource,
-    operation: 'members',
-    body: groupMembersBody,
-    data: userGroupDto,
-  }),
-  export: endpoint({
-    method: 'POST',
-    path: `${base}/export`,
-    access: permi('export'),
-    resource,
-    operation: 'export',
-    mutation: false,
-    body: userGroupFilter.extend(exportOptions.shape),
-    raw: 'download',
-  }),
+  removeMembers: c.action('removeMembers', groupMembersBody, userGroupDto, { access: c.permi('members'), operation: 'members' }),
+  export: c.export(userGroupFilter),
   options: endpoint({
     method: 'GET',
-    path: `${base}/options`,
+    path: c.path('options'),
     access: 'session',
     resource,
     query: z.object({ providerId: z.coerce.number().int().positive().optional() }),

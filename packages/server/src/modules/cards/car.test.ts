@@ -3,22 +3,14 @@ import type { CarDto, CarImportReport } from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.js';
+import type { TestServer } from '../../../test/harness.js';
 import { car, provider } from '../../db/schema.js';
-import { cardsApi, ok, operator, uniq } from './cards.fixtures.js';
+import { cardsApi, ok, twoProviders, uniq, type CardsApi, type Operator } from './cards.fixtures.js';
 
-let s: TestServer;
-let a: Awaited<ReturnType<typeof operator>>;
-let b: Awaited<ReturnType<typeof operator>>;
-let A: ReturnType<typeof cardsApi>;
-let B: ReturnType<typeof cardsApi>;
+let s: TestServer, a: Operator, b: Operator, A: CardsApi, B: CardsApi;
 let providerA: string;
 beforeAll(async () => {
-  s = await startServer();
-  a = await operator(s);
-  b = await operator(s);
-  A = cardsApi(s, a.token);
-  B = cardsApi(s, b.token);
+  ({ s, a, b, A, B } = await twoProviders());
   providerA = (await s.database.db.select().from(provider).where(eq(provider.id, a.providerId)))[0]!.name;
 });
 afterAll(() => s.close());

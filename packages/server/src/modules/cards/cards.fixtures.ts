@@ -1,7 +1,7 @@
 import { allMenuPaths, allPermissions, type CardDto, type ChargeUserDto, type LedgerRow, type UserGroupDto } from '@csms/contract';
 import { expect } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
-import type { Envelope, TestServer } from '../../../test/harness.js';
+import { startServer, type Envelope, type TestServer } from '../../../test/harness.js';
 
 /** Test helpers of the cards area: calls through the HTTP API, as the console makes them. */
 let n = 0;
@@ -20,6 +20,7 @@ export async function operator(s: TestServer) {
   const op = await createOperator(s.database.db, { permissions: allPermissions, rolePaths: allMenuPaths });
   return { token: await s.login(op.user.username, op.user.password), providerId: op.providerId, userId: op.user.id };
 }
+export type Operator = Awaited<ReturnType<typeof operator>>;
 
 export function cardsApi(s: TestServer, token: string) {
   const post = <T>(path: string, body: unknown, lang: 'zh' | 'en' = 'en') => s.call<T>('POST', path, { token, body, lang });
@@ -47,4 +48,13 @@ export function cardsApi(s: TestServer, token: string) {
     card: (id: number) => ok(get<CardDto & { ledger: LedgerRow[] }>(`/web/card/get?id=${id}`)),
     user: (id: number) => ok(get<ChargeUserDto>(`/web/chargeUser/get?id=${id}`)),
   };
+}
+export type CardsApi = ReturnType<typeof cardsApi>;
+
+/** The cards tests' server: operators of two providers (`a`, `b`) and their clients (`A`, `B`). */
+export async function twoProviders() {
+  const s = await startServer();
+  const a = await operator(s);
+  const b = await operator(s);
+  return { s, a, b, A: cardsApi(s, a.token), B: cardsApi(s, b.token) };
 }

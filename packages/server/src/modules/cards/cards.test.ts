@@ -227,7 +227,10 @@ describe('authorization', () => {
 
   it('with a cache, reads a card and the month energy once until forgotten or expired', async () => {
     const auth = createAuthorizationService({ db, minBalanceCents: 0, cacheMs: 60_000 });
-    const [group] = await db.insert(userGroup).values({ providerId, name: uniq('g'), monthlyLimitWh: 10_000 }).returning();
+    const [group] = await db
+      .insert(userGroup)
+      .values({ providerId, name: uniq('g'), monthlyLimitWh: 10_000 })
+      .returning();
     const user = await newUser({ groupId: group!.id });
     const c = await newCard({ chargeUserId: user.id, balanceCents: 1000 });
     let counted = 0;

@@ -1,21 +1,13 @@
 import type { ChargeUserDto, UserGroupDto } from '@csms/contract';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.js';
+import type { TestServer } from '../../../test/harness.js';
 import { price, station, userGroup } from '../../db/schema.js';
-import { cardsApi, ok, operator, uniq } from './cards.fixtures.js';
+import { cardsApi, ok, twoProviders, uniq, type CardsApi, type Operator } from './cards.fixtures.js';
 
-let s: TestServer;
-let a: Awaited<ReturnType<typeof operator>>;
-let b: Awaited<ReturnType<typeof operator>>;
-let A: ReturnType<typeof cardsApi>;
-let B: ReturnType<typeof cardsApi>;
+let s: TestServer, a: Operator, b: Operator, A: CardsApi, B: CardsApi;
 beforeAll(async () => {
-  s = await startServer();
-  a = await operator(s);
-  b = await operator(s);
-  A = cardsApi(s, a.token);
-  B = cardsApi(s, b.token);
+  ({ s, a, b, A, B } = await twoProviders());
 });
 afterAll(() => s.close());
 

@@ -1,13 +1,14 @@
 import { pointStatusOf, type PointDto, type StationDto } from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOperator, createUser } from '../../../test/fixtures.js';
+import { createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
-import { chargePoint, chargingTransaction, connector, station, systemLog } from '../../db/schema.js';
+import { chargePoint, chargingTransaction, connector, systemLog } from '../../db/schema.js';
 import { createSessionStore } from '../../http/sessions.js';
 import { createEventHub } from '../../lib/events.js';
 import { createExportColumns } from '../../lib/export-config.js';
 import { verifyOcppKey } from '../../ocpp/keys.js';
+import { insertUnassignedStation, stationOperator } from '../station/station.fixtures.js';
 import { createPointRepo } from './point.repo.js';
 import { pointRoutes } from './point.routes.js';
 
@@ -23,10 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const PERMS = [
-  ...['list', 'query', 'add', 'edit', 'remove', 'export'].map((a) => `config:station:${a}`),
-  ...['list', 'query', 'add', 'edit', 'remove', 'export', 'move', 'key'].map((a) => `config:point:${a}`),
-];
 let seq = 0;
 async function addStation(token: string, v: Record<string, unknown> = {}) {
   const r = await s.call<StationDto>('POST', '/web/station/add', {
@@ -147,8 +144,7 @@ describe('charge points', () => {
       data: { field: 'serialNumber' },
     });
     expect((await add(admin, { serialNumber: 'UNIQ-1' }, 'zh')).msg).toBe('充电桩编号“UNIQ-1”已存在');
-    const other = await createOperator(s.database.db, { permissions: PERMS });
-    const t = await s.login(other.user.username, other.user.password);
+    const { token: t, ...other } = await stationOperator(s);
     const st = await addStation(t, { providerId: other.providerId });
     expect((await add(t, { serialNumber: 'UNIQ-1', stationId: st.id })).code).toBe(409);
   });
@@ -211,8 +207,7 @@ describe('charge points', () => {
       msg: 'Move failed: the point is already in station "Next door"',
       data: { field: 'stationId' },
     });
-    const other = await createOperator(s.database.db, { permissions: PERMS });
-    const t = await s.login(other.user.username, other.user.password);
+    const { token: t, ...other } = await stationOperator(s);
     const foreign = await addStation(t, { stationName: 'Foreign', providerId: other.providerId });
     const refused = await s.call('POST', '/web/point/move', { token: admin, body: { id: p.id, stationId: foreign.id }, lang: 'zh' });
     expect(refused).toMatchObject({ code: 409, msg: '移动失败：目标场站“Foreign”属于其他运营商' });
@@ -223,24 +218,12 @@ describe('charge points', () => {
   });
 
   it('places an auto-registered point into any station the caller sees', async () => {
-    const [unassigned] = await s.database.db
-      .insert(station)
-      .values({
-        providerId: 1,
-        name: 'Unassigned',
-        country: 'CN',
-        address: '-',
-        longitude: 0,
-        latitude: 0,
-        timeZone: 'UTC',
-        isUnassigned: true,
-      })
-      .returning();
+    const unassigned = await insertUnassignedStation(s.database.db);
     const [auto] = await s.database.db
       .insert(chargePoint)
       .values({
         providerId: 1,
-        stationId: unassigned!.id,
+        stationId: unassigned.id,
         serialNumber: 'AUTO-1',
         name: 'AUTO-1',
         equipmentType: 'ac',
@@ -253,8 +236,7 @@ describe('charge points', () => {
       hasKey: false,
       connectorCount: 0,
     });
-    const other = await createOperator(s.database.db, { permissions: PERMS });
-    const t = await s.login(other.user.username, other.user.password);
+    const { token: t, ...other } = await stationOperator(s);
     const target = await addStation(t, { providerId: other.providerId });
     const r = await s.call<PointDto>('POST', '/web/point/move', { token: admin, body: { id: auto!.id, stationId: target.id } });
     expect(r.data).toMatchObject({ stationId: target.id, providerId: other.providerId, needsPlacement: false });
@@ -370,10 +352,8 @@ describe('charge points', () => {
 
 describe('scope and pickers', () => {
   it("another provider's points do not exist; bound users see only their stations' points", async () => {
-    const a = await createOperator(s.database.db, { permissions: PERMS });
-    const b = await createOperator(s.database.db, { permissions: PERMS });
-    const ta = await s.login(a.user.username, a.user.password);
-    const tb = await s.login(b.user.username, b.user.password);
+    const { token: ta, ...a } = await stationOperator(s);
+    const { token: tb } = await stationOperator(s);
     const a1 = await addStation(ta, { providerId: a.providerId });
     const a2 = await addStation(ta, { providerId: a.providerId });
     const p1 = (await add(ta, { stationId: a1.id, serialNumber: 'SCOPE-1' })).data;

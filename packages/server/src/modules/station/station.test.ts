@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { station, systemLog } from '../../db/schema.js';
+import { insertUnassignedStation, stationOperator, stationPermissions } from './station.fixtures.js';
 
 let s: TestServer;
 let admin: string;
@@ -14,10 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const PERMS = [
-  ...['list', 'query', 'add', 'edit', 'remove', 'export'].map((a) => `config:station:${a}`),
-  ...['list', 'query', 'add', 'edit', 'remove', 'export', 'move', 'key'].map((a) => `config:point:${a}`),
-];
 let seq = 0;
 const stationBody = (v: Record<string, unknown> = {}) => ({
   stationName: `Station ${++seq}`,
@@ -157,8 +154,7 @@ describe('stations', () => {
       data: { field: 'stationName' },
     });
     expect((await add(admin, { stationName: 'riverside' }, 'zh')).msg).toBe('场站名称“riverside”已存在');
-    const a = await createOperator(s.database.db, { permissions: PERMS });
-    const ta = await s.login(a.user.username, a.user.password);
+    const { token: ta, ...a } = await stationOperator(s);
     expect((await add(ta, { stationName: 'Riverside', providerId: a.providerId })).code).toBe(200);
     const mine = await add(admin, { stationName: 'Lakeside' });
     const r = await s.call('POST', '/web/station/edit', {
@@ -189,28 +185,16 @@ describe('stations', () => {
       '场站“Busy”下还有 1 个充电桩，不能删除',
     );
     // A station with points keeps its provider.
-    const a = await createOperator(s.database.db, { permissions: PERMS });
+    const a = await createOperator(s.database.db, { permissions: stationPermissions });
     const moved = await s.call('POST', '/web/station/edit', {
       token: admin,
       body: { ...stationBody({ stationName: 'Busy', providerId: a.providerId }), id: busy.id },
     });
     expect(moved).toMatchObject({ code: 409, data: { field: 'providerId' } });
 
-    const [unassigned] = await s.database.db
-      .insert(station)
-      .values({
-        providerId: 1,
-        name: 'Unassigned',
-        country: 'CN',
-        address: '-',
-        longitude: 0,
-        latitude: 0,
-        timeZone: 'UTC',
-        isUnassigned: true,
-      })
-      .returning();
+    const unassigned = await insertUnassignedStation(s.database.db);
     expect((await list(admin, '&stationName=Unassigned')).data.list[0]).toMatchObject({ isUnassigned: true });
-    expect(await s.call('POST', '/web/station/remove', { token: admin, body: { ids: [unassigned!.id] } })).toMatchObject({ code: 409 });
+    expect(await s.call('POST', '/web/station/remove', { token: admin, body: { ids: [unassigned.id] } })).toMatchObject({ code: 409 });
 
     await s.call('POST', '/web/point/remove', { token: admin, body: { ids: [p.data.id] } });
     expect(await s.call('POST', '/web/station/remove', { token: admin, body: { ids: [busy.id] } })).toMatchObject({
@@ -247,10 +231,8 @@ describe('stations', () => {
 
 describe('scope', () => {
   it("another provider's stations do not exist; bound users see only their stations", async () => {
-    const a = await createOperator(s.database.db, { permissions: PERMS });
-    const b = await createOperator(s.database.db, { permissions: PERMS });
-    const ta = await s.login(a.user.username, a.user.password);
-    const tb = await s.login(b.user.username, b.user.password);
+    const { token: ta, ...a } = await stationOperator(s);
+    const { token: tb, ...b } = await stationOperator(s);
     const a1 = (await add(ta, { stationName: 'A one', providerId: a.providerId })).data;
     const a2 = (await add(ta, { stationName: 'A two', providerId: a.providerId })).data;
     expect((await add(tb, { providerId: a.providerId })).code).toBe(404);
