@@ -2,11 +2,13 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed } from './db/seed.js';
-import { startDemo, type Demo } from './demo/demo.js';
+import { endOrphanedDemoSessions, startDemo, type Demo } from './demo/demo.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const seeded = await seed(database.db, { adminPassword: config.adminPassword });
+// Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
+if (config.demo) await endOrphanedDemoSessions(database.db);
 const { server } = await buildApp({ config, database });
 
 if (seeded.generatedPassword) {

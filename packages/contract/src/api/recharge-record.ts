@@ -5,7 +5,7 @@ export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer'] as const;
 export type TradeType = (typeof tradeTypes)[number];
 export const accountKinds = ['card', 'mobile'] as const;
 /** Where a ledger row came from; others may appear (the ledger takes any source name). */
-export const ledgerSources = ['console', 'ocpp', 'app', 'import'] as const;
+export const ledgerSources = ['console', 'ocpp', 'app', 'import', 'demo'] as const;
 
 /** One ledger row (DESIGN.md §3): signed amount, balance before and after, operator and source. */
 export const ledgerRow = z.object({

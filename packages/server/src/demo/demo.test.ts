@@ -1,8 +1,9 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { card, chargePoint, chargingTransaction, provider, station } from '../db/schema.js';
-import { DEMO_PROVIDER, startDemo, type Demo } from './demo.js';
+import { insertPoint, insertTransaction } from '../modules/monitor/monitor.fixtures.js';
+import { DEMO_PROVIDER, endOrphanedDemoSessions, startDemo, type Demo } from './demo.js';
 
 let s: TestServer;
 let demo: Demo | undefined;
@@ -65,11 +66,29 @@ describe('demo', () => {
   it('finds its data again on the next start and renews the keys', async () => {
     await demo?.stop();
     const db = s.database.db;
+    // Its chargers come back empty: the sessions they left open end where their last sample was, and only theirs.
+    const [p] = await db.select().from(provider).where(eq(provider.name, DEMO_PROVIDER));
+    const open = await db
+      .select()
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.providerId, p!.id), isNull(chargingTransaction.stoppedAt)));
+    expect(open.length).toBeGreaterThan(0);
+    const other = await insertTransaction(db, await insertPoint(db, 1));
+    expect(await endOrphanedDemoSessions(db)).toBe(open.length);
+    for (const t of open) {
+      const [after] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
+      expect(after).toMatchObject({ stopReason: 'PowerLoss', meterStopWh: t.lastMeterWh, energyWh: t.energyWh });
+      expect(after!.stoppedAt!.getTime()).toBe((t.lastSampleAt ?? t.startedAt).getTime());
+    }
+    const [untouched] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, other.id));
+    expect(untouched!.stoppedAt).toBeNull();
+
     const before = await db.select({ serial: chargePoint.serialNumber, hash: chargePoint.ocppKeyHash }).from(chargePoint);
     demo = await startDemo({ db, config: s.config, port: Number(new URL(s.url).port) });
     const after = await db.select({ serial: chargePoint.serialNumber, hash: chargePoint.ocppKeyHash }).from(chargePoint);
     expect(after.map((r) => r.serial).sort()).toEqual(before.map((r) => r.serial).sort());
-    for (const row of after) expect(row.hash).not.toBe(before.find((b) => b.serial === row.serial)!.hash);
+    for (const row of after.filter((r) => r.serial.startsWith('DEMO-')))
+      expect(row.hash).not.toBe(before.find((b) => b.serial === row.serial)!.hash);
     await Promise.all(demo.fleets.map((f) => f.booted()));
   });
 });

@@ -1,5 +1,5 @@
 import { runFleet, type Fleet } from '@csms/simulator';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { card, chargePoint, chargeUser, connector, price, provider, station } from '../db/schema.js';
@@ -157,6 +157,24 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
     }
   }
   return keys;
+}
+
+/**
+ * The simulated chargers live in the server's process, so what they were charging when it stopped
+ * went with them: they come back with no transaction to resume or stop. Their sessions still open
+ * end where their last sample left them (reason PowerLoss) and are billed like any other; without
+ * this they would stay "charging" for ever. Runs before the OCPP endpoint loads its running
+ * transactions. Returns how many were ended.
+ */
+export async function endOrphanedDemoSessions(db: Db): Promise<number> {
+  const ended = (await db.execute(sql`update charging_transaction t
+      set stopped_at = greatest(coalesce(t.last_sample_at, t.started_at), t.started_at), meter_stop_wh = t.last_meter_wh,
+          stop_reason = 'PowerLoss'
+      from charge_point p, provider o
+      where p.id = t.charge_point_id and o.id = p.provider_id and o.name = ${DEMO_PROVIDER}
+        and p.serial_number like 'DEMO-%' and t.stopped_at is null
+      returning t.id`)) as unknown as { rows: unknown[] };
+  return ended.rows.length;
 }
 
 export interface Demo {

@@ -103,7 +103,7 @@ export const cardsZh = {
     cardExpiredBy: { operator: '人工标记', date: '到期' },
     tradeType: { recharge: '充值', refund: '退款', charge: '充电扣费', transfer: '转账' },
     accountKind: { card: '卡账户', mobile: '手机账户' },
-    ledgerSource: { console: '管理后台', ocpp: '充电桩结算', app: '手机应用', import: '导入' },
+    ledgerSource: { console: '管理后台', ocpp: '充电桩结算', app: '手机应用', import: '导入', demo: '演示充值' },
   },
   exportSource: {
     chargeUser: '充电用户',
@@ -272,7 +272,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
     cardExpiredBy: { operator: 'Marked by an operator', date: 'Expiry date passed' },
     tradeType: { recharge: 'Recharge', refund: 'Refund', charge: 'Charging fee', transfer: 'Transfer' },
     accountKind: { card: 'Card account', mobile: 'Mobile account' },
-    ledgerSource: { console: 'Console', ocpp: 'Charger settlement', app: 'Phone app', import: 'Import' },
+    ledgerSource: { console: 'Console', ocpp: 'Charger settlement', app: 'Phone app', import: 'Import', demo: 'Demo top-up' },
   },
   exportSource: {
     chargeUser: 'Charge users',
