@@ -1,7 +1,7 @@
 import { api } from '@csms/contract';
 import { formatDuration } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
-import { pointOptions, stationOptions } from './options';
+import { pointOptions, stationOptions } from '../../shared/options/station-point-options';
 
 /** Alarm records (spec §1 Records): faults from status notifications, serious when the connector went Faulted. */
 export const alarmRecordResource = defineResource({
@@ -18,7 +18,7 @@ export const alarmRecordResource = defineResource({
     { key: 'stationName', width: 150, ellipsis: true },
     { key: 'serialNumber', width: 150 },
     { key: 'pointName', width: 140, defaultHidden: true },
-    { key: 'connectorNo', width: 100 },
+    { key: 'connectorNo', width: 110 },
     { key: 'status', width: 110, defaultHidden: true },
     { key: 'state', dict: 'alarmState', width: 100 },
     { key: 'clearTime', kind: 'datetime', width: 170 },

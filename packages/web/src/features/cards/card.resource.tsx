@@ -3,7 +3,7 @@ import { Form } from 'antd';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 import { ChargeUserSelect, MoneyInput, PhysicalIdInput, type ChargeUserSelectProps } from './inputs';
 import { LedgerTable } from './ledger-table';
 import { providerOptions } from './options';
@@ -50,7 +50,7 @@ export function cardResource(actions: CardActions) {
       { key: 'account', width: 130 },
       { key: 'phone', width: 130, defaultHidden: true },
       { key: 'email', width: 180, ellipsis: true, defaultHidden: true },
-      { key: 'balanceCents', width: 110, sorter: true, render: (v) => formatCents(v) },
+      { key: 'balanceCents', width: 110, sorter: true, render: (v) => formatMoney(v) },
       { key: 'state', dict: 'cardState', width: 100 },
       { key: 'expiredBy', dict: 'cardExpiredBy', width: 150, hideInTable: true },
       { key: 'expireTime', kind: 'datetime', width: 170, sorter: true },

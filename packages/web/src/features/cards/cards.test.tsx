@@ -7,7 +7,6 @@ import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin, type
 import CardPage from './card.page';
 import { reportCsv } from './car-import';
 import { CarImportDialog } from './car-import-dialog';
-import { formatCents, formatKwh, kwhToWh, unitsToCents } from './format';
 import { MembersDialog } from './members-dialog';
 import NewMembersWidget from './new-members-widget';
 
@@ -90,17 +89,6 @@ afterEach(async () => {
 });
 
 describe('formats', () => {
-  it('turns cents and Wh into what people read, and typed amounts back without float noise', () => {
-    expect(formatCents(123456)).toBe('1234.56');
-    expect(formatCents(-500)).toBe('-5.00');
-    expect(formatCents(null)).toBe('');
-    expect(formatKwh(150_500)).toBe('150.5');
-    expect(formatKwh(12_345)).toBe('12.345');
-    expect(unitsToCents(0.1 + 0.2)).toBe(30);
-    expect(unitsToCents(12.34)).toBe(1234);
-    expect(kwhToWh(1.0005)).toBe(1001);
-  });
-
   it('writes the import report as CSV with a BOM, quoting where needed', () => {
     const report: CarImportReport = {
       total: 3,

@@ -3,7 +3,7 @@ import { Form } from 'antd';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 import { GroupSelect } from './inputs';
 import { groupOptions, providerOptions } from './options';
 
@@ -51,8 +51,8 @@ export function chargeUserResource(actions: ChargeUserActions) {
       { key: 'email', width: 180, ellipsis: true, defaultHidden: true },
       { key: 'userType', dict: 'chargeUserType', width: 120 },
       { key: 'cardCount', width: 100, sorter: true },
-      { key: 'cardBalanceCents', width: 110, sorter: true, render: (v) => formatCents(v) },
-      { key: 'mobileBalanceCents', width: 110, sorter: true, render: (v) => formatCents(v) },
+      { key: 'cardBalanceCents', width: 110, sorter: true, render: (v) => formatMoney(v) },
+      { key: 'mobileBalanceCents', width: 110, sorter: true, render: (v) => formatMoney(v) },
       { key: 'groupName', width: 130 },
       { key: 'memberLevel', width: 100, sorter: true, defaultHidden: true },
       { key: 'status', dict: 'userStatus', width: 90 },

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { ReadCardButton } from '../../shared/cardReader';
-import { kwhToWh, unitsToCents } from './format';
+import { kwhToWh, unitsToCents } from '../../shared/format/units';
 
 type Scaled = Omit<InputNumberProps<number>, 'value' | 'onChange'> & {
   /** Injected by Form.Item: the value in the API's unit (cents, Wh). */

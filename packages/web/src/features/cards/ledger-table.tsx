@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { DictTag } from '../../shared/dict/DictTag';
 import { formatDateTime } from '../../shared/resource/cells';
 import { useResourceText } from '../../shared/resource/labels';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 
 /** A card's latest balance changes (the detail view): every row says before, amount and after. */
 export function LedgerTable({ rows }: { rows: LedgerRow[] | undefined }) {
@@ -26,9 +26,9 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] | undefined }) {
       columns={[
         col('createTime', (r) => formatDateTime(r.createTime)),
         col('tradeType', (r) => <DictTag type="tradeType" value={r.tradeType} />),
-        col('amountCents', (r) => formatCents(r.amountCents)),
-        col('balanceBeforeCents', (r) => formatCents(r.balanceBeforeCents)),
-        col('balanceAfterCents', (r) => formatCents(r.balanceAfterCents)),
+        col('amountCents', (r) => formatMoney(r.amountCents)),
+        col('balanceBeforeCents', (r) => formatMoney(r.balanceBeforeCents)),
+        col('balanceAfterCents', (r) => formatMoney(r.balanceAfterCents)),
         col('operatorName'),
         col('thirdPartyTxnId'),
       ]}

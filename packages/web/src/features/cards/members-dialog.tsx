@@ -9,7 +9,7 @@ import { DictTag } from '../../shared/dict/DictTag';
 import { feedback } from '../../shared/feedback';
 import { confirmThenCall } from '../../shared/resource/actions';
 import { useResourceText } from '../../shared/resource/labels';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 import { ChargeUserSelect } from './inputs';
 
 const MEMBERS_PERMI = 'user:group:members';
@@ -102,7 +102,7 @@ export function MembersDialog({ group, onClose }: { group: UserGroupDto | null; 
             title: text.label('userType'),
             render: (v: string) => <DictTag type="chargeUserType" value={v} />,
           },
-          { key: 'cardBalanceCents', dataIndex: 'cardBalanceCents', title: text.label('cardBalanceCents'), render: formatCents },
+          { key: 'cardBalanceCents', dataIndex: 'cardBalanceCents', title: text.label('cardBalanceCents'), render: formatMoney },
           {
             key: 'status',
             dataIndex: 'status',

@@ -6,7 +6,7 @@ import { ApiError, call } from '../../shared/api/client';
 import { feedback } from '../../shared/feedback';
 import { fieldMessage } from '../../shared/resource/form-values';
 import { useResourceText } from '../../shared/resource/labels';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 import { MoneyInput } from './inputs';
 
 /** What a recharge or refund dialog works on: the account's id, its balance, and the title's parameters. */
@@ -64,7 +64,7 @@ export function MoneyDialog({ name, kind, endpoint, title, target, balanceOf, in
     try {
       const data = await call(endpoint, { body: bodyOf(values) as never }, { fieldErrors: true });
       feedback.message.success(
-        t(kind === 'recharge' ? 'cards.rechargeDone' : 'cards.refundDone', { balance: formatCents(balanceOf(data)) }),
+        t(kind === 'recharge' ? 'cards.rechargeDone' : 'cards.refundDone', { balance: formatMoney(balanceOf(data)) }),
       );
       for (const path of invalidate) void queryClient.invalidateQueries({ queryKey: [path] });
       onClose();
@@ -92,8 +92,8 @@ export function MoneyDialog({ name, kind, endpoint, title, target, balanceOf, in
     >
       <Typography.Paragraph type="secondary">
         {kind === 'refund'
-          ? t('cards.refundHint', { balance: formatCents(Math.max(0, target.balanceCents)) })
-          : t('cards.balance', { balance: formatCents(target.balanceCents) })}
+          ? t('cards.refundHint', { balance: formatMoney(Math.max(0, target.balanceCents)) })
+          : t('cards.balance', { balance: formatMoney(target.balanceCents) })}
       </Typography.Paragraph>
       <Form form={form} name={`${name}-${kind}`} layout="vertical" preserve={false}>
         <Form.Item name="amountCents" label={amountLabel} required extra={t('cards.amountHint')} rules={[rule('amountCents')]}>

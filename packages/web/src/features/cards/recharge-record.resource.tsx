@@ -1,9 +1,9 @@
 import { api } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
-import { formatCents } from './format';
+import { formatMoney } from '../../shared/format/units';
 import { providerOptions } from './options';
 
-const money = (v: unknown) => formatCents(v);
+const money = (v: unknown) => formatMoney(v);
 
 /** Recharge records (finance, spec §3): the ledger's recharges and refunds, read-only; charges on request. */
 export const rechargeRecordResource = defineResource({

@@ -2,7 +2,7 @@ import { TeamOutlined } from '@ant-design/icons';
 import { api, type UserGroupDto } from '@csms/contract';
 import { useTranslation } from 'react-i18next';
 import { defineResource } from '../../shared/resource/types';
-import { formatKwh } from './format';
+import { formatKwh } from '../../shared/format/units';
 import { KwhInput } from './inputs';
 import { providerOptions } from './options';
 
@@ -22,7 +22,7 @@ export function userGroupResource(openMembers: (group: UserGroupDto) => void) {
     columns: [
       { key: 'id', width: 80, sorter: true, defaultHidden: true },
       { key: 'name', width: 160, sorter: true },
-      { key: 'memberCount', width: 90, sorter: true },
+      { key: 'memberCount', width: 110, sorter: true },
       {
         key: 'monthlyLimitWh',
         width: 200,

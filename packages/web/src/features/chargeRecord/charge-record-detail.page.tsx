@@ -7,8 +7,9 @@ import { useNavigate, useParams } from 'react-router';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
 import { formatDuration, formatKwh, formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { wallClockOrEmpty } from '../../shared/format/zone-time';
 import { confirmThenCall } from '../../shared/resource/actions';
-import { formatDateTime, renderCell } from '../../shared/resource/cells';
+import { renderCell } from '../../shared/resource/cells';
 import { useResourceText } from '../../shared/resource/labels';
 import type { ColumnDef } from '../../shared/resource/types';
 import { printPath, RECORD_PATH } from './charge-record.resource';
@@ -54,8 +55,8 @@ const BILL_FIELDS: ColumnDef<Row>[] = [
   { key: 'billingNote', dict: 'billingNote' },
 ];
 
-/** The bill lines: price version, tier and fee kind with energy, unit price and amount. */
-export function BillLines({ lines }: { lines: BillLineDto[] }) {
+/** The bill lines: price version (from, on the station's clock), tier and fee kind with energy, unit price and amount. */
+export function BillLines({ lines, timeZone }: { lines: BillLineDto[]; timeZone: string }) {
   const { t } = useTranslation();
   const text = useResourceText('chargeRecord');
   const total = lines.reduce((sum, l) => sum + l.amountCents, 0);
@@ -67,7 +68,7 @@ export function BillLines({ lines }: { lines: BillLineDto[] }) {
       pagination={false}
       locale={{ emptyText: t('chargeRecord.noLines') }}
       columns={[
-        { key: 'effectiveFrom', title: text.label('effectiveFrom'), render: (_, l) => formatDateTime(l.effectiveFrom) },
+        { key: 'effectiveFrom', title: text.label('effectiveFrom'), render: (_, l) => wallClockOrEmpty(l.effectiveFrom, timeZone) },
         { key: 'tier', title: text.label('tier'), render: (_, l) => t(`enums.priceTier.${l.tier}`) },
         { key: 'kind', title: text.label('kind'), render: (_, l) => t(`enums.feeKind.${l.kind}`) },
         { key: 'energyWh', title: text.label('energyWh'), align: 'right', render: (_, l) => formatKwh(l.energyWh) },
@@ -97,7 +98,13 @@ function StateAlert({ record }: { record: ChargeRecordDetail }) {
     return <Alert type="error" showIcon title={t('chargeRecord.invalidAlert', { reason })} data-testid="record-alert" />;
   const parts = [];
   if (record.validity === 'confirmed')
-    parts.push(t('chargeRecord.confirmedAlert', { reason, name: record.confirmedByName ?? '', time: formatDateTime(record.confirmedAt) }));
+    parts.push(
+      t('chargeRecord.confirmedAlert', {
+        reason,
+        name: record.confirmedByName ?? '',
+        time: wallClockOrEmpty(record.confirmedAt, record.stationTimeZone),
+      }),
+    );
   if (record.billingNote) parts.push(t('chargeRecord.notBilledAlert', { reason: t(`enums.billingNote.${record.billingNote}`) }));
   if (parts.length === 0) return null;
   return <Alert type="warning" showIcon title={parts.join(' ')} data-testid="record-alert" />;
@@ -124,8 +131,14 @@ export default function ChargeRecordDetailPage() {
   if (record.isError) return <Result status="warning" title={t('chargeRecord.loadFailed')} />;
   const r = record.data;
   const row = (r ?? {}) as Row;
+  // Times on the station's clock, as on the printed bill and in the bill's price tiers.
+  const tz = r?.stationTimeZone ?? 'UTC';
   const describe = (fields: ColumnDef<Row>[]) =>
-    fields.map((c) => ({ key: c.key, label: text.label(c.key), children: renderCell(c, row) }));
+    fields.map((c) => ({
+      key: c.key,
+      label: text.label(c.key),
+      children: c.kind === 'datetime' ? wallClockOrEmpty(row[c.key] as string | null, tz) : renderCell(c, row),
+    }));
   const confirm = () =>
     confirmThenCall(
       text,
@@ -165,6 +178,9 @@ export default function ChargeRecordDetailPage() {
             <Flex vertical gap={16}>
               <StateAlert record={r} />
               <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} items={describe(SESSION_FIELDS)} />
+              <Typography.Text type="secondary" data-testid="record-zone">
+                {t('chargeRecord.bill.timeZoneNote', { tz })}
+              </Typography.Text>
             </Flex>
           )}
         </Card>
@@ -173,7 +189,7 @@ export default function ChargeRecordDetailPage() {
             <Flex vertical gap={16}>
               {!r.billedAt && <Typography.Text type="secondary">{t('chargeRecord.waitingBill')}</Typography.Text>}
               <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 4 }} items={describe(BILL_FIELDS)} />
-              <BillLines lines={r.lines} />
+              <BillLines lines={r.lines} timeZone={tz} />
             </Flex>
           )}
         </Card>
@@ -182,7 +198,7 @@ export default function ChargeRecordDetailPage() {
           extra={process.data?.thinned ? <Typography.Text type="secondary">{t('chargeRecord.thinned')}</Typography.Text> : null}
         >
           <Spin spinning={process.isFetching}>
-            <ProcessCharts samples={process.data?.samples ?? []} />
+            <ProcessCharts samples={process.data?.samples ?? []} timeZone={tz} />
           </Spin>
         </Card>
       </Flex>

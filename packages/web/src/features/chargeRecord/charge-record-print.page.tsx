@@ -7,26 +7,10 @@ import { useNavigate, useParams } from 'react-router';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
 import { formatDuration, formatKwh, formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { wallClockOrEmpty } from '../../shared/format/zone-time';
 import { useResourceText } from '../../shared/resource/labels';
 import { detailPath } from './charge-record.resource';
 import './charge-record-print.css';
-
-/** An instant as YYYY-MM-DD HH:mm:ss on the wall clock of `timeZone` (the bill shows the station's local times). */
-export function formatInZone(iso: string | null, timeZone: string): string {
-  if (!iso) return '';
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(iso));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
-}
 
 /** Columns of the bill lines: field key, right-aligned. */
 const LINE_COLUMNS: [string, boolean][] = [
@@ -43,7 +27,8 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
   const { t } = useTranslation();
   const text = useResourceText('chargeRecord');
   const tz = record.stationTimeZone;
-  const at = (iso: string | null) => formatInZone(iso, tz);
+  // The bill shows the station's local times.
+  const at = (iso: string | null) => wallClockOrEmpty(iso, tz);
   const enumOr = (kind: string, v: string | null) => (v === null ? '' : t(`enums.${kind}.${v}`, { defaultValue: v }));
   const pairs: [string, string][] = [
     ['stationName', record.stationName],

@@ -3,7 +3,7 @@ import { api, type ChargeRecordDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { formatDuration, formatKwh, formatMoney } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
-import { pointOptions, stationOptions } from './options';
+import { pointOptions, stationOptions } from '../../shared/options/station-point-options';
 
 export const RECORD_PATH = '/historyRecord/chargeRecord';
 export const detailPath = (id: number) => `${RECORD_PATH}/detail/${id}`;
@@ -31,7 +31,7 @@ export function chargeRecordResource(nav: RecordNavigation) {
       { key: 'stationName', width: 150, ellipsis: true },
       { key: 'serialNumber', width: 150 },
       { key: 'pointName', width: 140, defaultHidden: true },
-      { key: 'connectorNo', width: 100 },
+      { key: 'connectorNo', width: 110 },
       { key: 'account', width: 130 },
       { key: 'cardNumber', width: 140 },
       { key: 'startType', dict: 'startType', width: 110 },

@@ -7,7 +7,8 @@ import { setSession } from '../../shared/auth/session';
 import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import ChargeRecordDetailPage from './charge-record-detail.page';
 import ChargeRecordPage from './charge-record.page';
-import ChargeRecordPrintPage, { formatInZone } from './charge-record-print.page';
+import { wallClockOrEmpty } from '../../shared/format/zone-time';
+import ChargeRecordPrintPage from './charge-record-print.page';
 import { seriesOf } from './process-charts';
 
 const record: ChargeRecordDetail = {
@@ -144,9 +145,9 @@ afterEach(() => {
 
 describe('units and series', () => {
   it('shows station-local times on the bill and skips samples without the quantity', () => {
-    expect(formatInZone('2026-03-01T23:30:00.000Z', 'Asia/Shanghai')).toBe('2026-03-02 07:30:00');
-    expect(formatInZone('2026-03-29T01:30:00.000Z', 'Europe/Berlin')).toBe('2026-03-29 03:30:00');
-    expect(formatInZone(null, 'UTC')).toBe('');
+    expect(wallClockOrEmpty('2026-03-01T23:30:00.000Z', 'Asia/Shanghai')).toBe('2026-03-02 07:30:00');
+    expect(wallClockOrEmpty('2026-03-29T01:30:00.000Z', 'Europe/Berlin')).toBe('2026-03-29 03:30:00');
+    expect(wallClockOrEmpty(null, 'UTC')).toBe('');
     expect(seriesOf(samples, 'temperatureC').map((p) => p.y)).toEqual([31, 33, 34]);
     expect(seriesOf(samples, 'soc')).toHaveLength(4);
   });
@@ -214,6 +215,12 @@ describe('charging record detail and bill', { timeout: 60_000 }, () => {
     }
     expect(within(screen.getByTestId('curve-temperatureC')).getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(3);
     expect(screen.getByText('Output current (A)')).toBeTruthy();
+    // Times on the station's clock (Asia/Shanghai), whatever the browser's zone: start, end, bill, curves.
+    expect(screen.getByText('2026-03-02 07:30:00')).toBeTruthy();
+    expect(screen.getByText('2026-03-02 08:30:00')).toBeTruthy();
+    expect(screen.getByTestId('record-zone').textContent).toContain('Asia/Shanghai');
+    expect(screen.getAllByText('2026-01-01 08:00:00')).toHaveLength(4);
+    expect(within(screen.getByTestId('curve-powerW')).getByText('07:40:00')).toBeTruthy();
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
   });
 

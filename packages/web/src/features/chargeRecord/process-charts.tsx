@@ -1,9 +1,9 @@
 import type { ProcessSample } from '@csms/contract';
 import { Card, Col, Empty, Row } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { AreaChart, type ChartPoint } from '../../shared/charts/AreaChart';
 import { formatKw } from '../../shared/format/units';
+import { wallClock } from '../../shared/format/zone-time';
 
 type Quantity = 'powerW' | 'soc' | 'temperatureC' | 'currentImportA' | 'currentOfferedA' | 'voltageV';
 
@@ -25,11 +25,16 @@ export function seriesOf(samples: ProcessSample[], key: Quantity): ChartPoint[] 
   });
 }
 
-/** Six small charts over the session's time: power, SOC, connector temperature, import and output current, output voltage. */
-export function ProcessCharts({ samples }: { samples: ProcessSample[] }) {
+/**
+ * Six small charts over the session's time: power, SOC, connector temperature, import and output
+ * current, output voltage; the time axis on the station's clock, like the record's times.
+ */
+export function ProcessCharts({ samples, timeZone }: { samples: ProcessSample[]; timeZone: string }) {
   const { t } = useTranslation();
-  const multiDay = samples.length > 1 && dayjs(samples[0]!.at).format('YYYYMMDD') !== dayjs(samples.at(-1)!.at).format('YYYYMMDD');
-  const formatX = (x: number) => dayjs(x).format(multiDay ? 'MM-DD HH:mm' : 'HH:mm:ss');
+  const day = (at: string | number) => wallClock(new Date(at), timeZone).slice(0, 10);
+  const multiDay = samples.length > 1 && day(samples[0]!.at) !== day(samples.at(-1)!.at);
+  // `YYYY-MM-DD HH:mm:ss`: the time of day, or month, day and minute across midnight.
+  const formatX = (x: number) => (multiDay ? wallClock(new Date(x), timeZone).slice(5, 16) : wallClock(new Date(x), timeZone).slice(11));
   return (
     <Row gutter={[16, 16]}>
       {QUANTITIES.map(({ key, format }) => {

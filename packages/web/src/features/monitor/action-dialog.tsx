@@ -190,7 +190,11 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
   return (
     <Modal
       open
-      title={t('monitor.dialog.title', { action: t(`monitor.actions.${action}`), serial: target?.serialNumber ?? '' })}
+      title={
+        target
+          ? t('monitor.dialog.title', { action: t(`monitor.actions.${action}`), serial: target.serialNumber })
+          : t(`monitor.actions.${action}`)
+      }
       onCancel={onClose}
       destroyOnHidden
       footer={

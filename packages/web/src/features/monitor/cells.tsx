@@ -1,8 +1,8 @@
 import { pointStatuses, type ConnectorState, type PointStatus, type StationState } from '@csms/contract';
 import { Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatDuration } from '../../shared/format/units';
 import { useNow } from './clock';
-import { formatDuration } from './format';
 
 export const statusColor: Record<PointStatus, string> = {
   available: 'success',
@@ -68,9 +68,8 @@ export function OnlineTag({ online }: { online: boolean }) {
   return <Tag color={online ? 'success' : 'default'}>{t(online ? 'enums.statusCount.connected' : 'enums.statusCount.offline')}</Tag>;
 }
 
-/** Time since `since`, ticking every second. */
+/** Time since `since` as H:MM:SS (as the records show durations), ticking every second. */
 export function Elapsed({ since }: { since: string }) {
-  const { t } = useTranslation();
   const now = useNow();
-  return <span>{formatDuration(t, since, now)}</span>;
+  return <span>{formatDuration((now - Date.parse(since)) / 1000)}</span>;
 }

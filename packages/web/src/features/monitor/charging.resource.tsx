@@ -1,16 +1,10 @@
 import { api, type LiveSession } from '@csms/contract';
 import { StopOutlined } from '@ant-design/icons';
-import { call } from '../../shared/api/client';
-import { defineResource, type RemoteOptions } from '../../shared/resource/types';
+import { formatKw, formatKwh } from '../../shared/format/units';
+import { stationOptions } from '../../shared/options/station-point-options';
+import { defineResource } from '../../shared/resource/types';
 import { permiOf, type ActionRequest } from './actions';
 import { Elapsed, OnlineTag } from './cells';
-import { kw, kwh } from './format';
-
-/** Stations for the search's picker (`getStations`), in the caller's scope. */
-export const stationOptions: RemoteOptions = {
-  key: 'monitor.stations',
-  load: async () => (await call(api.station.options, { body: {} })).map((s) => ({ value: s.id, label: s.stationName })),
-};
 
 /** Sessions in progress (spec: remote start and stop), live from the event stream. */
 export function chargingResource(open: (r: ActionRequest) => void) {
@@ -20,16 +14,16 @@ export function chargingResource(open: (r: ActionRequest) => void) {
     rowKey: 'transactionId',
     hideActions: ['detail'],
     columns: [
-      { key: 'transactionId', width: 90 },
+      { key: 'transactionId', width: 120 },
       { key: 'serialNumber', width: 140 },
-      { key: 'connectorNo', width: 80 },
+      { key: 'connectorNo', width: 110 },
       // Computed on screen: the duration ticks every second.
-      { key: 'duration' as 'startedAt', width: 140, render: (_, row) => <Elapsed since={row.startedAt} /> },
-      { key: 'energyWh', width: 110, render: (v) => kwh(v as number) },
-      { key: 'powerW', width: 100, render: (v) => kw(v as number | null) },
+      { key: 'duration' as 'startedAt', width: 110, render: (_, row) => <Elapsed since={row.startedAt} /> },
+      { key: 'energyWh', width: 110, render: (v) => formatKwh(v) },
+      { key: 'powerW', width: 100, render: (v) => formatKw(v) },
       { key: 'soc', width: 90 },
-      { key: 'idTag', width: 120 },
-      { key: 'account', width: 120 },
+      { key: 'idTag', width: 150 },
+      { key: 'account', width: 150 },
       { key: 'stationName', width: 140, ellipsis: true },
       { key: 'startedAt', kind: 'datetime', width: 170 },
       { key: 'startType', dict: 'startType', width: 110 },
@@ -45,7 +39,8 @@ export function chargingResource(open: (r: ActionRequest) => void) {
     rowActions: [
       {
         key: 'remoteStop',
-        label: 'monitor.actions.remoteStop',
+        // The one button of a narrow column: "Stop" rather than "Remote stop".
+        label: 'monitor.stopSession',
         icon: <StopOutlined />,
         danger: true,
         permi: [permiOf('remoteStop')],

@@ -4,7 +4,6 @@ import { closeEvents } from '../../shared/events';
 import { mockFetch, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import ChargingPage from './charging.page';
 import { FakeSource } from './fake-source';
-import { formatDuration } from './format';
 
 const session = {
   transactionId: 31,
@@ -50,25 +49,20 @@ beforeEach(() => {
 afterEach(() => closeEvents());
 
 describe('charging sessions', { timeout: 60_000 }, () => {
-  it('formats durations in both languages’ words', () => {
-    const t = (key: string, p: Record<string, number>) => `${key}:${p.h ?? ''}/${p.m}/${p.s}`;
-    expect(formatDuration(t as never, '2026-01-01T00:00:00Z', Date.parse('2026-01-01T01:02:03Z'))).toBe('monitor.duration:1/2/3');
-    expect(formatDuration(t as never, '2026-01-01T00:00:00Z', Date.parse('2026-01-01T00:00:09Z'))).toBe('monitor.durationShort:/0/9');
-  });
-
   it('shows sessions in kWh and kW, follows meter values and removes a stopped session', async () => {
     serve();
     renderWithProviders(<ChargingPage />, '/realTimeMonitor/charging');
     await screen.findByText('UID31');
-    expect(screen.getByText('12.34')).toBeTruthy();
-    expect(screen.getByText('7.2')).toBeTruthy();
-    expect(screen.getByText(/^1 h 2 min/)).toBeTruthy();
+    expect(screen.getByText('12.340')).toBeTruthy();
+    expect(screen.getByText('7.20')).toBeTruthy();
+    // Started 3725 s ago: the same H:MM:SS as the records' durations.
+    expect(screen.getByText(/^1:0\d:\d\d$/)).toBeTruthy();
     const base = { providerId: 1, stationId: 2, chargePointId: 7, serialNumber: 'CP-7', transactionId: 31, connectorNo: 2 };
     act(() =>
       FakeSource.latest().emit('transaction.meter', { ...base, energyWh: 13_000, powerW: 11_000, soc: 60, at: new Date().toISOString() }),
     );
-    await waitFor(() => expect(screen.getByText('13.00')).toBeTruthy());
-    expect(screen.getByText('11.0')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('13.000')).toBeTruthy());
+    expect(screen.getByText('11.00')).toBeTruthy();
     act(() => FakeSource.latest().emit('transaction.stopped', { ...base, energyWh: 13_000, stoppedAt: new Date().toISOString() }));
     await waitFor(() => expect(screen.queryByText('UID31')).toBeNull());
   });
@@ -77,7 +71,7 @@ describe('charging sessions', { timeout: 60_000 }, () => {
     const sent = serve();
     renderWithProviders(<ChargingPage />);
     await screen.findByText('UID31');
-    fireEvent.click(screen.getByText('Remote stop'));
+    fireEvent.click(screen.getByText('Stop'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Stop transaction 31 on connector 2 of charge point "CP-7"?')).toBeTruthy();
     fireEvent.click(within(dialog).getByTestId('action-send'));

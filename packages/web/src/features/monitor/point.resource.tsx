@@ -1,10 +1,10 @@
 import { api, type PointState } from '@csms/contract';
 import type { ReactNode } from 'react';
 import { PlayCircleOutlined, StopOutlined } from '@ant-design/icons';
+import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource, type RowActionDef } from '../../shared/resource/types';
 import { actionKeys, permiOf, type ActionKey, type ActionRequest } from './actions';
 import { ConnectorTags, OnlineTag, StatusTag } from './cells';
-import { stationOptions } from './charging.resource';
 
 const icons: Partial<Record<ActionKey, ReactNode>> = { remoteStart: <PlayCircleOutlined />, remoteStop: <StopOutlined /> };
 

@@ -3,10 +3,11 @@ import { priceTiers, type PriceVersionDto } from '@csms/contract';
 import { Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../shared/auth/useAuth';
+import { formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { wallClock } from '../../shared/format/zone-time';
 import { formatDateTime } from '../../shared/resource/cells';
-import { formatCents, formatUnitPrice, TIER_COLORS } from './slots';
+import { TIER_COLORS } from './slots';
 import { TierBar } from './TierBar';
-import { wallClock } from './zone-time';
 
 export interface VersionHistoryProps {
   versions: PriceVersionDto[];
@@ -62,7 +63,7 @@ export function VersionHistory({ versions, currentId, timeZone, editingId, onEdi
             </Typography.Text>
           ),
         })),
-        { key: 'reserve', title: t('price.columns.reserve'), width: 110, render: (_, v) => formatCents(v.reserveFeeCents) },
+        { key: 'reserve', title: t('price.columns.reserve'), width: 110, render: (_, v) => formatMoney(v.reserveFeeCents) },
         { key: 'slots', title: t('price.columns.slots'), width: 170, render: (_, v) => <TierBar slots={v.slots} width={144} /> },
         {
           key: 'used',

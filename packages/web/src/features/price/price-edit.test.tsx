@@ -139,8 +139,17 @@ describe('price edit page', { timeout: 60_000 }, () => {
     const { container } = renderWithProviders(<GroupPriceEditPage />, '/x?stationId=3');
     expect((await screen.findAllByText('分组电价编辑')).length).toBeGreaterThan(0);
     expect(screen.getByText('请选择用户分组')).toBeTruthy();
+    expect(await screen.findByText('请选择要在该场站设置电价的用户分组')).toBeTruthy();
     expect(screen.queryByTestId('price-save')).toBeNull();
     expect(priceKeys(container.textContent ?? '')).toEqual([]);
+  });
+
+  it('says where user groups are made when the provider has none', async () => {
+    mockFetch(() => ok({ ...detail([]), groups: [] }));
+    renderWithProviders(<GroupPriceEditPage />, '/x?stationId=3');
+    expect(await screen.findByText('This provider has no user groups yet')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Go to user groups' })).toBeTruthy();
+    expect(screen.queryByTestId('price-save')).toBeNull();
   });
 
   it('asks for a station when none is given', async () => {

@@ -1,20 +1,38 @@
 import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import { api, priceFeeKeys, priceTiers, type PriceDetailDto, type PriceFeeKey, type PriceVersionDto } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, DatePicker, Descriptions, Flex, Form, Input, Radio, Result, Row, Select, Space, Spin } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Descriptions,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  Radio,
+  Result,
+  Row,
+  Select,
+  Space,
+  Spin,
+} from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, call } from '../../shared/api/client';
 import { Authorized } from '../../shared/auth/authorized';
 import { feedback } from '../../shared/feedback';
+import { wallClock } from '../../shared/format/zone-time';
 import { bodyFrom, feeUnits, formField, reserveCents, valuesFrom, type PriceFormValues } from './price-form';
 import { TIER_COLORS } from './slots';
 import { TimelineEditor } from './TimelineEditor';
 import { VersionHistory } from './VersionHistory';
-import { wallClock } from './zone-time';
 
 export const PRICE_LIST_PATH = '/financialManagement/electricityPriceSetting';
+const USER_GROUPS_PATH = '/userManagement/userGroup';
 
 /** What the form saves: a new version, or an existing one (in place while unused, else as a new version). */
 type Target = { kind: 'new' } | { kind: 'version'; version: PriceVersionDto };
@@ -174,6 +192,15 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
             ]}
           />
         </Card>
+
+        {d && kind === 'group' && groupId === undefined && (
+          <Card variant="borderless">
+            {/* Nothing to edit until a group is chosen; without groups, say where they are made. */}
+            <Empty description={t(d.groups.length > 0 ? 'price.page.pickGroupHint' : 'price.page.noGroups')}>
+              {d.groups.length === 0 && <Button onClick={() => void navigate(USER_GROUPS_PATH)}>{t('price.page.toGroups')}</Button>}
+            </Empty>
+          </Card>
+        )}
 
         {d && (kind === 'station' || groupId !== undefined) && (
           <Card

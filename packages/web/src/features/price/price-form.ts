@@ -8,8 +8,9 @@ import {
   type PriceVersionDto,
 } from '@csms/contract';
 import dayjs, { type Dayjs } from 'dayjs';
-import { fillAll, formatCents, formatUnitPrice } from './slots';
-import { instantOf, wallClock } from './zone-time';
+import { formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { instantOf, wallClock } from '../../shared/format/zone-time';
+import { fillAll } from './slots';
 
 /**
  * The edit form: fees as the decimal strings the operator typed ($/kWh, $), converted to the
@@ -50,7 +51,7 @@ export function valuesFrom(v: VersionLike | null | undefined, timeZone: string, 
   >;
   return {
     ...fees,
-    reserveFeeCents: v ? formatCents(v.reserveFeeCents) : '0.00',
+    reserveFeeCents: v ? formatMoney(v.reserveFeeCents) : '0.00',
     effectiveMode: v && keepTime ? 'at' : 'now',
     effectiveAt: v && keepTime ? dayjs(wallClock(v.effectiveFrom, timeZone)) : null,
     slots: v ? [...v.slots] : fillAll('flat'),

@@ -1,9 +1,10 @@
 import { EditOutlined, TeamOutlined } from '@ant-design/icons';
 import { api, priceTiers, type PriceRowDto, type PriceTier } from '@csms/contract';
 import { Tag, Typography } from 'antd';
+import { formatMoney, formatUnitPrice } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
 import type { ColumnDef } from '../../shared/resource/types';
-import { formatCents, formatUnitPrice, TIER_COLORS } from './slots';
+import { TIER_COLORS } from './slots';
 import { TierBar } from './TierBar';
 
 type Go = (path: string) => void;
@@ -25,9 +26,9 @@ function tierColumn(tier: PriceTier, t: T): ColumnDef<PriceRowDto> {
         <div
           style={{ borderInlineStart: `3px solid ${TIER_COLORS[tier]}`, paddingInlineStart: 6, textAlign: 'start', whiteSpace: 'nowrap' }}
         >
-          <Typography.Text>{`${t('price.elecShort')} ${formatUnitPrice(row[`${tier}Elec`]!)}`}</Typography.Text>
+          <Typography.Text>{`${t('price.elecShort')} ${formatUnitPrice(row[`${tier}Elec`])}`}</Typography.Text>
           <br />
-          <Typography.Text type="secondary">{`${t('price.serviceShort')} ${formatUnitPrice(row[`${tier}Service`]!)}`}</Typography.Text>
+          <Typography.Text type="secondary">{`${t('price.serviceShort')} ${formatUnitPrice(row[`${tier}Service`])}`}</Typography.Text>
         </div>
       ),
   };
@@ -47,8 +48,8 @@ function columns(t: T, group: boolean): ColumnDef<PriceRowDto>[] {
     {
       key: 'reserveFeeCents',
       label: 'price.columns.reserve',
-      width: 120,
-      render: (v) => (typeof v === 'number' ? formatCents(v) : ''),
+      width: 150,
+      render: (v) => formatMoney(v),
     },
     { key: 'effectiveFrom', kind: 'datetime', width: 170 },
     { key: 'upcomingFrom', kind: 'datetime', width: 170 },

@@ -2,7 +2,7 @@ import { decimalToUnits, unitsToDecimal } from '@csms/contract';
 import { describe, expect, it } from 'vitest';
 import { bodyFrom, feeUnits, reserveCents, valuesFrom } from './price-form';
 import { fillAll, paintRange, runsOf, slotTime } from './slots';
-import { instantOf, wallClock } from './zone-time';
+import { instantOf, wallClock } from '../../shared/format/zone-time';
 
 describe('slots', () => {
   it('names the half hours', () => {

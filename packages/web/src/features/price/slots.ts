@@ -1,4 +1,4 @@
-import { SLOTS_PER_DAY, unitsToDecimal, type PriceTier } from '@csms/contract';
+import { SLOTS_PER_DAY, type PriceTier } from '@csms/contract';
 
 /** One colour per tier, from expensive (warm) to cheap (cool); the timeline, the bars and the legend share them. */
 export const TIER_COLORS: Record<PriceTier, string> = {
@@ -43,8 +43,3 @@ export function runsOf(slots: readonly PriceTier[]): Run[] {
   });
   return runs;
 }
-
-/** A unit price (1/10,000 per kWh) as `$/kWh` with 4 decimals. */
-export const formatUnitPrice = (units: number) => unitsToDecimal(units, 4);
-/** Cents with 2 decimals. */
-export const formatCents = (cents: number) => unitsToDecimal(cents, 2);

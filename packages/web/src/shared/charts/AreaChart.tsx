@@ -22,6 +22,8 @@ export interface AreaChartProps {
 }
 
 const PAD = { top: 12, right: 16, bottom: 24, left: 56 };
+/** Distance from the right end within which an x label is right-aligned. */
+const EDGE = 24;
 
 /** Width of the element, following resizes; `fallback` until measured (and in jsdom). */
 function useWidth(fallback: number) {
@@ -101,8 +103,14 @@ export function AreaChart({ points, height = 220, formatX, formatY, label, xTick
             </text>
           </g>
         ))}
+        {/* A label at the right edge ends there instead of running out of the chart. */}
         {geometry.xLabels.map((p) => (
-          <text key={p.x} x={geometry.sx(p.x)} y={height - 6} textAnchor="middle">
+          <text
+            key={p.x}
+            x={geometry.sx(p.x)}
+            y={height - 6}
+            textAnchor={geometry.sx(p.x) > PAD.left + geometry.innerW - EDGE ? 'end' : 'middle'}
+          >
             {formatX(p.x)}
           </text>
         ))}

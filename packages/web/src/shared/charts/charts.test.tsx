@@ -27,6 +27,9 @@ describe('AreaChart', () => {
     expect(texts).toContain('0kW');
     expect(texts).toContain('8kW');
     expect(texts).toContain('h0');
+    // The last x label ends at the right edge instead of being cut off there.
+    const xLabels = [...container.querySelectorAll('text')].filter((t) => t.textContent?.startsWith('h'));
+    expect(xLabels.map((t) => t.getAttribute('text-anchor'))).toEqual(['middle', 'middle', 'middle', 'end']);
   });
 
   it('shows the nearest point under the pointer', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatKw, formatKwh, formatMoney, formatPercent, formatUnitPrice } from './units';
+import { formatDuration, formatKw, formatKwh, formatMoney, formatPercent, formatUnitPrice, kwhToWh, unitsToCents } from './units';
 
 describe('unit formatters', () => {
   it('turn stored units into what people read', () => {
@@ -13,6 +13,13 @@ describe('unit formatters', () => {
     expect(formatDuration(3725)).toBe('1:02:05');
     expect(formatDuration(59.6)).toBe('0:01:00');
     expect(formatPercent(0.09375)).toBe('9.4');
+  });
+
+  it('turn typed amounts back into stored units without float noise', () => {
+    expect(unitsToCents(0.1 + 0.2)).toBe(30);
+    expect(unitsToCents(12.34)).toBe(1234);
+    expect(kwhToWh(1.0005)).toBe(1001);
+    expect(kwhToWh(150.5)).toBe(150_500);
   });
 
   it('leave missing values empty', () => {

@@ -26,3 +26,9 @@ export function formatDuration(sec: unknown): string {
 
 /** A share 0…1 as a percentage with one decimal: 0.09375 → "9.4". */
 export const formatPercent = (share: unknown): string => (isNum(share) ? (share * 100).toFixed(1) : '');
+
+/** What an operator types, back to stored units: currency units to whole cents (0.1 + 0.2 must give 30, not 30.000000000000004). */
+export const unitsToCents = (units: number) => Math.round(units * 100);
+
+/** Typed kWh to whole Wh. */
+export const kwhToWh = (kwh: number) => Math.round(kwh * 1000);

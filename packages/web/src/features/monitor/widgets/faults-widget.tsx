@@ -1,8 +1,9 @@
 import { api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, List, Space, Tag, Typography } from 'antd';
+import { Card, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../shared/api/client';
+import { DictTag } from '../../../shared/dict/DictTag';
 import { formatDateTime } from '../../../shared/resource/cells';
 import { useMonitorLive } from '../live';
 
@@ -27,15 +28,26 @@ export default function FaultsWidget() {
           dataSource={data ?? []}
           rowKey="alarmId"
           renderItem={(f) => (
-            <List.Item data-testid="live-fault">
+            <List.Item
+              data-testid="live-fault"
+              extra={
+                <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(f.occurredAt)}
+                </Typography.Text>
+              }
+            >
+              {/* The error code in words, as in the alarm records; the charger's own text on hover. */}
               <Space size={8} wrap>
                 <Tag color={f.level === 'serious' ? 'error' : 'warning'}>{t(`enums.alarmLevel.${f.level}`)}</Tag>
                 <Typography.Text strong>{f.serialNumber}</Typography.Text>
                 <span>{t('monitor.connectorNo', { n: f.connectorNo })}</span>
-                <Typography.Text code>{f.errorCode}</Typography.Text>
+                <Tooltip title={f.info || undefined}>
+                  <span>
+                    <DictTag type="chargePointErrorCode" value={f.errorCode} />
+                  </span>
+                </Tooltip>
                 <Typography.Text type="secondary">{f.stationName}</Typography.Text>
               </Space>
-              <Typography.Text type="secondary">{formatDateTime(f.occurredAt)}</Typography.Text>
             </List.Item>
           )}
         />

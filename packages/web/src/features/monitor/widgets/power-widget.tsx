@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../shared/api/client';
 import { AreaChart } from '../../../shared/charts/AreaChart';
-import { kw } from '../format';
+import { formatKw } from '../../../shared/format/units';
 
 type Bucket = (typeof powerBucketMinutes)[number];
 
@@ -35,10 +35,15 @@ export default function PowerWidget() {
       }
     >
       <Space size={16} style={{ marginBottom: 8 }}>
-        <Typography.Text type="secondary">{t('monitor.widgets.now', { value: kw(last) })}</Typography.Text>
-        <Typography.Text type="secondary">{t('monitor.widgets.peak', { value: kw(peak) })}</Typography.Text>
+        <Typography.Text type="secondary">{t('monitor.widgets.now', { value: formatKw(last) })}</Typography.Text>
+        <Typography.Text type="secondary">{t('monitor.widgets.peak', { value: formatKw(peak) })}</Typography.Text>
       </Space>
-      <AreaChart points={points} label={t('monitor.widgets.power')} formatX={(x) => dayjs(x).format('HH:mm')} formatY={(y) => kw(y)} />
+      <AreaChart
+        points={points}
+        label={t('monitor.widgets.power')}
+        formatX={(x) => dayjs(x).format('HH:mm')}
+        formatY={(y) => formatKw(y)}
+      />
     </Card>
   );
 }

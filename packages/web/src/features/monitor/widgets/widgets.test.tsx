@@ -1,3 +1,4 @@
+import { dictEntries, type DictType } from '@csms/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeEvents } from '../../../shared/events';
@@ -28,8 +29,8 @@ describe('dashboard widgets', { timeout: 60_000 }, () => {
       return { code: 200, msg: 'ok', data: { bucketMinutes: minutes, points } };
     });
     renderWithProviders(<PowerWidget />);
-    expect(await screen.findByText('Now 22.0 kW')).toBeTruthy();
-    expect(screen.getByText('Peak 22.0 kW')).toBeTruthy();
+    expect(await screen.findByText('Now 22.00 kW')).toBeTruthy();
+    expect(screen.getByText('Peak 22.00 kW')).toBeTruthy();
     expect(screen.getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(24);
     fireEvent.click(screen.getByText('15 minutes'));
     await waitFor(() => expect(screen.getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(96));
@@ -38,7 +39,11 @@ describe('dashboard widgets', { timeout: 60_000 }, () => {
 
   it('lists open faults and refreshes when a charger reports one', async () => {
     let faults: unknown[] = [];
-    mockFetch(() => ({ code: 200, msg: 'ok', data: faults }));
+    mockFetch((url) =>
+      url.pathname.startsWith('/prod-api/system/dict/data/type/')
+        ? { code: 200, msg: 'ok', data: dictEntries('en', url.pathname.split('/').pop() as DictType) }
+        : { code: 200, msg: 'ok', data: faults },
+    );
     renderWithProviders(<FaultsWidget />);
     expect(await screen.findByText('No open faults')).toBeTruthy();
     faults = [
@@ -68,7 +73,8 @@ describe('dashboard widgets', { timeout: 60_000 }, () => {
         at: new Date().toISOString(),
       }),
     );
-    expect(await screen.findByText('GroundFailure')).toBeTruthy();
+    // The error code in words, as the alarm records show it.
+    expect(await screen.findByText('Ground failure')).toBeTruthy();
     expect(screen.getByText('Serious')).toBeTruthy();
   });
 

@@ -32,6 +32,8 @@ const price: UiCatalogue['price'] = {
     missingStation: 'Choose a station from the price list',
     pickGroup: 'Choose a user group',
     noGroups: 'This provider has no user groups yet',
+    pickGroupHint: 'Choose the user group whose price to edit at this station',
+    toGroups: 'Go to user groups',
     editing: 'Editing the version effective from {time}',
     creating: 'New version',
     newVersion: 'New version',

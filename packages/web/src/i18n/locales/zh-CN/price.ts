@@ -31,6 +31,8 @@ export default {
     missingStation: '请从电价列表中选择一个场站',
     pickGroup: '请选择用户分组',
     noGroups: '该运营商还没有用户分组',
+    pickGroupHint: '请选择要在该场站设置电价的用户分组',
+    toGroups: '前往用户分组',
     editing: '编辑 {time} 生效的版本',
     creating: '新建版本',
     newVersion: '新建版本',

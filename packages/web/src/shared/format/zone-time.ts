@@ -53,3 +53,6 @@ export function instantOf(wall: string, zone: string): Date | undefined {
   if (earlier + offsetAt(earlier, zone) === asUtc) guess = earlier;
   return new Date(guess);
 }
+
+/** `wallClock` of an instant that may be missing (a session not yet ended): empty then. */
+export const wallClockOrEmpty = (at: string | null | undefined, zone: string): string => (at ? wallClock(at, zone) : '');
