@@ -1,9 +1,9 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { fieldLabel, type Lang } from '@csms/contract';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../http/errors.js';
 import type { EventHub } from './events.js';
+import { createXlsxWriter, needsZip64, waitFor, type XlsxWriter } from './xlsx-writer.js';
 
 export interface ExportColumn<Row> {
   key: string;
@@ -25,6 +25,7 @@ export interface ExportJob<Row> {
 }
 
 const PROGRESS_EVERY = 1000;
+const CSV_CHUNK = 64 * 1024;
 
 function cell(v: unknown): string | number | boolean | null {
   if (v === null || v === undefined) return null;
@@ -40,8 +41,17 @@ function csvField(v: unknown): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** Writes a chunk; when the body is full, waits for it to drain, or fails once it is closed (the client went away). */
 async function write(out: Writable, chunk: string) {
-  if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+  if (!out.write(chunk)) await waitFor(out, 'drain', [out]);
+}
+
+/** Rows of an Excel worksheet. */
+const XLSX_MAX_ROWS = 1_048_576;
+
+/** The most rows one export may hold: the configured limit, and for xlsx what a worksheet holds besides its header (Excel would open a longer one cut short). */
+export function exportRowLimit(format: 'xlsx' | 'csv', maxRows: number): number {
+  return format === 'xlsx' ? Math.min(maxRows, XLSX_MAX_ROWS - 1) : maxRows;
 }
 
 /**
@@ -49,7 +59,8 @@ async function write(out: Writable, chunk: string) {
  * reports progress on the event stream. Refuses (409) above the configured row limit.
  */
 export async function streamExport<Row extends Record<string, unknown>>(reply: FastifyReply, job: ExportJob<Row>): Promise<void> {
-  if (job.total > job.maxRows) throw new AppError(409, 'errors.export.tooLarge', { total: job.total, max: job.maxRows });
+  const max = exportRowLimit(job.format, job.maxRows);
+  if (job.total > max) throw new AppError(409, 'errors.export.tooLarge', { total: job.total, max });
   const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
   const fileName = `${job.fileBase}_${stamp}.${job.format}`;
   const headers = job.columns.map((c) => fieldLabel(job.lang, job.resource, c.key));
@@ -66,37 +77,43 @@ export async function streamExport<Row extends Record<string, unknown>>(reply: F
     .send(body);
 
   let done = 0;
+  let xlsx: XlsxWriter | undefined;
   const report = () => {
     const p = job.progress;
     if (p) p.hub.publish({ type: 'export.progress', userId: p.userId, payload: { exportId: p.exportId ?? null, done, total: job.total } });
   };
   try {
     if (job.format === 'csv') {
-      await write(body, `\uFEFF${headers.map(csvField).join(',')}\r\n`);
+      // Rows go out in chunks of about 64 KB: one write per row costs more than the row itself.
+      let text = `\uFEFF${headers.map(csvField).join(',')}\r\n`;
       for await (const batch of job.batches) {
         for (const row of batch) {
-          await write(body, `${values(row).map(csvField).join(',')}\r\n`);
+          text += `${values(row).map(csvField).join(',')}\r\n`;
+          if (text.length >= CSV_CHUNK) {
+            await write(body, text);
+            text = '';
+          }
           if (++done % PROGRESS_EVERY === 0) report();
         }
       }
+      await write(body, text);
       body.end();
     } else {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
-      const ws = wb.addWorksheet(job.fileBase);
-      ws.addRow(headers).commit();
+      // Our own writer: exceljs's streaming writer keeps every row until the workbook is committed.
+      xlsx = createXlsxWriter(body, { sheetName: job.fileBase, zip64: needsZip64((job.total + 1) * headers.length) });
+      await xlsx.addRow(headers);
       for await (const batch of job.batches) {
         for (const row of batch) {
-          ws.addRow(values(row)).commit();
+          const full = xlsx.addRow(values(row));
+          if (full) await full;
           if (++done % PROGRESS_EVERY === 0) report();
         }
-        // Let the stream drain between batches so memory stays flat.
-        await new Promise((r) => setImmediate(r));
       }
-      ws.commit();
-      await wb.commit();
+      await xlsx.end();
     }
     report();
   } catch (err) {
+    xlsx?.destroy();
     body.destroy(err as Error);
     throw err;
   }

@@ -50,11 +50,44 @@ const columns = {
   createdAt: t.createdAt,
 };
 
+/**
+ * What an export reads: the exported fields only. PGlite spends its time per column and row
+ * moving results out, so the export leaves out what no export column shows (measured on 20k
+ * records: about a third less CPU per row than the full record).
+ */
+const exportFields = {
+  id: t.id,
+  providerName: provider.name,
+  stationName: station.name,
+  serialNumber: chargePoint.serialNumber,
+  pointName: chargePoint.name,
+  connectorNo: t.connectorNo,
+  idTag: t.idTag,
+  cardNumber: card.cardNumber,
+  account: chargeUser.account,
+  startType: t.startType,
+  startedAt: t.startedAt,
+  stoppedAt: t.stoppedAt,
+  energyWh: t.energyWh,
+  stopReason: t.stopReason,
+  stopAccount: stopUser.account,
+  elecFeeCents: t.elecFeeCents,
+  serviceFeeCents: t.serviceFeeCents,
+  reserveFeeCents: t.reserveFeeCents,
+  totalCents: t.totalCents,
+  billedAt: t.billedAt,
+  paidFrom: t.paidFrom,
+  billingNote: t.billingNote,
+  valid: t.valid,
+  invalidReason: t.invalidReason,
+  confirmedAt: t.confirmedAt,
+};
+
 // The charge user is the card's owner, else the account that started the session remotely; the
 // stop account is the owner of a different card that stopped it.
-function selectRecords(db: Db) {
+function selectRecords(db: Db, fields: typeof columns | typeof exportFields) {
   return db
-    .select(columns)
+    .select(fields)
     .from(t)
     .innerJoin(provider, eq(provider.id, t.providerId))
     .innerJoin(station, eq(station.id, t.stationId))
@@ -74,9 +107,16 @@ function selectRecords(db: Db) {
     .leftJoin(systemUser, eq(systemUser.id, t.confirmedBy));
 }
 
-export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
+// The query's rows are the union of both selections, told apart by the fields only the full one has.
+type SelectedRow = Awaited<ReturnType<typeof selectRecords>>[number];
+export type RecordRow = Extract<SelectedRow, { providerId: number }>;
+type ExportRecordRow = Exclude<SelectedRow, RecordRow>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const durationSec = (r: { startedAt: Date; stoppedAt: Date | null }) =>
+  r.stoppedAt ? Math.max(0, Math.round((r.stoppedAt.getTime() - r.startedAt.getTime()) / 1000)) : null;
+const validity = (r: { valid: boolean; confirmedAt: Date | null }): ChargeRecordDto['validity'] =>
+  r.valid ? 'valid' : r.confirmedAt ? 'confirmed' : 'invalid';
 
 export function toDto(r: RecordRow): ChargeRecordDto {
   return {
@@ -95,7 +135,7 @@ export function toDto(r: RecordRow): ChargeRecordDto {
     startType: r.startType,
     startTime: r.startedAt.toISOString(),
     endTime: iso(r.stoppedAt),
-    durationSec: r.stoppedAt ? Math.max(0, Math.round((r.stoppedAt.getTime() - r.startedAt.getTime()) / 1000)) : null,
+    durationSec: durationSec(r),
     meterStartWh: Number(r.meterStartWh),
     meterStopWh: r.meterStopWh === null ? null : Number(r.meterStopWh),
     energyWh: Number(r.energyWh),
@@ -109,12 +149,72 @@ export function toDto(r: RecordRow): ChargeRecordDto {
     billedAt: iso(r.billedAt),
     paidFrom: r.paidFrom,
     billingNote: r.billingNote,
-    validity: r.valid ? 'valid' : r.confirmedAt ? 'confirmed' : 'invalid',
+    validity: validity(r),
     invalidReason: r.invalidReason,
     confirmedByName: r.confirmedByName,
     confirmedAt: iso(r.confirmedAt),
     late: r.late,
     createTime: r.createdAt.toISOString(),
+  };
+}
+
+/** The record as an export reads it: the DTO's exported fields, computed as `toDto` does. */
+export type ChargeRecordExportRow = Pick<
+  ChargeRecordDto,
+  | 'id'
+  | 'providerName'
+  | 'stationName'
+  | 'serialNumber'
+  | 'pointName'
+  | 'connectorNo'
+  | 'idTag'
+  | 'cardNumber'
+  | 'account'
+  | 'startType'
+  | 'startTime'
+  | 'endTime'
+  | 'durationSec'
+  | 'energyWh'
+  | 'stopReason'
+  | 'stopAccount'
+  | 'elecFeeCents'
+  | 'serviceFeeCents'
+  | 'reserveFeeCents'
+  | 'totalCents'
+  | 'billedAt'
+  | 'paidFrom'
+  | 'billingNote'
+  | 'validity'
+  | 'invalidReason'
+>;
+
+function toExportRow(r: ExportRecordRow): ChargeRecordExportRow {
+  return {
+    id: r.id,
+    providerName: r.providerName ?? '',
+    stationName: r.stationName ?? '',
+    serialNumber: r.serialNumber ?? '',
+    pointName: r.pointName ?? '',
+    connectorNo: r.connectorNo,
+    idTag: r.idTag,
+    cardNumber: r.cardNumber,
+    account: r.account,
+    startType: r.startType,
+    startTime: r.startedAt.toISOString(),
+    endTime: iso(r.stoppedAt),
+    durationSec: durationSec(r),
+    energyWh: Number(r.energyWh),
+    stopReason: r.stopReason,
+    stopAccount: r.stopAccount,
+    elecFeeCents: r.elecFeeCents,
+    serviceFeeCents: r.serviceFeeCents,
+    reserveFeeCents: r.reserveFeeCents,
+    totalCents: r.totalCents,
+    billedAt: iso(r.billedAt),
+    paidFrom: r.paidFrom,
+    billingNote: r.billingNote,
+    validity: validity(r),
+    invalidReason: r.invalidReason,
   };
 }
 
@@ -165,7 +265,7 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
   /** The records of these ids with everything joined, in the ids' order. */
   async function byIds(ids: number[]) {
     if (ids.length === 0) return [];
-    const found = await selectRecords(db).where(inArray(t.id, ids));
+    const found = (await selectRecords(db, columns).where(inArray(t.id, ids))) as RecordRow[];
     const byId = new Map(found.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -192,21 +292,32 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       return { list: await byIds(ids.map((r) => r.id)), total };
     },
     count,
-    /** One keyset page (by id) for the export engine. */
-    async page(p: Principal, f: RecordFilter, afterId: number, size: number) {
+    /** One keyset page (by id) for the export engine, with the exported fields only. */
+    async page(p: Principal, f: RecordFilter, afterId: number, size: number): Promise<ChargeRecordExportRow[]> {
       const ids = await db
         .select({ id: t.id })
         .from(t)
         .where(where(p, f, gt(t.id, afterId)))
         .orderBy(asc(t.id))
         .limit(size);
-      return byIds(ids.map((r) => r.id));
+      if (ids.length === 0) return [];
+      // Then the joins for these ids only: the id query stays single-table (an index scan
+      // whatever the filter), and the plan of the joins never depends on how far the export got.
+      const found = (await selectRecords(db, exportFields)
+        .where(
+          inArray(
+            t.id,
+            ids.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(t.id))) as ExportRecordRow[];
+      return found.map(toExportRow);
     },
     /** One record in scope, running or finished, with its station's address and time zone. */
     async get(p: Principal, id: number) {
-      const [row] = await selectRecords(db)
+      const [row] = (await selectRecords(db, columns)
         .where(and(scope(p), eq(t.id, id)))
-        .limit(1);
+        .limit(1)) as RecordRow[];
       return row ? { ...toDto(row), stationAddress: row.stationAddress ?? '', stationTimeZone: row.stationTimeZone ?? 'UTC' } : undefined;
     },
     async priceVersions(ids: number[]) {

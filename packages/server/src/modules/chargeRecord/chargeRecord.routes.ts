@@ -1,4 +1,4 @@
-import { Code, translate, type ChargeRecordDetail, type ChargeRecordDto, type chargeRecordApi, type Lang } from '@csms/contract';
+import { Code, translate, type ChargeRecordDetail, type chargeRecordApi, type Lang } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { AuthedCtx } from '../../http/context.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -8,7 +8,7 @@ import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { dollars, enumLabel, hms, kwh } from '../../lib/units.js';
 import type { Billing } from '../billing/settle.js';
-import type { ChargeRecordRepo } from './chargeRecord.repo.js';
+import type { ChargeRecordExportRow, ChargeRecordRepo } from './chargeRecord.repo.js';
 
 interface Deps {
   repo: ChargeRecordRepo;
@@ -18,8 +18,11 @@ interface Deps {
   columns: ExportColumns;
 }
 
-/** Export cells: money in $, energy in kWh, enum values in the caller's words. */
-export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordDto>[] {
+/**
+ * Export cells: money in $, energy in kWh, enum values in the caller's words. Every key is a field
+ * of the export row (checked below), which is all the export reads from the database.
+ */
+export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordExportRow>[] {
   const label = (kind: string, v: string | null) => enumLabel(lang, kind, v);
   return [
     { key: 'id' },
@@ -47,7 +50,7 @@ export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordDto>[] {
     { key: 'invalidReason', value: (r) => label('invalidReason', r.invalidReason) },
     { key: 'billingNote', value: (r) => label('billingNote', r.billingNote) },
     { key: 'providerName' },
-  ];
+  ] satisfies (ExportColumn<ChargeRecordExportRow> & { key: keyof ChargeRecordExportRow })[];
 }
 
 export function chargeRecordRoutes({ repo, billing, events, config, columns }: Deps): Handlers<typeof chargeRecordApi> {

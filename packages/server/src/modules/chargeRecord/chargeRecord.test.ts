@@ -17,8 +17,12 @@ import {
   systemLog,
   systemUser,
 } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { keysetBatches } from '../../lib/export.js';
 import { createLedger } from '../cards/ledger.js';
 import { createBilling } from '../billing/settle.js';
+import { createChargeRecordRepo } from './chargeRecord.repo.js';
+import { exportColumnsFor } from './chargeRecord.routes.js';
 
 let s: TestServer;
 let db: Db;
@@ -459,6 +463,36 @@ describe('charging records: export', () => {
         .trim()
         .split('\r\n'),
     ).toEqual(['Cost ($),Transaction ID', `7.24,${tx.id}`]);
+  });
+
+  it('reads for the export the fields its columns show, with the values the list shows', async () => {
+    const a = await site();
+    const c = await cardOf(a);
+    const stopper = await cardOf(a);
+    const billed = await session(a, { cardId: c.card.id, idTag: c.card.physicalId, stopIdTag: stopper.card.physicalId });
+    await billing.settle(billed.id);
+    await session(a, { startType: 'remote', idTag: 'REMOTE', chargeUserId: c.user.id });
+    await session(a, { cardId: c.card.id, valid: false, invalidReason: 'meterJump' });
+    await session(a, { cardId: c.card.id, valid: false, invalidReason: 'meterReset', confirmedAt: new Date(), confirmedBy: 1 });
+    await session(a, { stopReason: null, stoppedAt: new Date('2026-03-01T23:29:00Z'), energyWh: 0 });
+    await session(a, { stoppedAt: null }); // running: in neither
+
+    const repo = createChargeRecordRepo({ db });
+    const principal = { providerIds: [a.providerId], stationIds: null } as Principal;
+    const rows = [];
+    // Pages of 2, so the keyset goes over page boundaries.
+    for await (const page of keysetBatches((after, size) => repo.page(principal, {}, after, size), 2)) rows.push(...page);
+
+    const keys = exportColumnsFor('en').map((col) => col.key);
+    expect(Object.keys(rows[0]!).sort()).toEqual([...keys].sort());
+    const shown = (await list(a)).data.list.sort((p, q) => p.id - q.id);
+    expect(rows).toHaveLength(5);
+    expect(rows).toEqual(shown.map((d) => Object.fromEntries(keys.map((k) => [k, d[k as keyof ChargeRecordDto]]))));
+    expect(rows.find((r) => r.id === billed.id)).toMatchObject({
+      account: c.user.account,
+      stopAccount: stopper.user.account,
+      totalCents: 724,
+    });
   });
 
   it('asks for a shorter time range above CSMS_EXPORT_MAX_ROWS, in both languages', async () => {
