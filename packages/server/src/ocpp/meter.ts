@@ -93,7 +93,7 @@ export interface MeterState {
   invalidReason: string | null;
 }
 
-export type InvalidReason = 'meterBelowStart' | 'meterReset' | 'meterJump';
+export type InvalidReason = 'meterBelowStart' | 'meterReset' | 'meterJump' | 'notStopped';
 
 /** Energy a register may gain in `ms` at `maxPowerW`, with 1 kWh of slack for coarse registers. */
 const plausibleWh = (maxPowerW: number, ms: number) => (maxPowerW * Math.max(ms, 0)) / 3_600_000 + 1000;

@@ -137,6 +137,34 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     return tx;
   }
 
+  /**
+   * One transaction per connector: an older one still open there will never see its Stop (the charger lost
+   * it, e.g. on a power loss; a Stop it had queued would have come before this Start). It ends where its last
+   * sample left it, flagged `notStopped`, and is billed only once an operator confirms it.
+   */
+  async function supersedeOlder(point: PointState, connectorNo: number, startedAt: Date): Promise<void> {
+    const res = (await db.execute(sql`update charging_transaction
+        set stopped_at = greatest(coalesce(last_sample_at, started_at), started_at), meter_stop_wh = last_meter_wh,
+            stop_reason = 'Other', valid = false, invalid_reason = coalesce(invalid_reason, 'notStopped')
+        where charge_point_id = ${point.id} and connector_no = ${connectorNo} and stopped_at is null
+          and started_at < ${startedAt.toISOString()}::timestamptz
+        returning id, id_tag, auth_status, energy_wh, stopped_at`)) as unknown as {
+      rows: { id: number; id_tag: string; auth_status: string; energy_wh: number | string; stopped_at: string | Date }[];
+    };
+    for (const old of res.rows) {
+      point.transactions.delete(old.id);
+      if (old.auth_status === 'Accepted') idTags.remove(old.id_tag);
+      emit(events, 'transaction.stopped', point, {
+        transactionId: old.id,
+        connectorNo,
+        energyWh: Number(old.energy_wh),
+        stoppedAt: new Date(old.stopped_at).toISOString(),
+        reason: 'Other',
+      });
+      core.transactionStopped(old.id, old.id_tag);
+    }
+  }
+
   function trackOpen(point: PointState, tx: TxState) {
     point.transactions.set(tx.id, tx);
     if (tx.accepted) idTags.add(tx.idTag);
@@ -160,6 +188,8 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
         if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
           return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
       }
+      // Before the decision: the driver of a session the charger lost usually swipes the same card again.
+      await supersedeOlder(point, p.connectorId, startedAt);
       const auth = await authorize(p.idTag, point);
       const who = await owner(p.idTag, auth);
       const late = startedMs < session.connectedAt;

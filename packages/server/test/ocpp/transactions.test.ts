@@ -154,6 +154,61 @@ describe('authorization and transactions', () => {
     await c.close();
   });
 
+  it('ends a session the charger lost when a new one starts on its connector: flagged, unbilled, the card free again', async () => {
+    const { c } = await connect();
+    const tag = (await newCard()).physicalId;
+    const t0 = Date.now() - 60 * MIN;
+    const first = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 5_000,
+      timestamp: at(t0, 0),
+    });
+    await c.ok('MeterValues', {
+      connectorId: 1,
+      transactionId: first.transactionId,
+      meterValue: [{ timestamp: at(t0, 20), sampledValue: [{ value: '7000' }] }],
+    });
+    // Another connector's session is not touched.
+    const other = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 2,
+      idTag: (await newCard()).physicalId,
+      meterStart: 0,
+      timestamp: at(t0, 1),
+    });
+    // The charger lost power and forgot the session; the driver swipes the same card again.
+    const second = await c.ok<{ transactionId: number; idTagInfo: { status: string } }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 7_100,
+      timestamp: at(t0, 40),
+    });
+    expect(second.idTagInfo.status).toBe('Accepted');
+    expect(second.transactionId).not.toBe(first.transactionId);
+    const old = await txRow(first.transactionId);
+    expect(old).toMatchObject({
+      meterStopWh: 7_000,
+      energyWh: 2_000,
+      stopReason: 'Other',
+      valid: false,
+      invalidReason: 'notStopped',
+      billedAt: null,
+    });
+    expect(old.stoppedAt!.toISOString()).toBe(at(t0, 20));
+    expect(
+      events.some(
+        (e) => e.type === 'transaction.stopped' && (e.payload as { transactionId: number }).transactionId === first.transactionId,
+      ),
+    ).toBe(true);
+    expect((await txRow(other.transactionId)).stoppedAt).toBeNull();
+    // A repeat of the new start changes nothing; its Stop closes it normally.
+    expect(await c.ok('StartTransaction', { connectorId: 1, idTag: tag, meterStart: 7_100, timestamp: at(t0, 40) })).toMatchObject({
+      transactionId: second.transactionId,
+    });
+    await c.ok('StopTransaction', { transactionId: second.transactionId, meterStop: 8_000, timestamp: at(t0, 50) });
+    expect(await txRow(second.transactionId)).toMatchObject({ valid: true, energyWh: 900, stopReason: 'Local' });
+  });
+
   it('stores meter values in our units and keeps the live columns, then stops once with energy = stop − start', async () => {
     const { c, point } = await connect();
     const tag = (await newCard()).physicalId;

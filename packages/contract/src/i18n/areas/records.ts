@@ -108,6 +108,7 @@ export const recordsZh = {
       meterBelowStart: '电表读数低于开始读数',
       meterReset: '电表读数回退（电表复位）',
       meterJump: '电表读数跳变，超出充电桩功率可能',
+      notStopped: '充电桩未上报结束，该枪已开始新的充电',
     },
     billingNote: {
       noPrice: '场站没有适用的电价',
@@ -255,6 +256,7 @@ export const recordsEn: Strings<typeof recordsZh> = {
       meterBelowStart: 'Meter reading below the start reading',
       meterReset: 'Meter reading went back (meter reset)',
       meterJump: 'Meter reading jumped beyond what the point can deliver',
+      notStopped: 'Never stopped by the charger: a new session began on its connector',
     },
     billingNote: {
       noPrice: 'No price applies at the station',
