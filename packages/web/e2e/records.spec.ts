@@ -16,6 +16,10 @@ const RECORDS = '/historyRecord/chargeRecord';
 const withIcon = (text: string) => new RegExp(`^(?:[\\w-]+\\s+)?${loose(text).source.slice(1)}`);
 const ALARMS = '/historyRecord/alarmRecord';
 
+/** An instant on a zone's wall clock (`YYYY-MM-DD HH:mm:ss`), worked out here independently of the console. */
+const wallClockIn = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso));
+
 /** Valley before 08:00, peak 08:00–12:00, flat after: energy and money land on more than one line. */
 const slots = Array.from({ length: 48 }, (_, i) => (i < 16 ? 'valley' : i < 24 ? 'peak' : 'flat'));
 
@@ -164,6 +168,9 @@ for (const locale of LOCALES) {
   const lang: Locale = locale;
 
   test.describe(`charging and alarm records (${locale})`, () => {
+    // A browser far from the station (Asia/Shanghai): the lists must still show the station's clock.
+    test.use({ timezoneId: 'America/New_York' });
+
     test('find a session, see its curves, confirm the invalid one, print the bill, export with progress', async ({ page }) => {
       // A long story (two sessions over OCPP, confirm, print, export, alarms, dashboard) on a shared machine.
       test.setTimeout(180_000);
@@ -178,10 +185,21 @@ for (const locale of LOCALES) {
       await expect(row).toBeVisible();
       await expect(row.getByText(s.serial)).toBeVisible();
       await expect(row.getByText(t('enums.chargeValidity.valid'))).toBeVisible();
-      const billed = await api<{ totalCents: number | null; energyWh: number }>(page, 'GET', `/web/chargeRecord/get?id=${s.valid}`);
+      const billed = await api<{ totalCents: number | null; energyWh: number; startTime: string; endTime: string }>(
+        page,
+        'GET',
+        `/web/chargeRecord/get?id=${s.valid}`,
+      );
       expect(billed.data.totalCents, 'the valid session is billed on its StopTransaction').toBeGreaterThan(0);
       await expect(row.getByText((billed.data.totalCents! / 100).toFixed(2), { exact: true })).toBeVisible();
       await expect(row.getByText((billed.data.energyWh / 1000).toFixed(3), { exact: true })).toBeVisible();
+      // Start and end on the station's clock, as on the detail page and the bill; hovering names the zone.
+      const started = row.getByText(wallClockIn(billed.data.startTime, 'Asia/Shanghai'), { exact: true });
+      await expect(started).toBeVisible();
+      await expect(row.getByText(wallClockIn(billed.data.endTime, 'Asia/Shanghai'), { exact: true })).toBeVisible();
+      await expect(page.getByTestId('list-zone-note')).toHaveText(t('chargeRecord.listTimeZoneNote'));
+      await started.hover();
+      await expect(page.getByRole('tooltip')).toHaveText(t('common.stationTimeZone', { tz: 'Asia/Shanghai' }));
       await expectNoRawKeys(page);
 
       // All records of this point: the invalid one waits for confirmation.
@@ -267,6 +285,18 @@ for (const locale of LOCALES) {
       await expect(alarm.getByText(t('enums.chargePointErrorCode.GroundFailure'))).toBeVisible();
       await expect(alarm.getByText(t('enums.alarmLevel.serious'))).toBeVisible();
       await expect(alarm.getByText(t('enums.alarmState.cleared'))).toBeVisible();
+      const alarms = await api<{ list: { occurTime: string; clearTime: string }[] }>(
+        page,
+        'GET',
+        `/web/alarmRecord/list?serialNumber=${s.serial}`,
+      );
+      // Occurred and cleared on the station's clock (the charger may report both within one second).
+      const { occurTime, clearTime } = alarms.data.list[0]!;
+      const cells = [occurTime, clearTime].map((at) => wallClockIn(at, 'Asia/Shanghai'));
+      for (const text of new Set(cells)) {
+        await expect(alarm.getByText(text, { exact: true })).toHaveCount(cells.filter((c) => c === text).length);
+      }
+      await expect(page.getByTestId('list-zone-note')).toHaveText(t('alarmRecord.timeZoneNote'));
       await expectNoRawKeys(page);
       await page.screenshot({ path: `${SHOTS}/alarms-${locale}.png`, fullPage: true });
 

@@ -31,6 +31,8 @@ export const alarmRecordDto = z.object({
   providerId: z.number(),
   providerName: z.string(),
   ...connectorPlace,
+  /** The station's IANA zone: the console shows the alarm's times on its wall clock. */
+  stationTimeZone: z.string(),
   level: z.enum(alarmLevels),
   /** The OCPP status that came with the fault. */
   status: z.string(),

@@ -35,8 +35,8 @@ export const stopReasons = [
   'Other',
 ] as const;
 
-/** Why the meter data of a record failed the sanity checks (DESIGN.md §6). */
-export const invalidReasons = ['meterBelowStart', 'meterReset', 'meterJump'] as const;
+/** Why a record is invalid: a meter sanity check (DESIGN.md §6), or a session the charger never stopped (a newer one began on its connector). */
+export const invalidReasons = ['meterBelowStart', 'meterReset', 'meterJump', 'notStopped'] as const;
 /** Why a finished record carries no bill. */
 export const billingNotes = ['noPrice', 'noAccount', 'badSamples'] as const;
 export const feeKinds = ['elec', 'service'] as const;
@@ -48,6 +48,8 @@ export const chargeRecordDto = z.object({
   providerId: z.number(),
   providerName: z.string(),
   ...connectorPlace,
+  /** The station's IANA zone: the console shows the record's times on its wall clock. */
+  stationTimeZone: z.string(),
   idTag: z.string(),
   cardNumber: z.string().nullable(),
   /** The charge user who charged: the card's owner, or the account started remotely. */
@@ -98,7 +100,6 @@ export type BillLineDto = z.infer<typeof billLineDto>;
 export const chargeRecordDetail = chargeRecordDto.extend({
   lines: z.array(billLineDto),
   stationAddress: z.string(),
-  stationTimeZone: z.string(),
 });
 export type ChargeRecordDetail = z.infer<typeof chargeRecordDetail>;
 

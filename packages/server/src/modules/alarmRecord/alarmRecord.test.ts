@@ -15,7 +15,11 @@ const PERMS = ['record:alarm:list', 'record:alarm:query', 'record:alarm:export']
 async function site() {
   const op = await createOperator(db, { permissions: PERMS, rolePaths: ['/historyRecord/alarmRecord'] });
   const points: { stationId: number; pointId: number; serial: string }[] = [];
-  for (const name of ['north', 'south']) {
+  // Two stations in different zones: each row carries its own station's.
+  for (const [name, timeZone] of [
+    ['north', 'Asia/Shanghai'],
+    ['south', 'America/New_York'],
+  ] as const) {
     const [st] = await db
       .insert(station)
       .values({
@@ -25,7 +29,7 @@ async function site() {
         address: 'x',
         longitude: 121,
         latitude: 31,
-        timeZone: 'Asia/Shanghai',
+        timeZone,
       })
       .returning();
     const serial = uniq('SN');
@@ -97,15 +101,17 @@ const list = async (token: string, q: Record<string, string | number> = {}) => {
 const found = async (q: Record<string, string | number>) => (await list(a.token, q)).list.map((r) => r.id).sort((x, y) => x - y);
 
 describe('alarm records', () => {
-  it('lists faults newest first with station, point, state and duration', async () => {
+  it('lists faults newest first with station, its time zone, point, state and duration', async () => {
     const r = await list(a.token);
     expect(r.total).toBe(3);
     expect(r.list.map((x) => x.id)).toEqual([ids.south, ids.cleared, ids.serious]);
+    expect(r.list[0]).toMatchObject({ stationId: a.points[1]!.stationId, stationTimeZone: 'America/New_York' });
     expect(r.list[1]).toMatchObject({
       state: 'cleared',
       durationSec: 630,
       clearTime: '2026-03-05T00:10:30.000Z',
       serialNumber: a.points[0]!.serial,
+      stationTimeZone: 'Asia/Shanghai',
     });
     expect(r.list[2]).toMatchObject({
       level: 'serious',
@@ -158,6 +164,9 @@ describe('alarm records', () => {
     expect(lines.find((l) => l.startsWith(`${ids.serious},`))).toContain('Open,');
     expect(lines.find((l) => l.startsWith(`${ids.serious},`))).toContain(',Serious,Ground failure,RCD tripped');
     expect(lines.find((l) => l.startsWith(`${ids.south},`))).toContain(',Common,VendorSpecific42,');
+    // Times are exported as instants (UTC); the station's zone is not a column.
+    expect(lines.find((l) => l.startsWith(`${ids.south},`))).toContain('2026-03-10T00:00:00.000Z');
+    expect(lines.join('\n')).not.toContain('America/New_York');
 
     const zh = await fetch(`${s.url}/prod-api${api.alarmRecord.export.path}`, {
       method: 'POST',

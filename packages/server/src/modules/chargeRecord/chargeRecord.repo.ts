@@ -129,6 +129,7 @@ export function toDto(r: RecordRow): ChargeRecordDto {
     serialNumber: r.serialNumber ?? '',
     pointName: r.pointName ?? '',
     connectorNo: r.connectorNo,
+    stationTimeZone: r.stationTimeZone ?? 'UTC',
     idTag: r.idTag,
     cardNumber: r.cardNumber,
     account: r.account,
@@ -313,12 +314,12 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
         .orderBy(asc(t.id))) as ExportRecordRow[];
       return found.map(toExportRow);
     },
-    /** One record in scope, running or finished, with its station's address and time zone. */
+    /** One record in scope, running or finished, with its station's address. */
     async get(p: Principal, id: number) {
       const [row] = (await selectRecords(db, columns)
         .where(and(scope(p), eq(t.id, id)))
         .limit(1)) as RecordRow[];
-      return row ? { ...toDto(row), stationAddress: row.stationAddress ?? '', stationTimeZone: row.stationTimeZone ?? 'UTC' } : undefined;
+      return row ? { ...toDto(row), stationAddress: row.stationAddress ?? '' } : undefined;
     },
     async priceVersions(ids: number[]) {
       if (ids.length === 0) return new Map<number, Date>();

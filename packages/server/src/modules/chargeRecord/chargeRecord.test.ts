@@ -55,7 +55,7 @@ const fees = {
 
 async function site(permissions = PERMS, withPrice = true): Promise<Site> {
   const op = await createOperator(db, { permissions, rolePaths: ['/historyRecord/chargeRecord'] });
-  const mk = async (name: string) =>
+  const mk = async (name: string, timeZone = 'Asia/Shanghai') =>
     (
       await db
         .insert(station)
@@ -66,12 +66,13 @@ async function site(permissions = PERMS, withPrice = true): Promise<Site> {
           address: '1 Road',
           longitude: 121,
           latitude: 31,
-          timeZone: 'Asia/Shanghai',
+          timeZone,
         })
         .returning()
     )[0]!.id;
   const stationId = await mk('st');
-  const otherStationId = await mk('other');
+  // The other station keeps another zone: each record carries its own station's.
+  const otherStationId = await mk('other', 'America/New_York');
   const serial = uniq('SN');
   const [cp] = await db
     .insert(chargePoint)
@@ -227,7 +228,7 @@ describe('charging records: search', () => {
     names.c2Account = c2.user.account;
   });
 
-  it('lists finished sessions only, newest first, with the joined names', async () => {
+  it('lists finished sessions only, newest first, with the joined names and the station’s time zone', async () => {
     const r = await list(a);
     expect(r.code).toBe(200);
     const all = [t.card, t.remote, t.local, t.invalid, t.confirmed, t.other];
@@ -246,7 +247,9 @@ describe('charging records: search', () => {
       durationSec: t.cardDuration,
       validity: 'valid',
       stopAccount: names.c2Account,
+      stationTimeZone: 'Asia/Shanghai',
     });
+    expect(r.data.list.find((x) => x.id === t.other)).toMatchObject({ stationId: a.otherStationId, stationTimeZone: 'America/New_York' });
     // Remote start: the account comes from the charge user, no card.
     expect(r.data.list.find((x) => x.id === t.remote)).toMatchObject({ account: names.c2Account, cardNumber: null, startType: 'remote' });
   });

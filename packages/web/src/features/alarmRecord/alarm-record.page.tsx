@@ -1,7 +1,17 @@
+import { Flex, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
 import { alarmRecordResource } from './alarm-record.resource';
 
-/** Records → alarm records. */
+/** Records → alarm records, their times on each station's clock. */
 export default function AlarmRecordPage() {
-  return <ResourcePage resource={alarmRecordResource} />;
+  const { t } = useTranslation();
+  return (
+    <Flex vertical gap={8}>
+      <ResourcePage resource={alarmRecordResource} />
+      <Typography.Text type="secondary" data-testid="list-zone-note">
+        {t('alarmRecord.timeZoneNote')}
+      </Typography.Text>
+    </Flex>
+  );
 }

@@ -1,7 +1,11 @@
-import { api } from '@csms/contract';
+import { api, type AlarmRecordDto } from '@csms/contract';
+import { StationTime } from '../../shared/format/StationTime';
 import { formatDuration } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
 import { pointOptions, stationOptions } from '../../shared/options/station-point-options';
+
+/** Times on the alarm's station's clock, whatever the browser's zone. */
+const stationTime = (v: unknown, row: AlarmRecordDto) => <StationTime at={v} zone={row.stationTimeZone} />;
 
 /** Alarm records (spec §1 Records): faults from status notifications, serious when the connector went Faulted. */
 export const alarmRecordResource = defineResource({
@@ -10,7 +14,7 @@ export const alarmRecordResource = defineResource({
   exportSource: 'alarmRecord',
   columns: [
     { key: 'id', width: 90, defaultHidden: true },
-    { key: 'occurTime', kind: 'datetime', width: 170, sorter: true },
+    { key: 'occurTime', kind: 'datetime', width: 170, sorter: true, render: stationTime },
     { key: 'level', dict: 'alarmLevel', width: 100 },
     { key: 'errorCode', dict: 'chargePointErrorCode', width: 170 },
     { key: 'info', width: 160, ellipsis: true },
@@ -21,7 +25,7 @@ export const alarmRecordResource = defineResource({
     { key: 'connectorNo', width: 110 },
     { key: 'status', width: 110, defaultHidden: true },
     { key: 'state', dict: 'alarmState', width: 100 },
-    { key: 'clearTime', kind: 'datetime', width: 170 },
+    { key: 'clearTime', kind: 'datetime', width: 170, render: stationTime },
     { key: 'durationSec', width: 110, render: (v) => formatDuration(v) },
     { key: 'providerName', width: 140, defaultHidden: true },
   ],

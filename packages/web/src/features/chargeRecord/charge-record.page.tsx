@@ -1,10 +1,11 @@
+import { Flex, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
 import { chargeRecordResource } from './charge-record.resource';
 
-/** Records → charging records. */
+/** Records → charging records, their times on each station's clock (as in the detail and the bill). */
 export default function ChargeRecordPage() {
   const navigate = useNavigate();
   const { t } = useTranslation();
@@ -16,5 +17,12 @@ export default function ChargeRecordPage() {
       }),
     [navigate, t],
   );
-  return <ResourcePage resource={resource} />;
+  return (
+    <Flex vertical gap={8}>
+      <ResourcePage resource={resource} />
+      <Typography.Text type="secondary" data-testid="list-zone-note">
+        {t('chargeRecord.listTimeZoneNote')}
+      </Typography.Text>
+    </Flex>
+  );
 }

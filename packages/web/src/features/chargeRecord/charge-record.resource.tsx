@@ -1,6 +1,7 @@
 import { AuditOutlined, EyeOutlined, PrinterOutlined } from '@ant-design/icons';
 import { api, type ChargeRecordDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
+import { StationTime } from '../../shared/format/StationTime';
 import { formatDuration, formatKwh, formatMoney } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
 import { pointOptions, stationOptions } from '../../shared/options/station-point-options';
@@ -10,6 +11,8 @@ export const detailPath = (id: number) => `${RECORD_PATH}/detail/${id}`;
 export const printPath = (id: number) => `${RECORD_PATH}/print/${id}`;
 
 const money = (v: unknown) => formatMoney(v);
+/** Times on the record's station's clock, as the detail page and the bill show them. */
+const stationTime = (v: unknown, row: ChargeRecordDto) => <StationTime at={v} zone={row.stationTimeZone} />;
 
 export interface RecordNavigation {
   open: (path: string) => void;
@@ -26,8 +29,8 @@ export function chargeRecordResource(nav: RecordNavigation) {
     hideActions: ['detail'],
     columns: [
       { key: 'id', width: 130, fixed: 'left' },
-      { key: 'startTime', kind: 'datetime', width: 170, sorter: true },
-      { key: 'endTime', kind: 'datetime', width: 170 },
+      { key: 'startTime', kind: 'datetime', width: 170, sorter: true, render: stationTime },
+      { key: 'endTime', kind: 'datetime', width: 170, render: stationTime },
       { key: 'stationName', width: 150, ellipsis: true },
       { key: 'serialNumber', width: 150 },
       { key: 'pointName', width: 140, defaultHidden: true },

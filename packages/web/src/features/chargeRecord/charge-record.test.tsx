@@ -115,13 +115,14 @@ const samples: ProcessSample[] = [1, 2, 3, 4].map((k) => ({
 
 const lang = () => (i18n.language.startsWith('en') ? 'en' : 'zh');
 
-function answer(opts: { detail?: ChargeRecordDetail; onConfirm?: () => void } = {}) {
+function answer(opts: { detail?: ChargeRecordDetail; list?: ChargeRecordDetail[]; onConfirm?: () => void } = {}) {
   const detail = opts.detail ?? record;
+  const rows = opts.list ?? [record, invalid];
   return mockFetch((url, init) => {
     const p = url.pathname;
     if (p.startsWith('/prod-api/system/dict/data/type/'))
       return { code: 200, msg: 'ok', data: dictEntries(lang(), p.split('/').pop() as DictType) };
-    if (p.endsWith('/web/chargeRecord/list')) return { code: 200, msg: 'ok', data: { list: [record, invalid], total: 2 } };
+    if (p.endsWith('/web/chargeRecord/list')) return { code: 200, msg: 'ok', data: { list: rows, total: rows.length } };
     if (p.endsWith('/web/chargeRecord/get')) return { code: 200, msg: 'ok', data: detail };
     if (p.endsWith('/charging/realTime/getHisBmsData'))
       return { code: 200, msg: 'ok', data: { transactionId: detail.id, samples, thinned: false } };
@@ -167,6 +168,35 @@ describe('charging records list', { timeout: 60_000 }, () => {
     expect(within(bad).getByText('Confirm record')).toBeTruthy();
     expect(within(bad).getByText('Print bill')).toBeTruthy();
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
+  });
+
+  it('shows each row’s times on its station’s clock, whatever the browser’s zone, and names the zone', async () => {
+    // A browser zone unlike both stations', so the browser's clock would show other times.
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      const newYork = { ...record, id: 4713, stationTimeZone: 'America/New_York' };
+      answer({ list: [record, newYork] });
+      const { container } = renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
+      const ny = (await screen.findByText('4713')).closest('tr') as HTMLElement;
+      // 23:30Z–00:30Z: 18:30–19:30 in New York (EST), 07:30–08:30 in Shanghai, 08:30–09:30 in Tokyo.
+      expect(within(ny).getByText('2026-03-01 18:30:00')).toBeTruthy();
+      expect(within(ny).getByText('2026-03-01 19:30:00')).toBeTruthy();
+      const sh = screen.getByText('4711').closest('tr') as HTMLElement;
+      expect(within(sh).getByText('2026-03-02 07:30:00')).toBeTruthy();
+      expect(within(sh).getByText('2026-03-02 08:30:00')).toBeTruthy();
+      // The browser's (Tokyo) end time of both rows appears nowhere.
+      expect(container.textContent).not.toContain('2026-03-02 09:30:00');
+      expect(screen.getByTestId('list-zone-note').textContent).toBe(
+        'Times are in each station’s time zone; hover over a time to see which.',
+      );
+      fireEvent.mouseEnter(within(ny).getByText('2026-03-01 18:30:00'));
+      expect((await screen.findByRole('tooltip')).textContent).toBe('Station time zone: America/New_York');
+      expect(rawKeys(container.textContent ?? '')).toEqual([]);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 
   it('asks before confirming, with the reason in words, then calls the server', async () => {

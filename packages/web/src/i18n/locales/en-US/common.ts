@@ -21,4 +21,5 @@ export default {
   actions: 'Actions',
   loading: 'Loading',
   success: 'Success',
+  stationTimeZone: 'Station time zone: {tz}',
 } satisfies UiCatalogue['common'];

@@ -24,6 +24,7 @@ const records: Strings<typeof zh> = {
     noSamples: 'This session has no process data',
     thinned: 'Many samples: shown evenly thinned',
     total: 'Total',
+    listTimeZoneNote: 'Times are in each station’s time zone; hover over a time to see which.',
     bill: {
       title: 'Charging bill',
       printButton: 'Print',
@@ -41,6 +42,7 @@ const records: Strings<typeof zh> = {
   },
   alarmRecord: {
     entity: 'alarm record',
+    timeZoneNote: 'Times are in each station’s time zone; hover over a time to see which.',
   },
   statistics: {
     today: {

@@ -20,4 +20,5 @@ export default {
   actions: '操作',
   loading: '加载中',
   success: '操作成功',
+  stationTimeZone: '场站时区：{tz}',
 };

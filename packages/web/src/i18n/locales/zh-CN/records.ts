@@ -24,6 +24,7 @@ export default {
     noSamples: '该次充电没有过程数据',
     thinned: '数据点较多，已均匀抽样显示',
     total: '合计',
+    listTimeZoneNote: '时间按各场站所在时区显示，鼠标悬停在时间上可查看时区。',
     bill: {
       title: '充电账单',
       printButton: '打印',
@@ -41,6 +42,7 @@ export default {
   },
   alarmRecord: {
     entity: '告警记录',
+    timeZoneNote: '时间按各场站所在时区显示，鼠标悬停在时间上可查看时区。',
   },
   statistics: {
     today: {
