@@ -1,11 +1,12 @@
 import { Drawer, Layout } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { menuRoutes, type AppRoute } from '../routes/access';
 import { useActiveRoute } from '../routes/use-app-routes';
 import { SettingsDrawer } from '../settings/settings-drawer';
 import { settingsStore } from '../settings/settings-store';
-import { closeSidebar, deviceStore, MOBILE_BREAKPOINT, sidebarStore, SIDEBAR_WIDTH } from '../state/app-store';
+import { closeSidebar, deviceStore, MOBILE_BREAKPOINT, sidebarStore, sidebarWidth } from '../state/app-store';
 import { TagsView } from '../tags/tags-view';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
@@ -31,6 +32,7 @@ export function AppLayout({ routes }: { routes: AppRoute[] }) {
   const opened = sidebarStore.use();
   const device = useDevice();
   const { pathname } = useLocation();
+  const { i18n } = useTranslation();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const menus = useMemo(() => menuRoutes(routes), [routes]);
   const { current, menuTrail, crumbs } = useActiveRoute(routes);
@@ -52,7 +54,7 @@ export function AppLayout({ routes }: { routes: AppRoute[] }) {
           <Drawer
             open={opened}
             placement="left"
-            size={SIDEBAR_WIDTH}
+            size={sidebarWidth(i18n.language)}
             closable={false}
             onClose={closeSidebar}
             styles={{ body: { padding: 0 } }}

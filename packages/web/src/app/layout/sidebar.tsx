@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../shared/auth/session';
 import type { AppRoute } from '../routes/access';
 import { settingsStore } from '../settings/settings-store';
-import { SIDEBAR_WIDTH } from '../state/app-store';
+import { sidebarWidth } from '../state/app-store';
 import { openMenuPath, toMenuItems } from './menu-items';
 import { formatProviderName } from './provider-name';
 
@@ -37,7 +37,7 @@ export interface SidebarProps {
 }
 
 export function Sidebar({ menus, trail, collapsed, inDrawer }: SidebarProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const settings = settingsStore.use();
   const dark = settings.sideTheme === 'dark';
@@ -68,7 +68,7 @@ export function Sidebar({ menus, trail, collapsed, inDrawer }: SidebarProps) {
   if (inDrawer) return <div style={{ minHeight: '100%', background: dark ? '#001529' : '#fff' }}>{body}</div>;
   return (
     <Layout.Sider
-      width={SIDEBAR_WIDTH}
+      width={sidebarWidth(i18n.language)}
       collapsedWidth={COLLAPSED_WIDTH}
       collapsed={collapsed}
       trigger={null}

@@ -2,7 +2,11 @@ import { cookieKeys, getCookie, setCookie } from '../../shared/cookies';
 import { createStore } from './create-store';
 
 export const MOBILE_BREAKPOINT = 992;
-export const SIDEBAR_WIDTH = 210;
+/**
+ * Sidebar width: 210 px (spec); English menu names run longer ("Real-time Monitoring",
+ * "Electricity Price Setting" would be cut), so the English sidebar is 230 px.
+ */
+export const sidebarWidth = (language: string) => (language === 'en-US' ? 230 : 210);
 
 export type Device = 'desktop' | 'mobile';
 export type SizeName = 'default' | 'medium' | 'small' | 'mini';

@@ -1,10 +1,10 @@
 import { api, pointStatuses, type PointDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
+import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
 import { ConnectorList, Kw, KwInput, PointStatusTag, SerialNumber } from './cells';
 import { ConnectorsInput, firstConnector } from './connectors-input';
 import { showOcppKey } from './key-dialog';
-import { stationOptions } from './options';
 
 const permi = (action: string) => `config:point:${action}`;
 

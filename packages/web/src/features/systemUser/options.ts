@@ -16,10 +16,3 @@ export const roleOptions: RemoteOptions = {
     return roles.map((r) => ({ value: r.id, label: r.roleName }));
   },
 };
-
-/** Stations the caller can see (`getStations`), which are the stations it may bind a user to. */
-export const stationOptions: RemoteOptions = {
-  key: 'stations',
-  load: async () =>
-    (await call(api.station.options, { body: {} }, { silent: true }).catch(() => [])).map((s) => ({ value: s.id, label: s.stationName })),
-};

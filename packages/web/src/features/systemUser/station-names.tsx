@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { remoteOptionsKey } from '../../shared/resource/inputs';
-import { stationOptions } from './options';
+import { stationOptions } from '../../shared/options/station-point-options';
 
 /** A user's bound stations by name (from the cached station options), or "all" when it is bound to none. */
 export function StationNames({ ids }: { ids: number[] | null | undefined }) {

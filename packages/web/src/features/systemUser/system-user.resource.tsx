@@ -1,8 +1,9 @@
 import { api, type SystemUserDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
+import { stationOptions } from '../../shared/options/station-point-options';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource } from '../../shared/resource/types';
-import { providerOptions, roleOptions, stationOptions } from './options';
+import { providerOptions, roleOptions } from './options';
 import { StationNames } from './station-names';
 
 const permi = (action: string) => `system:user:${action}`;

@@ -1,6 +1,6 @@
 import { theme } from 'antd';
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { niceTicks, scaleLinear } from './scale';
+import { compactTick, niceTicks, scaleLinear } from './scale';
 
 export interface ChartPoint {
   /** X value, e.g. a timestamp in ms. */
@@ -13,6 +13,7 @@ export interface AreaChartProps {
   height?: number;
   /** Axis and tooltip texts: the caller formats (and translates) them. */
   formatX: (x: number) => string;
+  /** A value at the unit's full precision, as the tooltip shows it; y ticks drop needless decimals from it. */
   formatY: (y: number) => string;
   /** Accessible name of the chart. */
   label: string;
@@ -99,7 +100,7 @@ export function AreaChart({ points, height = 220, formatX, formatY, label, xTick
           <g key={v}>
             <line x1={PAD.left} x2={PAD.left + geometry.innerW} y1={geometry.sy(v)} y2={geometry.sy(v)} stroke={token.colorSplit} />
             <text x={PAD.left - 6} y={geometry.sy(v) + 4} textAnchor="end">
-              {formatY(v)}
+              {compactTick(formatY(v))}
             </text>
           </g>
         ))}

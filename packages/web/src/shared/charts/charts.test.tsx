@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AreaChart } from './AreaChart';
-import { niceTicks, scaleLinear } from './scale';
+import { compactTick, niceTicks, scaleLinear } from './scale';
 
 describe('scales', () => {
   it('maps linearly and finds round ticks', () => {
@@ -12,6 +12,20 @@ describe('scales', () => {
     expect(niceTicks(0, 0.9, 4)).toEqual([0, 0.5, 1]);
     expect(niceTicks(0, 0, 4)).toEqual([0, 1]);
     expect(niceTicks(0, 40_000, 4)).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+  });
+
+  it('drops needless decimals from tick texts only', () => {
+    expect(['300.00', '7.50', '0.25', '0.00', '1.000', '10.050', '100', '1:02:05'].map(compactTick)).toEqual([
+      '300',
+      '7.5',
+      '0.25',
+      '0',
+      '1',
+      '10.05',
+      '100',
+      '1:02:05',
+    ]);
+    expect(compactTick('1,200.50 kW')).toBe('1,200.5 kW');
   });
 });
 
@@ -30,6 +44,18 @@ describe('AreaChart', () => {
     // The last x label ends at the right edge instead of being cut off there.
     const xLabels = [...container.querySelectorAll('text')].filter((t) => t.textContent?.startsWith('h'));
     expect(xLabels.map((t) => t.getAttribute('text-anchor'))).toEqual(['middle', 'middle', 'middle', 'end']);
+  });
+
+  it('ticks compact, the tooltip at the unit’s full precision', () => {
+    const kw = (w: number) => (w / 1000).toFixed(2);
+    const power = [0, 1, 2].map((i) => ({ x: i * 3_600_000, y: [0, 7500, 300_000][i]! }));
+    const { container } = render(<AreaChart points={power} label="power" formatX={(x) => `h${x / 3_600_000}`} formatY={kw} />);
+    const ticks = [...container.querySelectorAll('text')].map((t) => t.textContent).filter((t) => !t?.startsWith('h'));
+    expect(ticks).toEqual(['0', '100', '200', '300']);
+    const svg = screen.getByRole('img');
+    svg.getBoundingClientRect = () => ({ left: 0, top: 0, width: 600, height: 220, right: 600, bottom: 220, x: 0, y: 0, toJSON: () => ({}) });
+    fireEvent.mouseMove(svg, { clientX: 300 });
+    expect(screen.getByTestId('chart-tooltip').textContent).toBe('h1 · 7.50');
   });
 
   it('shows the nearest point under the pointer', () => {

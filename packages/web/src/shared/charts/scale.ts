@@ -19,3 +19,12 @@ export function niceTicks(min: number, max: number, count: number): number[] {
   for (let v = start; v < max + step - 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
   return ticks;
 }
+
+/**
+ * An axis tick from the tooltip's text: the same number without needless decimals ("300.00" →
+ * "300", "7.50" → "7.5", "0.25" stays), units and separators kept. Ticks are round values, so
+ * the trailing zeros carry no information there.
+ */
+export function compactTick(text: string): string {
+  return text.replace(/(\d)\.(\d*?)0+(?!\d)/g, (_, whole: string, decimals: string) => (decimals ? `${whole}.${decimals}` : whole));
+}

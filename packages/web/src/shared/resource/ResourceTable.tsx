@@ -1,9 +1,10 @@
 import { DeleteOutlined, DownOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { pageSizes } from '@csms/contract';
-import { Button, Dropdown, Space, Table, type TableProps } from 'antd';
+import { Button, ConfigProvider, Dropdown, Space, Table, theme, type TableProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { useRef } from 'react';
 import { useAuth } from '../auth/useAuth';
+import { actionsColumnWidth } from './actions-width';
 import { compareBy, renderCell } from './cells';
 import type { ResourceText } from './labels';
 import type { Resource, RowActionCtx } from './types';
@@ -39,10 +40,18 @@ interface Action {
   run: () => void;
 }
 
+/** The buttons shown in the row and those folded into its "more" menu. */
+function splitActions(all: Action[]): { inline: Action[]; rest: Action[] } {
+  if (all.length <= INLINE_ACTIONS) return { inline: all, rest: [] };
+  return { inline: all.slice(0, INLINE_ACTIONS - 1), rest: all.slice(INLINE_ACTIONS - 1) };
+}
+
 /** The list: declared columns, row buttons by permission, server-side paging (spec §9). */
 export function ResourceTable(p: ResourceTableProps) {
   const { resource, text } = p;
   const { hasPermi } = useAuth();
+  const { token } = theme.useToken();
+  const { componentSize } = ConfigProvider.useConfig();
   const ref = useRef<TableRef>(null);
   const rowKey = resource.rowKey ?? 'id';
   const may = (permi?: string) => permi !== undefined && hasPermi(permi);
@@ -70,7 +79,7 @@ export function ResourceTable(p: ResourceTableProps) {
     }
     return list;
   };
-  const mostActions = Math.min(INLINE_ACTIONS, Math.max(0, ...p.rows.map((r) => actionsOf(r).length)));
+  const rowActions = p.rows.map(actionsOf);
 
   const columns: TableProps<Row>['columns'] = resource.columns
     .filter((c) => !c.hideInTable && !p.hidden.includes(c.key))
@@ -85,33 +94,43 @@ export function ResourceTable(p: ResourceTableProps) {
       sorter: c.sorter ? compareBy(c.key) : undefined,
       render: (_: unknown, row: Row) => renderCell(c, row),
     }));
-  const actionsWidth = mostActions > 0 ? 24 + mostActions * 80 : 0;
-  if (mostActions > 0) {
+  if (rowActions.some((all) => all.length > 0)) {
+    const title = text.t('common.actions');
+    const more = text.t('common.more');
+    // As wide as the longest row of buttons in this language, on one line. antd pads cells by
+    // `paddingXS` in small and medium tables, by `padding` otherwise (a context size `middle` included).
+    const compact = componentSize === 'small' || componentSize === 'medium';
+    const width = actionsColumnWidth(
+      rowActions.map((all) => {
+        const { inline, rest } = splitActions(all);
+        const labels = inline.map((a) => ({ label: a.label, icon: a.icon !== undefined }));
+        return rest.length > 0 ? [...labels, { label: more, icon: true }] : labels;
+      }),
+      title,
+      { ...token, cellPadding: compact ? token.paddingXS : token.padding },
+    );
     columns.push({
       key: '$actions',
-      title: text.t('common.actions'),
-      width: actionsWidth,
+      title,
+      width,
       fixed: 'right',
       align: 'center',
       render: (_: unknown, row: Row) => {
-        const all = actionsOf(row);
-        const folded = all.length > INLINE_ACTIONS;
-        const inline = folded ? all.slice(0, INLINE_ACTIONS - 1) : all;
-        const rest = folded ? all.slice(INLINE_ACTIONS - 1) : [];
+        const { inline, rest } = splitActions(actionsOf(row));
         return (
-          <Space size={0} wrap>
+          <Space size={0}>
             {inline.map((a) => (
               <Button key={a.key} type="link" size="small" danger={a.danger} icon={a.icon} onClick={a.run}>
                 {a.label}
               </Button>
             ))}
-            {folded && (
+            {rest.length > 0 && (
               <Dropdown
                 trigger={['click']}
                 menu={{ items: rest.map((a) => ({ key: a.key, label: a.label, icon: a.icon, danger: a.danger, onClick: a.run })) }}
               >
                 <Button type="link" size="small" icon={<DownOutlined />} iconPlacement="end">
-                  {text.t('common.more')}
+                  {more}
                 </Button>
               </Dropdown>
             )}
