@@ -142,9 +142,7 @@ function lastBy<T>(items: readonly T[], key: (t: T) => string | number): T[] {
 /** A JSON array parameter, without the NUL characters PostgreSQL text cannot hold (a charger may still send one). */
 function jsonParam(rows: readonly object[]): string {
   const json = JSON.stringify(rows);
-  return json.includes('\\u0000')
-    ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v))
-    : json;
+  return json.includes('\\u0000') ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)) : json;
 }
 
 /**
@@ -176,7 +174,8 @@ const POINT_BOOT = {
   update: `update charge_point p set vendor = v.vendor, model = v.model, charge_box_serial = v.cbs,
     firmware_version = v.fw, iccid = v.iccid, imsi = v.imsi, meter_type = v.mt, meter_serial = v.ms,
     last_boot_at = v.at, last_seen_at = v.at`,
-  shape: 'id int, vendor varchar, model varchar, cbs varchar, fw varchar, iccid varchar, imsi varchar, mt varchar, ms varchar, at timestamptz',
+  shape:
+    'id int, vendor varchar, model varchar, cbs varchar, fw varchar, iccid varchar, imsi varchar, mt varchar, ms varchar, at timestamptz',
   where: 'p.id = v.id',
 };
 
@@ -188,7 +187,17 @@ const POINT_ONLINE = {
   where: 'p.id = v.id',
 };
 
-const CONNECTOR_COLUMNS = ['charge_point_id', 'connector_no', 'standard', 'type', 'status', 'error_code', 'info', 'vendor_error_code', 'status_at'];
+const CONNECTOR_COLUMNS = [
+  'charge_point_id',
+  'connector_no',
+  'standard',
+  'type',
+  'status',
+  'error_code',
+  'info',
+  'vendor_error_code',
+  'status_at',
+];
 
 async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
   const rows = jobs.flatMap((j) => j.meterRows ?? []);
@@ -244,7 +253,12 @@ async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
     jobs.flatMap((j) => (j.pointStatus ? [j.pointStatus] : [])),
     (s) => s.id,
   );
-  if (statuses.length > 0) await updateFrom(q, POINT_STATUS, statuses.map((s) => ({ id: s.id, status: s.status, error_code: s.errorCode })));
+  if (statuses.length > 0)
+    await updateFrom(
+      q,
+      POINT_STATUS,
+      statuses.map((s) => ({ id: s.id, status: s.status, error_code: s.errorCode })),
+    );
 
   const boots = lastBy(
     jobs.flatMap((j) => (j.boot ? [j.boot] : [])),
@@ -273,7 +287,12 @@ async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
     jobs.flatMap((j) => (j.online ? [j.online] : [])),
     (o) => o.id,
   );
-  if (online.length > 0) await updateFrom(q, POINT_ONLINE, online.map((o) => ({ id: o.id, online: o.online, at: o.at })));
+  if (online.length > 0)
+    await updateFrom(
+      q,
+      POINT_ONLINE,
+      online.map((o) => ({ id: o.id, online: o.online, at: o.at })),
+    );
 }
 
 export function createBatchWriter({ db }: { db: Db }) {

@@ -53,7 +53,17 @@ describe('AreaChart', () => {
     const ticks = [...container.querySelectorAll('text')].map((t) => t.textContent).filter((t) => !t?.startsWith('h'));
     expect(ticks).toEqual(['0', '100', '200', '300']);
     const svg = screen.getByRole('img');
-    svg.getBoundingClientRect = () => ({ left: 0, top: 0, width: 600, height: 220, right: 600, bottom: 220, x: 0, y: 0, toJSON: () => ({}) });
+    svg.getBoundingClientRect = () => ({
+      left: 0,
+      top: 0,
+      width: 600,
+      height: 220,
+      right: 600,
+      bottom: 220,
+      x: 0,
+      y: 0,
+      toJSON: () => ({}),
+    });
     fireEvent.mouseMove(svg, { clientX: 300 });
     expect(screen.getByTestId('chart-tooltip').textContent).toBe('h1 · 7.50');
   });
