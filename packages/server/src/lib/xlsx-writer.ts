@@ -10,8 +10,8 @@ import zlib from 'node:zlib';
  * computed incrementally), and the writer waits for the destination to drain, so it never holds
  * more than about one chunk of sheet XML plus the compressor's own buffers, however many rows.
  *
- * Excel opens at most 1,048,576 rows of a sheet: the writer does not stop there, the export's
- * row limit (CSMS_EXPORT_MAX_ROWS, 200,000 by default) is what keeps exports below it.
+ * Excel opens at most 1,048,576 rows of a sheet: the writer does not stop there; the export
+ * engine refuses larger xlsx exports (`exportRowLimit`).
  *
  * Cells: finite numbers are numeric cells, booleans `t="b"`, everything else an inline string
  * (XML-escaped, characters illegal in XML 1.0 removed, a literal `_xHHHH_` protected from
