@@ -101,8 +101,9 @@ for (const locale of LOCALES) {
       await picker.fill('2030-01-01 08:00');
       await picker.press('Enter');
       await page.getByTestId('fee-flatElec').fill('0.9');
+      await expect(page.locator('.ant-message-notice')).toHaveCount(0);
       await page.getByTestId('price-save').click();
-      await expect(toast(page, t('common.success')).first()).toBeVisible();
+      await expect(toast(page, t('common.success'))).toBeVisible();
       await expect(page.getByText(t('price.page.upcoming'), { exact: true })).toBeVisible();
       await expect(page.getByText('2030-01-01 08:00').first()).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/price-history-${locale}.png`, fullPage: true });
@@ -127,6 +128,8 @@ for (const locale of LOCALES) {
       await page.locator('.ant-select-item-option', { hasText: groupName }).click();
       await expect(page).toHaveURL(/groupId=\d+/);
       await fillFees(page, { ...fees, flatElec: '0.5' });
+      // The toast of the earlier save may still be up: this save's own must be the one seen.
+      await expect(page.locator('.ant-message-notice')).toHaveCount(0);
       await page.getByTestId('price-save').click();
       await expect(toast(page, t('common.success'))).toBeVisible();
       await expectNoRawKeys(page);
