@@ -3,7 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { LOCALES, api, confirmDialog, expectNoRawKeys, loose, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
+import {
+  LOCALES,
+  api,
+  chooseFromDropdown,
+  confirmDialog,
+  expectNoRawKeys,
+  loose,
+  signIn,
+  toast,
+  tr,
+  watchConsole,
+  type Locale,
+} from './fixtures';
 import { startTestReader, type TestReader } from './reader';
 
 /**
@@ -26,8 +38,7 @@ async function choose(page: Page, field: Locator, typed: string, option: string 
 async function rowAction(page: Page, row: Locator, label: string, more: string) {
   const inline = row.getByRole('button', { name: withIcon(label) });
   if (await inline.isVisible()) return inline.click();
-  await row.getByRole('button', { name: withIcon(more) }).click();
-  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: label }).click();
+  await chooseFromDropdown(page, row.getByRole('button', { name: withIcon(more) }), loose(label));
 }
 
 let reader: TestReader;

@@ -128,11 +128,11 @@ export function confirmDialog(page: Page) {
  * Open a dropdown with `opener` and choose the entry named `label`. A click that lands while the
  * menu is still unfolding can be lost, so until the menu has closed on the choice, it is retried.
  */
-export async function chooseFromDropdown(page: Page, opener: Locator, label: string | RegExp) {
-  const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+export async function chooseFromDropdown(page: Page, opener: Locator, label: string | RegExp, how: { button?: 'right' } = {}) {
+  const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').filter({ visible: true });
   const item = open.locator('.ant-dropdown-menu-item').filter({ hasText: label });
   await expect(async () => {
-    if (!(await item.isVisible())) await opener.click();
+    if (!(await item.isVisible())) await opener.click({ ...how, timeout: 3_000 });
     await item.click({ timeout: 3_000 });
     await expect(open).toHaveCount(0, { timeout: 10_000 });
   }).toPass({ timeout: 30_000 });

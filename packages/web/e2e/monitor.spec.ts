@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
-import { BASE_URL, LOCALES, api, expectNoRawKeys, loose, signIn, tr, type Locale } from './fixtures';
+import { BASE_URL, LOCALES, api, chooseFromDropdown, expectNoRawKeys, loose, signIn, tr, type Locale } from './fixtures';
 
 /**
  * Live monitoring against a simulated charger over real OCPP (DESIGN.md §1, §6): the point status
@@ -105,8 +105,7 @@ for (const locale of LOCALES) {
       await expect(connector(1)).toHaveAttribute('data-status', 'charging');
 
       // Data transfer to a vendor the charger does not know: refused, with the reason in words.
-      await row.getByRole('button', { name: button(t('common.more')) }).click();
-      await page.getByRole('menuitem', { name: t('monitor.actions.dataTransfer') }).click();
+      await chooseFromDropdown(page, row.getByRole('button', { name: button(t('common.more')) }), loose(t('monitor.actions.dataTransfer')));
       await dialog.getByLabel(t('fields.pointAction.vendorId')).fill('nobody');
       await dialog.getByLabel(t('fields.pointAction.messageId')).fill('ping');
       await dialog.getByLabel(t('fields.pointAction.data')).fill('{}');

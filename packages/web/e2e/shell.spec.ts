@@ -1,5 +1,18 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { LOCALES, ORG_PAGE, avatarMenu, openFromSidebar, cookieValue, expectNoRawKeys, signIn, toast, tr, type Locale } from './fixtures';
+import {
+  LOCALES,
+  ORG_PAGE,
+  avatarMenu,
+  chooseFromDropdown,
+  cookieValue,
+  expectNoRawKeys,
+  loose,
+  openFromSidebar,
+  signIn,
+  toast,
+  tr,
+  type Locale,
+} from './fixtures';
 
 /** The dropdown menu that is open now (antd keeps closed ones in the DOM, hidden). */
 function openMenu(page: Page): Locator {
@@ -27,11 +40,10 @@ for (const locale of LOCALES) {
 
   /** Right-click a tab and choose an action; returns nothing until the menu has closed. */
   async function tabAction(page: Page, title: string, action: string) {
-    await page.getByTestId('tag').filter({ hasText: title }).click({ button: 'right' });
-    await openMenu(page)
-      .getByRole('menuitem', { name: t(`shell.tags.${action}`), exact: true })
-      .click();
-    await menuClosed(page);
+    const label = t(`shell.tags.${action}`);
+    await chooseFromDropdown(page, page.getByTestId('tag').filter({ hasText: title }), loose(label), {
+      button: 'right',
+    });
   }
 
   test.describe(`shell (${locale})`, () => {
@@ -90,10 +102,7 @@ for (const locale of LOCALES) {
 
       // Refresh reloads the page's data in place.
       const refetched = page.waitForResponse(/\/queryOrganizations/);
-      await page.getByRole('button', { name: t('common.actions'), exact: true }).click();
-      await openMenu(page)
-        .getByRole('menuitem', { name: t('shell.tags.refresh') })
-        .click();
+      await chooseFromDropdown(page, page.getByRole('button', { name: t('common.actions'), exact: true }), loose(t('shell.tags.refresh')));
       await refetched;
       await expect(page).toHaveURL(ORG_PAGE);
 
@@ -192,11 +201,12 @@ for (const locale of LOCALES) {
     test('language switch from the navbar reloads and confirms in the new language', async ({ page }) => {
       const next: Locale = locale === 'zh-CN' ? 'en-US' : 'zh-CN';
       await signIn(page, locale);
-      await page.getByRole('button', { name: t('shell.language') }).click();
       const reloaded = page.waitForEvent('load');
-      await openMenu(page)
-        .getByRole('menuitem', { name: t(next === 'zh-CN' ? 'enums.language.zh' : 'enums.language.en') })
-        .click();
+      await chooseFromDropdown(
+        page,
+        page.getByRole('button', { name: t('shell.language') }),
+        loose(t(next === 'zh-CN' ? 'enums.language.zh' : 'enums.language.en')),
+      );
       await reloaded;
       await expect(toast(page, tr(next, 'shell.languageSwitched'))).toBeVisible();
       expect(await cookieValue(page, 'language')).toBe(next);
@@ -213,11 +223,12 @@ for (const locale of LOCALES) {
       await signIn(page, locale);
       const hamburger = page.getByRole('button', { name: t('shell.hamburger') });
       await expect(hamburger).not.toHaveClass(/ant-btn-sm/);
-      await page.getByRole('button', { name: t('shell.size') }).click();
+      const sizes = page.getByRole('button', { name: t('shell.size') });
+      await sizes.click();
       const menu = openMenu(page);
       for (const s of ['default', 'medium', 'small', 'mini'])
         await expect(menu.getByRole('menuitem', { name: t(`shell.sizes.${s}`) })).toBeVisible();
-      await menu.getByRole('menuitem', { name: t('shell.sizes.small') }).click();
+      await chooseFromDropdown(page, sizes, loose(t('shell.sizes.small')));
       await expect(toast(page, t('shell.sizeSwitched'))).toBeVisible();
       expect(await cookieValue(page, 'size')).toBe('small');
       await expect(hamburger).toHaveClass(/ant-btn-sm/);

@@ -5,6 +5,7 @@ import {
   ORG_PAGE,
   api,
   avatarMenu,
+  chooseFromDropdown,
   expectNoRawKeys,
   loose,
   signIn,
@@ -39,11 +40,7 @@ const button = (scope: Page | Locator, text: string) => scope.locator('button').
 async function rowAction(page: Page, row: Locator, text: string, more: string) {
   const inline = button(row, text);
   if (await inline.count()) return inline.first().click();
-  await button(row, more).click();
-  await page
-    .locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item')
-    .filter({ hasText: loose(text) })
-    .click();
+  await chooseFromDropdown(page, button(row, more), loose(text));
 }
 
 /** Pick an option of an antd Select by its text. */
