@@ -24,6 +24,7 @@ async function fillFees(page: Page, values: Record<string, string>) {
 
 /** Press on one half hour and release on another: paints the range with the brush. */
 async function drag(page: Page, from: number, to: number) {
+  await page.locator(`[data-slot="${to}"]`).scrollIntoViewIfNeeded();
   const a = await page.locator(`[data-slot="${from}"]`).boundingBox();
   const b = await page.locator(`[data-slot="${to}"]`).boundingBox();
   if (!a || !b) throw new Error('timeline cells not laid out');
@@ -79,8 +80,11 @@ for (const locale of LOCALES) {
       await fillFees(page, fees);
       await page.getByTestId('fee-valleyElec').fill('0.33333');
       await page.getByTestId('price-save').click();
-      await expect(page.getByText(t('validation.unitPrice', { field: t('fields.price.valleyElec') }))).toBeVisible();
+      const invalid = page.getByText(t('validation.unitPrice', { field: t('fields.price.valleyElec') }));
+      await expect(invalid).toBeVisible();
       await page.getByTestId('fee-valleyElec').fill(fees.valleyElec!);
+      // The message folds away with an animation that moves the timeline: drag only once it is gone.
+      await expect(invalid).toHaveCount(0);
       await page.getByTestId('brush-peak').click();
       await drag(page, 16, 23);
       const peakBlock = `08:00–12:00 ${t('enums.priceTier.peak')}`;
