@@ -55,33 +55,34 @@ const columns = {
  * moving results out, so the export leaves out what no export column shows (measured on 20k
  * records: about a third less CPU per row than the full record).
  */
-const exportFields = {
-  id: t.id,
-  providerName: provider.name,
-  stationName: station.name,
-  serialNumber: chargePoint.serialNumber,
-  pointName: chargePoint.name,
-  connectorNo: t.connectorNo,
-  idTag: t.idTag,
-  cardNumber: card.cardNumber,
-  account: chargeUser.account,
-  startType: t.startType,
-  startedAt: t.startedAt,
-  stoppedAt: t.stoppedAt,
-  energyWh: t.energyWh,
-  stopReason: t.stopReason,
-  stopAccount: stopUser.account,
-  elecFeeCents: t.elecFeeCents,
-  serviceFeeCents: t.serviceFeeCents,
-  reserveFeeCents: t.reserveFeeCents,
-  totalCents: t.totalCents,
-  billedAt: t.billedAt,
-  paidFrom: t.paidFrom,
-  billingNote: t.billingNote,
-  valid: t.valid,
-  invalidReason: t.invalidReason,
-  confirmedAt: t.confirmedAt,
-};
+const EXPORT_KEYS = [
+  'id',
+  'providerName',
+  'stationName',
+  'serialNumber',
+  'pointName',
+  'connectorNo',
+  'idTag',
+  'cardNumber',
+  'account',
+  'startType',
+  'startedAt',
+  'stoppedAt',
+  'energyWh',
+  'stopReason',
+  'stopAccount',
+  'elecFeeCents',
+  'serviceFeeCents',
+  'reserveFeeCents',
+  'totalCents',
+  'billedAt',
+  'paidFrom',
+  'billingNote',
+  'valid',
+  'invalidReason',
+  'confirmedAt',
+] as const satisfies readonly (keyof typeof columns)[];
+const exportFields = Object.fromEntries(EXPORT_KEYS.map((k) => [k, columns[k]])) as Pick<typeof columns, (typeof EXPORT_KEYS)[number]>;
 
 // The charge user is the card's owner, else the account that started the session remotely; the
 // stop account is the owner of a different card that stopped it.
