@@ -165,6 +165,75 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     }
   }
 
+  /**
+   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order and sent it after the next Start.
+   * Its real end replaces the guessed one and the `notStopped` flag goes, so the session is billed for what the
+   * charger measured (unless an operator has already confirmed or it has been billed: then the record stands).
+   */
+  async function lateStop(session: ChargerSession, p: StopReq): Promise<void> {
+    const point = session.point;
+    const [row] = await db
+      .select({ t: sql<TxJson>`${txJson('charging_transaction')}` })
+      .from(chargingTransaction)
+      .where(
+        and(
+          eq(chargingTransaction.id, p.transactionId),
+          eq(chargingTransaction.chargePointId, point.id),
+          eq(chargingTransaction.invalidReason, 'notStopped'),
+          isNull(chargingTransaction.confirmedAt),
+          isNull(chargingTransaction.billedAt),
+        ),
+      );
+    if (!row) return;
+    const ended = txFromRow(typeof row.t === 'string' ? (JSON.parse(row.t) as TxJson) : row.t);
+    // `notStopped` is only ever set on a session that had no other flag (coalesce), so it was valid until then.
+    const tx: TxState = { ...ended, valid: true, invalidReason: null };
+    const stoppedAt = new Date(p.timestamp);
+    const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
+    const next = accounted(tx, rows, point.ratedPowerW);
+    advance(next, p.meterStop, stoppedAt.getTime(), point.ratedPowerW, true);
+    const live = latest(rows);
+    const applied = await db.transaction(async (q) => {
+      const done = await q
+        .update(chargingTransaction)
+        .set({
+          meterStopWh: p.meterStop,
+          stoppedAt,
+          stopReason: p.reason ?? 'Local',
+          stopIdTag: p.idTag ?? null,
+          energyWh: next.energyWh,
+          lastMeterWh: p.meterStop,
+          lastSampleAt: stoppedAt,
+          ...(live.powerW !== undefined ? { lastPowerW: live.powerW } : {}),
+          ...(live.soc !== undefined ? { lastSoc: live.soc } : {}),
+          valid: next.valid,
+          invalidReason: next.invalidReason,
+          late: true,
+        })
+        .where(
+          and(
+            eq(chargingTransaction.id, tx.id),
+            eq(chargingTransaction.invalidReason, 'notStopped'),
+            isNull(chargingTransaction.confirmedAt),
+            isNull(chargingTransaction.billedAt),
+          ),
+        )
+        .returning({ id: chargingTransaction.id });
+      if (done.length === 0) return false;
+      await insertMeterRows(q, rows);
+      return true;
+    });
+    if (!applied) return;
+    emit(events, 'transaction.stopped', point, {
+      transactionId: tx.id,
+      connectorNo: tx.connectorNo,
+      energyWh: next.energyWh,
+      stoppedAt: stoppedAt.toISOString(),
+      ...(p.reason ? { reason: p.reason } : {}),
+    });
+    core.transactionStopped(tx.id, tx.idTag);
+  }
+
   function trackOpen(point: PointState, tx: TxState) {
     point.transactions.set(tx.id, tx);
     if (tx.accepted) idTags.add(tx.idTag);
@@ -312,8 +381,12 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
       const reply: Payload = p.idTag !== undefined ? { idTagInfo: idTagInfo(await authorize(p.idTag, point, true)) } : {};
       const tx = await openTx(point, p.transactionId);
-      // Not running on this point: already stopped (a repeat), another point's, or unknown. Nothing changes.
-      if (!tx) return reply;
+      if (!tx) {
+        // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes
+        // its real stop; a repeat, another point's or an unknown one changes nothing.
+        await lateStop(session, p);
+        return reply;
+      }
 
       const stoppedAt = new Date(p.timestamp);
       const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);

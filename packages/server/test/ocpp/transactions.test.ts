@@ -209,6 +209,59 @@ describe('authorization and transactions', () => {
     expect(await txRow(second.transactionId)).toMatchObject({ valid: true, energyWh: 900, stopReason: 'Local' });
   });
 
+  it("applies a lost session's Stop that arrives after the next Start: the real end replaces the guess, and it is billable", async () => {
+    const { c } = await connect();
+    const tag = (await newCard()).physicalId;
+    const t0 = Date.now() - 60 * MIN;
+    const first = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 1_000,
+      timestamp: at(t0, 0),
+    });
+    await c.ok('MeterValues', {
+      connectorId: 1,
+      transactionId: first.transactionId,
+      meterValue: [{ timestamp: at(t0, 10), sampledValue: [{ value: '2000' }] }],
+    });
+    const second = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: tag,
+      meterStart: 3_000,
+      timestamp: at(t0, 30),
+    });
+    expect(await txRow(first.transactionId)).toMatchObject({ invalidReason: 'notStopped', energyWh: 1_000 });
+    const settledBefore = stopped.filter((id) => id === first.transactionId).length;
+
+    // The charger sends the first session's Stop out of order, with a sample the console never saw.
+    await c.ok('StopTransaction', {
+      transactionId: first.transactionId,
+      meterStop: 2_900,
+      timestamp: at(t0, 25),
+      reason: 'PowerLoss',
+      transactionData: [{ timestamp: at(t0, 20), sampledValue: [{ value: '2500' }] }],
+    });
+    const fixed = await txRow(first.transactionId);
+    expect(fixed).toMatchObject({
+      meterStopWh: 2_900,
+      energyWh: 1_900,
+      stopReason: 'PowerLoss',
+      valid: true,
+      invalidReason: null,
+      late: true,
+    });
+    expect(fixed.stoppedAt!.toISOString()).toBe(at(t0, 25));
+    expect(stopped.filter((id) => id === first.transactionId).length).toBe(settledBefore + 1);
+    const [samples] = await db.select({ n: count() }).from(meterValue).where(eq(meterValue.transactionId, first.transactionId));
+    expect(samples?.n).toBe(2);
+
+    // A repeat changes nothing, and the running session is untouched.
+    await c.ok('StopTransaction', { transactionId: first.transactionId, meterStop: 9_999, timestamp: at(t0, 26) });
+    expect(await txRow(first.transactionId)).toMatchObject({ meterStopWh: 2_900, energyWh: 1_900 });
+    expect((await txRow(second.transactionId)).stoppedAt).toBeNull();
+    await c.close();
+  });
+
   it('stores meter values in our units and keeps the live columns, then stops once with energy = stop − start', async () => {
     const { c, point } = await connect();
     const tag = (await newCard()).physicalId;
