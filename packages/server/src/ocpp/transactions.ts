@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import { chargeUser, chargingTransaction } from '../db/schema.js';
 import type { AuthorizationResult } from '../modules/cards/authorize.js';
 import { emit, type OcppCore } from './core.js';
@@ -166,34 +166,16 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
   }
 
   /**
-   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order and sent it after the next Start.
-   * Its real end replaces the guessed one and the `notStopped` flag goes, so the session is billed for what the
-   * charger measured (unless an operator has already confirmed or it has been billed: then the record stands).
+   * Writes a Stop's end (and the samples it carries) onto `tx` if `still` holds for its row, in one database
+   * transaction; then tells the console and billing. Returns whether it was written.
    */
-  async function lateStop(session: ChargerSession, p: StopReq): Promise<void> {
-    const point = session.point;
-    const [row] = await db
-      .select({ t: sql<TxJson>`${txJson('charging_transaction')}` })
-      .from(chargingTransaction)
-      .where(
-        and(
-          eq(chargingTransaction.id, p.transactionId),
-          eq(chargingTransaction.chargePointId, point.id),
-          eq(chargingTransaction.invalidReason, 'notStopped'),
-          isNull(chargingTransaction.confirmedAt),
-          isNull(chargingTransaction.billedAt),
-        ),
-      );
-    if (!row) return;
-    const ended = txFromRow(typeof row.t === 'string' ? (JSON.parse(row.t) as TxJson) : row.t);
-    // `notStopped` is only ever set on a session that had no other flag (coalesce), so it was valid until then.
-    const tx: TxState = { ...ended, valid: true, invalidReason: null };
+  async function recordStop(point: PointState, tx: TxState, p: StopReq, late: boolean, still: SQL) {
     const stoppedAt = new Date(p.timestamp);
     const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
     const next = accounted(tx, rows, point.ratedPowerW);
     advance(next, p.meterStop, stoppedAt.getTime(), point.ratedPowerW, true);
     const live = latest(rows);
-    const applied = await db.transaction(async (q) => {
+    const stopped = await db.transaction(async (q) => {
       const done = await q
         .update(chargingTransaction)
         .set({
@@ -208,22 +190,15 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           ...(live.soc !== undefined ? { lastSoc: live.soc } : {}),
           valid: next.valid,
           invalidReason: next.invalidReason,
-          late: true,
+          late,
         })
-        .where(
-          and(
-            eq(chargingTransaction.id, tx.id),
-            eq(chargingTransaction.invalidReason, 'notStopped'),
-            isNull(chargingTransaction.confirmedAt),
-            isNull(chargingTransaction.billedAt),
-          ),
-        )
+        .where(and(eq(chargingTransaction.id, tx.id), still))
         .returning({ id: chargingTransaction.id });
       if (done.length === 0) return false;
       await insertMeterRows(q, rows);
       return true;
     });
-    if (!applied) return;
+    if (!stopped) return false;
     emit(events, 'transaction.stopped', point, {
       transactionId: tx.id,
       connectorNo: tx.connectorNo,
@@ -232,6 +207,28 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       ...(p.reason ? { reason: p.reason } : {}),
     });
     core.transactionStopped(tx.id, tx.idTag);
+    return true;
+  }
+
+  /**
+   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order and sent it after the next Start.
+   * Its real end replaces the guessed one and the `notStopped` flag goes, so the session is billed for what the
+   * charger measured (unless an operator has already confirmed or it has been billed: then the record stands).
+   */
+  async function lateStop(point: PointState, p: StopReq): Promise<void> {
+    const guessed = and(
+      eq(chargingTransaction.invalidReason, 'notStopped'),
+      isNull(chargingTransaction.confirmedAt),
+      isNull(chargingTransaction.billedAt),
+    )!;
+    const [row] = await db
+      .select({ t: sql<TxJson>`${txJson('charging_transaction')}` })
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.id, p.transactionId), eq(chargingTransaction.chargePointId, point.id), guessed));
+    if (!row) return;
+    const ended = txFromRow(typeof row.t === 'string' ? (JSON.parse(row.t) as TxJson) : row.t);
+    // `notStopped` is only ever set on a session that had no other flag (coalesce), so it was valid until then.
+    await recordStop(point, { ...ended, valid: true, invalidReason: null }, p, true, guessed);
   }
 
   function trackOpen(point: PointState, tx: TxState) {
@@ -384,53 +381,14 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       if (!tx) {
         // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes
         // its real stop; a repeat, another point's or an unknown one changes nothing.
-        await lateStop(session, p);
+        await lateStop(point, p);
         return reply;
       }
 
-      const stoppedAt = new Date(p.timestamp);
-      const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
-      const next = accounted(tx, rows, point.ratedPowerW);
-      advance(next, p.meterStop, stoppedAt.getTime(), point.ratedPowerW, true);
-      const late = tx.late || stoppedAt.getTime() < session.connectedAt;
-      const live = latest(rows);
-
-      const stopped = await db.transaction(async (q) => {
-        const done = await q
-          .update(chargingTransaction)
-          .set({
-            meterStopWh: p.meterStop,
-            stoppedAt,
-            stopReason: p.reason ?? 'Local',
-            stopIdTag: p.idTag ?? null,
-            energyWh: next.energyWh,
-            lastMeterWh: p.meterStop,
-            lastSampleAt: stoppedAt,
-            ...(live.powerW !== undefined ? { lastPowerW: live.powerW } : {}),
-            ...(live.soc !== undefined ? { lastSoc: live.soc } : {}),
-            valid: next.valid,
-            invalidReason: next.invalidReason,
-            late,
-          })
-          .where(and(eq(chargingTransaction.id, tx.id), isNull(chargingTransaction.stoppedAt)))
-          .returning({ id: chargingTransaction.id });
-        if (done.length === 0) return false;
-        await insertMeterRows(q, rows);
-        return true;
-      });
-
+      const late = tx.late || new Date(p.timestamp).getTime() < session.connectedAt;
+      await recordStop(point, tx, p, late, isNull(chargingTransaction.stoppedAt));
       point.transactions.delete(tx.id);
       if (tx.accepted) idTags.remove(tx.idTag);
-      if (stopped) {
-        emit(events, 'transaction.stopped', point, {
-          transactionId: tx.id,
-          connectorNo: tx.connectorNo,
-          energyWh: next.energyWh,
-          stoppedAt: stoppedAt.toISOString(),
-          ...(p.reason ? { reason: p.reason } : {}),
-        });
-        core.transactionStopped(tx.id, tx.idTag);
-      }
       return reply;
     },
   };
