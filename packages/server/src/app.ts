@@ -6,6 +6,8 @@ import fastifyStatic from '@fastify/static';
 import { allEndpoints, api, type EndpointDef } from '@csms/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createInProcessBus, type ChargerBus } from './bus/bus.js';
+import { clusterEvents, everywhere } from './bus/fanout.js';
+import { connectNats } from './bus/nats.js';
 import { createOcpp, type Ocpp } from './ocpp/ocpp.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -89,8 +91,18 @@ export async function buildApp({ config, database }: { config: Config; database:
 
   const { db } = database;
   let ready = false;
-  const events = createEventHub();
-  const bus = createInProcessBus();
+  // Alone: events and charger commands stay in this process. With NATS_URL: over NATS, so any node's
+  // console reaches any node's chargers and every browser gets every node's live events.
+  const cluster = config.natsUrl
+    ? await connectNats({
+        url: config.natsUrl,
+        nodeId: config.nodeId,
+        prefix: config.natsSubjectPrefix,
+        commandTimeoutMs: config.ocpp.callTimeoutSec * 1000,
+      })
+    : undefined;
+  const events = cluster ? clusterEvents(createEventHub(), cluster.fanout) : createEventHub();
+  const bus = cluster?.bus ?? createInProcessBus();
   const sessions = createSessionStore({ db, config });
   const deps: MountDeps = { sessions, audit: createAuditLog({ db }), log: server.log };
   const mounted = new Set<EndpointDef>();
@@ -121,9 +133,11 @@ export async function buildApp({ config, database }: { config: Config; database:
   // Placeholder until the OCPP endpoint is mounted: it replaces pointChanged with its own.
   const ocppHooks = { pointChanged: (_serialNumbers: string[]) => {} };
   // Swipes and starts read cards from memory (DESIGN.md §6). An operator's change through this node
-  // (cards, users, groups, balances: every POST, to keep it simple) drops the cache at once;
-  // one made through another node is seen within AUTH_CACHE_MS.
-  const authorization = createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents, cacheMs: AUTH_CACHE_MS });
+  // (cards, users, groups, balances: every POST, to keep it simple) and every settled session drops the
+  // cache at once, here and (over NATS) on the other nodes; a change made in SQL is seen within AUTH_CACHE_MS.
+  const cardCache = createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents, cacheMs: AUTH_CACHE_MS });
+  const forgetCards = everywhere(cluster?.fanout, 'cards.forget', (idTag: string | null) => cardCache.forget(idTag ?? undefined));
+  const authorization = { authorize: cardCache.authorize, forget: (idTag?: string) => forgetCards(idTag ?? null) };
   // onSend, not onResponse: dropped before the operator sees the answer, so the next swipe after it sees the change.
   server.addHook('onSend', async (req, _reply, payload) => {
     if (req.method === 'POST' && req.url.startsWith(`${API_PREFIX}/web/`)) authorization.forget();
@@ -134,6 +148,7 @@ export async function buildApp({ config, database }: { config: Config; database:
     db,
     config,
     bus,
+    ...(cluster ? { fanout: cluster.fanout } : {}),
     events,
     authorization,
     audit: deps.audit,
@@ -213,6 +228,9 @@ export async function buildApp({ config, database }: { config: Config; database:
     ready = false;
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.
     await ocpp.close();
+  });
+  server.addHook('onClose', async () => {
+    await cluster?.close();
   });
   await ocpp.start();
   return { server, events, bus, ocpp };

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTimeZone } from '@csms/contract';
@@ -12,6 +13,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   natsUrl: string | undefined;
+  /** First token of every NATS subject (`CSMS_NATS_SUBJECT_PREFIX`), so deployments can share one NATS. */
+  natsSubjectPrefix: string;
+  /** This node's name among several (`CSMS_NODE_ID`, default host:port): the owner of the chargers it holds. */
+  nodeId: string;
   adminPassword: string | undefined;
   captcha: boolean;
   sessionTtlHours: number;
@@ -70,6 +75,11 @@ function int(name: string, v: string | undefined, dflt: number): number {
   return n;
 }
 
+function natsToken(name: string, v: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(v)) throw new Error(`${name} must be letters, digits, '-' or '_', got "${v}"`);
+  return v;
+}
+
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
@@ -81,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
+    natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),
+    nodeId: (env.CSMS_NODE_ID || `${os.hostname()}:${env.PORT || 8080}`).slice(0, 128),
     adminPassword: env.CSMS_ADMIN_PASSWORD || undefined,
     captcha: bool(env.CSMS_CAPTCHA, true),
     sessionTtlHours: int('CSMS_SESSION_TTL_HOURS', env.CSMS_SESSION_TTL_HOURS, 24),

@@ -59,10 +59,13 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   return { database, drop: () => database.close() };
 }
 
-/** A real server on a random loopback port with its own database, seeded with admin/admin123. */
-export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const { database, drop } = await freshDatabase();
-  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
+/**
+ * A real server on a random loopback port with its own database, seeded with admin/admin123; or, with
+ * `sharing`, a second node on another server's database (closing it leaves the database to its owner).
+ */
+export async function startServer(overrides: Partial<Config> = {}, sharing?: TestServer): Promise<TestServer> {
+  const { database, drop } = sharing ? { database: sharing.database, drop: async () => {} } : await freshDatabase();
+  if (!sharing) await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-test-'));
   const config = loadConfig(
     {},

@@ -2,8 +2,7 @@
  * The command bus between the API and whichever node holds a charger's socket (DESIGN.md §1).
  * An operator action is a request on the charger's subject; the node that holds the socket
  * serves it and answers with the charger's reply. No server for a subject means offline.
- * This is the in-process implementation; a NATS one with the same interface comes with
- * scale-out.
+ * This is the in-process implementation, for one node; `nats.ts` has the one for several.
  */
 
 export interface ChargerCommand {

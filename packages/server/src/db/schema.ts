@@ -452,6 +452,8 @@ export const chargePoint = pgTable(
     connectedAt: timestamp('connected_at', { withTimezone: true }),
     /** Whether a socket to it is open on some node; false while offline. */
     online: boolean('online').notNull().default(false),
+    /** The node (`CSMS_NODE_ID`) holding its socket while online: only that node marks it offline. */
+    connectedNode: varchar('connected_node', { length: 128 }),
     firmwareStatus: varchar('firmware_status', { length: 32 }),
     diagnosticsStatus: varchar('diagnostics_status', { length: 32 }),
     createdAt: createdAt(),

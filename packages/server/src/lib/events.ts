@@ -1,7 +1,7 @@
 /**
  * Events for the console's browsers (export progress, charger status, meter values, faults).
- * In-process here; with several nodes the bus fans them out and each node delivers
- * to its own browsers.
+ * In-process here; with several nodes `clusterEvents` (bus/fanout.ts) sends them to every
+ * node and each delivers to its own browsers.
  */
 export interface ConsoleEvent {
   type: string;

@@ -33,7 +33,7 @@ type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';
 export function emit<T extends ChargerEventType>(
   events: EventHub,
   type: T,
-  point: PointState,
+  point: Pick<PointState, 'id' | 'providerId' | 'stationId' | 'serialNumber'>,
   payload: Omit<ConsoleEventPayloads[T], Base>,
 ): void {
   events.publish({
@@ -53,8 +53,7 @@ export function emit<T extends ChargerEventType>(
 /**
  * idTags with an authorized transaction running, for Authorize's ConcurrentTx (matched without
  * regard to case, like cards' physical ids). Loaded from the database at start and kept by this
- * node's Start/Stop handling. With several nodes each would only know its own chargers' starts:
- * the check then has to ask the database (or a shared cache) instead.
+ * node's Start/Stop handling; with several nodes, by every node's (`sharedIdTags` in ocpp.ts).
  */
 export function createIdTagIndex() {
   const running = new Map<string, number>();

@@ -6,13 +6,14 @@ import type { Duplex } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ChargerBus } from '../bus/bus.js';
+import { everywhere, type Fanout } from '../bus/fanout.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { chargePoint, chargingTransaction } from '../db/schema.js';
 import type { AuditLog } from '../http/audit.js';
 import type { EventHub } from '../lib/events.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
-import { createIdTagIndex, emit, type OcppCore } from './core.js';
+import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
 import { createOcppLogWriter } from './log-writer.js';
 import { createAdmission, identityOf, offersOcpp16, refuse, SUBPROTOCOL, type Refusal } from './admission.js';
@@ -33,8 +34,10 @@ export interface OcppDeps {
   /** The HTTP server the console is served from; OCPP upgrades on the same port. */
   server: Server;
   db: Db;
-  config: Pick<Config, 'host' | 'ocpp' | 'timeZone'>;
+  config: Pick<Config, 'host' | 'ocpp' | 'timeZone' | 'nodeId'>;
   bus: ChargerBus;
+  /** Several nodes (NATS): running idTags are shared, and each node marks offline only the chargers it held. */
+  fanout?: Fanout;
   events: EventHub;
   authorization: Pick<AuthorizationService, 'authorize' | 'forget'>;
   audit?: AuditLog;
@@ -59,7 +62,8 @@ export function createOcpp(deps: OcppDeps) {
   const loadPoint = createPointLoader(db);
   const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
   const vendors = createVendorRegistry();
-  const idTags = createIdTagIndex();
+  const { nodeId } = deps.config;
+  const idTags = sharedIdTags(createIdTagIndex(), deps.fanout);
   const sessions = new Map<string, ChargerSession>();
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
@@ -157,7 +161,7 @@ export function createOcpp(deps: OcppDeps) {
   async function setOnline(point: PointState, online: boolean): Promise<void> {
     const now = new Date();
     try {
-      await writer.write({ online: { id: point.id, online, at: now } });
+      await writer.write({ online: { id: point.id, online, at: now, node: nodeId } });
     } catch (err) {
       logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: online flag update failed');
     }
@@ -244,7 +248,37 @@ export function createOcpp(deps: OcppDeps) {
     const now = Date.now();
     for (const s of sessions.values()) {
       if (now - s.lastActivity > 2 * intervalMs) s.ws.terminate();
-      else if (s.ws.readyState === s.ws.OPEN) s.ws.ping();
+      else if (s.ws.readyState === s.ws.OPEN) {
+        s.ws.ping();
+        // A socket still answering counts as seen even if the charger sends nothing else (see dropStale).
+        if (now - s.lastActivity <= intervalMs) core.touch(s.point.id);
+      }
+    }
+    if (deps.fanout) void dropStale();
+  }
+
+  /**
+   * Several nodes: chargers a node held when it died for good stay marked online under its name. Any
+   * node marks offline a point not seen for three intervals (a live one is seen at least every interval).
+   */
+  async function dropStale(): Promise<void> {
+    try {
+      const gone = await db
+        .update(chargePoint)
+        .set({ online: false, connectedNode: null })
+        .where(
+          and(eq(chargePoint.online, true), sql`${chargePoint.lastSeenAt} < now() - make_interval(secs => ${(3 * intervalMs) / 1000})`),
+        )
+        .returning({
+          id: chargePoint.id,
+          serialNumber: chargePoint.serialNumber,
+          providerId: chargePoint.providerId,
+          stationId: chargePoint.stationId,
+        });
+      const at = new Date().toISOString();
+      for (const p of gone) emit(events, 'point.online', p, { online: false, at });
+    } catch (err) {
+      logger.warn({ err }, 'ocpp: stale online sweep failed');
     }
   }
 
@@ -261,12 +295,16 @@ export function createOcpp(deps: OcppDeps) {
     },
 
     /**
-     * Start-up: this node holds no sockets yet, so every point is offline; running authorized
-     * transactions are loaded for ConcurrentTx. With several nodes a node must only mark the
-     * points it held (a node id per connection, or presence on the bus), not all of them.
+     * Start-up: this node holds no sockets yet, so the points it held are offline (alone: every
+     * point; with several nodes: those under its name); running authorized transactions are
+     * loaded for ConcurrentTx.
      */
     async start(): Promise<void> {
-      await db.update(chargePoint).set({ online: false }).where(eq(chargePoint.online, true));
+      const mine = deps.fanout ? sql`(${chargePoint.connectedNode} = ${nodeId} or ${chargePoint.connectedNode} is null)` : undefined;
+      await db
+        .update(chargePoint)
+        .set({ online: false, connectedNode: null })
+        .where(and(eq(chargePoint.online, true), mine));
       const running = await db
         .select({ idTag: chargingTransaction.idTag })
         .from(chargingTransaction)
@@ -342,8 +380,8 @@ export function createOcpp(deps: OcppDeps) {
       if (ids.length > 0)
         await db
           .update(chargePoint)
-          .set({ online: false })
-          .where(pointIdIn(ids))
+          .set({ online: false, connectedNode: null })
+          .where(and(pointIdIn(ids), eq(chargePoint.connectedNode, nodeId)))
           .catch(() => {});
       wss.close();
       if (tlsServer) {
@@ -359,3 +397,19 @@ export function createOcpp(deps: OcppDeps) {
 }
 
 export type Ocpp = ReturnType<typeof createOcpp>;
+
+/**
+ * With several nodes a card may be swiped on one node's charger while it charges on another's: each
+ * node's index follows the others' starts and stops over the fan-out (loaded from the database at start).
+ */
+function sharedIdTags(index: IdTagIndex, fanout: Fanout | undefined): IdTagIndex {
+  if (!fanout) return index;
+  const change = everywhere(fanout, 'idTags', (m: { idTag: string; running: boolean }) =>
+    m.running ? index.add(m.idTag) : index.remove(m.idTag),
+  );
+  return {
+    ...index,
+    add: (idTag) => change({ idTag, running: true }),
+    remove: (idTag) => change({ idTag, running: false }),
+  };
+}

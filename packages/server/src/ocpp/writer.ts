@@ -117,7 +117,7 @@ export interface WriteJob {
   connector?: ConnectorStatus;
   /** Connector 0: the point's own status. */
   pointStatus?: { id: number; status: string; errorCode: string };
-  online?: { id: number; online: boolean; at: Date };
+  online?: { id: number; online: boolean; at: Date; node: string };
   boot?: PointBoot;
 }
 
@@ -181,10 +181,12 @@ const POINT_BOOT = {
 
 const POINT_ONLINE = {
   update: `update charge_point p set online = v.online,
+    connected_node = case when v.online then v.node end,
     connected_at = case when v.online then v.at else p.connected_at end,
     last_seen_at = case when v.online then v.at else p.last_seen_at end`,
-  shape: 'id int, online boolean, at timestamptz',
-  where: 'p.id = v.id',
+  shape: 'id int, online boolean, at timestamptz, node varchar',
+  // Offline only from the node that holds it: a charger that moved to another node stays online there.
+  where: 'p.id = v.id and (v.online or p.connected_node is null or p.connected_node = v.node)',
 };
 
 const CONNECTOR_COLUMNS = [
@@ -291,7 +293,7 @@ async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
     await updateFrom(
       q,
       POINT_ONLINE,
-      online.map((o) => ({ id: o.id, online: o.online, at: o.at })),
+      online.map((o) => ({ id: o.id, online: o.online, at: o.at, node: o.node })),
     );
 }
 

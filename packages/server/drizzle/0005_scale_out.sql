@@ -1,0 +1,1 @@
+ALTER TABLE "charge_point" ADD COLUMN "connected_node" varchar(128);

@@ -1,0 +1,116 @@
+import { connect, ErrorCode, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type { ChargerBus, ChargerCommand, ChargerReply, CommandHandler } from './bus.js';
+import type { Fanout } from './fanout.js';
+
+/*
+ * The bus over NATS, for several nodes behind one load balancer (DESIGN.md §1). A charger's
+ * commands are requests on its own subject, served by the node that holds its socket; NATS's
+ * "no responders" means no node does (offline). Fan-out topics reach every node, this one too.
+ */
+
+const codec = JSONCodec<unknown>();
+
+/** Serial numbers may hold characters NATS subjects cannot ('.', '*', '>', spaces): base64url keeps them apart. */
+const chargerSubject = (prefix: string, serialNumber: string, verb: 'cmd' | 'here') =>
+  `${prefix}.charger.${Buffer.from(serialNumber, 'utf8').toString('base64url') || '_'}.${verb}`;
+
+export interface NatsCluster {
+  bus: ChargerBus;
+  fanout: Fanout;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to NATS. `commandTimeoutMs` is how long a charger may take to answer a command that
+ * names no timeout of its own; the request waits that long plus a margin for the hop.
+ */
+export async function connectNats(opts: {
+  url: string;
+  nodeId: string;
+  commandTimeoutMs: number;
+  /** First token of every subject. */
+  prefix: string;
+}): Promise<NatsCluster> {
+  const nc = await connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 });
+  return {
+    bus: natsBus(nc, opts.prefix, opts.commandTimeoutMs),
+    fanout: natsFanout(nc, opts.prefix, opts.nodeId),
+    close: () => nc.drain(),
+  };
+}
+
+function natsBus(nc: NatsConnection, prefix: string, commandTimeoutMs: number): ChargerBus {
+  const failed = (err: unknown): ChargerReply => {
+    const code = (err as { code?: string }).code;
+    if (code === ErrorCode.NoResponders) return { kind: 'offline' };
+    if (code === ErrorCode.Timeout) return { kind: 'timeout' };
+    throw err;
+  };
+  return {
+    serve(serialNumber: string, handler: CommandHandler) {
+      const commands = nc.subscribe(chargerSubject(prefix, serialNumber, 'cmd'), {
+        callback: (err, msg) => {
+          if (err) return;
+          void handler(codec.decode(msg.data) as ChargerCommand)
+            .catch((e: unknown): ChargerReply => ({ kind: 'error', code: 'InternalError', description: String(e) }))
+            .then((reply) => msg.respond(codec.encode(reply)));
+        },
+      });
+      const here = nc.subscribe(chargerSubject(prefix, serialNumber, 'here'), {
+        callback: (err, msg) => {
+          if (!err) msg.respond(codec.encode(true));
+        },
+      });
+      return () => {
+        commands.unsubscribe();
+        here.unsubscribe();
+      };
+    },
+    async request(serialNumber, command) {
+      const timeout = (command.timeoutMs ?? commandTimeoutMs) + 5_000;
+      try {
+        const msg = await nc.request(chargerSubject(prefix, serialNumber, 'cmd'), codec.encode(command), { timeout });
+        return codec.decode(msg.data) as ChargerReply;
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async isServed(serialNumber) {
+      try {
+        await nc.request(chargerSubject(prefix, serialNumber, 'here'), codec.encode(null), { timeout: 2_000 });
+        return true;
+      } catch (err) {
+        failed(err);
+        return false;
+      }
+    },
+    async close() {
+      await nc.flush();
+    },
+  };
+}
+
+function natsFanout(nc: NatsConnection, prefix: string, nodeId: string): Fanout {
+  const subs = new Set<Subscription>();
+  return {
+    nodeId,
+    publish(topic, message) {
+      nc.publish(`${prefix}.fanout.${topic}`, codec.encode({ from: nodeId, message }));
+    },
+    subscribe(topic, fn) {
+      const sub = nc.subscribe(`${prefix}.fanout.${topic}`, {
+        callback: (err, msg) => {
+          if (err) return;
+          const { from, message } = codec.decode(msg.data) as { from: string; message: never };
+          fn(message, from === nodeId);
+        },
+      });
+      subs.add(sub);
+      return () => {
+        subs.delete(sub);
+        sub.unsubscribe();
+      };
+    },
+    flush: () => nc.flush(),
+  };
+}
