@@ -96,6 +96,12 @@ for (const locale of LOCALES) {
       await expect(card).toContainText('100.00');
       await expect(card).toContainText(t('enums.cardState.valid'));
 
+      // Read: the card on the reader is found in the list.
+      await page.getByTestId('find-by-reader').click();
+      await expect(page).toHaveURL(new RegExp(`physicalId=${uid}`));
+      await expect(page.getByRole('row').filter({ hasText: uid })).toHaveCount(1);
+      await expect(page.getByText(t('kit.total', { total: 1 }))).toBeVisible();
+
       // A companion that is not running: the spec's message.
       await reader.close();
       await page.getByRole('button', { name: withIcon(t('common.add')) }).click();

@@ -79,6 +79,7 @@ export const cardsZh = {
       reason: '原因',
     },
     rechargeRecord: {
+      id: '交易流水号',
       tradeType: '交易类型',
       accountKind: '账户类型',
       cardId: '卡',
@@ -248,6 +249,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
       reason: 'Reason',
     },
     rechargeRecord: {
+      id: 'Transaction ID',
       tradeType: 'Trade type',
       accountKind: 'Account type',
       cardId: 'Card',

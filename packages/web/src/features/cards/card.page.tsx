@@ -1,6 +1,13 @@
 import { api, type CardDto } from '@csms/contract';
+import { Card } from 'antd';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { call } from '../../shared/api/client';
+import { ReadCardButton } from '../../shared/cardReader';
+import { feedback } from '../../shared/feedback';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
+import { toSearchParams } from '../../shared/resource/url-query';
 import { cardResource } from './card.resource';
 import { MoneyDialog, type MoneyTarget } from './money-dialog';
 
@@ -10,9 +17,16 @@ type Open = { kind: 'recharge' | 'refund'; target: MoneyTarget } | null;
 
 const target = (c: CardDto): MoneyTarget => ({ id: c.id, balanceCents: c.balanceCents, params: { cardNumber: c.cardNumber } });
 
-/** User management → RFID cards. */
+/** User management → RFID cards; "Find by reader" lists the card on the reader (spec §1: read). */
 export default function CardPage() {
+  const { t } = useTranslation();
+  const [, setSearchParams] = useSearchParams();
   const [open, setOpen] = useState<Open>(null);
+  const findByReader = async (uid: string) => {
+    setSearchParams(toSearchParams({ physicalId: uid }));
+    const found = await call(api.card.list, { query: { page: 1, limit: 10, physicalId: uid } }, { silent: true }).catch(() => null);
+    if (found && found.total === 0) feedback.message.info(t('card.notFoundByReader', { uid }));
+  };
   const resource = useMemo(
     () =>
       cardResource({
@@ -23,7 +37,12 @@ export default function CardPage() {
   );
   const kind = open?.kind ?? 'recharge';
   return (
-    <>
+    <Card
+      variant="borderless"
+      title={t('menu.cardManage')}
+      extra={<ReadCardButton label={t('card.findByReader')} testId="find-by-reader" onRead={(uid) => void findByReader(uid)} />}
+      styles={{ body: { padding: 0 } }}
+    >
       <ResourcePage resource={resource} />
       <MoneyDialog
         name="card"
@@ -35,6 +54,6 @@ export default function CardPage() {
         invalidate={[api.card.list.path, api.card.get.path]}
         onClose={() => setOpen(null)}
       />
-    </>
+    </Card>
   );
 }

@@ -157,6 +157,24 @@ describe('cards screen', { timeout: 180_000 }, () => {
     expect(bodies['/prod-api/web/card/add']).toBeUndefined();
   });
 
+  it('finds the card on the reader by its physical id, and says when there is none', async () => {
+    const asked: string[] = [];
+    server((url) => {
+      if (!url.pathname.endsWith('/web/card/list')) return undefined;
+      const uid = url.searchParams.get('physicalId');
+      if (uid) asked.push(uid);
+      return uid ? ok({ list: [], total: 0 }) : undefined;
+    });
+    renderWithProviders(<CardPage />, '/userManagement/cardManage');
+    await screen.findByText('88001000');
+    fireEvent.click(screen.getByTestId('find-by-reader'));
+    expect(await screen.findByText('No card has the physical ID 04AABBCCDD; you can issue one with it')).toBeTruthy();
+    expect(asked).toContain('04AABBCCDD');
+    // The search form shows what was read, and the list is that search.
+    await waitFor(() => expect(screen.queryByText('88001000')).toBeNull());
+    expect((screen.getByDisplayValue('04AABBCCDD') as HTMLInputElement).value).toBe('04AABBCCDD');
+  });
+
   it('refunds a typed amount in cents and shows the server refusal on the field', async () => {
     server((url) =>
       url.pathname.endsWith('/web/card/refund')

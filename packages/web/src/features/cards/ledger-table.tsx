@@ -15,23 +15,27 @@ export function LedgerTable({ rows }: { rows: LedgerRow[] | undefined }) {
     title: text.label(key),
     render: render ? (_: unknown, row: LedgerRow) => render(row) : undefined,
   });
+  // Width 0 with min-width 100%: the table takes the cell's width instead of widening the cell,
+  // which squeezed the detail's label column to one character a line (zh).
   return (
-    <Table<LedgerRow>
-      size="small"
-      rowKey="id"
-      pagination={false}
-      scroll={{ y: 300 }}
-      locale={{ emptyText: text.t('card.noLedger') }}
-      dataSource={rows ?? []}
-      columns={[
-        col('createTime', (r) => formatDateTime(r.createTime)),
-        col('tradeType', (r) => <DictTag type="tradeType" value={r.tradeType} />),
-        col('amountCents', (r) => formatMoney(r.amountCents)),
-        col('balanceBeforeCents', (r) => formatMoney(r.balanceBeforeCents)),
-        col('balanceAfterCents', (r) => formatMoney(r.balanceAfterCents)),
-        col('operatorName'),
-        col('thirdPartyTxnId'),
-      ]}
-    />
+    <div style={{ width: 0, minWidth: '100%' }}>
+      <Table<LedgerRow>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        scroll={{ x: 'max-content', y: 300 }}
+        locale={{ emptyText: text.t('card.noLedger') }}
+        dataSource={rows ?? []}
+        columns={[
+          col('createTime', (r) => formatDateTime(r.createTime)),
+          col('tradeType', (r) => <DictTag type="tradeType" value={r.tradeType} />),
+          col('amountCents', (r) => formatMoney(r.amountCents)),
+          col('balanceBeforeCents', (r) => formatMoney(r.balanceBeforeCents)),
+          col('balanceAfterCents', (r) => formatMoney(r.balanceAfterCents)),
+          col('operatorName'),
+          col('thirdPartyTxnId'),
+        ]}
+      />
+    </div>
   );
 }

@@ -11,7 +11,8 @@ export const rechargeRecordResource = defineResource({
   api: { list: api.rechargeRecord.list, get: api.rechargeRecord.get, export: api.rechargeRecord.export },
   exportSource: 'rechargeRecord',
   columns: [
-    { key: 'id', width: 80, sorter: true, defaultHidden: true },
+    // The record's transaction ID (spec §3), to quote when a driver asks about a payment.
+    { key: 'id', width: 130, sorter: true },
     { key: 'createTime', kind: 'datetime', width: 170, sorter: true },
     { key: 'tradeType', dict: 'tradeType', width: 110 },
     { key: 'accountKind', dict: 'accountKind', width: 120 },

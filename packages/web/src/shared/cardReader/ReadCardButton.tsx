@@ -15,10 +15,22 @@ export interface ReadCardButtonProps {
   timeoutMs?: number;
   /** Companion port; by default the server's `csms.reader.port`. */
   port?: number;
+  /** Translated text instead of "Read card" (e.g. "Find by reader"). */
+  label?: string;
+  testId?: string;
 }
 
 /** "Read card": asks the local card reader companion for the UID; toasts what went wrong. */
-export function ReadCardButton({ onRead, onError, disabled, size, timeoutMs, port }: ReadCardButtonProps) {
+export function ReadCardButton({
+  onRead,
+  onError,
+  disabled,
+  size,
+  timeoutMs,
+  port,
+  label,
+  testId = 'read-card-button',
+}: ReadCardButtonProps) {
   const { t } = useTranslation();
   const [reading, setReading] = useState(false);
 
@@ -42,9 +54,9 @@ export function ReadCardButton({ onRead, onError, disabled, size, timeoutMs, por
       disabled={disabled}
       size={size}
       onClick={() => void read()}
-      data-testid="read-card-button"
+      data-testid={testId}
     >
-      {reading ? t('cardReader.reading') : t('cardReader.read')}
+      {reading ? t('cardReader.reading') : (label ?? t('cardReader.read'))}
     </Button>
   );
 }

@@ -29,6 +29,7 @@ const cards: Strings<typeof zh> = {
     noLedger: 'No balance history yet',
     readCardHint: 'Put the card on the reader and click "Read card" to fill in its physical ID',
     findByReader: 'Find by reader',
+    notFoundByReader: 'No card has the physical ID {uid}; you can issue one with it',
   },
   chargeUser: {
     entity: 'charge user',

@@ -30,6 +30,7 @@ export default {
     noLedger: '暂无资金流水',
     readCardHint: '将卡片放在读卡器上，点击“读卡”读取物理卡号',
     findByReader: '读卡查询',
+    notFoundByReader: '没有物理卡号为 {uid} 的卡，可以用它开卡',
   },
   chargeUser: {
     entity: '充电用户',
