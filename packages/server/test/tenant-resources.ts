@@ -30,8 +30,12 @@ export interface TenantEnv {
 export interface TenantEndpoint {
   ep: EndpointDef;
   input: (id: number, env: TenantEnv) => { query?: Record<string, string | number>; body?: unknown };
-  /** `notFound` (default): 404. `emptyList`: a filter by A's id answers an empty page (or an export with only the header row). */
-  expect?: 'notFound' | 'emptyList';
+  /**
+   * `notFound` (default): 404. `emptyList`: a filter by A's id answers an empty page (or an export with only the header row).
+   * `emptyArray`: a picker filtered by A's id answers `[]`. `zeroTotal`: an aggregate filtered by A's id counts nothing.
+   * `forbidden`: 403, for calls only a super provider's users may make (B is a common provider).
+   */
+  expect?: 'notFound' | 'emptyList' | 'emptyArray' | 'zeroTotal' | 'forbidden';
 }
 
 export interface TenantResource {
@@ -85,6 +89,8 @@ async function runningSession(env: TenantEnv) {
 }
 /** Serial numbers of the points the point-action resource created, by the id of their running session. */
 const actionSerials = new Map<number, string>();
+/** Stations of the alarms the alarm resource created, by alarm id. */
+const alarmStations = new Map<number, number>();
 const serialOf = (transactionId: number) => actionSerials.get(transactionId) ?? 'missing';
 
 let priceStation = { id: 0, name: '' };
@@ -196,6 +202,8 @@ export const tenantResources: TenantResource[] = [
         input: (id, env) => ({ body: { ...providerBody(env), id, parentId: undefined, expiration: undefined, providerName: 'stolen' } }),
       },
       { ep: api.provider.testMail, input: (id) => ({ body: { id, to: 'x@x.test' } }) },
+      // Only a super provider's users add providers; B's operator is refused before any id is looked at.
+      { ep: api.provider.add, input: (id, env) => ({ body: { ...providerBody(env), parentId: id } }), expect: 'forbidden' },
       { ep: api.systemUser.add, input: (id, env) => ({ body: userBody(env, { roleId: env.b.roleId, providerId: id }) }) },
     ],
   },
@@ -211,6 +219,7 @@ export const tenantResources: TenantResource[] = [
       { ep: api.role.status, input: (id) => ({ body: { id, enabled: false } }) },
       { ep: api.role.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.message.usersByRole, input: (id) => ({ body: { roleId: id } }) },
+      { ep: api.role.options, input: (_, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
       { ep: api.systemUser.add, input: (id, env) => ({ body: userBody(env, { roleId: id, providerId: env.b.providerId }) }) },
       {
         ep: api.systemUser.edit,
@@ -300,10 +309,26 @@ export const tenantResources: TenantResource[] = [
     table: schema.alarm,
     create: async (env) => {
       const { point } = await chargingSession(env);
-      return (await insertAlarm(env.s.database.db, point)).id;
+      const a = await insertAlarm(env.s.database.db, point);
+      alarmStations.set(a.id, point.stationId);
+      return a.id;
     },
     snapshot: row(schema.alarm, schema.alarm.id),
-    endpoints: [{ ep: api.alarmRecord.get, input: (id) => ({ query: { id } }) }],
+    endpoints: [
+      { ep: api.alarmRecord.get, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.alarmRecord.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: alarmStations.get(id) ?? 0 } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.alarmRecord.list,
+        input: (_, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.alarmRecord.export, input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.monitor.counts, input: (id) => ({ query: { stationId: alarmStations.get(id) ?? 0 } }), expect: 'zeroTotal' },
+    ],
   },
   {
     name: 'price',
@@ -435,6 +460,11 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.station.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
+      { ep: api.station.add, input: (_, env) => ({ body: stationBody(env) }) },
+      { ep: api.station.list, input: (_, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.station.export, input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.station.options, input: (_, env) => ({ body: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+      { ep: api.point.options, input: (id) => ({ body: { stationId: id } }), expect: 'emptyArray' },
       { ep: api.point.list, input: (id) => ({ query: { page: 1, limit: 10, stationId: id } }), expect: 'emptyList' },
       { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: id } }), expect: 'emptyList' },
       {
@@ -508,6 +538,10 @@ export const tenantResources: TenantResource[] = [
       { ep: api.chargeUser.edit, input: (id) => ({ body: { id: bOwn.chargeUser, account: uniq('acc'), userType: 'card', groupId: id } }) },
       { ep: api.chargeUser.list, input: (id) => ({ query: { page: 1, limit: 10, groupId: id } }), expect: 'emptyList' },
       { ep: api.chargeUser.export, input: (id) => ({ body: { format: 'csv', groupId: id } }), expect: 'emptyList' },
+      { ep: api.userGroup.add, input: (_, env) => ({ body: { name: uniq('grp'), providerId: env.a.providerId } }) },
+      { ep: api.userGroup.list, input: (_, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.userGroup.export, input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.userGroup.options, input: (_, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
     ],
   },
   {
@@ -542,6 +576,7 @@ export const tenantResources: TenantResource[] = [
       { ep: api.car.list, input: (id) => ({ query: { page: 1, limit: 10, chargeUserId: id } }), expect: 'emptyList' },
       { ep: api.car.export, input: (id) => ({ body: { format: 'csv', chargeUserId: id } }), expect: 'emptyList' },
       { ep: api.card.export, input: (id) => ({ body: { format: 'csv', chargeUserId: id } }), expect: 'emptyList' },
+      { ep: api.chargeUser.options, input: (_, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
     ],
   },
   {
@@ -581,7 +616,19 @@ export const tenantResources: TenantResource[] = [
       return r!.id;
     },
     snapshot: row(schema.ledger, schema.ledger.id),
-    endpoints: [{ ep: api.rechargeRecord.get, input: (id) => ({ query: { id } }) }],
+    endpoints: [
+      { ep: api.rechargeRecord.get, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.rechargeRecord.list,
+        input: (_, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.rechargeRecord.export,
+        input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+    ],
   },
   {
     name: 'car',
@@ -596,6 +643,14 @@ export const tenantResources: TenantResource[] = [
       { ep: api.car.edit, input: (id, env) => ({ body: { id, ...carBody(env.b.providerId) } }) },
       { ep: api.car.remove, input: (id) => ({ body: { ids: [id] } }) },
     ],
+  },
+];
+
+/** Endpoints that take a tenant's id yet answer anyone on purpose, each with its reason. */
+export const publicById: { ep: EndpointDef; reason: string }[] = [
+  {
+    ep: api.provider.agreement,
+    reason: "A provider's disclaimer and privacy agreement are public pages for its drivers; they hold nothing else.",
   },
 ];
 

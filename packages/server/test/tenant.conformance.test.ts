@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.js';
 import { createOperator, createUser } from './fixtures.js';
 import { startServer } from './harness.js';
-import { notTenantTables, tenantResources, type Operator, type TenantEnv } from './tenant-resources.js';
+import { notTenantTables, publicById, tenantResources, type Operator, type TenantEnv } from './tenant-resources.js';
 
 /**
  * Tenant isolation over the registry of tenant-owned resources (DESIGN.md §8): a full-permission
@@ -51,7 +51,25 @@ const fieldsOf = (s: unknown): string[] => {
   const inner = (s as { def?: { in?: unknown; schema?: unknown; innerType?: unknown } })?.def;
   return inner ? fieldsOf(inner.in ?? inner.schema ?? inner.innerType) : [];
 };
-const ID_FIELDS = ['id', 'ids', 'roleId', 'msgId'];
+/** Inputs that name a tenant-owned row: its own id, or the id of a provider, station, point, user, group or card it hangs on. */
+const ID_FIELDS = [
+  'id',
+  'ids',
+  'roleId',
+  'msgId',
+  'userId',
+  'providerId',
+  'parentId',
+  'orgId',
+  'stationId',
+  'stationIds',
+  'pointId',
+  'transactionId',
+  'chargeUserId',
+  'chargeUserIds',
+  'groupId',
+  'cardId',
+];
 
 describe('the registry', () => {
   it('opts a resource out only with a written reason', () => {
@@ -74,12 +92,19 @@ describe('the registry', () => {
   });
 
   it('covers every endpoint whose input names an id', () => {
-    const covered = new Set<EndpointDef>(tenantResources.flatMap((r) => r.endpoints.map((e) => e.ep)));
+    const covered = new Set<EndpointDef>([...tenantResources.flatMap((r) => r.endpoints.map((e) => e.ep)), ...publicById.map((p) => p.ep)]);
     const missing = allEndpoints()
       .filter((e) => [e.query, e.body].some((s) => fieldsOf(s).some((f) => ID_FIELDS.includes(f))))
       .filter((e) => !covered.has(e))
       .map((e) => `${e.method} ${e.path}`);
     expect(missing, 'endpoints taking ids that no tenant resource lists').toEqual([]);
+  });
+
+  it('lets an endpoint answer anyone by id only when it is public, with a written reason', () => {
+    for (const { ep, reason } of publicById) {
+      expect(ep.access, `${ep.path} is listed as public`).toBe('public');
+      expect(reason.trim().length, `${ep.path} reason`).toBeGreaterThan(20);
+    }
   });
 });
 
@@ -109,6 +134,9 @@ describe.each(checked.map((r) => [r.name, r] as const))("provider B with provide
       ...(e.ep.method === 'POST' ? { body: body ?? {} } : {}),
     });
     if (e.expect === 'emptyList') expect(r).toMatchObject({ code: 200, data: { list: [], total: 0 } });
+    else if (e.expect === 'emptyArray') expect(r).toMatchObject({ code: 200, data: [] });
+    else if (e.expect === 'zeroTotal') expect(r).toMatchObject({ code: 200, data: { total: 0 } });
+    else if (e.expect === 'forbidden') expect(r.code, r.msg).toBe(403);
     else expect(r.code, r.msg).toBe(404);
     expect(await resource.snapshot!(env, id)).toEqual(snapshot);
     expect(await tableCounts()).toEqual(before);

@@ -259,6 +259,14 @@ for (const locale of LOCALES) {
       const sent = row(page, title);
       await expect(sent).toContainText(user.username);
       await expect(sent.getByRole('button', { name: btn(t('common.delete')) })).toHaveCount(0);
+      // Search by keyword: another word hides the row, a word of the content finds it again.
+      const keyword = page.getByPlaceholder(t('kit.inputPlaceholder', { field: t('fields.message.keyWord') }));
+      await keyword.fill(`nothing-${stamp}`);
+      await page.getByRole('button', { name: btn(t('common.search')) }).click();
+      await expect(sent).toHaveCount(0);
+      await keyword.fill(`Hello ${stamp}`);
+      await page.getByRole('button', { name: btn(t('common.search')) }).click();
+      await expect(sent).toContainText(user.username);
       await shot(page, 'message-admin', locale);
 
       await expect(bell).toHaveAttribute('aria-label', t('message.bell', { n: 1 }));

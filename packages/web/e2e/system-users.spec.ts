@@ -80,6 +80,8 @@ for (const locale of LOCALES) {
       await choose(page, dialog.getByLabel(t('fields.provider.parentId')), 'CSMS');
       await choose(page, dialog.getByLabel(t('fields.provider.expiration')), t('enums.providerValidity.1'));
       await dialog.getByLabel(t('fields.provider.contact')).fill('Ann');
+      const disclaimer = `Charge at your own risk (${tag}).`;
+      await dialog.getByLabel(t('fields.provider.disclaimer')).fill(disclaimer);
       await dialog.getByLabel(t('fields.provider.mailAccount')).fill('ops@example.com');
       await dialog.getByLabel(t('fields.provider.mailAuthCode')).fill('secret-code');
       await dialog.getByLabel(t('fields.provider.smtpAddress')).fill('127.0.0.1');
@@ -89,6 +91,15 @@ for (const locale of LOCALES) {
       await expect(toast(page, t('common.success'))).toBeVisible();
       const providerRow = page.locator('.ant-table-row').filter({ hasText: providerName });
       await expect(providerRow).toContainText(t('enums.providerType.common'));
+
+      // Its disclaimer is a public page for drivers, opened from the row; no privacy agreement written, no link to one.
+      const opened = page.context().waitForEvent('page');
+      await rowAction(page, providerRow, t('provider.disclaimerPage'), t('common.more'));
+      const driverPage = await opened;
+      await expect(driverPage).toHaveURL(/\/disclaimer\/\d+$/);
+      await expect(driverPage.getByText(disclaimer)).toBeVisible();
+      await driverPage.close();
+      await expect(page.locator('.ant-dropdown-menu-item').filter({ hasText: loose(t('provider.privacyPage')) })).toHaveCount(0);
 
       // Test mail: the recipient is checked by the call's schema; nothing listens on port 2525, and the server says so.
       await rowAction(page, providerRow, t('provider.testMail'), t('common.more'));
@@ -156,6 +167,19 @@ for (const locale of LOCALES) {
       await expectNoOwnRawKeys(page);
       expect(errors).toEqual([]);
 
+      // Rows of the super provider the new user must never see.
+      const foreign = await api<{ id: number }>(page, 'POST', '/web/station/add', {
+        stationName: `Foreign ${tag}`,
+        providerId: 1,
+        country: 'CN',
+        address: 'Road 1',
+        longitude: 121.5,
+        latitude: 31.2,
+      });
+      expect(foreign.code).toBe(200);
+      const foreignOrg = await api<{ id: number }>(page, 'POST', '/web/organizationManage/createOrg', { orgName: `Foreign org ${tag}` });
+      expect(foreignOrg.code).toBe(200);
+
       // 4. The new user signs in, in a browser of its own.
       const context = await browser.newContext({ baseURL: BASE_URL });
       const other = await context.newPage();
@@ -173,8 +197,17 @@ for (const locale of LOCALES) {
       await menu.getByText(t('menu.stationManagement')).click();
       await expect(other).toHaveURL(new RegExp(STATIONS_PAGE));
       await expect(other.locator('.ant-table-thead').first()).toBeVisible();
+      await expect(other.locator('.ant-table-tbody')).not.toContainText(`Foreign ${tag}`);
       // List only: no Add, and the server refuses a crafted add.
       await expect(button(other, t('common.add'))).toHaveCount(0);
+      // Crafted requests naming the super provider's rows through calls the role holds: nothing of them comes back.
+      const byProvider = await api<{ list: unknown[]; total: number }>(other, 'GET', '/web/station/list?page=1&limit=10&providerId=1');
+      expect(byProvider).toMatchObject({ code: 200, data: { list: [], total: 0 } });
+      expect(await api(other, 'POST', '/web/getStations', { providerId: 1 })).toMatchObject({ code: 200, data: [] });
+      expect((await api(other, 'POST', '/web/getPoints', { stationId: foreign.data.id })).data).toEqual([]);
+      const orgs = await api<{ list: { orgName: string }[] }>(other, 'GET', '/web/organizationManage/queryOrganizations?page=1&limit=300');
+      expect(orgs.data.list.map((o) => o.orgName)).not.toContain(`Foreign org ${tag}`);
+      expect((await api(other, 'POST', '/web/organizationManage/deleteOrganization', { ids: [foreignOrg.data.id] })).code).toBe(403);
       expect((await api(other, 'POST', '/web/station/add', { name: `Crafted ${tag}` })).code).toBe(403);
       await other.goto('/realTimeMonitor/chargePoint');
       await expect(other).toHaveURL(/\/404/);

@@ -246,6 +246,7 @@ export const enUS: Vocabulary = {
       adminLocked: 'The built-in admin account cannot be deleted, disabled, or moved to another role or provider',
       noPhone: 'User "{name}" has no mobile phone; add one before setting it as a charging user',
       stationsOutOfScope: 'You can only bind stations you are bound to yourself',
+      stationsOfOtherProvider: "Bound stations must belong to the user's provider: {names} do not",
     },
     role: {
       keyTaken: 'Role key "{key}" already exists',

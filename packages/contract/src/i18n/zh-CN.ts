@@ -247,6 +247,7 @@ export const zhCN = {
       adminLocked: '内置管理员账号 admin 不能被删除、停用或更换角色和运营商',
       noPhone: '用户“{name}”没有手机号码，请先填写手机号码再设为充电用户',
       stationsOutOfScope: '只能绑定您自己有权限的场站',
+      stationsOfOtherProvider: '绑定场站必须属于该用户所属的运营商：{names} 不属于',
     },
     role: {
       keyTaken: '权限字符“{key}”已存在',

@@ -131,7 +131,8 @@ describe('done means: a limited operator of a common provider', () => {
       },
     });
     const paths = ['/systemManagement/userManage'];
-    const r = await create(admin, { roleName: 'West viewer', rolePaths: paths, permissions: ['system:user:list', 'system:user:query'] });
+    const granted = ['system:user:list', 'system:user:query', 'system:user:status'];
+    const r = await create(admin, { roleName: 'West viewer', rolePaths: paths, permissions: granted });
     // The role belongs to the super provider here; an admin assigns it to the new provider's user.
     const u = await s.call<{ id: number }>('POST', '/web/userManage/addUser', {
       token: admin,
@@ -140,7 +141,7 @@ describe('done means: a limited operator of a common provider', () => {
     expect(u.code).toBe(200);
     const t = await s.login('west-op', 'secret1');
     const info = await s.call<{ rolePaths: string[]; permissions: string[]; providerName: string }>('POST', '/web/info', { token: t });
-    expect(info.data).toMatchObject({ rolePaths: paths, permissions: ['system:user:list', 'system:user:query'], providerName: 'West Co' });
+    expect(info.data).toMatchObject({ rolePaths: paths, permissions: granted, providerName: 'West Co' });
 
     const users = await s.call<{ list: { username: string }[] }>('GET', '/web/userManage/getAllUsers?page=1&limit=10', { token: t });
     expect(users.data.list.map((x) => x.username)).toEqual(['west-op']);
@@ -150,5 +151,28 @@ describe('done means: a limited operator of a common provider', () => {
     expect((await s.call('GET', '/web/userManage/getAllProviders', { token: t })).data).toEqual([
       expect.objectContaining({ providerName: 'West Co' }),
     ]);
+
+    // Crafted requests naming the super provider's rows through routes the role does hold: nothing is found, nothing changes.
+    const east = await s.call<{ id: number }>('POST', '/web/userManage/addUser', {
+      token: admin,
+      body: { username: 'east-op', password: 'secret1', roleId: r.data.id, providerId: 1, phone: '13600000001' },
+    });
+    expect(east.code).toBe(200);
+    const filtered = await s.call<{ list: unknown[]; total: number }>('GET', '/web/userManage/getAllUsers?page=1&limit=10&providerId=1', {
+      token: t,
+    });
+    expect(filtered).toMatchObject({ code: 200, data: { list: [], total: 0 } });
+    const searched = await s.call('POST', '/web/userManage/searchSystemUser', {
+      token: t,
+      body: { page: 1, limit: 10, username: 'east-op' },
+    });
+    expect(searched).toMatchObject({ code: 200, data: { list: [], total: 0 } });
+    const disable = await s.call('POST', '/web/userManage/updateSystemUserStatus', { token: t, body: { id: east.data.id, status: 0 } });
+    expect(disable.code).toBe(404);
+    expect((await s.call('POST', '/web/userManage/updateSystemUserStatus', { token: t, body: { id: 1, status: 0 } })).code).toBe(404);
+    expect(await s.login('east-op', 'secret1')).toBeTruthy();
+    // A route the role does not hold is refused whatever the id, its own provider's included.
+    expect((await s.call('GET', `/web/getProvider?id=${provider.data.id}`, { token: t })).code).toBe(403);
+    expect((await s.call('GET', '/web/getProvider?id=1', { token: t })).code).toBe(403);
   });
 });

@@ -1,8 +1,9 @@
 import type { SystemUserDto } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargeUser, provider, role, systemUser } from '../../db/schema.js';
+import { chargeUser, provider, role, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { providerSubtree } from '../../http/sessions.js';
 import { providerScope } from '../../lib/scope.js';
 
 export interface SystemUserFilter {
@@ -196,6 +197,13 @@ export function createSystemUserRepo({ db }: { db: Db }) {
         }
         await tx.insert(chargeUser).values({ providerId: u.providerId, account, phone: u.phone, email: u.email, userType: 'platform' });
       });
+    },
+    /** Names of the given stations that lie outside a provider's subtree (a user of it could never see them). */
+    async stationsOutside(providerId: number, ids: number[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const subtree = await providerSubtree(db, providerId);
+      const rows = await db.select({ name: station.name, providerId: station.providerId }).from(station).where(inArray(station.id, ids));
+      return rows.filter((r) => !subtree.includes(r.providerId)).map((r) => r.name);
     },
     async remove(ids: number[]) {
       const rows = await db.delete(systemUser).where(inArray(systemUser.id, ids)).returning({ id: systemUser.id });

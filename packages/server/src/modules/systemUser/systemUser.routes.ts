@@ -1,7 +1,7 @@
 import { Code, translate, type systemUserApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
-import { AppError, conflict, notFound } from '../../http/errors.js';
+import { AppError, badField, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
 import type { EventHub } from '../../lib/events.js';
@@ -49,6 +49,11 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     }
     if ((await stations.visibleIds(p, stationIds)).length !== new Set(stationIds).size) throw notFound();
   }
+  /** Bound stations belong to the user's own provider (or its descendants); others it could never see. */
+  async function checkStationsOfProvider(providerId: number, stationIds: number[]) {
+    const outside = await repo.stationsOutside(providerId, stationIds);
+    if (outside.length > 0) throw badField('stationIds', 'errors.systemUser.stationsOfOtherProvider', { names: outside.join(', ') });
+  }
   const phoneTaken = (phone: string) => conflict('errors.systemUser.phoneTaken', { phone }, 'phone');
   const usernameTaken = (name: string) => conflict('errors.systemUser.usernameTaken', { name }, 'username');
   const reread = async (p: Principal, id: number) => toDto((await repo.get(p, id))!);
@@ -68,6 +73,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       await checkRefs(p, body.roleId, body.providerId);
       const stationIds = [...new Set(body.stationIds ?? [])];
       await checkStations(p, stationIds);
+      await checkStationsOfProvider(body.providerId, stationIds);
       if (await repo.usernameTaken(body.username)) throw usernameTaken(body.username);
       if (await repo.phoneTaken(body.phone)) throw phoneTaken(body.phone);
       try {
@@ -100,6 +106,8 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       if (body.id === p.userId && body.roleId !== current.roleId) throw locked('errors.systemUser.selfRole');
       const stationIds = body.stationIds ? [...new Set(body.stationIds)] : current.stationIds;
       if (body.stationIds) await checkStations(p, stationIds);
+      // Also when only the provider changes: stations kept from the old provider would show the user nothing.
+      await checkStationsOfProvider(body.providerId, stationIds);
       if (await repo.phoneTaken(body.phone, body.id)) throw phoneTaken(body.phone);
       try {
         await repo.update(body.id, {

@@ -161,4 +161,29 @@ describe('system users', () => {
     ).toEqual([theirs]);
     expect((await add({ stationIds: [999_999] })).code).toBe(404);
   });
+
+  it("binds a user only to its own provider's stations, also when its provider changes", async () => {
+    const east = await createOperator(s.database.db);
+    const eastStation = await station('East depot', east.providerId);
+    const home = await station('Home depot');
+    const body = { username: `op${++seq}`, password: 'secret1', roleId: east.role.id, providerId: east.providerId, phone: phone() };
+    const wrong = await s.call('POST', '/web/userManage/addUser', { token: admin, body: { ...body, stationIds: [home] } });
+    expect(wrong).toMatchObject({ code: 400, data: { field: 'stationIds' }, msg: expect.stringContaining('Home depot') });
+    const zh = await s.call('POST', '/web/userManage/addUser', { token: admin, body: { ...body, stationIds: [home] }, lang: 'zh' });
+    expect(zh.msg).toMatch(/^绑定场站必须属于该用户所属的运营商/);
+    expect(
+      (await s.call<User>('POST', '/web/userManage/addUser', { token: admin, body: { ...body, stationIds: [eastStation] } })).data
+        .stationIds,
+    ).toEqual([eastStation]);
+    // A super provider's user bound to its own station moves to East without rebinding: it would see nothing.
+    const u = await add({ stationIds: [home] });
+    const edit = { id: u.data.id, roleId: east.role.id, phone: u.data.phone };
+    const moved = await s.call('POST', '/web/userManage/editUserInfo', { token: admin, body: { ...edit, providerId: east.providerId } });
+    expect(moved).toMatchObject({ code: 400, data: { field: 'stationIds' } });
+    const rebound = await s.call<User>('POST', '/web/userManage/editUserInfo', {
+      token: admin,
+      body: { ...edit, providerId: east.providerId, stationIds: [eastStation] },
+    });
+    expect(rebound).toMatchObject({ code: 200, data: { providerName: expect.any(String), stationIds: [eastStation] } });
+  });
 });

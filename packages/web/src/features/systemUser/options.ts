@@ -8,6 +8,13 @@ export const providerOptions: RemoteOptions = {
   load: async () => (await call(api.provider.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
 };
 
+/** Stations the caller can see (`getStations`), named with their provider: a user is bound only to its own provider's. */
+export const boundStationOptions: RemoteOptions = {
+  key: 'boundStations',
+  load: async () =>
+    (await call(api.station.options, { body: {} })).map((s) => ({ value: s.id, label: `${s.stationName} · ${s.providerName}` })),
+};
+
 /** Roles the caller can see (`queryRoles`); a caller without `system:role:query` gets none rather than an error toast. */
 export const roleOptions: RemoteOptions = {
   key: 'roles',

@@ -85,6 +85,19 @@ export function providerResource(superUser: boolean) {
     },
     hideActions: ['remove'],
     rowActions: [
+      // The public pages drivers see (no sign-in), offered once the provider has written them.
+      {
+        key: 'disclaimerPage',
+        label: 'provider.disclaimerPage',
+        hidden: (row: ProviderDto) => !row.disclaimer,
+        onClick: (row: ProviderDto) => void window.open(`/disclaimer/${row.id}`, '_blank', 'noopener'),
+      },
+      {
+        key: 'privacyPage',
+        label: 'provider.privacyPage',
+        hidden: (row: ProviderDto) => !row.privacyAgreement,
+        onClick: (row: ProviderDto) => void window.open(`/privacyAgreement/${row.id}`, '_blank', 'noopener'),
+      },
       {
         key: 'testMail',
         label: 'provider.testMail',

@@ -1,9 +1,8 @@
 import { api, type SystemUserDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
-import { stationOptions } from '../../shared/options/station-point-options';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource } from '../../shared/resource/types';
-import { providerOptions, roleOptions } from './options';
+import { boundStationOptions, providerOptions, roleOptions } from './options';
 import { StationNames } from './station-names';
 
 const permi = (action: string) => `system:user:${action}`;
@@ -22,6 +21,8 @@ export const systemUserResource = defineResource({
   },
   // No get endpoint: detail needs its own permission rather than list's.
   permissions: { query: permi('query') },
+  // The server refuses to delete the seeded administrator; don't offer it.
+  rowRemovable: (row) => row.username !== 'admin',
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },
     { key: 'username', width: 140, sorter: true },
@@ -76,7 +77,7 @@ export const systemUserResource = defineResource({
     {
       key: 'stationIds',
       kind: 'select',
-      remote: stationOptions,
+      remote: boundStationOptions,
       span: 24,
       props: { mode: 'multiple', maxTagCount: 'responsive' },
       extra: () => 'station.boundStationsHint',

@@ -8,5 +8,7 @@ const provider: UiCatalogue['provider'] = {
   expirationRenew: 'Choosing one renews the validity from today; leave blank to keep it',
   testMail: 'Send test mail',
   testMailSent: 'Test mail sent; the mail server replied: {reply}',
+  disclaimerPage: 'Disclaimer page',
+  privacyPage: 'Privacy agreement page',
 };
 export default provider;

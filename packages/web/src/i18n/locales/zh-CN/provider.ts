@@ -7,4 +7,6 @@ export default {
   expirationRenew: '选择后从今天起重新计算有效期，留空则不变',
   testMail: '发送测试邮件',
   testMailSent: '测试邮件已发送，邮件服务器答复：{reply}',
+  disclaimerPage: '免责声明页面',
+  privacyPage: '隐私协议页面',
 };
