@@ -3,6 +3,7 @@ import { stationAmenities, type StationStatus } from './api/station.js';
 import type { PointStatus } from './api/monitor.js';
 import type { ActionStatus } from './api/point-action.js';
 import { chargePointErrorCodes } from './api/alarm-record.js';
+import type { AuthorizationReason } from './api/ocpp-log.js';
 import { billingNotes, invalidReasons, stopReasons, type ChargeValidity } from './api/charge-record.js';
 import { translate, type Lang } from './i18n/index.js';
 
@@ -154,6 +155,18 @@ export const dictionaries = {
     rebootRequired: 'warning',
   } satisfies Record<ActionStatus, string>),
   ocppDirection: def('ocppDirection', { in: 'primary', out: 'success', refused: 'danger' }),
+  authorizationReason: def('authorizationReason', {
+    accepted: 'success',
+    unknown: 'danger',
+    otherProvider: 'danger',
+    lost: 'danger',
+    expired: 'warning',
+    expiredByOperator: 'warning',
+    userDisabled: 'danger',
+    concurrentTx: 'warning',
+    insufficientBalance: 'warning',
+    groupLimit: 'warning',
+  } satisfies Record<AuthorizationReason, string>),
   ocppMessageType: def('ocppMessageType', [
     ['2', 'primary'],
     ['3', 'success'],

@@ -103,6 +103,7 @@ export const exportColumns = {
     'responseTime',
     'latencyMs',
     'errorCode',
+    'reason',
     'payload',
     'responsePayload',
   ],

@@ -3,6 +3,22 @@ import { crud, optText, timeFilter } from '../endpoint.js';
 
 export const ocppDirections = ['in', 'out', 'refused'] as const;
 
+/** Why an idTag was answered as it was (the OCPP status alone does not say): recorded with every decision. */
+export const authorizationReasons = [
+  'accepted',
+  'unknown',
+  /** The card belongs to a provider that is neither the charger's nor one of its parents. */
+  'otherProvider',
+  'lost',
+  'expired',
+  'expiredByOperator',
+  'userDisabled',
+  'concurrentTx',
+  'insufficientBalance',
+  'groupLimit',
+] as const;
+export type AuthorizationReason = (typeof authorizationReasons)[number];
+
 /**
  * One exchange of the OCPP log: a request (CALL) with the response paired to it by message id
  * (CALLRESULT or CALLERROR), a refused connection attempt, or a frame nothing pairs with.
@@ -24,6 +40,8 @@ export const ocppLogDto = z.object({
   latencyMs: z.number().nullable(),
   /** CALLERROR code of the response, if it was one. */
   errorCode: z.string().nullable(),
+  /** Why the reply refused an idTag (Authorize, StartTransaction, StopTransaction); null otherwise. */
+  reason: z.enum(authorizationReasons).nullable(),
 });
 export type OcppLogDto = z.infer<typeof ocppLogDto>;
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AuthorizationReason } from '@csms/contract';
 import {
   bigint,
   bigserial,
@@ -600,6 +601,8 @@ export const ocppLog = pgTable(
     payload: jsonb('payload'),
     /** On a response: milliseconds since its request. */
     latencyMs: integer('latency_ms'),
+    /** On a reply that refused an idTag: why (`authorizationReasons`; the OCPP status alone does not say). */
+    reason: varchar('reason', { length: 32 }).$type<AuthorizationReason>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -14,6 +14,7 @@ const COLUMNS = [
   'message_id',
   'payload',
   'latency_ms',
+  'reason',
   'created_at',
 ] as const;
 
@@ -61,6 +62,7 @@ export function createOcppLogWriter({
         message_id: r.messageId ?? null,
         payload: r.payload ?? null,
         latency_ms: r.latencyMs ?? null,
+        reason: r.reason ?? null,
         created_at: r.createdAt,
       })),
     );

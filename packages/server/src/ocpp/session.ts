@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 import type { ChargerReply } from '../bus/bus.js';
 import type { OcppLogWriter } from './log-writer.js';
+import type { AuthorizationReason } from '@csms/contract';
 import type { PointState } from './registry.js';
 import {
   CALL,
@@ -21,6 +22,13 @@ import type { OcppValidator } from './validator.js';
 
 /** Handles one charger-initiated action; returns the CALLRESULT payload or throws an RpcError. */
 export type ActionHandler = (session: ChargerSession, payload: Payload, receivedAt: number) => Promise<Payload>;
+
+const refusals = new WeakMap<Payload, AuthorizationReason>();
+/** Marks a reply as refusing an idTag for `reason`: the OCPP log keeps the reason beside the reply. */
+export function refusing(reply: Payload, reason: AuthorizationReason): Payload {
+  refusals.set(reply, reason);
+  return reply;
+}
 
 export interface SessionDeps {
   validator: OcppValidator;
@@ -105,6 +113,7 @@ export class ChargerSession {
     messageId: string | null,
     payload: unknown,
     latencyMs?: number,
+    reason?: AuthorizationReason,
   ) {
     this.deps.log.write({
       providerId: this.point.providerId,
@@ -116,6 +125,7 @@ export class ChargerSession {
       messageId: messageId?.slice(0, 64) ?? null,
       payload,
       latencyMs: latencyMs === undefined ? null : Math.max(0, Math.round(latencyMs)),
+      reason: reason ?? null,
     });
   }
 
@@ -195,7 +205,7 @@ export class ChargerSession {
         throw new RpcError('InternalError', 'the central system could not build a valid reply');
       }
       this.send(resultFrame(id, conf));
-      this.logRow('out', CALLRESULT, action, id, conf, Date.now() - receivedAt);
+      this.logRow('out', CALLRESULT, action, id, conf, Date.now() - receivedAt, refusals.get(conf));
     } catch (err) {
       if (err instanceof RpcError) return this.sendError(id, err.code, err.message, action, receivedAt, err.details);
       this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');

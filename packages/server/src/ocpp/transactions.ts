@@ -5,7 +5,7 @@ import { emit, type OcppCore } from './core.js';
 import { advance, readSample, type SampledValue } from './meter.js';
 import { txFromRow, txJson, type PointState, type TxJson, type TxState } from './registry.js';
 import { RpcError, type Payload } from './rpc.js';
-import type { ChargerSession, ActionHandler } from './session.js';
+import { refusing, type ChargerSession, type ActionHandler } from './session.js';
 import { startOfMonth } from './time.js';
 import { insertMeterRows } from './writer.js';
 
@@ -47,6 +47,9 @@ function idTagInfo(r: AuthorizationResult): Payload {
     ...(r.parentIdTag && r.parentIdTag.length <= 20 ? { parentIdTag: r.parentIdTag } : {}),
   };
 }
+
+/** A reply carrying a decision; a refusal's reason goes to the OCPP log beside it. */
+const decided = (reply: Payload, r: AuthorizationResult): Payload => (r.status === 'Accepted' ? reply : refusing(reply, r.reason));
 
 /** The charger's samples as meter_value rows, oldest first. */
 function meterRows(point: PointState, connectorNo: number, transactionId: number | null, entries: readonly MeterValueEntry[]) {
@@ -239,7 +242,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
   return {
     async Authorize(session, payload) {
       const r = await authorize(String(payload.idTag), session.point);
-      return { idTagInfo: idTagInfo(r) };
+      return decided({ idTagInfo: idTagInfo(r) }, r);
     },
 
     async StartTransaction(session: ChargerSession, payload) {
@@ -319,7 +322,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
         idTag: p.idTag,
         startedAt: startedAt.toISOString(),
       });
-      return { transactionId: row.id, idTagInfo: idTagInfo(auth) };
+      return decided({ transactionId: row.id, idTagInfo: idTagInfo(auth) }, auth);
     },
 
     async MeterValues(session, payload) {
@@ -376,7 +379,8 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       const p = payload as unknown as StopReq;
       const point = session.point;
       // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
-      const reply: Payload = p.idTag !== undefined ? { idTagInfo: idTagInfo(await authorize(p.idTag, point, true)) } : {};
+      const decision = p.idTag !== undefined ? await authorize(p.idTag, point, true) : undefined;
+      const reply: Payload = decision ? decided({ idTagInfo: idTagInfo(decision) }, decision) : {};
       const tx = await openTx(point, p.transactionId);
       if (!tx) {
         // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes

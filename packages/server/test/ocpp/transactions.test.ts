@@ -94,6 +94,41 @@ describe('authorization and transactions', () => {
     expect(await c.ok('Authorize', { idTag: good.physicalId })).toEqual({ idTagInfo: { status: 'Blocked' } });
   });
 
+  it("keeps each refusal's reason beside the reply in the OCPP log (the status alone does not say why)", async () => {
+    const { c, serialNumber } = await connect();
+    const lost = await newCard({ status: 'lost' });
+    const broke = await newCard({ balanceCents: 0 });
+    const good = await newCard();
+    for (const idTag of [lost.physicalId, broke.physicalId, 'NOSUCHCARD', good.physicalId]) await c.ok('Authorize', { idTag });
+    const refused = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: lost.physicalId,
+      meterStart: 0,
+      timestamp: iso(),
+    });
+    await s.app.ocpp.flush();
+    const token = await s.login();
+    const log = await s.call<{ list: { action: string; reason: string | null }[] }>(
+      'GET',
+      `/web/ocppLog/list?serialNumber=${serialNumber}&limit=50&page=1`,
+      {
+        token,
+      },
+    );
+    const reasons = log.data.list
+      .filter((r) => r.action === 'Authorize' || r.action === 'StartTransaction')
+      .reverse()
+      .map((r) => `${r.action}:${r.reason}`);
+    expect(reasons).toEqual([
+      'Authorize:lost',
+      'Authorize:insufficientBalance',
+      'Authorize:unknown',
+      'Authorize:null',
+      'StartTransaction:lost',
+    ]);
+    await c.ok('StopTransaction', { transactionId: refused.transactionId, meterStop: 0, timestamp: iso() });
+  });
+
   it('authorizes cards, refuses a second session of the same idTag, and stores each start with its decision', async () => {
     const { c, point } = await connect();
     const owner = (

@@ -1,21 +1,10 @@
+import type { AuthorizationReason } from '@csms/contract';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, localListVersion, provider, userGroup } from '../../db/schema.js';
 
 export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx';
-/** Why: recorded with every decision (the OCPP status alone does not say). */
-export type AuthorizationReason =
-  | 'accepted'
-  | 'unknown'
-  | 'lost'
-  | 'expired'
-  | 'expiredByOperator'
-  | 'userDisabled'
-  | 'concurrentTx'
-  | 'insufficientBalance'
-  | 'groupLimit'
-  /** The card belongs to a provider that is neither the charger's nor one of its parents. */
-  | 'otherProvider';
+export type { AuthorizationReason };
 
 export interface IdTagInfo {
   status: AuthorizationStatus;

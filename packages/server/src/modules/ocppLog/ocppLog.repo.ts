@@ -1,4 +1,4 @@
-import type { OcppLogDto } from '@csms/contract';
+import type { AuthorizationReason, OcppLogDto } from '@csms/contract';
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../http/context.js';
@@ -25,6 +25,7 @@ interface RawRow {
   response_time: Date | string | null;
   latency_ms: string | number | null;
   error_code: string | null;
+  reason: AuthorizationReason | null;
   payload?: unknown;
   response_payload?: unknown;
 }
@@ -44,6 +45,7 @@ export const toDto = (r: RawRow): OcppLogDto => ({
   responseTime: r.response_time === null ? null : iso(r.response_time),
   latencyMs: r.latency_ms === null ? null : Math.round(Number(r.latency_ms)),
   errorCode: r.error_code,
+  reason: r.reason,
 });
 
 /**
@@ -92,11 +94,12 @@ export function createOcppLogRepo({ db }: { db: Db }) {
     select l.id, l.provider_id, l.serial_number, l.direction, l.message_type, l.action, l.message_id, l.created_at,
       r.message_type as response_type, r.created_at as response_time,
       coalesce(r.latency_ms, round(extract(epoch from (r.created_at - l.created_at)) * 1000)) as latency_ms,
-      case when r.message_type = 4 then coalesce(r.payload ->> 'errorCode', r.payload ->> 'code', r.payload ->> 0) end as error_code
+      case when r.message_type = 4 then coalesce(r.payload ->> 'errorCode', r.payload ->> 'code', r.payload ->> 0) end as error_code,
+      r.reason
       ${withPayload ? sql`, l.payload, r.payload as response_payload` : sql``}
     from ocpp_log l
     left join lateral (
-      select x.message_type, x.created_at, x.latency_ms, x.payload from ocpp_log x
+      select x.message_type, x.created_at, x.latency_ms, x.payload, x.reason from ocpp_log x
       where l.message_type = 2 and x.serial_number = l.serial_number and x.message_id = l.message_id
         and x.message_type in (3, 4) and x.direction <> l.direction and x.id > l.id
       order by x.id limit 1

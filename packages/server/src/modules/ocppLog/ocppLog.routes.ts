@@ -41,6 +41,7 @@ export function ocppLogRoutes({ repo, events, config, columns }: Deps): Handlers
         { key: 'responseTime' },
         { key: 'latencyMs' },
         { key: 'errorCode' },
+        { key: 'reason', value: (r) => label('authorizationReason', r.reason) },
         { key: 'payload', value: (r) => (r.payload === null ? null : JSON.stringify(r.payload)) },
         { key: 'responsePayload', value: (r) => (r.responsePayload === null ? null : JSON.stringify(r.responsePayload)) },
       ];

@@ -27,6 +27,7 @@ export const ocppLogResource = defineResource({
     },
     { key: 'latencyMs', width: 120 },
     { key: 'errorCode', width: 160 },
+    { key: 'reason', dict: 'authorizationReason', width: 200 },
     { key: 'messageId', width: 200, ellipsis: true },
     { key: 'responseTime', kind: 'datetime', hideInTable: true },
   ],

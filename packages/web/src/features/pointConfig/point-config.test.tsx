@@ -22,6 +22,7 @@ const logRow = {
   responseTime: '2026-01-01T00:00:00.040Z',
   latencyMs: 40,
   errorCode: null,
+  reason: null,
 };
 
 function serve(

@@ -1,0 +1,1 @@
+ALTER TABLE "ocpp_log" ADD COLUMN "reason" varchar(32);
