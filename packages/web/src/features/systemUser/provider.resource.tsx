@@ -1,5 +1,7 @@
 import { api, type ProviderDto } from '@csms/contract';
+import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
+import { formatDateTime } from '../../shared/resource/cells';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { providerOptions } from './options';
 
@@ -32,7 +34,13 @@ export function providerResource(superUser: boolean) {
       { key: 'contact', width: 110 },
       { key: 'phone', width: 140 },
       { key: 'email', width: 180, ellipsis: true },
-      { key: 'expirationTime', kind: 'datetime', width: 170, sorter: true },
+      {
+        key: 'expirationTime',
+        kind: 'datetime',
+        width: 170,
+        sorter: true,
+        render: (v) => (v ? formatDateTime(v) : <NeverExpires />),
+      },
       { key: 'authCount', width: 110, sorter: true },
       { key: 'userCount', width: 90, defaultHidden: true },
       { key: 'logoPath', kind: 'image', width: 80, defaultHidden: true },
@@ -117,4 +125,10 @@ export function providerResource(superUser: boolean) {
       },
     ],
   });
+}
+
+/** A provider without an expiration time (the super provider, or one made without a validity). */
+function NeverExpires() {
+  const { t } = useTranslation();
+  return <>{t('provider.neverExpires')}</>;
 }

@@ -10,5 +10,6 @@ const provider: UiCatalogue['provider'] = {
   testMailSent: 'Test mail sent; the mail server replied: {reply}',
   disclaimerPage: 'Disclaimer page',
   privacyPage: 'Privacy agreement page',
+  neverExpires: 'Never expires',
 };
 export default provider;

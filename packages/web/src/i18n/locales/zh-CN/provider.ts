@@ -9,4 +9,5 @@ export default {
   testMailSent: '测试邮件已发送，邮件服务器答复：{reply}',
   disclaimerPage: '免责声明页面',
   privacyPage: '隐私协议页面',
+  neverExpires: '永久有效',
 };
