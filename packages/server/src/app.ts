@@ -3,8 +3,8 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { allEndpoints, api, type EndpointDef } from '@csms/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { allEndpoints, api, translate, type EndpointDef } from '@csms/contract';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createInProcessBus, type ChargerBus } from './bus/bus.js';
 import { clusterEvents, everywhere } from './bus/fanout.js';
 import { connectNats } from './bus/nats.js';
@@ -12,7 +12,7 @@ import { createOcpp, type Ocpp } from './ocpp/ocpp.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createAuditLog } from './http/audit.js';
-import { API_PREFIX, mountAll, type MountDeps } from './http/mount.js';
+import { API_PREFIX, langOf, mountAll, type MountDeps } from './http/mount.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createSessionStore } from './http/sessions.js';
 import { createEventHub } from './lib/events.js';
@@ -206,8 +206,9 @@ export async function buildApp({ config, database }: { config: Config; database:
   const openapi = buildOpenApi([...mounted]);
   server.get(`${API_PREFIX}/openapi.json`, async () => openapi);
 
-  // Unknown API paths answer with the envelope too, never with the console's index.html.
-  server.all(`${API_PREFIX}/*`, async (req, reply) => reply.send({ code: 404, msg: 'Not Found', data: null }));
+  // Unknown API paths answer with the envelope too (in the caller's language), never with the console's index.html.
+  const notFoundReply = (req: FastifyRequest) => ({ code: 404, msg: translate(langOf(req), 'errors.notFound'), data: null });
+  server.all(`${API_PREFIX}/*`, async (req, reply) => reply.send(notFoundReply(req)));
 
   const dist = config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
@@ -215,7 +216,7 @@ export async function buildApp({ config, database }: { config: Config; database:
     // History-mode fallback: any other GET is a console route.
     server.setNotFoundHandler((req, reply) => {
       if (req.method !== 'GET' || req.url.startsWith(API_PREFIX) || req.url.startsWith('/ocpp')) {
-        return reply.code(404).send({ code: 404, msg: 'Not Found', data: null });
+        return reply.code(404).send(notFoundReply(req));
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

@@ -76,6 +76,55 @@ for (const locale of LOCALES) {
       await expectNoRawKeys(page);
     });
 
+    test('sign-in outcomes: a disabled user and a disabled role are refused with their messages', async ({ page }) => {
+      const stamp = `${locale.slice(0, 2)}${Date.now().toString(36)}`;
+      await signIn(page, locale);
+      const role = await api<{ id: number; providerId: number }>(page, 'POST', '/web/permissionManage/createRole', {
+        roleName: `Off ${stamp}`,
+        roleKey: `off${stamp}`,
+        rolePaths: ['/historyRecord/chargeRecord'],
+        enabled: false,
+      });
+      expect(role.code).toBe(200);
+      const okRole = await api<{ id: number }>(page, 'POST', '/web/permissionManage/createRole', {
+        roleName: `On ${stamp}`,
+        roleKey: `on${stamp}`,
+        rolePaths: ['/historyRecord/chargeRecord'],
+      });
+      // Phone numbers are unique too: one per user and run.
+      const phone = (n: number) => `139${String(Date.now() + n).slice(-8)}`;
+      const addUser = (username: string, roleId: number, n: number) =>
+        api<{ id: number }>(page, 'POST', '/web/userManage/addUser', {
+          username,
+          password: 'secret1',
+          roleId,
+          providerId: role.data.providerId,
+          phone: phone(n),
+        });
+      const roleOff = await addUser(`roleoff${stamp}`, role.data.id, 0);
+      const userOff = await addUser(`useroff${stamp}`, okRole.data.id, 1);
+      expect([roleOff.code, userOff.code]).toEqual([200, 200]);
+      expect((await api(page, 'POST', '/web/userManage/updateSystemUserStatus', { id: userOff.data.id, status: 0 })).code).toBe(200);
+      await page.context().clearCookies();
+      await setLocaleCookie(page, locale);
+
+      // Disabled user: the server refuses the sign-in.
+      await page.goto('/login');
+      await submitLogin(page, `useroff${stamp}`, 'secret1');
+      await expect(toast(page, t('auth.accountDisabled'))).toBeVisible();
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await tokenCookie(page)).toBeUndefined();
+
+      // Disabled role: signed in, but the info says 'forbidden': logged out again with the message.
+      await expect(toast(page, t('auth.accountDisabled'))).toHaveCount(0);
+      await submitLogin(page, `roleoff${stamp}`, 'secret1');
+      await expect(toast(page, t('auth.accountDisabled'))).toBeVisible();
+      await expect(page).toHaveURL(/\/login/);
+      await expect(page.getByTestId('login-submit')).toBeVisible();
+      expect(await tokenCookie(page)).toBeUndefined();
+      await expectNoRawKeys(page);
+    });
+
     test('guard: a signed-out deep link goes to sign-in with a redirect and comes back after signing in', async ({ page }) => {
       await setLocaleCookie(page, locale);
       await page.goto('/some/deep/path');

@@ -32,8 +32,11 @@ for (const locale of LOCALES) {
       await expect(addDialog).toBeVisible();
       await expect(addDialog.getByLabel(nameLabel)).toBeEditable();
       await expectNoRawKeys(page);
-      await addDialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
-      await expect(addDialog.getByText(t('validation.required', { field: nameLabel }))).toBeVisible();
+      // A click while the dialog is still zooming in can be lost: retry until the field says why.
+      await expect(async () => {
+        await addDialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
+        await expect(addDialog.getByText(t('validation.required', { field: nameLabel }))).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 15_000 });
       await addDialog.getByLabel(nameLabel).fill(name);
       await addDialog.getByLabel(descLabel).fill('first description');
       await addDialog.getByRole('button', { name: loose(t('common.confirm')) }).click();

@@ -156,6 +156,60 @@ for (const locale of LOCALES) {
       await other.close();
     });
 
+    test("top navigation: entries past the spec's count go under 'more', the bar stays one line, a chosen entry fills the sidebar", async ({
+      page,
+    }) => {
+      // 1100 px: the spec's count is floor(1100 / 2.5 / 85) = 5 of the seven menus; English names fit fewer beside the sidebar.
+      await page.setViewportSize({ width: 1100, height: 800 });
+      await page.addInitScript(() => localStorage.setItem('layout-setting', JSON.stringify({ topNav: true })));
+      await signIn(page, locale);
+      const bar = page.getByTestId('top-menu');
+      const entries = bar.locator('.ant-menu-root > li').filter({ visible: true });
+      const more = bar.getByRole('menuitem', { name: t('shell.more') });
+      await expect(more).toBeVisible();
+      const tops = async () => (await entries.evaluateAll((els) => els.map((el) => (el as HTMLElement).offsetTop))) as number[];
+      await expect.poll(async () => new Set(await tops()).size).toBe(1);
+      const shown = await entries.count();
+      expect(shown).toBeGreaterThan(1);
+      expect(shown).toBeLessThanOrEqual(6);
+      // The top menu replaces the breadcrumb; the dashboard has no children, so no sidebar.
+      await expect(page.locator('.ant-breadcrumb')).toHaveCount(0);
+      await expect(page.locator('.ant-layout-sider')).toHaveCount(0);
+
+      await more.hover();
+      const system = page
+        .locator('.ant-menu-submenu-popup:not(.ant-menu-submenu-hidden)')
+        .getByRole('menuitem', { name: t('menu.systemManagement') });
+      await system.click();
+      await expect(page).toHaveURL(/\/systemManagement\//);
+      const sidebar = page.locator('.ant-layout-sider .ant-menu-root');
+      await expect(sidebar.getByRole('menuitem', { name: orgs, exact: true })).toBeVisible();
+      await expect(sidebar.getByRole('menuitem', { name: t('menu.realTimeMonitor') })).toHaveCount(0);
+      await sidebar.getByRole('menuitem', { name: orgs, exact: true }).click();
+      await expect(page).toHaveURL(ORG_PAGE);
+      await expect.poll(async () => new Set(await tops()).size).toBe(1);
+      await expectNoRawKeys(page);
+    });
+
+    test('below 992 px the sidebar is a drawer that closes on navigation, without the full-screen toggle', async ({ page }) => {
+      await signIn(page, locale);
+      await expect(page.getByRole('button', { name: t('shell.fullscreen') })).toBeVisible();
+      await page.setViewportSize({ width: 800, height: 900 });
+      await expect(page.getByRole('button', { name: t('shell.fullscreen') })).toHaveCount(0);
+      await expect(page.locator('.ant-layout-sider')).toHaveCount(0);
+      await page.getByRole('button', { name: t('shell.hamburger') }).click();
+      const drawer = page.locator('.ant-drawer-open .ant-menu-root');
+      const entry = drawer.getByRole('menuitem', { name: orgs, exact: true });
+      await expect(async () => {
+        if (!(await entry.isVisible())) await drawer.getByRole('menuitem', { name: t('menu.systemManagement') }).click();
+        await entry.click({ timeout: 2_000 });
+        await expect(page).toHaveURL(ORG_PAGE, { timeout: 2_000 });
+      }).toPass({ timeout: 15_000 });
+      await expect(page.locator('.ant-drawer-open')).toHaveCount(0);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await expect(page.locator('.ant-layout-sider')).toBeVisible();
+    });
+
     test('sidebar collapse persists in the sidebarStatus cookie', async ({ page }) => {
       await signIn(page, locale);
       const sider = page.locator('.ant-layout-sider');

@@ -55,6 +55,11 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
       .where(eq((await import('../../db/schema.js')).systemUser.id, op.user.id));
     const r = await login({ username: op.user.username, password: op.user.password });
     expect(r).toEqual({ code: 401, msg: 'Account has been disabled, please contact the system administrator', data: null });
+    expect(await login({ username: op.user.username, password: op.user.password }, 'zh')).toEqual({
+      code: 401,
+      msg: '账号已被停用，请联系系统管理员',
+      data: null,
+    });
   });
 
   it("user's role disabled: token, then rolePaths ['forbidden']", async () => {
@@ -226,6 +231,12 @@ describe('captcha', () => {
       });
       const wrong = await c.call('POST', '/web/login', { body: { username: 'admin', password: 'admin123', code: 'zzzz', uuid: img.uuid } });
       expect(wrong).toMatchObject({ code: 400, data: { field: 'code' }, msg: 'The captcha is incorrect' });
+      const img2 = await c.call<never>('GET', '/captchaImage');
+      const wrongZh = await c.call('POST', '/web/login', {
+        body: { username: 'admin', password: 'admin123', code: 'zzzz', uuid: img2.uuid },
+        lang: 'zh',
+      });
+      expect(wrongZh).toMatchObject({ code: 400, data: { field: 'code' }, msg: '验证码错误' });
       // Used up by the wrong guess: the same uuid is now expired.
       const again = await c.call('POST', '/web/login', { body: { username: 'admin', password: 'admin123', code: 'zzzz', uuid: img.uuid } });
       expect(again).toMatchObject({ code: 400, msg: 'The captcha has expired, please refresh it' });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
-import { Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
+import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -149,6 +149,10 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
     },
     async download({ query, ctx, reply }) {
       const { row, full } = await findFile(ctx, query.fileName);
+      // Seeing a file is not owning it: only its uploader (or the admin role) may have it deleted after the download.
+      if (query.delete && row.uploadedBy !== ctx.principal.userId && ctx.principal.roleKey !== ADMIN_ROLE) {
+        throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
+      }
       const remove = query.delete
         ? () => {
             void fs.promises.rm(full, { force: true });

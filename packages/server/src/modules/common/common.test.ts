@@ -62,10 +62,12 @@ describe('health and documents', () => {
     await charger.close();
     await eventually(async () => (await health()).ocppConnections === 0);
   });
-  it('unknown API paths answer with a 404 envelope', async () => {
-    const res = await fetch(`${s.url}/prod-api/no/such/thing`);
+  it('unknown API paths answer with a 404 envelope in the caller language', async () => {
+    const res = await fetch(`${s.url}/prod-api/no/such/thing`, { headers: { 'x-language': 'en' } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ code: 404 });
+    expect(await res.json()).toEqual({ code: 404, msg: 'The resource does not exist', data: null });
+    const zh = await fetch(`${s.url}/prod-api/no/such/thing`, { method: 'POST', headers: { 'x-language': 'zh' } });
+    expect(await zh.json()).toMatchObject({ code: 404, msg: '资源不存在' });
   });
 });
 
@@ -128,6 +130,16 @@ describe('upload and download', () => {
     const res = await s.call('GET', `/common/download?fileName=${encodeURIComponent(up.fileName!)}`, { token });
     expect(res.code).toBe(404);
     const mine = await upload(token, 'mine.txt', Buffer.from('hello'), 'file');
+    // A colleague of the same provider may read the file but not have it deleted.
+    const colleague = await createOperator(s.database.db, { providerId: op.providerId, rolePaths: ['/dashboard'] });
+    const theirs = await s.login(colleague.user.username, colleague.user.password);
+    expect(
+      (await s.call('GET', `/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, { token: theirs })).code,
+    ).toBe(403);
+    const read = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}`, {
+      headers: { authorization: `Bearer ${theirs}` },
+    });
+    expect(await read.text()).toBe('hello');
     const back = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, {
       headers: { authorization: `Bearer ${token}` },
     });

@@ -33,6 +33,8 @@ export function HeaderSearch({ routes }: { routes: AppRoute[] }) {
       options={options}
       notFoundContent={null}
       style={{ width: 220 }}
+      // Titles carry their parents ('Real-time Monitoring > Stations'): let the list be wider than the box.
+      popupMatchSelectWidth={false}
       onSelect={(path: string) => {
         setOpen(false);
         setQuery('');

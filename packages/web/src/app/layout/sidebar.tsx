@@ -10,6 +10,7 @@ import { openMenuPath, toMenuItems } from './menu-items';
 import { formatProviderName } from './provider-name';
 
 export const COLLAPSED_WIDTH = 64;
+const DEFAULT_LOGO = '/favicon.svg';
 
 function SidebarLogo({ collapsed, dark }: { collapsed: boolean; dark: boolean }) {
   const { t } = useTranslation();
@@ -17,7 +18,15 @@ function SidebarLogo({ collapsed, dark }: { collapsed: boolean; dark: boolean })
   const name = info?.providerName ? formatProviderName(info.providerName) : t('shell.appTitle');
   return (
     <div style={{ height: 50, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8, overflow: 'hidden' }}>
-      <img src={info?.logoPath || '/favicon.svg'} alt="" style={{ width: 32, height: 32 }} />
+      <img
+        src={info?.logoPath || DEFAULT_LOGO}
+        alt=""
+        style={{ width: 32, height: 32, objectFit: 'contain' }}
+        // A logo file that is gone shows the default logo, not a broken image.
+        onError={(e) => {
+          if (!e.currentTarget.src.endsWith(DEFAULT_LOGO)) e.currentTarget.src = DEFAULT_LOGO;
+        }}
+      />
       {!collapsed && (
         <span data-testid="provider-name" style={{ fontWeight: 600, fontSize: 14, whiteSpace: 'nowrap', color: dark ? '#fff' : undefined }}>
           {name}

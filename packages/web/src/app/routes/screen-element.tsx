@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
-import { Component, Suspense, useEffect, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ScreenDef } from './registry';
 
@@ -36,6 +36,19 @@ function ScreenFailed() {
   );
 }
 
+/** Spec §9: a screen's code that has not arrived after 120 s counts as failed. */
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+/** The loading spinner of a screen, which gives up with the reload offer after CHUNK_TIMEOUT_MS. */
+function ScreenLoading() {
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLate(true), CHUNK_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return late ? <ScreenFailed /> : <PageLoading />;
+}
+
 /** A screen whose code fails to load (or throws while rendering) shows a reload instead of a blank console. */
 class ScreenBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -51,7 +64,7 @@ export function ScreenElement({ screen }: { screen: ScreenDef }) {
   const Screen = screen.component;
   return (
     <ScreenBoundary key={screen.path}>
-      <Suspense fallback={<PageLoading />}>
+      <Suspense fallback={<ScreenLoading />}>
         {screen.noCache && <NoCache />}
         <Screen />
       </Suspense>
