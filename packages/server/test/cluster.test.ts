@@ -114,6 +114,46 @@ describe.skipIf(!hasNats)(`two nodes over NATS (${natsUrl})`, () => {
     await cb.close();
   });
 
+  it('a node that joins while a card charges knows it, and everyone frees it at the stop', async () => {
+    const [tag] = await a.database.db
+      .insert(card)
+      .values({
+        providerId: 1,
+        cardNumber: `CJ${prefix}`.slice(0, 20),
+        physicalId: `PJ${prefix}`.slice(0, 20).toUpperCase(),
+        balanceCents: 10_000,
+        expireAt: new Date(Date.now() + 86_400_000 * 365),
+      })
+      .returning();
+    const idTag = tag!.physicalId;
+    const pa = await createPoint(a.database.db);
+    const ca = await TestCharger.connect(a.url, pa.serialNumber, { key: pa.key });
+    const { transactionId } = await ca.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag,
+      meterStart: 0,
+      timestamp: iso(),
+    });
+    const c = await startServer({ natsUrl, natsSubjectPrefix: prefix, nodeId: 'node-c' }, a);
+    try {
+      const pc = await createPoint(a.database.db);
+      const cc = await TestCharger.connect(c.url, pc.serialNumber, { key: pc.key });
+      expect(await cc.ok('Authorize', { idTag })).toMatchObject({ idTagInfo: { status: 'ConcurrentTx' } });
+      await ca.ok('StopTransaction', { transactionId, meterStop: 500, timestamp: iso() });
+      // Node C's start-up loaded the session from the database and told nobody: one stop frees it on every node.
+      for (const charger of [ca, cc]) {
+        await eventually(async () => {
+          const r = await charger.ok<{ idTagInfo: { status: string } }>('Authorize', { idTag });
+          return r.idTagInfo.status === 'Accepted';
+        });
+      }
+      await cc.close();
+    } finally {
+      await c.close();
+      await ca.close();
+    }
+  });
+
   it('a charger that moves to the other node stays online when its old socket closes late', async () => {
     const p = await createPoint(a.database.db);
     const onA = await TestCharger.connect(a.url, p.serialNumber, { key: p.key });

@@ -69,6 +69,8 @@ export function createIdTagIndex() {
       if (n > 0) running.set(k, n);
       else running.delete(k);
     },
+    /** Drops an idTag whatever its count (found not running after all: see `stillRunning` in transactions.ts). */
+    forget: (idTag: string) => void running.delete(idTag.toLowerCase()),
     clear: () => running.clear(),
   };
 }

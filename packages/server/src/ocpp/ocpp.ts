@@ -63,7 +63,8 @@ export function createOcpp(deps: OcppDeps) {
   const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
   const vendors = createVendorRegistry();
   const { nodeId } = deps.config;
-  const idTags = sharedIdTags(createIdTagIndex(), deps.fanout);
+  const localIdTags = createIdTagIndex();
+  const idTags = sharedIdTags(localIdTags, deps.fanout);
   const sessions = new Map<string, ChargerSession>();
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
@@ -309,8 +310,9 @@ export function createOcpp(deps: OcppDeps) {
         .select({ idTag: chargingTransaction.idTag })
         .from(chargingTransaction)
         .where(and(sql`${chargingTransaction.stoppedAt} is null`, eq(chargingTransaction.authStatus, 'Accepted')));
-      idTags.clear();
-      for (const r of running) idTags.add(r.idTag);
+      // Loaded here only: every node loads its own from the database, so nothing is sent to the others.
+      localIdTags.clear();
+      for (const r of running) localIdTags.add(r.idTag);
       pinger = setInterval(sweep, intervalMs);
       pinger.unref();
       if (config.tlsCert && config.tlsKey) {

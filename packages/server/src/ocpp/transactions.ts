@@ -91,11 +91,32 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     return Number(r?.wh ?? 0);
   }
 
+  /**
+   * Whether the idTag really has an authorized session open, asked only when the index says so (a
+   * refusal: rare). Counts can drift (a node that joined while a start was on its way counts it twice):
+   * a refusal is never made on them alone, and a wrong entry is dropped.
+   */
+  async function stillRunning(idTag: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: chargingTransaction.id })
+      .from(chargingTransaction)
+      .where(
+        and(
+          isNull(chargingTransaction.stoppedAt),
+          eq(chargingTransaction.authStatus, 'Accepted'),
+          eq(sql`lower(${chargingTransaction.idTag})`, idTag.toLowerCase()),
+        ),
+      )
+      .limit(1);
+    if (!row) idTags.forget(idTag);
+    return row !== undefined;
+  }
+
   function authorize(idTag: string, point: PointState, exceptRunning = false) {
     const now = new Date();
     return core.authorization.authorize(idTag, {
       now,
-      hasActiveTransaction: (tag) => !exceptRunning && idTags.has(tag),
+      hasActiveTransaction: async (tag) => !exceptRunning && idTags.has(tag) && (await stillRunning(tag)),
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
       monthKey: startOfMonth(now, point.timeZone).toISOString(),
       providerId: point.providerId,
