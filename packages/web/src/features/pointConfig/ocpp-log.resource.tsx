@@ -25,9 +25,10 @@ export const ocppLogResource = defineResource({
       render: (v, row: OcppLogDto) =>
         v === null ? row.messageType === 2 ? <Unanswered /> : null : <DictTag type="ocppMessageType" value={v as number} />,
     },
+    // Why an idTag was refused: beside the answer, so it is seen without scrolling.
+    { key: 'reason', dict: 'authorizationReason', width: 190 },
     { key: 'latencyMs', width: 120 },
     { key: 'errorCode', width: 160 },
-    { key: 'reason', dict: 'authorizationReason', width: 200 },
     { key: 'messageId', width: 200, ellipsis: true },
     { key: 'responseTime', kind: 'datetime', hideInTable: true },
   ],
