@@ -748,7 +748,7 @@ function table(r, m) {
     `${fmt(s.done)} of ${fmt(N)} in ${fmt(s.seconds, 2)} s (${fmt(s.done / s.seconds)}/s; Boot p99 ${fmt(bootP99)} ms, Status p99 ${fmt(statusP99)} ms)`,
     N < GOAL.stormN
       ? s.seconds <= GOAL.stormS && s.done === N
-        ? `within 10 s at N = ${fmt(N)} only`
+        ? `within 10 s at N = ${fmt(N)} only (${perUnit(s, s.done, 'charger')}${Number.isFinite(s.commitsPerS) ? `; PostgreSQL ${fmt((s.commitsPerS * s.wallMs) / 1000 / s.done, 1)} commits per charger` : ''})`
         : `over 10 s at N = ${fmt(N)} already (${why(s, { n: s.done, name: 'charger' })})`
       : verdict(
           stormOk,

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { chargePoint, provider, station } from '../db/schema.js';
 import type { MeterState } from './meter.js';
@@ -108,22 +108,61 @@ export const txJson = (alias: string) =>
     'startedAt', ${alias}.started_at, 'energy', ${alias}.energy_wh, 'valid', ${alias}.valid, 'invalidReason', ${alias}.invalid_reason,
     'late', ${alias}.late)`);
 
+/** The row `loadPoints` reads per point (the columns it needs only, not all of `charge_point`). */
+interface PointRow {
+  id: number;
+  serial_number: string;
+  provider_id: number;
+  station_id: number;
+  time_zone: string;
+  enabled: boolean;
+  ocpp_key_hash: string | null;
+  rated_power_w: number;
+  connectors: unknown;
+  alarms: unknown;
+  transactions: unknown;
+}
+
+/**
+ * Static text of `loadPoints`' query: the serial numbers come as one JSON array parameter, not a
+ * placeholder per serial (drizzle builds and checks a chunk per placeholder, which a reconnect
+ * storm's batches paid for), and only the columns `PointState` holds are read.
+ */
+const LOAD_POINTS = {
+  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.rated_power_w,
+    (select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
+      'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = p.id) as connectors,
+    (select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
+      from alarm a where a.charge_point_id = p.id and a.cleared_at is null) as alarms,
+    (select json_agg(`),
+  tx: txJson('t'),
+  tail: sql.raw(`) from charging_transaction t where t.charge_point_id = p.id and t.stopped_at is null) as transactions
+    from charge_point p join station s on s.id = p.station_id
+    where p.serial_number = any(array(select json_array_elements_text(`),
+};
+
 /** Points by serial number, with everything `PointState` holds, in one query. */
 export async function loadPoints(db: Db, serialNumbers: readonly string[]): Promise<Map<string, PointState>> {
-  const rows = await db
-    .select({
-      ...getTableColumns(chargePoint),
-      timeZone: station.timeZone,
-      connectors: sql<unknown>`(select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
-        'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = ${chargePoint.id})`,
-      alarms: sql<unknown>`(select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
-        from alarm a where a.charge_point_id = ${chargePoint.id} and a.cleared_at is null)`,
-      transactions: sql<unknown>`(select json_agg(${txJson('t')}) from charging_transaction t
-        where t.charge_point_id = ${chargePoint.id} and t.stopped_at is null)`,
-    })
-    .from(chargePoint)
-    .innerJoin(station, eq(station.id, chargePoint.stationId))
-    .where(inArray(chargePoint.serialNumber, [...serialNumbers]));
+  // A NUL cannot be stored in a serial number (nor sent in a PostgreSQL text parameter): no such point.
+  const wanted = serialNumbers.filter((s) => !s.includes('\0'));
+  const res = wanted.length
+    ? ((await db.execute(sql`${LOAD_POINTS.head}${LOAD_POINTS.tx}${LOAD_POINTS.tail}${JSON.stringify(wanted)}::json)))`)) as unknown as {
+        rows: PointRow[];
+      })
+    : { rows: [] };
+  const rows = res.rows.map((r) => ({
+    id: Number(r.id),
+    serialNumber: r.serial_number,
+    providerId: Number(r.provider_id),
+    stationId: Number(r.station_id),
+    timeZone: r.time_zone,
+    enabled: r.enabled,
+    ocppKeyHash: r.ocpp_key_hash,
+    ratedPowerW: Number(r.rated_power_w),
+    connectors: r.connectors,
+    alarms: r.alarms,
+    transactions: r.transactions,
+  }));
   const out = new Map<string, PointState>();
   for (const row of rows) {
     const connectors = new Map<number, ConnectorState>();

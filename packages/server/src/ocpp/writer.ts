@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import pg from 'pg';
+import type { Db } from '../db/client.js';
 import type { meterValue } from '../db/schema.js';
 
 /**
@@ -50,26 +51,24 @@ const METER_COLUMNS = [
   'raw',
 ] as const;
 
+const meterJson = (rows: readonly MeterRow[]) =>
+  rows.map((r) => ({
+    charge_point_id: r.chargePointId,
+    connector_no: r.connectorNo,
+    transaction_id: r.transactionId ?? null,
+    sampled_at: r.sampledAt,
+    energy_wh: r.energyWh ?? null,
+    power_w: r.powerW ?? null,
+    current_import_a: r.currentImportA ?? null,
+    current_offered_a: r.currentOfferedA ?? null,
+    voltage_v: r.voltageV ?? null,
+    soc: r.soc ?? null,
+    temperature_c: r.temperatureC ?? null,
+    raw: r.raw ?? null,
+  }));
+
 export function insertMeterRows(q: Pick<Db, 'execute'>, rows: readonly MeterRow[]): Promise<void> {
-  return insertJson(
-    q,
-    'meter_value',
-    METER_COLUMNS,
-    rows.map((r) => ({
-      charge_point_id: r.chargePointId,
-      connector_no: r.connectorNo,
-      transaction_id: r.transactionId ?? null,
-      sampled_at: r.sampledAt,
-      energy_wh: r.energyWh ?? null,
-      power_w: r.powerW ?? null,
-      current_import_a: r.currentImportA ?? null,
-      current_offered_a: r.currentOfferedA ?? null,
-      voltage_v: r.voltageV ?? null,
-      soc: r.soc ?? null,
-      temperature_c: r.temperatureC ?? null,
-      raw: r.raw ?? null,
-    })),
-  );
+  return insertJson(q, 'meter_value', METER_COLUMNS, meterJson(rows));
 }
 
 /** The live columns of a running transaction after some samples. */
@@ -121,22 +120,18 @@ export interface WriteJob {
   boot?: PointBoot;
 }
 
-interface Pending extends WriteJob {
+interface Pending {
+  job: WriteJob;
   resolve(): void;
   reject(err: unknown): void;
 }
 
 const MAX_BATCH = 1000;
 
-/** Keeps the last of several values for one key (one statement may not update a row twice). */
-function lastBy<T>(items: readonly T[], key: (t: T) => string | number): T[] {
-  const m = new Map<string | number, T>();
-  for (const it of items) {
-    const k = key(it);
-    m.delete(k);
-    m.set(k, it);
-  }
-  return [...m.values()];
+/** Keeps the last of several values for one key (one statement may not update a row twice), in the order of their last write. */
+function keepLast<K, T>(m: Map<K, T>, key: K, value: T): void {
+  m.delete(key);
+  m.set(key, value);
 }
 
 /** A JSON array parameter, without the NUL characters PostgreSQL text cannot hold (a charger may still send one). */
@@ -146,13 +141,35 @@ function jsonParam(rows: readonly object[]): string {
 }
 
 /**
+ * One statement of a batch: its text around its single JSON parameter (every statement the batch
+ * writer runs has exactly one, see `insertJson` and `updateFrom`).
+ */
+interface Statement {
+  head: string;
+  json: string;
+  tail: string;
+}
+
+const insertStatement = (table: string, columns: readonly string[], rows: readonly object[], suffix = ''): Statement => ({
+  head: `insert into ${table} (${columns.join(', ')}) select ${columns.join(', ')} from json_populate_recordset(null::${table}, `,
+  json: jsonParam(rows),
+  tail: `::json) ${suffix}`,
+});
+
+/**
  * `update <table> … from json_to_recordset($1) v(<shape>) where …`: one parameter for the whole
  * batch, like `insertJson`, instead of a placeholder (and a drizzle SQL chunk) per value.
  */
-function updateFrom(q: Pick<Db, 'execute'>, statement: { update: string; shape: string; where: string }, rows: readonly object[]) {
-  return q.execute(
-    sql`${sql.raw(statement.update)} from json_to_recordset(${jsonParam(rows)}::json) v(${sql.raw(statement.shape)}) where ${sql.raw(statement.where)}`,
-  );
+const updateStatement = (statement: { update: string; shape: string; where: string }, rows: readonly object[]): Statement => ({
+  head: `${statement.update} from json_to_recordset(`,
+  json: jsonParam(rows),
+  tail: `::json) v(${statement.shape}) where ${statement.where}`,
+});
+
+/** `s` as a PostgreSQL string constant, whatever `standard_conforming_strings` says (as pg's `escapeLiteral`). */
+function literal(s: string): string {
+  const quoted = `'${s.replaceAll("'", "''")}'`;
+  return s.includes('\\') ? `E${quoted.replaceAll('\\', '\\\\')}` : quoted;
 }
 
 const TX_LIVE = {
@@ -201,103 +218,145 @@ const CONNECTOR_COLUMNS = [
   'status_at',
 ];
 
-async function write(q: Tx, jobs: readonly WriteJob[]): Promise<void> {
-  const rows = jobs.flatMap((j) => j.meterRows ?? []);
-  for (let i = 0; i < rows.length; i += MAX_BATCH) await insertMeterRows(q, rows.slice(i, i + MAX_BATCH));
+/** The statements that write `jobs`, in the order the batch runs them. */
+function statements(batch: readonly Pending[]): Statement[] {
+  const out: Statement[] = [];
+  // One pass over the batch (it may hold a thousand jobs).
+  const rows: MeterRow[] = [];
+  const txMap = new Map<number, TxLive>();
+  const connectorMap = new Map<string, ConnectorStatus>();
+  const statusMap = new Map<number, NonNullable<WriteJob['pointStatus']>>();
+  const bootMap = new Map<number, PointBoot>();
+  const onlineMap = new Map<number, NonNullable<WriteJob['online']>>();
+  for (const { job: j } of batch) {
+    if (j.meterRows) for (const r of j.meterRows) rows.push(r);
+    if (j.tx) keepLast(txMap, j.tx.id, j.tx);
+    if (j.connector) keepLast(connectorMap, `${j.connector.chargePointId}:${j.connector.connectorNo}`, j.connector);
+    if (j.pointStatus) keepLast(statusMap, j.pointStatus.id, j.pointStatus);
+    if (j.boot) keepLast(bootMap, j.boot.id, j.boot);
+    if (j.online) keepLast(onlineMap, j.online.id, j.online);
+  }
+  for (let i = 0; i < rows.length; i += MAX_BATCH) {
+    out.push(insertStatement('meter_value', METER_COLUMNS, meterJson(rows.slice(i, i + MAX_BATCH))));
+  }
 
-  const txs = lastBy(
-    jobs.flatMap((j) => (j.tx ? [j.tx] : [])),
-    (t) => t.id,
-  );
+  const txs = [...txMap.values()];
   if (txs.length > 0) {
-    await updateFrom(
-      q,
-      TX_LIVE,
-      txs.map((t) => ({
-        id: t.id,
-        last_meter: t.lastMeterWh,
-        energy: t.energyWh,
-        valid: t.valid,
-        reason: t.invalidReason,
-        at: t.lastSampleAt ?? null,
-        power: t.lastPowerW ?? null,
-        soc: t.lastSoc ?? null,
-      })),
+    out.push(
+      updateStatement(
+        TX_LIVE,
+        txs.map((t) => ({
+          id: t.id,
+          last_meter: t.lastMeterWh,
+          energy: t.energyWh,
+          valid: t.valid,
+          reason: t.invalidReason,
+          at: t.lastSampleAt ?? null,
+          power: t.lastPowerW ?? null,
+          soc: t.lastSoc ?? null,
+        })),
+      ),
     );
   }
 
-  const connectors = lastBy(
-    jobs.flatMap((j) => (j.connector ? [j.connector] : [])),
-    (c) => `${c.chargePointId}:${c.connectorNo}`,
-  );
+  const connectors = [...connectorMap.values()];
   if (connectors.length > 0) {
-    await insertJson(
-      q,
-      'connector',
-      CONNECTOR_COLUMNS,
-      connectors.map((c) => ({
-        charge_point_id: c.chargePointId,
-        connector_no: c.connectorNo,
-        standard: c.standard,
-        type: c.type,
-        status: c.status,
-        error_code: c.errorCode,
-        info: c.info,
-        vendor_error_code: c.vendorErrorCode,
-        status_at: c.statusAt,
-      })),
-      `on conflict (charge_point_id, connector_no) do update set status = excluded.status, error_code = excluded.error_code,
+    out.push(
+      insertStatement(
+        'connector',
+        CONNECTOR_COLUMNS,
+        connectors.map((c) => ({
+          charge_point_id: c.chargePointId,
+          connector_no: c.connectorNo,
+          standard: c.standard,
+          type: c.type,
+          status: c.status,
+          error_code: c.errorCode,
+          info: c.info,
+          vendor_error_code: c.vendorErrorCode,
+          status_at: c.statusAt,
+        })),
+        `on conflict (charge_point_id, connector_no) do update set status = excluded.status, error_code = excluded.error_code,
         info = excluded.info, vendor_error_code = excluded.vendor_error_code, status_at = excluded.status_at`,
+      ),
     );
   }
 
-  const statuses = lastBy(
-    jobs.flatMap((j) => (j.pointStatus ? [j.pointStatus] : [])),
-    (s) => s.id,
-  );
-  if (statuses.length > 0)
-    await updateFrom(
-      q,
-      POINT_STATUS,
-      statuses.map((s) => ({ id: s.id, status: s.status, error_code: s.errorCode })),
+  const statuses = [...statusMap.values()];
+  if (statuses.length > 0) {
+    out.push(
+      updateStatement(
+        POINT_STATUS,
+        statuses.map((s) => ({ id: s.id, status: s.status, error_code: s.errorCode })),
+      ),
     );
+  }
 
-  const boots = lastBy(
-    jobs.flatMap((j) => (j.boot ? [j.boot] : [])),
-    (b) => b.id,
-  );
+  const boots = [...bootMap.values()];
   if (boots.length > 0) {
-    await updateFrom(
-      q,
-      POINT_BOOT,
-      boots.map((b) => ({
-        id: b.id,
-        vendor: b.vendor,
-        model: b.model,
-        cbs: b.chargeBoxSerial,
-        fw: b.firmwareVersion,
-        iccid: b.iccid,
-        imsi: b.imsi,
-        mt: b.meterType,
-        ms: b.meterSerial,
-        at: b.at,
-      })),
+    out.push(
+      updateStatement(
+        POINT_BOOT,
+        boots.map((b) => ({
+          id: b.id,
+          vendor: b.vendor,
+          model: b.model,
+          cbs: b.chargeBoxSerial,
+          fw: b.firmwareVersion,
+          iccid: b.iccid,
+          imsi: b.imsi,
+          mt: b.meterType,
+          ms: b.meterSerial,
+          at: b.at,
+        })),
+      ),
     );
   }
 
-  const online = lastBy(
-    jobs.flatMap((j) => (j.online ? [j.online] : [])),
-    (o) => o.id,
-  );
-  if (online.length > 0)
-    await updateFrom(
-      q,
-      POINT_ONLINE,
-      online.map((o) => ({ id: o.id, online: o.online, at: o.at, node: o.node })),
+  const online = [...onlineMap.values()];
+  if (online.length > 0) {
+    out.push(
+      updateStatement(
+        POINT_ONLINE,
+        online.map((o) => ({ id: o.id, online: o.online, at: o.at, node: o.node })),
+      ),
     );
+  }
+  return out;
+}
+
+/**
+ * Runs a batch's statements atomically. On PostgreSQL (node-postgres) they go as one
+ * simple-protocol message, parameters spelled as constants: the server runs such a message as one
+ * transaction, so a batch costs one round trip instead of begin, a statement each and commit. On
+ * PGlite (no multi-statement messages with its driver) a transaction, unless there is a single
+ * statement, which is atomic alone.
+ */
+async function run(db: Db, multiStatement: boolean, list: readonly Statement[]): Promise<void> {
+  if (list.length === 0) return;
+  if (multiStatement) {
+    await db.execute(sql.raw(list.map((st) => `${st.head}${literal(st.json)}${st.tail}`).join(';\n')));
+    return;
+  }
+  const one = (q: Pick<Db, 'execute'>, st: Statement) => q.execute(sql`${sql.raw(st.head)}${st.json}${sql.raw(st.tail)}`);
+  if (list.length === 1) {
+    await one(db, list[0]!);
+    return;
+  }
+  await db.transaction(async (q) => {
+    for (const st of list) await one(q, st);
+  });
+}
+
+/** Whether `db` is node-postgres (one message may hold several statements) rather than PGlite. */
+function isNodePostgres(db: Db): boolean {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool || client instanceof pg.Client;
 }
 
 export function createBatchWriter({ db }: { db: Db }) {
+  const multiStatement = isNodePostgres(db);
+  const write = (batch: readonly Pending[]) => run(db, multiStatement, statements(batch));
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
 
@@ -306,7 +365,7 @@ export function createBatchWriter({ db }: { db: Db }) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       try {
-        await db.transaction((q) => write(q, batch));
+        await write(batch);
         for (const j of batch) j.resolve();
       } catch (err) {
         if (batch.length === 1) {
@@ -315,7 +374,7 @@ export function createBatchWriter({ db }: { db: Db }) {
         }
         for (const j of batch) {
           try {
-            await db.transaction((q) => write(q, [j]));
+            await write([j]);
             j.resolve();
           } catch (e) {
             j.reject(e);
@@ -337,7 +396,7 @@ export function createBatchWriter({ db }: { db: Db }) {
     /** Resolves once the job is committed. */
     write(job: WriteJob): Promise<void> {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ ...job, resolve, reject });
+        queue.push({ job, resolve, reject });
         kick();
       });
     },
