@@ -9,7 +9,12 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 const seeded = await seed(database.db, { adminPassword: config.adminPassword });
 // Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
 if (config.demo) await endOrphanedDemoSessions(database.db);
-const { server } = await buildApp({ config, database });
+const { server } = await buildApp({ config, database }).catch(async (err: unknown) => {
+  // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
+  console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  await database.close();
+  process.exit(1);
+});
 
 if (seeded.generatedPassword) {
   // Printed once, on the start that created the account; it is not stored anywhere readable.

@@ -31,7 +31,10 @@ export async function connectNats(opts: {
   /** First token of every subject. */
   prefix: string;
 }): Promise<NatsCluster> {
-  const nc = await connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 });
+  const nc = await connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
+    // Only the first connection must succeed: once up, the client reconnects on its own whatever happens.
+    throw new Error(`NATS_URL ${opts.url}: cannot connect (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
+  });
   return {
     bus: natsBus(nc, opts.prefix, opts.commandTimeoutMs),
     fanout: natsFanout(nc, opts.prefix, opts.nodeId),
