@@ -1,5 +1,5 @@
 import { api, type EndpointDef } from '@csms/contract';
-import { desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../src/db/schema.js';
 import { insertAlarm, insertOcppLog, insertPoint, insertStation, insertTransaction } from '../src/modules/monitor/monitor.fixtures.js';
@@ -9,6 +9,9 @@ import type { TestServer } from './harness.js';
  * Tenant-owned resources (DESIGN.md §8): how to create one row as provider A through the API,
  * and every endpoint that takes its id. The tenant conformance test calls each as a
  * full-permission user of provider B with A's ids and expects 404 with nothing changed.
+ * Resources whose rows belong to a station say which (`stationOf`); the station-binding
+ * conformance test then calls the same endpoints as a user of A bound to another station
+ * (DESIGN.md §9). The others say why no station owns them (`notStationScoped`).
  */
 export interface Operator {
   token: string;
@@ -36,6 +39,11 @@ export interface TenantEndpoint {
    * `forbidden`: 403, for calls only a super provider's users may make (B is a common provider).
    */
   expect?: 'notFound' | 'emptyList' | 'emptyArray' | 'zeroTotal' | 'forbidden';
+  /**
+   * Station binding (station-binding.conformance.test.ts): by default a user of the row's own provider bound to another
+   * station gets 404 and a user bound to the row's station gets 200. When the answers differ, the codes and why.
+   */
+  bound?: { other: number; own: number; reason: string };
 }
 
 export interface TenantResource {
@@ -47,6 +55,9 @@ export interface TenantResource {
   endpoints: TenantEndpoint[];
   /** Opting out of the check needs a written reason. */
   optOut?: string;
+  /** Station binding (DESIGN.md §9): the station a row belongs to; a resource whose rows hang on no station says why instead. */
+  stationOf?: (env: TenantEnv, id: number) => Promise<number>;
+  notStationScoped?: string;
 }
 
 let n = 0;
@@ -63,6 +74,20 @@ const row = (table: PgTable, idCol: unknown) => async (env: TenantEnv, id: numbe
     .select()
     .from(table)
     .where(eq(idCol as typeof schema.role.id, id));
+
+/** The station column of a row, for `stationOf`. */
+const stationCol = (table: PgTable, idCol: unknown, stationCol: unknown) => async (env: TenantEnv, id: number) => {
+  const [r] = await env.s.database.db
+    .select({ stationId: stationCol as typeof schema.station.id })
+    .from(table)
+    .where(eq(idCol as typeof schema.role.id, id));
+  return r!.stationId;
+};
+const txStation = stationCol(schema.chargingTransaction, schema.chargingTransaction.id, schema.chargingTransaction.stationId);
+const NO_STATION = {
+  provider: 'Rows of the provider tree and its people and roles hang on no station: binding narrows stations, not administration.',
+  cards: "Charge users, groups, cards, cars and their ledger are the provider's, usable at any of its stations: no station owns them.",
+};
 
 /** A station, a point and a finished, invalid charging session of provider A, written to the database. */
 async function chargingSession(env: TenantEnv) {
@@ -93,7 +118,14 @@ const actionSerials = new Map<number, string>();
 const alarmStations = new Map<number, number>();
 const serialOf = (transactionId: number) => actionSerials.get(transactionId) ?? 'missing';
 
-let priceStation = { id: 0, name: '' };
+/** Stations of the prices the price resource created, by price id; the group-price resource uses a station of B's own. */
+const priceStations = new Map<number, { id: number; name: string }>();
+const priceStationOf = (id: number) => priceStations.get(id) ?? { id: 0, name: 'missing' };
+let groupPriceStation = { id: 0, name: '' };
+/** Names of the stations the station resource created, by id. */
+const stationNames = new Map<number, string>();
+/** Stations of the points the point resource created, by point id. */
+const pointStations = new Map<number, number>();
 const priceBody = {
   sharpElec: 1,
   sharpService: 1,
@@ -177,6 +209,7 @@ async function ensureBOwn(env: TenantEnv) {
 export const tenantResources: TenantResource[] = [
   {
     name: 'organization',
+    notStationScoped: NO_STATION.provider,
     table: schema.organization,
     create: async (env) =>
       (await ok(env.s.call<{ id: number }>('POST', api.organization.add.path, { token: env.a.token, body: { orgName: uniq('org') } }))).id,
@@ -190,6 +223,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'provider',
+    notStationScoped: NO_STATION.provider,
     table: schema.provider,
     // Only the super provider creates providers: the admin creates one under A.
     create: async (env) =>
@@ -209,6 +243,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'role',
+    notStationScoped: NO_STATION.provider,
     table: schema.role,
     create: async (env) => (await ok(env.s.call<{ id: number }>('POST', api.role.add.path, { token: env.a.token, body: roleBody() }))).id,
     snapshot: row(schema.role, schema.role.id),
@@ -232,6 +267,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'systemUser',
+    notStationScoped: NO_STATION.provider,
     table: schema.systemUser,
     create: async (env) =>
       (
@@ -256,6 +292,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'systemLog',
+    notStationScoped: 'The system log records what users did; it is read by provider, whatever station the action touched.',
     table: schema.systemLog,
     create: async (env) => {
       await ok(env.s.call('POST', api.organization.add.path, { token: env.a.token, body: { orgName: uniq('logged') } }));
@@ -272,6 +309,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'message',
+    notStationScoped: 'Messages go from user to user within a provider; no station owns them.',
     table: schema.message,
     create: async (env) =>
       (
@@ -296,10 +334,15 @@ export const tenantResources: TenantResource[] = [
     // Transactions come from chargers, not from an API: written straight to the database. Invalid, so a confirm would change it.
     create: async (env) => (await chargingSession(env)).transactionId,
     snapshot: row(schema.chargingTransaction, schema.chargingTransaction.id),
+    stationOf: txStation,
     endpoints: [
       { ep: api.chargeRecord.get, input: (id) => ({ query: { id } }) },
       { ep: api.chargeRecord.processData, input: (id) => ({ body: { transactionId: id } }) },
-      { ep: api.chargeRecord.confirm, input: (id) => ({ body: { id } }) },
+      {
+        ep: api.chargeRecord.confirm,
+        input: (id) => ({ body: { id } }),
+        bound: { other: 404, own: 601, reason: 'Confirmed, with a warning: the station has no price, so the record cannot be billed yet.' },
+      },
       { ep: api.chargeRecord.list, input: (id) => ({ query: { page: 1, limit: 10, id } }), expect: 'emptyList' },
       { ep: api.chargeRecord.export, input: (id) => ({ body: { format: 'csv', id } }), expect: 'emptyList' },
     ],
@@ -314,6 +357,7 @@ export const tenantResources: TenantResource[] = [
       return a.id;
     },
     snapshot: row(schema.alarm, schema.alarm.id),
+    stationOf: stationCol(schema.alarm, schema.alarm.id, schema.alarm.stationId),
     endpoints: [
       { ep: api.alarmRecord.get, input: (id) => ({ query: { id } }) },
       {
@@ -328,6 +372,8 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.alarmRecord.export, input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
       { ep: api.monitor.counts, input: (id) => ({ query: { stationId: alarmStations.get(id) ?? 0 } }), expect: 'zeroTotal' },
+      // Open alarms on the dashboard: no filter, so only the caller's own (B has none).
+      { ep: api.monitor.faults, input: () => ({ query: { limit: 50 } }), expect: 'emptyArray' },
     ],
   },
   {
@@ -335,32 +381,41 @@ export const tenantResources: TenantResource[] = [
     table: schema.price,
     // Versions are addressed by id; the price itself by its station (A's, written to the database).
     create: async (env) => {
-      priceStation = await insertStation(env.s.database.db, env.a.providerId);
+      const st = await insertStation(env.s.database.db, env.a.providerId);
       const r = await ok(
-        env.s.call<{ id: number }>('POST', api.price.add.path, { token: env.a.token, body: { stationId: priceStation.id, ...priceBody } }),
+        env.s.call<{ id: number }>('POST', api.price.add.path, { token: env.a.token, body: { stationId: st.id, ...priceBody } }),
       );
+      // And a group price at the same station, for the group price page.
+      const [g] = await env.s.database.db
+        .insert(schema.userGroup)
+        .values({ providerId: env.a.providerId, name: uniq('grp') })
+        .returning({ id: schema.userGroup.id });
+      await ok(env.s.call('POST', api.price.add.path, { token: env.a.token, body: { stationId: st.id, groupId: g!.id, ...priceBody } }));
+      priceStations.set(r.id, st);
       return r.id;
     },
     snapshot: row(schema.price, schema.price.id),
+    stationOf: stationCol(schema.price, schema.price.id, schema.price.stationId),
     endpoints: [
-      { ep: api.price.get, input: () => ({ query: { stationId: priceStation.id } }) },
-      { ep: api.price.add, input: () => ({ body: { stationId: priceStation.id, ...priceBody } }) },
+      { ep: api.price.get, input: (id) => ({ query: { stationId: priceStationOf(id).id } }) },
+      { ep: api.price.add, input: (id) => ({ body: { stationId: priceStationOf(id).id, ...priceBody } }) },
       { ep: api.price.edit, input: (id) => ({ body: { id, ...priceBody, flatElec: 1 } }) },
       { ep: api.price.remove, input: (id) => ({ body: { ids: [id] } }) },
-      { ep: api.price.list, input: () => ({ query: { page: 1, limit: 10, stationName: priceStation.name } }), expect: 'emptyList' },
+      { ep: api.price.list, input: (id) => ({ query: { page: 1, limit: 10, stationName: priceStationOf(id).name } }), expect: 'emptyList' },
       {
         ep: api.price.groupList,
-        input: () => ({ query: { page: 1, limit: 10, stationName: priceStation.name } }),
+        input: (id) => ({ query: { page: 1, limit: 10, stationName: priceStationOf(id).name } }),
         expect: 'emptyList',
       },
     ],
   },
   {
     name: 'userGroup (group prices)',
+    notStationScoped: NO_STATION.cards,
     table: schema.userGroup,
     // A group price of provider B's own station for provider A's group, and A's group price page.
     create: async (env) => {
-      priceStation = await insertStation(env.s.database.db, env.b.providerId);
+      groupPriceStation = await insertStation(env.s.database.db, env.b.providerId);
       const [g] = await env.s.database.db
         .insert(schema.userGroup)
         .values({ providerId: env.a.providerId, name: uniq('grp') })
@@ -369,8 +424,8 @@ export const tenantResources: TenantResource[] = [
     },
     snapshot: row(schema.userGroup, schema.userGroup.id),
     endpoints: [
-      { ep: api.price.add, input: (id) => ({ body: { stationId: priceStation.id, groupId: id, ...priceBody } }) },
-      { ep: api.price.get, input: (id) => ({ query: { stationId: priceStation.id, groupId: id } }) },
+      { ep: api.price.add, input: (id) => ({ body: { stationId: groupPriceStation.id, groupId: id, ...priceBody } }) },
+      { ep: api.price.get, input: (id) => ({ query: { stationId: groupPriceStation.id, groupId: id } }) },
     ],
   },
   {
@@ -383,9 +438,14 @@ export const tenantResources: TenantResource[] = [
       return session.transactionId;
     },
     snapshot: row(schema.chargingTransaction, schema.chargingTransaction.id),
+    stationOf: txStation,
     endpoints: [
       { ep: api.pointAction.remoteStop, input: (id) => ({ body: { serialNumber: serialOf(id), transactionId: id } }) },
-      { ep: api.pointAction.remoteStart, input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1, idTag: 'TAG1' } }) },
+      {
+        ep: api.pointAction.remoteStart,
+        input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1, idTag: 'TAG1' } }),
+        bound: { other: 404, own: 400, reason: 'The point is found, then the made-up idTag is refused: it is no card of the provider.' },
+      },
       { ep: api.pointAction.reset, input: (id) => ({ body: { serialNumber: serialOf(id), type: 'Hard' } }) },
       { ep: api.pointAction.unlock, input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1 } }) },
       {
@@ -440,6 +500,14 @@ export const tenantResources: TenantResource[] = [
       return r.id;
     },
     snapshot: row(schema.ocppLog, schema.ocppLog.id),
+    stationOf: async (env, id) => {
+      const [r] = await env.s.database.db
+        .select({ stationId: schema.chargePoint.stationId })
+        .from(schema.ocppLog)
+        .innerJoin(schema.chargePoint, eq(schema.chargePoint.id, schema.ocppLog.chargePointId))
+        .where(eq(schema.ocppLog.id, id));
+      return r!.stationId;
+    },
     endpoints: [
       { ep: api.ocppLog.get, input: (id) => ({ query: { id } }) },
       { ep: api.ocppLog.list, input: (id) => ({ query: { page: 1, limit: 10, messageId: `T${id}` } }), expect: 'emptyList' },
@@ -449,9 +517,14 @@ export const tenantResources: TenantResource[] = [
   {
     name: 'station',
     table: schema.station,
-    create: async (env) =>
-      (await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }))).id,
+    create: async (env) => {
+      const body = stationBody(env);
+      const { id } = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body }));
+      stationNames.set(id, body.stationName);
+      return id;
+    },
     snapshot: row(schema.station, schema.station.id),
+    stationOf: async (_, id) => id,
     endpoints: [
       { ep: api.station.get, input: (id) => ({ query: { id } }) },
       {
@@ -460,22 +533,42 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.station.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
-      { ep: api.station.add, input: (_, env) => ({ body: stationBody(env) }) },
+      {
+        ep: api.station.add,
+        input: (_, env) => ({ body: stationBody(env) }),
+        bound: {
+          other: 409,
+          own: 409,
+          reason: 'A user bound to stations creates no station (errors.station.boundUser), whichever it names.',
+        },
+      },
       { ep: api.station.list, input: (_, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
       { ep: api.station.export, input: (_, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
       { ep: api.station.options, input: (_, env) => ({ body: { providerId: env.a.providerId } }), expect: 'emptyArray' },
-      { ep: api.point.options, input: (id) => ({ body: { stationId: id } }), expect: 'emptyArray' },
-      { ep: api.point.list, input: (id) => ({ query: { page: 1, limit: 10, stationId: id } }), expect: 'emptyList' },
-      { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: id } }), expect: 'emptyList' },
+      {
+        ep: api.monitor.stations,
+        input: (id) => ({ query: { page: 1, limit: 10, stationName: stationNames.get(id) ?? 'missing' } }),
+        expect: 'emptyList',
+      },
       {
         ep: api.systemUser.add,
         input: (id, env) => ({ body: { ...userBody(env, { roleId: env.b.roleId, providerId: env.b.providerId }), stationIds: [id] } }),
+        bound: {
+          other: 400,
+          own: 200,
+          reason: 'Binding a user to a station outside your own binding is a field error (errors.systemUser.stationsOutOfScope).',
+        },
       },
       {
         ep: api.systemUser.edit,
         input: (id, env) => ({
           body: { id: env.bOther.id, roleId: env.b.roleId, providerId: env.b.providerId, phone: phone(), stationIds: [id] },
         }),
+        bound: {
+          other: 400,
+          own: 200,
+          reason: 'Binding a user to a station outside your own binding is a field error (errors.systemUser.stationsOutOfScope).',
+        },
       },
     ],
   },
@@ -484,16 +577,35 @@ export const tenantResources: TenantResource[] = [
     table: schema.chargePoint,
     create: async (env) => {
       const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
-      return (await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pointBody(st.id) }))).id;
+      const point = await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pointBody(st.id) }));
+      pointStations.set(point.id, st.id);
+      return point.id;
     },
     snapshot: row(schema.chargePoint, schema.chargePoint.id),
+    stationOf: stationCol(schema.chargePoint, schema.chargePoint.id, schema.chargePoint.stationId),
     endpoints: [
       { ep: api.point.get, input: (id) => ({ query: { id } }) },
       { ep: api.point.edit, input: (id) => ({ body: { ...pointBody(0), id, pointName: 'stolen' } }) },
-      { ep: api.point.move, input: (id) => ({ body: { id, stationId: id } }) },
+      {
+        ep: api.point.move,
+        input: (id) => ({ body: { id, stationId: pointStations.get(id) ?? 0 } }),
+        bound: {
+          other: 404,
+          own: 409,
+          reason: 'Moved into its own station, the only one a user bound to it sees: found, then refused (errors.point.moveSameStation).',
+        },
+      },
       { ep: api.point.newKey, input: (id) => ({ body: { id } }) },
       { ep: api.point.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.point.stationOf, input: (id) => ({ query: { pointId: id } }) },
+      // Points filtered by their station: the station of this point, so the list is not empty for those who see it.
+      { ep: api.point.options, input: (id) => ({ body: { stationId: pointStations.get(id) ?? 0 } }), expect: 'emptyArray' },
+      {
+        ep: api.point.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: pointStations.get(id) ?? 0 } }),
+        expect: 'emptyList',
+      },
+      { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: pointStations.get(id) ?? 0 } }), expect: 'emptyList' },
     ],
   },
   {
@@ -511,6 +623,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'userGroup',
+    notStationScoped: NO_STATION.cards,
     table: schema.userGroup,
     create: async (env) => {
       await ensureBOwn(env);
@@ -546,6 +659,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'chargeUser',
+    notStationScoped: NO_STATION.cards,
     table: schema.chargeUser,
     create: async (env) => {
       await ensureBOwn(env);
@@ -581,6 +695,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'card',
+    notStationScoped: NO_STATION.cards,
     table: schema.card,
     create: async (env) =>
       (
@@ -604,6 +719,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'ledger (recharge records)',
+    notStationScoped: NO_STATION.cards,
     table: schema.ledger,
     create: async (env) => {
       const c = await ok(
@@ -632,6 +748,7 @@ export const tenantResources: TenantResource[] = [
   },
   {
     name: 'car',
+    notStationScoped: NO_STATION.cards,
     table: schema.car,
     create: async (env) => {
       await ensureBOwn(env);
@@ -645,6 +762,16 @@ export const tenantResources: TenantResource[] = [
     ],
   },
 ];
+
+/** Row counts of every table but those that move on any call (the system log records refused attempts, sessions are sign-ins). */
+export async function tableCounts(env: TenantEnv) {
+  const out: Record<string, number> = {};
+  for (const [name, table] of Object.entries(schema)) {
+    if (['systemLog', 'captcha', 'loginAttempt', 'session'].includes(name)) continue;
+    out[name] = (await env.s.database.db.select({ n: count() }).from(table as typeof schema.provider))[0]!.n;
+  }
+  return out;
+}
 
 /** Endpoints that take a tenant's id yet answer anyone on purpose, each with its reason. */
 export const publicById: { ep: EndpointDef; reason: string }[] = [

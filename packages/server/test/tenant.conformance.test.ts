@@ -1,11 +1,10 @@
 import { allEndpoints, allMenuPaths, allPermissions, type EndpointDef } from '@csms/contract';
-import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.js';
 import { createOperator, createUser } from './fixtures.js';
 import { startServer } from './harness.js';
-import { notTenantTables, publicById, tenantResources, type Operator, type TenantEnv } from './tenant-resources.js';
+import { notTenantTables, publicById, tableCounts, tenantResources, type Operator, type TenantEnv } from './tenant-resources.js';
 
 /**
  * Tenant isolation over the registry of tenant-owned resources (DESIGN.md §8): a full-permission
@@ -34,16 +33,6 @@ beforeAll(async () => {
   env.bOther = { id: other.id };
 });
 afterAll(() => env.s.close());
-
-/** Tables whose row counts must not move (the system log records the refused attempts, sessions are sign-ins). */
-async function tableCounts() {
-  const out: Record<string, number> = {};
-  for (const [name, table] of Object.entries(schema)) {
-    if (['systemLog', 'captcha', 'loginAttempt', 'session'].includes(name)) continue;
-    out[name] = (await env.s.database.db.select({ n: count() }).from(table as typeof schema.provider))[0]!.n;
-  }
-  return out;
-}
 
 const fieldsOf = (s: unknown): string[] => {
   const shape = (s as { shape?: Record<string, unknown> })?.shape;
@@ -116,7 +105,7 @@ describe.each(checked.map((r) => [r.name, r] as const))("provider B with provide
   });
 
   it.each(resource.endpoints.map((e, i) => [`${e.ep.method} ${e.ep.path} #${i}`, e] as const))('%s', async (_, e) => {
-    const before = await tableCounts();
+    const before = await tableCounts(env);
     const snapshot = await resource.snapshot!(env, id);
     const { query, body } = e.input(id, env);
     const qs = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
@@ -139,7 +128,7 @@ describe.each(checked.map((r) => [r.name, r] as const))("provider B with provide
     else if (e.expect === 'forbidden') expect(r.code, r.msg).toBe(403);
     else expect(r.code, r.msg).toBe(404);
     expect(await resource.snapshot!(env, id)).toEqual(snapshot);
-    expect(await tableCounts()).toEqual(before);
+    expect(await tableCounts(env)).toEqual(before);
   });
 
   it('is still there for provider A', async () => {
