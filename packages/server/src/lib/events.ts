@@ -3,6 +3,12 @@
  * In-process here; with several nodes `clusterEvents` (bus/fanout.ts) sends them to every
  * node and each delivers to its own browsers.
  */
+/**
+ * Not for browsers: tells a user's open streams (or, without `userId`, every stream) that what they
+ * may see changed, e.g. their bound stations; each re-reads its session's scope at once.
+ */
+export const SCOPE_CHANGED = 'session.scopeChanged';
+
 export interface ConsoleEvent {
   type: string;
   /** Deliver only to this user's streams… */

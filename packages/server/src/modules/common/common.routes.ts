@@ -12,7 +12,7 @@ import type { RequestCtx } from '../../http/context.js';
 import { AppError, badField, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
-import type { EventHub } from '../../lib/events.js';
+import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import { canSeeProvider } from '../../lib/scope.js';
 
 interface Deps {
@@ -177,21 +177,31 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
         'x-accel-buffering': 'no',
       });
       res.write('retry: 3000\n\n');
+      // The scope is read again on every ping and at once when it is said to have changed (a user's
+      // bound stations edited): what a stream delivers follows the user's current provider and stations.
+      let scope = p;
+      const refresh = () =>
+        void sessions.resolve(token).then((still) => {
+          if (still) {
+            scope = still;
+            return;
+          }
+          res.write('event: session.revoked\ndata: {}\n\n');
+          res.end();
+        });
       const unsubscribe = events.subscribe({
         userId: p.userId,
-        canSee: (providerId) => canSeeProvider(p, providerId),
-        ...(p.stationIds ? { canSeeStation: (stationId: number) => p.stationIds!.includes(stationId) } : {}),
-        send: (e) => res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`),
+        canSee: (providerId) => canSeeProvider(scope, providerId),
+        canSeeStation: (stationId) => scope.stationIds === null || scope.stationIds.includes(stationId),
+        send: (e) => {
+          if (e.type === SCOPE_CHANGED) refresh();
+          else res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`);
+        },
       });
       // Keep proxies from timing out, and end the stream once the session is revoked.
       const timer = setInterval(() => {
         res.write(': ping\n\n');
-        void sessions.resolve(token).then((still) => {
-          if (!still) {
-            res.write('event: session.revoked\ndata: {}\n\n');
-            res.end();
-          }
-        });
+        refresh();
       }, 25_000);
       const close = () => {
         clearInterval(timer);

@@ -4,7 +4,7 @@ import type { Principal } from '../../http/context.js';
 import { AppError, badField, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
-import type { EventHub } from '../../lib/events.js';
+import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -122,6 +122,8 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       } catch (err) {
         throw isUniqueViolation(err) ? phoneTaken(body.phone) : err;
       }
+      // Its open event streams narrow (or widen) to the new provider and stations now, not at their next ping.
+      events.publish({ type: SCOPE_CHANGED, userId: body.id, payload: {} });
       return reread(p, body.id);
     },
     async status({ body, ctx, audit }) {

@@ -186,4 +186,35 @@ describe('system users', () => {
     });
     expect(rebound).toMatchObject({ code: 200, data: { providerName: expect.any(String), stationIds: [eastStation] } });
   });
+
+  it("narrows the user's open event stream at once when its bound stations are edited", async () => {
+    const [kept, dropped] = [await station('Kept depot'), await station('Dropped depot')];
+    const u = await add({ username: `live${++seq}`, stationIds: [kept, dropped] });
+    const token = await s.login(u.data.username, 'secret1');
+    const controller = new AbortController();
+    const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
+    const reader = res.body!.getReader();
+    let seen = '';
+    const until = async (text: string) => {
+      while (!seen.includes(text)) seen += new TextDecoder().decode((await reader.read()).value);
+    };
+    await until('retry:');
+    const fault = (stationId: number, tag: string) =>
+      s.app.events.publish({ type: 'point.fault', providerId: 1, stationId, payload: { tag } });
+    fault(dropped, 'before');
+    await until('"tag":"before"');
+
+    const edited = await s.call('POST', '/web/userManage/editUserInfo', {
+      token: admin,
+      body: { id: u.data.id, roleId: 1, providerId: 1, phone: u.data.phone, stationIds: [kept] },
+    });
+    expect(edited.code).toBe(200);
+    // The stream re-reads its scope on the edit's signal; once it has, the dropped station's events stop.
+    await new Promise((r) => setTimeout(r, 300));
+    fault(dropped, 'after');
+    fault(kept, 'kept');
+    await until('"tag":"kept"');
+    expect(seen).not.toContain('"tag":"after"');
+    controller.abort();
+  });
 });
