@@ -1,11 +1,11 @@
-import { allMenuPaths, allPermissions, api } from '@csms/contract';
+import { api } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.js';
 import { insertMeterValue, insertPoint, insertTransaction } from '../src/modules/monitor/monitor.fixtures.js';
-import { createOperator, createUser } from './fixtures.js';
+import { createUser } from './fixtures.js';
 import { startServer } from './harness.js';
-import { tableCounts, tenantResources, type Operator, type TenantEndpoint, type TenantEnv } from './tenant-resources.js';
+import { fullOperator, tableCounts, tenantResources, type TenantEndpoint, type TenantEnv } from './tenant-resources.js';
 
 /**
  * Station binding over the registry of tenant-owned resources (DESIGN.md §9: a system user bound to
@@ -18,22 +18,11 @@ const env = {} as TenantEnv;
 /** The same env as the bound user sees it: `b` is the user of A bound to S1, `bOther` another user of A. */
 let bound = {} as TenantEnv;
 
-async function operator(): Promise<Operator> {
-  const op = await createOperator(env.s.database.db, { permissions: allPermissions, rolePaths: allMenuPaths });
-  return {
-    token: await env.s.login(op.user.username, op.user.password),
-    providerId: op.providerId,
-    userId: op.user.id,
-    roleId: op.role.id,
-    username: op.user.username,
-  };
-}
-
 beforeAll(async () => {
   env.s = await startServer();
   env.admin = await env.s.login();
-  env.a = await operator();
-  env.b = await operator();
+  env.a = await fullOperator(env.s);
+  env.b = await fullOperator(env.s);
   const db = env.s.database.db;
   const user = await createUser(db, { providerId: env.a.providerId, roleId: env.a.roleId, phone: '13800000002' });
   const other = await createUser(db, { providerId: env.a.providerId, roleId: env.a.roleId, phone: '13800000003' });

@@ -1,8 +1,9 @@
-import { api, type EndpointDef } from '@csms/contract';
+import { allMenuPaths, allPermissions, api, type EndpointDef } from '@csms/contract';
 import { count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../src/db/schema.js';
 import { insertAlarm, insertOcppLog, insertPoint, insertStation, insertTransaction } from '../src/modules/monitor/monitor.fixtures.js';
+import { createOperator } from './fixtures.js';
 import type { TestServer } from './harness.js';
 
 /**
@@ -19,6 +20,18 @@ export interface Operator {
   userId: number;
   roleId: number;
   username: string;
+}
+
+/** The actor of the conformance tests: a signed-in user of a new provider holding every permission and menu. */
+export async function fullOperator(s: TestServer): Promise<Operator> {
+  const op = await createOperator(s.database.db, { permissions: allPermissions, rolePaths: allMenuPaths });
+  return {
+    token: await s.login(op.user.username, op.user.password),
+    providerId: op.providerId,
+    userId: op.user.id,
+    roleId: op.role.id,
+    username: op.user.username,
+  };
 }
 
 export interface TenantEnv {

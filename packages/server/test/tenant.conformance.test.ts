@@ -1,10 +1,10 @@
-import { allEndpoints, allMenuPaths, allPermissions, type EndpointDef } from '@csms/contract';
+import { allEndpoints, type EndpointDef } from '@csms/contract';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema.js';
-import { createOperator, createUser } from './fixtures.js';
+import { createUser } from './fixtures.js';
 import { startServer } from './harness.js';
-import { notTenantTables, publicById, tableCounts, tenantResources, type Operator, type TenantEnv } from './tenant-resources.js';
+import { fullOperator, notTenantTables, publicById, tableCounts, tenantResources, type TenantEnv } from './tenant-resources.js';
 
 /**
  * Tenant isolation over the registry of tenant-owned resources (DESIGN.md §8): a full-permission
@@ -13,22 +13,11 @@ import { notTenantTables, publicById, tableCounts, tenantResources, type Operato
  */
 const env = {} as TenantEnv;
 
-async function operator(): Promise<Operator> {
-  const op = await createOperator(env.s.database.db, { permissions: allPermissions, rolePaths: allMenuPaths });
-  return {
-    token: await env.s.login(op.user.username, op.user.password),
-    providerId: op.providerId,
-    userId: op.user.id,
-    roleId: op.role.id,
-    username: op.user.username,
-  };
-}
-
 beforeAll(async () => {
   env.s = await startServer();
   env.admin = await env.s.login();
-  env.a = await operator();
-  env.b = await operator();
+  env.a = await fullOperator(env.s);
+  env.b = await fullOperator(env.s);
   const other = await createUser(env.s.database.db, { providerId: env.b.providerId, roleId: env.b.roleId, phone: '13800000001' });
   env.bOther = { id: other.id };
 });
