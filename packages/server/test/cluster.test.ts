@@ -49,6 +49,21 @@ describe.skipIf(!hasNats)(`two nodes over NATS (${natsUrl})`, () => {
     await a?.close();
   });
 
+  /** A card with a balance, of this run (`mark` tells the tests' cards apart); returns its idTag. */
+  async function newCard(mark: string): Promise<string> {
+    const [row] = await a.database.db
+      .insert(card)
+      .values({
+        providerId: 1,
+        cardNumber: `C${mark}${prefix}`.slice(0, 20),
+        physicalId: `P${mark}${prefix}`.slice(0, 20).toUpperCase(),
+        balanceCents: 10_000,
+        expireAt: new Date(Date.now() + 86_400_000 * 365),
+      })
+      .returning();
+    return row!.physicalId;
+  }
+
   const clearCacheOnB = (serialNumber: string) =>
     b.call<{ status: string }>('POST', api.pointAction.clearCache.path, { token: tokenB, body: { serialNumber } });
 
@@ -80,17 +95,7 @@ describe.skipIf(!hasNats)(`two nodes over NATS (${natsUrl})`, () => {
   });
 
   it('a card charging on one node is busy on the other (ConcurrentTx), and free there once stopped', async () => {
-    const [tag] = await a.database.db
-      .insert(card)
-      .values({
-        providerId: 1,
-        cardNumber: `CL${prefix}`.slice(0, 20),
-        physicalId: `PH${prefix}`.slice(0, 20).toUpperCase(),
-        balanceCents: 10_000,
-        expireAt: new Date(Date.now() + 86_400_000 * 365),
-      })
-      .returning();
-    const idTag = tag!.physicalId;
+    const idTag = await newCard('L');
     const pa = await createPoint(a.database.db);
     const pb = await createPoint(a.database.db);
     const ca = await TestCharger.connect(a.url, pa.serialNumber, { key: pa.key });
@@ -115,17 +120,7 @@ describe.skipIf(!hasNats)(`two nodes over NATS (${natsUrl})`, () => {
   });
 
   it('a node that joins while a card charges knows it, and everyone frees it at the stop', async () => {
-    const [tag] = await a.database.db
-      .insert(card)
-      .values({
-        providerId: 1,
-        cardNumber: `CJ${prefix}`.slice(0, 20),
-        physicalId: `PJ${prefix}`.slice(0, 20).toUpperCase(),
-        balanceCents: 10_000,
-        expireAt: new Date(Date.now() + 86_400_000 * 365),
-      })
-      .returning();
-    const idTag = tag!.physicalId;
+    const idTag = await newCard('J');
     const pa = await createPoint(a.database.db);
     const ca = await TestCharger.connect(a.url, pa.serialNumber, { key: pa.key });
     const { transactionId } = await ca.ok<{ transactionId: number }>('StartTransaction', {

@@ -77,6 +77,17 @@ const ocppFields = (t: typeof chargingTransaction.$inferSelect) => {
     late,
   };
 };
+/** A session on connector 1 started at `t0` with one register sample: the one the charger then loses. */
+async function sampledSession(c: TestCharger, idTag: string, t0: number, meterStart: number, sample: { minute: number; wh: number }) {
+  const started = await c.ok<{ transactionId: number }>('StartTransaction', { connectorId: 1, idTag, meterStart, timestamp: at(t0, 0) });
+  await c.ok('MeterValues', {
+    connectorId: 1,
+    transactionId: started.transactionId,
+    meterValue: [{ timestamp: at(t0, sample.minute), sampledValue: [{ value: String(sample.wh) }] }],
+  });
+  return started;
+}
+
 const txRow = async (id: number) => (await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, id)))[0]!;
 
 describe('authorization and transactions', () => {
@@ -193,17 +204,7 @@ describe('authorization and transactions', () => {
     const { c } = await connect();
     const tag = (await newCard()).physicalId;
     const t0 = Date.now() - 60 * MIN;
-    const first = await c.ok<{ transactionId: number }>('StartTransaction', {
-      connectorId: 1,
-      idTag: tag,
-      meterStart: 5_000,
-      timestamp: at(t0, 0),
-    });
-    await c.ok('MeterValues', {
-      connectorId: 1,
-      transactionId: first.transactionId,
-      meterValue: [{ timestamp: at(t0, 20), sampledValue: [{ value: '7000' }] }],
-    });
+    const first = await sampledSession(c, tag, t0, 5_000, { minute: 20, wh: 7_000 });
     // Another connector's session is not touched.
     const other = await c.ok<{ transactionId: number }>('StartTransaction', {
       connectorId: 2,
@@ -248,17 +249,7 @@ describe('authorization and transactions', () => {
     const { c } = await connect();
     const tag = (await newCard()).physicalId;
     const t0 = Date.now() - 60 * MIN;
-    const first = await c.ok<{ transactionId: number }>('StartTransaction', {
-      connectorId: 1,
-      idTag: tag,
-      meterStart: 1_000,
-      timestamp: at(t0, 0),
-    });
-    await c.ok('MeterValues', {
-      connectorId: 1,
-      transactionId: first.transactionId,
-      meterValue: [{ timestamp: at(t0, 10), sampledValue: [{ value: '2000' }] }],
-    });
+    const first = await sampledSession(c, tag, t0, 1_000, { minute: 10, wh: 2_000 });
     const second = await c.ok<{ transactionId: number }>('StartTransaction', {
       connectorId: 1,
       idTag: tag,
