@@ -166,12 +166,6 @@ const updateStatement = (statement: { update: string; shape: string; where: stri
   tail: `::json) v(${statement.shape}) where ${statement.where}`,
 });
 
-/** `s` as a PostgreSQL string constant, whatever `standard_conforming_strings` says (as pg's `escapeLiteral`). */
-function literal(s: string): string {
-  const quoted = `'${s.replaceAll("'", "''")}'`;
-  return s.includes('\\') ? `E${quoted.replaceAll('\\', '\\\\')}` : quoted;
-}
-
 const TX_LIVE = {
   update: `update charging_transaction t set
     last_meter_wh = v.last_meter, energy_wh = v.energy, valid = v.valid, invalid_reason = v.reason,
@@ -335,7 +329,7 @@ function statements(batch: readonly Pending[]): Statement[] {
 async function run(db: Db, multiStatement: boolean, list: readonly Statement[]): Promise<void> {
   if (list.length === 0) return;
   if (multiStatement) {
-    await db.execute(sql.raw(list.map((st) => `${st.head}${literal(st.json)}${st.tail}`).join(';\n')));
+    await db.execute(sql.raw(list.map((st) => `${st.head}${pg.escapeLiteral(st.json)}${st.tail}`).join(';\n')));
     return;
   }
   const one = (q: Pick<Db, 'execute'>, st: Statement) => q.execute(sql`${sql.raw(st.head)}${st.json}${sql.raw(st.tail)}`);
