@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTimeZone } from '@csms/contract';
+import { parseOutboundAllow, type OutboundAllowEntry } from './lib/outbound.js';
 
 /** The repository root: two levels above this package (works from src/ and from dist/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -30,6 +31,8 @@ export interface Config {
   mapTileUrl: string;
   /** URL that system messages with the SMS flag are POSTed to as JSON; none: the console says SMS is off. */
   smsWebhook: string | undefined;
+  /** Internal hosts (`host[:port]`) an operator's SMTP setting may still reach (`CSMS_OUTBOUND_ALLOW`). */
+  outboundAllow: OutboundAllowEntry[];
   /** Loopback port of the card reader companion the console connects to (`csms.reader.port`). */
   readerPort: number;
   /** IANA time zone a new station gets unless one is chosen (`CSMS_TIME_ZONE`). */
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     appDownloadUrl: env.CSMS_APP_DOWNLOAD_URL || '',
     mapTileUrl: env.CSMS_MAP_TILE_URL || '',
     smsWebhook: env.CSMS_SMS_WEBHOOK || undefined,
+    outboundAllow: parseOutboundAllow(env.CSMS_OUTBOUND_ALLOW),
     readerPort: int('CSMS_READER_PORT', env.CSMS_READER_PORT, 8989),
     timeZone,
     demo: bool(env.CSMS_DEMO, false),
