@@ -16,6 +16,7 @@ import { API_PREFIX, langOf, mountAll, type MountDeps } from './http/mount.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createSessionStore } from './http/sessions.js';
 import { createEventHub } from './lib/events.js';
+import { createOutboundGuard } from './lib/outbound.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
@@ -119,7 +120,9 @@ export async function buildApp({ config, database }: { config: Config; database:
   );
   // System management (tenants, identities, roles, log, messages); exports read the export configuration.
   const columns = createExportColumns({ db });
-  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }) }));
+  // Addresses operators type (SMTP) go through the outbound guard: never the server's own network unless allowed.
+  const outbound = createOutboundGuard({ allow: config.outboundAllow });
+  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }), mail: { outbound }, log: server.log }));
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
   const stations = createStationRepo({ db });

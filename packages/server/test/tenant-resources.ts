@@ -176,7 +176,7 @@ const providerBody = (env: TenantEnv) => ({
   expiration: 1,
   mailAccount: 'a@x.test',
   mailAuthCode: 'code',
-  smtpAddress: '127.0.0.1',
+  smtpAddress: 'smtp.example.test',
   smtpPort: 25,
 });
 const userBody = (env: TenantEnv, v: { roleId: number; providerId: number }) => ({

@@ -108,7 +108,8 @@ export const providerApi = {
   testMail: c.action(
     'testMail',
     z.object({ id: z.number().int().positive(), to: z.email().max(100) }),
-    z.object({ accepted: z.boolean(), reply: z.string() }),
+    // The Message-ID the recipient will find in the mail; what the mail server answered stays in the server log.
+    z.object({ accepted: z.boolean(), messageId: z.string() }),
     { path: 'testProviderMail', access: c.permi('edit') },
   ),
 };

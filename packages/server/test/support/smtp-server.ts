@@ -1,81 +1,84 @@
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   user: string;
   pass: string;
   from: string;
   to: string;
-  data: string;
+  subject: string;
+  text: string;
+  messageId: string;
+  /** The session was upgraded with STARTTLS (or began in TLS). */
+  secure: boolean;
+  /** The TLS server name the client asked for (SNI). */
+  servername: string | undefined;
 }
 
-const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
-
-/** A throw-away SMTP server on 127.0.0.1 that accepts AUTH LOGIN with one account and records what it receives. */
-export async function startSmtpServer(account: { user: string; pass: string }) {
+/**
+ * A throw-away SMTP server on 127.0.0.1 (nodemailer's smtp-server) that accepts one account, refuses
+ * recipients at @nowhere.test and records what it receives. With `tls`, STARTTLS is offered with that
+ * certificate; `connections` counts every TCP connection, refused ones included.
+ */
+export async function startSmtpServer(account: { user: string; pass: string }, tls?: { key: string; cert: string }) {
   const received: ReceivedMail[] = [];
-  const server = net.createServer((sock) => {
-    let buf = '';
-    let state: 'cmd' | 'user' | 'pass' | 'data' = 'cmd';
-    const cur: ReceivedMail = { user: '', pass: '', from: '', to: '', data: '' };
-    const say = (s: string) => sock.write(`${s}\r\n`);
-    say('220 test.local ESMTP ready');
-    sock.on('error', () => {});
-    sock.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      let i: number;
-      while ((i = buf.indexOf('\r\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        handle(line);
-      }
-    });
-    function handle(line: string) {
-      if (state === 'data') {
-        if (line === '.') {
-          received.push({ ...cur });
-          state = 'cmd';
-          return say('250 2.0.0 OK queued as 42');
-        }
-        cur.data += `${line.startsWith('..') ? line.slice(1) : line}\r\n`;
-        return;
-      }
-      if (state === 'user') {
-        cur.user = b64(line);
-        state = 'pass';
-        return say('334 UGFzc3dvcmQ6');
-      }
-      if (state === 'pass') {
-        cur.pass = b64(line);
-        state = 'cmd';
-        const ok = cur.user === account.user && cur.pass === account.pass;
-        return say(ok ? '235 2.7.0 Authentication successful' : '535 5.7.8 Authentication credentials invalid');
-      }
-      const verb = line.split(/[ :]/)[0]!.toUpperCase();
-      if (verb === 'EHLO') return sock.write('250-test.local\r\n250-AUTH LOGIN PLAIN\r\n250 8BITMIME\r\n');
-      if (verb === 'AUTH') {
-        state = 'user';
-        return say('334 VXNlcm5hbWU6');
-      }
-      if (verb === 'MAIL') {
-        cur.from = /<(.*)>/.exec(line)?.[1] ?? '';
-        return say('250 2.1.0 OK');
-      }
-      if (verb === 'RCPT') {
-        cur.to = /<(.*)>/.exec(line)?.[1] ?? '';
-        return cur.to.endsWith('@nowhere.test') ? say('550 5.1.1 No such user') : say('250 2.1.5 OK');
-      }
-      if (verb === 'DATA') {
-        state = 'data';
-        return say('354 End data with <CR><LF>.<CR><LF>');
-      }
-      if (verb === 'QUIT') {
-        say('221 2.0.0 Bye');
-        return sock.end();
-      }
-      say('502 5.5.2 Command not recognized');
-    }
+  const logins = new Map<string, { user: string; pass: string }>();
+  const servernames = new Map<string, string | undefined>();
+  const state = { connections: 0 };
+  const server = new SMTPServer({
+    ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
+    authMethods: ['PLAIN', 'LOGIN'],
+    // Plain-text AUTH on loopback: the tests without a certificate speak no TLS.
+    allowInsecureAuth: true,
+    logger: false,
+    onConnect(_session, cb) {
+      state.connections += 1;
+      cb();
+    },
+    onSecure(socket, session, cb) {
+      const name = (socket as TLSSocket).servername;
+      servernames.set(session.id, typeof name === 'string' ? name : undefined);
+      cb();
+    },
+    onAuth(auth, session, cb) {
+      logins.set(session.id, { user: auth.username ?? '', pass: auth.password ?? '' });
+      if (auth.username === account.user && auth.password === account.pass) return cb(null, { user: auth.username });
+      cb(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, cb) {
+      if (address.address.endsWith('@nowhere.test')) return cb(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 }));
+      cb();
+    },
+    onData(stream, session, cb) {
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({
+            ...(logins.get(session.id) ?? { user: '', pass: '' }),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address).join(','),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            messageId: mail.messageId ?? '',
+            secure: session.secure,
+            servername: servernames.get(session.id),
+          });
+          cb();
+        },
+        (err: Error) => cb(err),
+      );
+    },
   });
+  server.on('error', () => {});
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  return { port, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    get connections() {
+      return state.connections;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

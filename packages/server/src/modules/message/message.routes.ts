@@ -39,6 +39,8 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
         recipients: recipients.filter((r) => r.phone).map((r) => ({ userId: r.id, username: r.username, phone: r.phone })),
       }),
       signal: AbortSignal.timeout(10_000),
+      // The administrator chose this address; a redirect would let the webhook's host choose another.
+      redirect: 'error',
     });
     await res.body?.cancel();
     if (!res.ok) throw new Error(`HTTP ${res.status}`);

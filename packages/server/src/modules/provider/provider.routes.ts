@@ -1,9 +1,10 @@
 import { Code, translate, type providerApi } from '@csms/contract';
-import { AppError, notFound } from '../../http/errors.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, badField, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/context.js';
 import type { Handlers } from '../../http/mount.js';
 import { canSeeProvider } from '../../lib/scope.js';
-import { SmtpError, sendMail } from '../../lib/smtp.js';
+import { MailError, sendMail, type MailDeps } from '../../lib/mail.js';
 import type { ProviderRepo } from './provider.repo.js';
 
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
@@ -16,12 +17,18 @@ const superOnly = () => new AppError(Code.FORBIDDEN, 'errors.provider.superOnly'
 
 interface Deps {
   repo: ProviderRepo;
-  /** Test servers on loopback use self-signed certificates. */
-  mailTimeoutMs?: number;
+  /** The outbound guard the SMTP address goes through, and connection limits. */
+  mail: MailDeps;
+  log: FastifyBaseLogger;
 }
 
-export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof providerApi> {
+export function providerRoutes({ repo, mail, log }: Deps): Handlers<typeof providerApi> {
   const isSuper = (p: Principal) => p.providerType === 'super';
+
+  /** An SMTP address typed as an internal IP (or localhost) is refused at once; names are checked when mail is sent. */
+  function checkSmtpAddress(host: string, port: number) {
+    if (mail.outbound.refusedLiteral(host, port)) throw badField('smtpAddress', 'errors.provider.smtpInternal');
+  }
 
   return {
     async add({ body, ctx, audit }) {
@@ -29,6 +36,7 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
       audit.operand = `provider:${body.providerName}`;
       if (!isSuper(p)) throw superOnly();
       if (!canSeeProvider(p, body.parentId) || !(await repo.get(p, body.parentId))) throw notFound();
+      checkSmtpAddress(body.smtpAddress, body.smtpPort);
       const id = await repo.insert({
         name: body.providerName,
         type: 'common',
@@ -68,6 +76,7 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
       if (current.providerType === 'super' && (body.expiration !== undefined || parentChanges)) {
         throw new AppError(Code.CONFLICT, 'errors.provider.superLocked');
       }
+      checkSmtpAddress(body.smtpAddress, body.smtpPort);
       if (parentChanges) {
         if (!(await repo.get(p, body.parentId!))) throw notFound();
         if ((await repo.subtree(body.id)).includes(body.parentId!))
@@ -108,23 +117,23 @@ export function providerRoutes({ repo, mailTimeoutMs }: Deps): Handlers<typeof p
       if (!mailAccount || !mailAuthCode || !smtpAddress || !smtpPort)
         throw new AppError(Code.CONFLICT, 'errors.provider.mailNotConfigured');
       try {
-        const { reply } = await sendMail({
-          host: smtpAddress,
-          port: smtpPort,
-          user: mailAccount,
-          pass: mailAuthCode,
-          from: mailAccount,
-          to: body.to,
-          subject: translate(ctx.lang, 'errors.provider.mailSubject', { name: row.name }),
-          text: translate(ctx.lang, 'errors.provider.mailBody', { name: row.name }),
-          ...(mailTimeoutMs ? { timeoutMs: mailTimeoutMs } : {}),
-        });
-        return { accepted: true, reply };
+        const { messageId } = await sendMail(
+          mail,
+          { host: smtpAddress, port: smtpPort, user: mailAccount, pass: mailAuthCode },
+          {
+            from: mailAccount,
+            to: body.to,
+            subject: translate(ctx.lang, 'errors.provider.mailSubject', { name: row.name }),
+            text: translate(ctx.lang, 'errors.provider.mailBody', { name: row.name }),
+          },
+        );
+        return { accepted: true, messageId };
       } catch (err) {
-        if (!(err instanceof SmtpError)) throw err;
-        const where = { host: smtpAddress, port: smtpPort };
-        const key = { connect: 'mailConnect', timeout: 'mailTimeout', auth: 'mailAuth', rejected: 'mailRejected' }[err.kind];
-        throw new AppError(Code.CONFLICT, `errors.provider.${key}`, { ...where, reason: err.reply, reply: err.reply });
+        if (!(err instanceof MailError)) throw err;
+        // The operator learns only which of three things went wrong; what the network or the peer said stays here.
+        log.warn({ providerId: row.id, host: smtpAddress, port: smtpPort, kind: err.kind, detail: err.detail }, 'test mail failed');
+        const key = { unreachable: 'mailUnreachable', auth: 'mailAuth', rejected: 'mailRejected' }[err.kind];
+        throw new AppError(Code.CONFLICT, `errors.provider.${key}`);
       }
     },
   };

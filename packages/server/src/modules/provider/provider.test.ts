@@ -1,4 +1,7 @@
+import net from 'node:net';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provider } from '../../db/schema.js';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
@@ -6,13 +9,32 @@ import { startSmtpServer } from '../../../test/support/smtp-server.js';
 let s: TestServer;
 let admin: string;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+/** A service on loopback that is not a mail server: what "test mail" must not be able to scan. */
+let internal: net.Server;
+let internalPort: number;
+let internalHits = 0;
 beforeAll(async () => {
-  s = await startServer();
-  admin = await s.login();
   smtp = await startSmtpServer({ user: 'ops@east.test', pass: 'auth-code-123' });
+  internal = net.createServer((sock) => {
+    internalHits += 1;
+    sock.end('SSH-2.0-OpenSSH_9.2p1 internal-db-host\r\n');
+  });
+  await new Promise<void>((r) => internal.listen(0, '127.0.0.1', r));
+  internalPort = (internal.address() as net.AddressInfo).port;
+  // The administrator's allow-list (CSMS_OUTBOUND_ALLOW) lets providers reach the test mail server and the
+  // closed port 1 on 127.0.0.1, and the internal service only under the name "localhost".
+  s = await startServer({
+    outboundAllow: [
+      { host: '127.0.0.1', port: smtp.port },
+      { host: '127.0.0.1', port: 1 },
+      { host: 'localhost', port: internalPort },
+    ],
+  });
+  admin = await s.login();
 });
 afterAll(async () => {
   await smtp.close();
+  await new Promise((r) => internal.close(r));
   await s.close();
 });
 
@@ -67,41 +89,106 @@ describe('providers', () => {
     expect(edited.data).toMatchObject({ contact: 'Han Meimei', hasMailAuthCode: true, expirationTime: r.data.expirationTime });
   });
 
-  it('sends a test mail through the provider SMTP settings', async () => {
+  it('sends a test mail through the provider SMTP settings with nodemailer, UTF-8 subject included', async () => {
     const p = (await add(admin, { providerName: 'Mail Co' })).data;
-    const r = await s.call<{ accepted: boolean; reply: string }>('POST', '/web/userManage/testProviderMail', {
-      token: admin,
-      body: { id: p.id, to: 'driver@example.test' },
+    const mail = (lang: 'zh' | 'en') =>
+      s.call<{ accepted: boolean; messageId: string }>('POST', '/web/userManage/testProviderMail', {
+        token: admin,
+        body: { id: p.id, to: 'driver@example.test' },
+        lang,
+      });
+    const r = await mail('en');
+    expect(r).toMatchObject({ code: 200, data: { accepted: true, messageId: expect.stringMatching(/^<.+@.+>$/) } });
+    const got = smtp.received.at(-1)!;
+    expect(got).toMatchObject({
+      user: 'ops@east.test',
+      pass: 'auth-code-123',
+      from: 'ops@east.test',
+      to: 'driver@example.test',
+      subject: 'Test mail - Mail Co',
+      messageId: r.data.messageId,
     });
-    expect(r).toMatchObject({ code: 200, data: { accepted: true, reply: expect.stringContaining('250') } });
-    const mail = smtp.received.at(-1)!;
-    expect(mail).toMatchObject({ user: 'ops@east.test', pass: 'auth-code-123', from: 'ops@east.test', to: 'driver@example.test' });
-    expect(mail.data).toContain('Subject: Test mail - Mail Co');
-    const text = Buffer.from(mail.data.split('\r\n\r\n')[1]!.replace(/\r\n/g, ''), 'base64').toString('utf8');
-    expect(text).toContain('"Mail Co" can send mail');
+    expect(got.text).toContain('"Mail Co" can send mail');
+    // What the mail server answered is not passed on.
+    expect(JSON.stringify(r)).not.toMatch(/250|queued/i);
+
+    await mail('zh');
+    expect(smtp.received.at(-1)).toMatchObject({ subject: '测试邮件 - Mail Co', text: expect.stringContaining('运营商“Mail Co”') });
   });
 
-  it('names the cause when the mail cannot be sent, in both languages', async () => {
+  it('tells the operator only what kind of failure it was, in both languages, never what the network or the peer said', async () => {
+    const test = async (providerId: number, to = 'x@example.test', lang: 'zh' | 'en' = 'en') =>
+      s.call('POST', '/web/userManage/testProviderMail', { token: admin, body: { id: providerId, to }, lang });
     const wrong = (await add(admin, { providerName: 'Wrong code', mailAuthCode: 'nope' })).data;
-    const r = await s.call('POST', '/web/userManage/testProviderMail', { token: admin, body: { id: wrong.id, to: 'x@example.test' } });
-    expect(r).toMatchObject({
-      code: 409,
-      msg: expect.stringMatching(/^The mail server refused the mail account or authorization code: 535/),
-    });
-    const zh = await s.call('POST', '/web/userManage/testProviderMail', {
-      token: admin,
-      body: { id: wrong.id, to: 'x@example.test' },
-      lang: 'zh',
-    });
-    expect(zh.msg).toMatch(/^邮件服务器拒绝了邮箱账号或授权码/);
+    expect(await test(wrong.id)).toMatchObject({ code: 409, msg: 'The mail server refused the mail account or authorization code' });
+    expect((await test(wrong.id, 'x@example.test', 'zh')).msg).toBe('邮件服务器拒绝了邮箱账号或授权码');
 
     const p = (await add(admin, { providerName: 'Bounce' })).data;
-    const bounced = await s.call('POST', '/web/userManage/testProviderMail', { token: admin, body: { id: p.id, to: 'who@nowhere.test' } });
-    expect(bounced).toMatchObject({ code: 409, msg: expect.stringContaining('550 5.1.1 No such user') });
+    expect(await test(p.id, 'who@nowhere.test')).toMatchObject({
+      code: 409,
+      msg: 'The mail server refused the mail; check the recipient address',
+    });
 
+    // A closed port and a peer that is no mail server look the same: no ECONNREFUSED, no banner.
+    const unreachable = 'The mail server could not be reached; check the SMTP address and port';
     const closed = (await add(admin, { providerName: 'Closed port', smtpPort: 1 })).data;
-    const down = await s.call('POST', '/web/userManage/testProviderMail', { token: admin, body: { id: closed.id, to: 'x@example.test' } });
-    expect(down).toMatchObject({ code: 409, msg: 'Cannot connect to the mail server 127.0.0.1:1: ECONNREFUSED' });
+    expect(await test(closed.id)).toMatchObject({ code: 409, msg: unreachable });
+    expect((await test(closed.id, 'x@example.test', 'zh')).msg).toBe('无法连接邮件服务器，请检查 SMTP 地址和端口');
+    const before = internalHits;
+    const ssh = (await add(admin, { providerName: 'Not SMTP', smtpAddress: 'localhost', smtpPort: internalPort })).data;
+    expect(await test(ssh.id)).toMatchObject({ code: 409, msg: unreachable });
+    expect(internalHits).toBe(before + 1);
+  });
+
+  it("refuses SMTP addresses in the server's own networks and never connects to them unless allowed", async () => {
+    const providers = async () => (await s.database.db.select({ n: count() }).from(provider))[0]!.n;
+    const stored = await providers();
+    const internalAddresses = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      'localhost',
+      'mail.localhost',
+      '0.0.0.0',
+      '10.0.0.8',
+      '172.16.5.4',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      '224.0.0.1',
+      '::1',
+      '[::1]',
+      '::',
+      'fd12:3456::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
+    ];
+    for (const smtpAddress of internalAddresses) {
+      expect(await add(admin, { providerName: `Scan ${smtpAddress}`, smtpAddress, smtpPort: 25 }), smtpAddress).toMatchObject({
+        code: 400,
+        msg: 'The SMTP address may not be a loopback, private or link-local address (unless the administrator has allowed it)',
+        data: { field: 'smtpAddress' },
+      });
+    }
+    expect((await add(admin, { smtpAddress: '169.254.169.254', smtpPort: 80 }, 'zh')).msg).toBe(
+      'SMTP 地址不能是本机、内网或链路本地地址（除非系统管理员已允许）',
+    );
+    expect(await providers()).toBe(stored);
+
+    // Public addresses and names are fine to store (a name is checked when mail is sent).
+    const p = (await add(admin, { providerName: 'Public', smtpAddress: 'smtp.example.invalid', smtpPort: 587 })).data;
+    const edit = (v: Record<string, unknown>) =>
+      s.call('POST', '/web/userManage/updateProviderInfo', { token: admin, body: { ...body(), id: p.id, providerName: 'Public', ...v } });
+    expect(await edit({ smtpAddress: '203.0.113.10' })).toMatchObject({ code: 400, data: { field: 'smtpAddress' } });
+    expect((await edit({ smtpAddress: '8.8.8.8', smtpPort: 25 })).code).toBe(200);
+
+    // A row stored before this rule (or by SQL) is refused when mail is sent: nothing connects to the service.
+    await s.database.db.update(provider).set({ smtpAddress: '127.0.0.1', smtpPort: internalPort }).where(eq(provider.id, p.id));
+    const before = internalHits;
+    const r = await s.call('POST', '/web/userManage/testProviderMail', { token: admin, body: { id: p.id, to: 'x@example.test' } });
+    expect(r).toMatchObject({ code: 409, msg: 'The mail server could not be reached; check the SMTP address and port' });
+    expect(internalHits).toBe(before);
   });
 
   it("scopes a common provider's users to their subtree and keeps licensing with the super provider", async () => {

@@ -126,7 +126,7 @@ describe('done means: a limited operator of a common provider', () => {
         expiration: 1,
         mailAccount: 'w@x.test',
         mailAuthCode: 'c',
-        smtpAddress: '127.0.0.1',
+        smtpAddress: 'smtp.west.test',
         smtpPort: 25,
       },
     });

@@ -118,8 +118,8 @@ export function providerResource(superUser: boolean) {
             base: { id: row.id },
             success: 'provider.testMailSent',
             onOk: async (to) => {
-              const { reply } = await call(api.provider.testMail, { body: { id: row.id, to: to.trim() } });
-              return { reply };
+              const { messageId } = await call(api.provider.testMail, { body: { id: row.id, to: to.trim() } });
+              return { to: to.trim(), messageId };
             },
           }),
       },

@@ -7,7 +7,7 @@ const provider: UiCatalogue['provider'] = {
   mailAuthCodeKeep: 'A code is stored; leave blank to keep it',
   expirationRenew: 'Choosing one renews the validity from today; leave blank to keep it',
   testMail: 'Send test mail',
-  testMailSent: 'Test mail sent; the mail server replied: {reply}',
+  testMailSent: 'Test mail sent to {to} (Message-ID {messageId})',
   disclaimerPage: 'Disclaimer page',
   privacyPage: 'Privacy agreement page',
   neverExpires: 'Never expires',
