@@ -54,6 +54,7 @@ export const dictionaries = {
     remove: 'danger',
     export: 'warning',
     upload: 'info',
+    download: 'info',
     status: 'warning',
     resetPassword: 'warning',
     chargeUser: 'primary',

@@ -59,12 +59,23 @@ export const commonApi = {
     raw: 'flat',
     data: z.object({ fileName: z.string(), url: z.string(), originalName: z.string() }),
   }),
+  /** Spec §7's download of a prepared file. It never deletes: a GET may come from a link or an <img>. */
   download: endpoint({
     method: 'GET',
     path: '/common/download',
     access: 'session',
     resource: 'upload',
-    query: z.object({ fileName: z.string().min(1).max(255), delete: z.stringbool().optional() }),
+    query: z.object({ fileName: z.string().min(1).max(255) }),
+    raw: 'download',
+  }),
+  /** The same download as a POST, which only the header token authorises; `delete` removes the file once sent. */
+  downloadByPost: endpoint({
+    method: 'POST',
+    path: '/common/download',
+    access: 'session',
+    resource: 'upload',
+    operation: 'download',
+    body: z.object({ fileName: z.string().min(1).max(255), delete: z.boolean().default(false) }),
     raw: 'download',
   }),
   downloadResource: endpoint({

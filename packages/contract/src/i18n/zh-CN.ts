@@ -171,6 +171,7 @@ export const zhCN = {
       remove: '删除',
       export: '导出',
       upload: '上传',
+      download: '下载',
       status: '修改状态',
       resetPassword: '重置密码',
       chargeUser: '设为充电用户',
@@ -272,6 +273,9 @@ export const zhCN = {
     upload: {
       tooLarge: '上传文件大小不能超过 {n} MB!',
       badType: '文件格式不正确, 请上传{types}格式文件!',
+      badImageType: '文件格式不正确, 请上传{types}图片格式文件!',
+      avatarInvalid: '头像须为在本系统上传的 jpg、png 或 gif 图片',
+      logoInvalid: '运营商 Logo 须为在本系统上传的 jpg、png 或 gif 图片',
       missing: '请选择要上传的文件',
       notFound: '文件不存在',
     },

@@ -220,13 +220,25 @@ describe('car import', () => {
 
   it('refuses file-level errors whole: too big, unreadable, not the template, empty, unknown or foreign file', async () => {
     const before = await carCount();
-    const big = await upload(a.token, randomBytes(1024 * 1024 + 10));
+    // Uploads are judged by their bytes: random bytes named .xlsx never get as far as the import.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(randomBytes(2000))]), 'cars.xlsx');
+    const refused = await fetch(`${s.url}/prod-api/common/upload?kind=file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.token}` },
+      body: form,
+    });
+    expect(await refused.json()).toMatchObject({ code: 400, data: { field: 'file' } });
+    // A real workbook over 1 MB (random text barely compresses).
+    const bigRows = Array.from({ length: 1500 }, () => [randomBytes(750).toString('base64')]);
+    const big = await upload(a.token, await sheet(['Plate number'], bigRows));
     expect(await A.post('/web/car/import', { fileName: big }, 'en')).toEqual({
       code: 400,
       msg: 'The file must not be larger than 1 MB!',
       data: { field: 'fileName' },
     });
-    const junk = await upload(a.token, randomBytes(2000));
+    // A workbook cut short: still an xlsx by its first bytes, but no reader can open it.
+    const junk = await upload(a.token, Buffer.from(await sheet(['Plate number', 'VIN', 'Provider name'], [])).subarray(0, 1500));
     expect(await A.post('/web/car/import', { fileName: junk }, 'zh')).toEqual({
       code: 400,
       msg: '无法读取文件，请上传 xlsx 格式的导入模板',

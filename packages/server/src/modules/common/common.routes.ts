@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
@@ -10,10 +11,13 @@ import type { Db } from '../../db/client.js';
 import { storedFile } from '../../db/schema.js';
 import type { RequestCtx } from '../../http/context.js';
 import { AppError, badField, notFound } from '../../http/errors.js';
-import type { Handlers } from '../../http/mount.js';
+import { API_PREFIX, type Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
 import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import { canSeeProvider } from '../../lib/scope.js';
+import { fileHeaders, sniffUpload } from '../../lib/stored-files.js';
+
+type StoredFileRow = typeof storedFile.$inferSelect;
 
 interface Deps {
   db: Db;
@@ -24,15 +28,6 @@ interface Deps {
   /** Chargers connected to this node over OCPP. */
   ocppConnections: () => number;
 }
-
-const MIME: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  pdf: 'application/pdf',
-  txt: 'text/plain; charset=utf-8',
-};
 
 /**
  * Event-loop delay of this process, in windows that each read of the health endpoint closes and
@@ -77,15 +72,8 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
     return { row, full };
   }
 
-  function sendFile(reply: Parameters<Handlers<typeof commonApi>['download']>[0]['reply'], full: string, name: string, after?: () => void) {
-    const ext = path.extname(name).slice(1).toLowerCase();
-    const stream = fs.createReadStream(full);
-    if (after) stream.on('close', after);
-    reply
-      .header('content-type', MIME[ext] ?? 'application/octet-stream')
-      .header('download-filename', encodeURIComponent(name))
-      .header('access-control-expose-headers', 'download-filename')
-      .send(stream);
+  function sendFile(reply: Parameters<Handlers<typeof commonApi>['download']>[0]['reply'], row: StoredFileRow, stream: Readable) {
+    reply.headers(fileHeaders(row)).send(stream);
   }
 
   return {
@@ -116,54 +104,76 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
       return values[String(params.key)] ?? '';
     },
     async upload({ req, query, ctx, audit }) {
-      const kind = uploadKinds[query.kind ?? 'file'];
+      const kindName = query.kind ?? 'file';
+      const kind = uploadKinds[kindName];
+      const badType = () =>
+        badField('file', kindName === 'image' ? 'errors.upload.badImageType' : 'errors.upload.badType', { types: kind.types.join('/') });
       if (!req.isMultipart()) throw badField('file', 'errors.upload.missing');
       const part = await req.file({ limits: { fileSize: kind.maxMb * 1024 * 1024, files: 1 } });
       if (!part) throw badField('file', 'errors.upload.missing');
-      const ext = path.extname(part.filename).slice(1).toLowerCase();
+      const originalName = path.basename(part.filename).slice(0, 255);
+      audit.operand = `file:${originalName}`;
+      const ext = path.extname(originalName).slice(1).toLowerCase();
       if (!(kind.types as readonly string[]).includes(ext)) {
         part.file.resume();
-        throw badField('file', 'errors.upload.badType', { types: kind.types.join('/') });
+        throw badType();
       }
       const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
       const fileName = `${day}/${randomUUID()}.${ext}`;
       const full = path.join(uploadDir, fileName);
-      await fs.promises.mkdir(path.dirname(full), { recursive: true });
-      await pipeline(part.file, fs.createWriteStream(full));
-      if (part.file.truncated) {
-        await fs.promises.rm(full, { force: true });
-        throw badField('file', 'errors.upload.tooLarge', { n: kind.maxMb });
+      // Written aside and moved into place only once its bytes passed: a refused or broken upload leaves nothing.
+      const incoming = path.join(uploadDir, '.incoming', randomUUID());
+      await fs.promises.mkdir(path.dirname(incoming), { recursive: true });
+      try {
+        await pipeline(part.file, fs.createWriteStream(incoming));
+        if (part.file.truncated) throw badField('file', 'errors.upload.tooLarge', { n: kind.maxMb });
+        const mime = await sniffUpload(incoming, ext);
+        if (!mime) throw badType();
+        const { size } = await fs.promises.stat(incoming);
+        await fs.promises.mkdir(path.dirname(full), { recursive: true });
+        await fs.promises.rename(incoming, full);
+        const p = ctx.principal;
+        await db
+          .insert(storedFile)
+          .values({ providerId: p.providerId, fileName, originalName, mime, sizeBytes: size, uploadedBy: p.userId })
+          .catch(async (err: unknown) => {
+            await fs.promises.rm(full, { force: true });
+            throw err;
+          });
+      } finally {
+        await fs.promises.rm(incoming, { force: true });
       }
-      const { size } = await fs.promises.stat(full);
-      const p = ctx.principal;
-      await db.insert(storedFile).values({
-        providerId: p.providerId,
-        fileName,
-        originalName: part.filename.slice(0, 255),
-        mime: part.mimetype?.slice(0, 100) ?? null,
-        sizeBytes: size,
-        uploadedBy: p.userId,
-      });
-      audit.operand = `file:${part.filename}`;
-      return { fileName, originalName: part.filename, url: `/prod-api/common/download/resource?resource=${encodeURIComponent(fileName)}` };
+      return { fileName, originalName, url: `${API_PREFIX}/common/download/resource?resource=${encodeURIComponent(fileName)}` };
     },
+    // A GET never deletes: a link or an <img> that the session cookie authorises must not remove a file.
     async download({ query, ctx, reply }) {
       const { row, full } = await findFile(ctx, query.fileName);
-      // Seeing a file is not owning it: only its uploader (or the admin role) may have it deleted after the download.
-      if (query.delete && row.uploadedBy !== ctx.principal.userId && ctx.principal.roleKey !== ADMIN_ROLE) {
-        throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
-      }
-      const remove = query.delete
-        ? () => {
-            void fs.promises.rm(full, { force: true });
-            void db.delete(storedFile).where(eq(storedFile.id, row.id));
-          }
-        : undefined;
-      sendFile(reply, full, row.originalName, remove);
+      sendFile(reply, row, fs.createReadStream(full));
     },
     async downloadResource({ query, ctx, reply }) {
       const { row, full } = await findFile(ctx, query.resource);
-      sendFile(reply, full, row.originalName);
+      sendFile(reply, row, fs.createReadStream(full));
+    },
+    /** The spec's download with `delete`: a POST, which only the header token authorises. */
+    async downloadByPost({ body, ctx, reply, audit }) {
+      const { row, full } = await findFile(ctx, body.fileName);
+      audit.operand = `file:${row.originalName}`;
+      if (!body.delete) return sendFile(reply, row, fs.createReadStream(full));
+      // Seeing a file is not owning it: only its uploader (or the admin role) may have it deleted.
+      if (row.uploadedBy !== ctx.principal.userId && ctx.principal.roleKey !== ADMIN_ROLE) {
+        throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
+      }
+      // Opened first, then removed from the table and the disk: the reply streams from the open file, and
+      // once it starts the file is gone for everyone else.
+      const handle = await fs.promises.open(full, 'r');
+      try {
+        await db.delete(storedFile).where(eq(storedFile.id, row.id));
+        await fs.promises.rm(full, { force: true });
+      } catch (err) {
+        await handle.close();
+        throw err;
+      }
+      sendFile(reply, row, handle.createReadStream());
     },
     async events({ ctx, req, reply }) {
       const p = ctx.principal;

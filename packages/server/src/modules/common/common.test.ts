@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { createPoint, eventually, TestCharger } from '../../../test/ocpp/support.js';
 
@@ -12,17 +11,6 @@ beforeAll(async () => {
   admin = await s.login();
 });
 afterAll(() => s.close());
-
-async function upload(token: string, name: string, bytes: Buffer, kind = 'image', lang = 'en') {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  const res = await fetch(`${s.url}/prod-api/common/upload?kind=${kind}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-language': lang },
-    body: form,
-  });
-  return (await res.json()) as { code: number; msg: string; fileName?: string; url?: string; data?: { field: string } };
-}
 
 describe('health and documents', () => {
   it('health is 200 once ready', async () => {
@@ -89,63 +77,6 @@ describe('dictionaries and settings', () => {
   it('serves the public settings', async () => {
     expect((await s.call('GET', '/system/config/configKey/export.maxRows', { token: admin })).data).toBe(String(s.config.exportMaxRows));
     expect((await s.call('GET', '/system/config/configKey/csms.reader.port', { token: admin })).data).toBe(String(s.config.readerPort));
-  });
-});
-
-describe('upload and download', () => {
-  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-
-  it('stores an image under the data dir and serves it back', async () => {
-    const up = await upload(admin, 'logo.png', png);
-    expect(up).toMatchObject({
-      code: 200,
-      fileName: expect.stringMatching(/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]+\.png$/),
-      url: expect.stringContaining('/prod-api/common/download/resource?resource='),
-    });
-    expect(fs.existsSync(path.join(s.config.dataDir, 'uploads', up.fileName!))).toBe(true);
-    const res = await fetch(`${s.url}${up.url}`, { headers: { authorization: `Bearer ${admin}` } });
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(decodeURIComponent(res.headers.get('download-filename')!)).toBe('logo.png');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
-    // Same-origin <img> tags authenticate with the cookie.
-    const viaCookie = await fetch(`${s.url}${up.url}`, { headers: { cookie: `Admin-Token=${admin}` } });
-    expect(viaCookie.headers.get('content-type')).toBe('image/png');
-  });
-
-  it('refuses a wrong type and a file over the limit, naming the field', async () => {
-    expect(await upload(admin, 'evil.exe', png)).toMatchObject({
-      code: 400,
-      data: { field: 'file' },
-      msg: 'Wrong file format, please upload a png/jpg/jpeg/gif file!',
-    });
-    const big = Buffer.alloc(5 * 1024 * 1024 + 10);
-    expect(await upload(admin, 'big.png', big, 'image', 'zh')).toMatchObject({ code: 400, msg: '上传文件大小不能超过 5 MB!' });
-  });
-
-  it("hides another provider's files", async () => {
-    const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
-    const token = await s.login(op.user.username, op.user.password);
-    const up = await upload(admin, 'secret.pdf', Buffer.from('%PDF-1.4'), 'file');
-    expect(up.code).toBe(200);
-    const res = await s.call('GET', `/common/download?fileName=${encodeURIComponent(up.fileName!)}`, { token });
-    expect(res.code).toBe(404);
-    const mine = await upload(token, 'mine.txt', Buffer.from('hello'), 'file');
-    // A colleague of the same provider may read the file but not have it deleted.
-    const colleague = await createOperator(s.database.db, { providerId: op.providerId, rolePaths: ['/dashboard'] });
-    const theirs = await s.login(colleague.user.username, colleague.user.password);
-    expect(
-      (await s.call('GET', `/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, { token: theirs })).code,
-    ).toBe(403);
-    const read = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}`, {
-      headers: { authorization: `Bearer ${theirs}` },
-    });
-    expect(await read.text()).toBe('hello');
-    const back = await fetch(`${s.url}/prod-api/common/download?fileName=${encodeURIComponent(mine.fileName!)}&delete=true`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(await back.text()).toBe('hello');
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await s.call('GET', `/common/download?fileName=${encodeURIComponent(mine.fileName!)}`, { token })).code).toBe(404);
   });
 });
 

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
+import { gif as gifBytes, png } from '../../../test/support/files.js';
 import { station, systemLog } from '../../db/schema.js';
 import { insertUnassignedStation, stationOperator, stationPermissions } from './station.fixtures.js';
 
@@ -45,7 +46,7 @@ const stationCount = async () => (await s.database.db.select({ n: count() }).fro
 
 async function upload(token: string, name: string, bytes: Buffer) {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
   const res = await fetch(`${s.url}/prod-api/common/upload?kind=image`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -56,7 +57,7 @@ async function upload(token: string, name: string, bytes: Buffer) {
 
 describe('stations', () => {
   it('adds with every field, gets, searches and edits', async () => {
-    const pic = await upload(admin, 'front.png', Buffer.from('\x89PNG\r\n\x1a\nsmall'));
+    const pic = await upload(admin, 'front.png', png());
     const r = await add(admin, {
       stationName: ' Pudong Hub ',
       openingStart: '08:00',
@@ -205,7 +206,7 @@ describe('stations', () => {
   });
 
   it('accepts only an uploaded jpg, png or gif of at most 2 MB as the picture', async () => {
-    const big = await upload(admin, 'huge.png', Buffer.alloc(2 * 1024 * 1024 + 1, 1));
+    const big = await upload(admin, 'huge.png', png(2 * 1024 * 1024));
     expect(big.code).toBe(200); // the upload widget allows 5 MB; the station allows 2
     for (const picture of [big.url, 'https://example.test/x.png', '2020/01/01/nothing.png']) {
       expect(await add(admin, { picture })).toMatchObject({
@@ -214,7 +215,7 @@ describe('stations', () => {
         data: { field: 'picture' },
       });
     }
-    const gif = await upload(admin, 'ok.gif', Buffer.from('GIF89a'));
+    const gif = await upload(admin, 'ok.gif', gifBytes);
     expect((await add(admin, { picture: gif.fileName })).code).toBe(200);
   });
 

@@ -1,5 +1,6 @@
 import { api } from '@csms/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '../cookies';
 import { feedback } from '../feedback';
 import { ApiError } from './client';
 import { downloadExport, downloadFile } from './download';
@@ -49,12 +50,24 @@ describe('downloads', () => {
     expect(clicked).toEqual([]);
   });
 
-  it('GETs /common/download with fileName and delete, falling back to the base name', async () => {
+  it('GETs /common/download with the file name, falling back to the base name', async () => {
+    const fetch = stubFetch(() => new Response(new Blob(['x']), { headers: { 'content-type': 'application/octet-stream' } }));
+    await downloadFile('tmp/report.xlsx');
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/prod-api/common/download?fileName=tmp%2Freport.xlsx');
+    expect(init.method).toBe('GET');
+    expect(clicked.map((a) => a.download)).toEqual(['report.xlsx']);
+  });
+
+  it('asks for deletion only by POST with the header token, never in a URL', async () => {
+    setToken('t0k');
     const fetch = stubFetch(() => new Response(new Blob(['x']), { headers: { 'content-type': 'application/octet-stream' } }));
     await downloadFile('tmp/report.xlsx', true);
-    expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toBe(
-      '/prod-api/common/download?fileName=tmp%2Freport.xlsx&delete=true',
-    );
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/prod-api/common/download');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual({ fileName: 'tmp/report.xlsx', delete: true });
+    expect(new Headers(init.headers).get('authorization')).toBe('Bearer t0k');
     expect(clicked.map((a) => a.download)).toEqual(['report.xlsx']);
   });
 });

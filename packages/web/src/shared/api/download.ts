@@ -60,13 +60,19 @@ export function downloadExport(ep: EndpointDef, body: unknown, fileNameHint: str
   });
 }
 
-/** GET /common/download: a file the server prepared, optionally deleted once fetched. */
+/**
+ * A file the server prepared (spec §7's download): GET /common/download, or, when it is to be deleted
+ * once fetched, the same path as a POST, which the server accepts only with the header token.
+ */
 export function downloadFile(fileName: string, del = false): Promise<void> {
   return run(async () => {
-    const res = await send(buildUrl(api.common.download, undefined, { fileName, delete: del }), {
-      method: 'GET',
-      headers: authHeaders(),
-    });
+    const res = del
+      ? await send(buildUrl(api.common.downloadByPost), {
+          method: 'POST',
+          headers: { ...authHeaders(), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ fileName, delete: true }),
+        })
+      : await send(buildUrl(api.common.download, undefined, { fileName }), { method: 'GET', headers: authHeaders() });
     await saveReply(res, fileName.split('/').pop() || fileName);
   });
 }
