@@ -17,6 +17,7 @@ import { buildOpenApi } from './http/openapi.js';
 import { createSessionStore } from './http/sessions.js';
 import { createEventHub } from './lib/events.js';
 import { createOutboundGuard } from './lib/outbound.js';
+import { createStoredImages } from './lib/stored-images.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
@@ -122,12 +123,14 @@ export async function buildApp({ config, database }: { config: Config; database:
   const columns = createExportColumns({ db });
   // Addresses operators type (SMTP) go through the outbound guard: never the server's own network unless allowed.
   const outbound = createOutboundGuard({ allow: config.outboundAllow });
-  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }), mail: { outbound }, log: server.log }));
+  // Avatars, logos and station pictures name images this server stored, never a URL.
+  const images = createStoredImages({ db });
+  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }), mail: { outbound }, log: server.log, images }));
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
   const stations = createStationRepo({ db });
-  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config }));
-  mount(api.profile, profileRoutes({ db }));
+  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config, images }));
+  mount(api.profile, profileRoutes({ db, images }));
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));
   mount(api.exportConfig, exportConfigRoutes({ db, columns }));
@@ -159,7 +162,7 @@ export async function buildApp({ config, database }: { config: Config; database:
   });
   ocppHooks.pointChanged = (serialNumbers) =>
     void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed'));
-  mount(api.station, stationRoutes({ repo: stations, events, config, columns }));
+  mount(api.station, stationRoutes({ repo: stations, events, config, columns, images }));
   mount(
     api.point,
     pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }),

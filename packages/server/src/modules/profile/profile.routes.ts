@@ -5,11 +5,14 @@ import { provider, role, systemUser } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import { isUniqueViolation } from '../../lib/scope.js';
+import type { ImageField, StoredImages } from '../../lib/stored-images.js';
 
 const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v === '' ? null : v);
 
 /** Personal center: the signed-in user's own name, phone, email and avatar. */
-export function profileRoutes({ db }: { db: Db }): Handlers<typeof profileApi> {
+const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid' };
+
+export function profileRoutes({ db, images }: { db: Db; images: StoredImages }): Handlers<typeof profileApi> {
   async function load(userId: number) {
     const [r] = await db
       .select({ u: systemUser, roleName: role.roleName, providerName: provider.name })
@@ -48,6 +51,11 @@ export function profileRoutes({ db }: { db: Db }): Handlers<typeof profileApi> {
           .where(and(eq(systemUser.phone, body.phone), ne(systemUser.id, p.userId)))
           .limit(1);
         if (other) throw phoneTaken();
+      }
+      if (body.avatar) {
+        const [me] = await db.select({ avatar: systemUser.avatar }).from(systemUser).where(eq(systemUser.id, p.userId)).limit(1);
+        // An avatar stored before this rule stays until it is changed.
+        if (body.avatar !== me?.avatar) await images.check(p, body.avatar, AVATAR);
       }
       const values = { name: blankToNull(body.name), phone: body.phone, email: blankToNull(body.email), avatar: blankToNull(body.avatar) };
       const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));

@@ -5,6 +5,7 @@ import type { Principal } from '../../http/context.js';
 import type { Handlers } from '../../http/mount.js';
 import { canSeeProvider } from '../../lib/scope.js';
 import { MailError, sendMail, type MailDeps } from '../../lib/mail.js';
+import type { ImageField, StoredImages } from '../../lib/stored-images.js';
 import type { ProviderRepo } from './provider.repo.js';
 
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
@@ -20,9 +21,12 @@ interface Deps {
   /** The outbound guard the SMTP address goes through, and connection limits. */
   mail: MailDeps;
   log: FastifyBaseLogger;
+  images: StoredImages;
 }
 
-export function providerRoutes({ repo, mail, log }: Deps): Handlers<typeof providerApi> {
+const LOGO: ImageField = { field: 'logoPath', key: 'errors.upload.logoInvalid' };
+
+export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<typeof providerApi> {
   const isSuper = (p: Principal) => p.providerType === 'super';
 
   /** An SMTP address typed as an internal IP (or localhost) is refused at once; names are checked when mail is sent. */
@@ -37,6 +41,7 @@ export function providerRoutes({ repo, mail, log }: Deps): Handlers<typeof provi
       if (!isSuper(p)) throw superOnly();
       if (!canSeeProvider(p, body.parentId) || !(await repo.get(p, body.parentId))) throw notFound();
       checkSmtpAddress(body.smtpAddress, body.smtpPort);
+      await images.check(p, body.logoPath, LOGO);
       const id = await repo.insert({
         name: body.providerName,
         type: 'common',
@@ -77,6 +82,8 @@ export function providerRoutes({ repo, mail, log }: Deps): Handlers<typeof provi
         throw new AppError(Code.CONFLICT, 'errors.provider.superLocked');
       }
       checkSmtpAddress(body.smtpAddress, body.smtpPort);
+      // A logo stored before this rule stays until it is changed.
+      if (blank(body.logoPath) !== current.logoPath) await images.check(p, body.logoPath, LOGO);
       if (parentChanges) {
         if (!(await repo.get(p, body.parentId!))) throw notFound();
         if ((await repo.subtree(body.id)).includes(body.parentId!))

@@ -1,7 +1,7 @@
 import type { StationDto, StationStatus } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { provider, station, storedFile } from '../../db/schema.js';
+import { provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 
@@ -150,10 +150,6 @@ export function createStationRepo({ db }: { db: Db }) {
       return row !== undefined;
     },
     /** An uploaded file by its stored name, with its owner and size. */
-    async storedFile(fileName: string) {
-      const [row] = await db.select().from(storedFile).where(eq(storedFile.fileName, fileName)).limit(1);
-      return row;
-    },
     async insert(values: StationValues) {
       const [row] = await db.insert(station).values(values).returning({ id: station.id });
       return row!.id;

@@ -1,11 +1,12 @@
 import { Code, countryName, translate, type Lang, type stationApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
-import { AppError, badField, conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
+import type { ImageField, StoredImages } from '../../lib/stored-images.js';
 import { canSeeProvider, isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import { toDto, type StationRepo, type StationRow, type StationValues } from './station.repo.js';
 
@@ -14,40 +15,21 @@ interface Deps {
   events: EventHub;
   config: Pick<Config, 'exportMaxRows' | 'timeZone'>;
   columns: ExportColumns;
+  images: StoredImages;
 }
 
-/** Spec §5: the station picture is one jpg, png or gif of at most 2 MB. */
-export const STATION_PICTURE = { maxMb: 2, types: ['jpg', 'png', 'gif'] };
+/** Spec §5: the station picture is one jpg, png or gif of at most 2 MB, uploaded here. */
+const STATION_PICTURE: ImageField = { field: 'picture', key: 'errors.station.pictureInvalid', maxMb: 2 };
 
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
-/** The stored file a picture value names: the upload's download URL (`…?resource=<name>`) or the bare name. */
-export function pictureFileName(value: string): string {
-  const q = value.indexOf('?');
-  if (q < 0) return value;
-  return new URLSearchParams(value.slice(q + 1)).get('resource') ?? value;
-}
-
 type Body = Parameters<Handlers<typeof stationApi>['add']>[0]['body'];
 
-export function stationRoutes({ repo, events, config, columns }: Deps): Handlers<typeof stationApi> {
+export function stationRoutes({ repo, events, config, columns, images }: Deps): Handlers<typeof stationApi> {
   const taken = (name: string) => conflict('errors.station.nameTaken', { name }, 'stationName');
 
   async function checkProvider(p: Principal, providerId: number) {
     if (!canSeeProvider(p, providerId) || !(await repo.providerVisible(p, providerId))) throw notFound();
-  }
-
-  /** The picture must be an upload the caller may see, of an allowed type and size. */
-  async function checkPicture(p: Principal, picture: string | null) {
-    if (!picture) return;
-    const file = await repo.storedFile(pictureFileName(picture));
-    const ext = file?.fileName.split('.').pop()?.toLowerCase() ?? '';
-    const ok =
-      file !== undefined &&
-      (file.providerId === null || canSeeProvider(p, file.providerId)) &&
-      STATION_PICTURE.types.includes(ext) &&
-      file.sizeBytes <= STATION_PICTURE.maxMb * 1024 * 1024;
-    if (!ok) throw badField('picture', 'errors.station.pictureInvalid', { n: STATION_PICTURE.maxMb });
   }
 
   const values = (body: Body): Omit<StationValues, 'timeZone'> & { timeZone: string | null } => ({
@@ -86,7 +68,7 @@ export function stationRoutes({ repo, events, config, columns }: Deps): Handlers
       if (p.stationIds !== null) throw new AppError(Code.CONFLICT, 'errors.station.boundUser');
       await checkProvider(p, body.providerId);
       const v = values(body);
-      await checkPicture(p, v.picture ?? null);
+      await images.check(p, v.picture, STATION_PICTURE);
       if (await repo.nameTaken(body.providerId, body.stationName)) throw taken(body.stationName);
       try {
         const id = await repo.insert({ ...v, timeZone: v.timeZone ?? config.timeZone });
@@ -106,7 +88,7 @@ export function stationRoutes({ repo, events, config, columns }: Deps): Handlers
         throw conflict('errors.station.providerLocked', { name: current.stationName }, 'providerId');
       }
       const v = values(body);
-      if (v.picture !== current.picture) await checkPicture(p, v.picture ?? null);
+      if (v.picture !== current.picture) await images.check(p, v.picture, STATION_PICTURE);
       if (await repo.nameTaken(body.providerId, body.stationName, body.id)) throw taken(body.stationName);
       try {
         await repo.update(p, body.id, { ...v, timeZone: v.timeZone ?? current.timeZone });

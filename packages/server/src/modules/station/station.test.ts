@@ -208,7 +208,15 @@ describe('stations', () => {
   it('accepts only an uploaded jpg, png or gif of at most 2 MB as the picture', async () => {
     const big = await upload(admin, 'huge.png', png(2 * 1024 * 1024));
     expect(big.code).toBe(200); // the upload widget allows 5 MB; the station allows 2
-    for (const picture of [big.url, 'https://example.test/x.png', '2020/01/01/nothing.png']) {
+    const small = await upload(admin, 'small.png', png());
+    for (const picture of [
+      big.url,
+      'https://example.test/x.png',
+      '2020/01/01/nothing.png',
+      // Another host's URL that merely carries a stored file's name.
+      `https://evil.example/prod-api/common/download/resource?resource=${encodeURIComponent(small.fileName)}`,
+      `${small.url}&next=https://evil.example/x.png`,
+    ]) {
       expect(await add(admin, { picture })).toMatchObject({
         code: 400,
         msg: 'The station picture must be an uploaded jpg, png or gif image of at most 2 MB',

@@ -9,6 +9,7 @@ import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
+import type { ImageField, StoredImages } from '../../lib/stored-images.js';
 import { toDto, type SystemUserRepo, type UserRow } from './systemUser.repo.js';
 
 /** The stations a caller can see, for binding users to them. */
@@ -24,14 +25,17 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
+  images: StoredImages;
 }
+
+const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid' };
 
 /** The seeded account every installation starts with. */
 const BUILT_IN_ADMIN = 'admin';
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const locked = (key: string) => new AppError(Code.CONFLICT, key);
 
-export function systemUserRoutes({ repo, stations, sessions, events, columns, config }: Deps): Handlers<typeof systemUserApi> {
+export function systemUserRoutes({ repo, stations, sessions, events, columns, config, images }: Deps): Handlers<typeof systemUserApi> {
   async function mustGet(p: Principal, id: number) {
     return (await repo.get(p, id)) ?? Promise.reject(notFound());
   }
@@ -74,6 +78,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       const stationIds = [...new Set(body.stationIds ?? [])];
       await checkStations(p, stationIds);
       await checkStationsOfProvider(body.providerId, stationIds);
+      await images.check(p, body.avatar, AVATAR);
       if (await repo.usernameTaken(body.username)) throw usernameTaken(body.username);
       if (await repo.phoneTaken(body.phone)) throw phoneTaken(body.phone);
       try {
@@ -108,6 +113,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       if (body.stationIds) await checkStations(p, stationIds);
       // Also when only the provider changes: stations kept from the old provider would show the user nothing.
       await checkStationsOfProvider(body.providerId, stationIds);
+      if (blank(body.avatar) !== current.avatar) await images.check(p, body.avatar, AVATAR);
       if (await repo.phoneTaken(body.phone, body.id)) throw phoneTaken(body.phone);
       try {
         await repo.update(body.id, {
