@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
+import { png } from '../../../test/support/files.js';
 
 /** System log screen, export configuration (read by the exports) and the personal center. */
 let s: TestServer;
@@ -124,11 +125,17 @@ describe('personal center', () => {
     const t = await s.login(op.user.username, op.user.password);
     const me = await s.call('GET', '/web/userManage/getProfile', { token: t });
     expect(me.data).toMatchObject({ username: op.user.username, name: null });
+    // The avatar is an image this user uploaded (stored-images.test.ts covers what is refused).
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png())]), 'me.png');
+    const up = (await (
+      await fetch(`${s.url}/prod-api/common/upload?kind=image`, { method: 'POST', headers: { authorization: `Bearer ${t}` }, body: form })
+    ).json()) as { url: string };
     const r = await s.call('POST', '/web/userManage/updateProfile', {
       token: t,
-      body: { name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: '2025/01/01/a.png' },
+      body: { name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: up.url },
     });
-    expect(r.data).toMatchObject({ name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: '2025/01/01/a.png' });
+    expect(r.data).toMatchObject({ name: 'Zhang San', phone: '13711112222', email: 'zs@example.test', avatar: up.url });
     expect((await s.call('POST', '/web/userManage/updateProfile', { token: t, body: { email: 'not-mail' }, lang: 'zh' })).msg).toBe(
       '邮箱不是有效的邮箱地址',
     );
