@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPermi, checkRole, EmptyPermissionListError, isExternal } from './permissions.js';
+import { checkPermi, checkRole, EmptyPermissionListError, exceeds, isExternal } from './permissions.js';
 
 describe('checkPermi', () => {
   it('passes with the exact permission or the wildcard', () => {
@@ -26,6 +26,24 @@ describe('checkRole', () => {
     expect(checkRole(['finance'], ['ops', 'audit'])).toBe(false);
     expect(checkRole(['finance', 'ops'], ['finance', 'ops'], 'all')).toBe(true);
     expect(() => checkRole(['admin'], [])).toThrow(EmptyPermissionListError);
+  });
+});
+
+describe('exceeds (nobody hands out more than they hold)', () => {
+  const g = (permissions: string[], rolePaths: string[] = [], roleKey = 'ops') => ({ roleKey, permissions, rolePaths });
+  it('names the first permission, else the first menu path, the holder lacks', () => {
+    const held = g(['a:b:c', 'a:b:d'], ['/x']);
+    expect(exceeds(held, g(['a:b:c'], ['/x']))).toBeUndefined();
+    expect(exceeds(held, held)).toBeUndefined();
+    expect(exceeds(held, g(['a:b:c', 'e:f:g'], ['/y']))).toEqual({ permission: 'e:f:g' });
+    expect(exceeds(held, g(['a:b:d'], ['/x', '/y']))).toEqual({ path: '/y' });
+  });
+  it('puts the wildcard and role key admin on top', () => {
+    const everything = g(['a:b:c', 'e:f:g'], ['/x', '/y']);
+    expect(exceeds(g(['*:*:*']), everything)).toBeUndefined();
+    expect(exceeds(g([], [], 'admin'), g(['*:*:*'], [], 'admin'))).toBeUndefined();
+    expect(exceeds(everything, g([], [], 'admin'))).toEqual({ permission: '*:*:*' });
+    expect(exceeds(everything, g(['*:*:*']))).toEqual({ permission: '*:*:*' });
   });
 });
 

@@ -97,6 +97,33 @@ export function checkRole(held: readonly string[], required: readonly string[] |
   return mode === 'all' ? list.every((r) => held.includes(r)) : list.some((r) => held.includes(r));
 }
 
+/** What a role grants: its key, the menu paths it opens and its operation permissions. */
+export interface Grants {
+  roleKey: string;
+  rolePaths: readonly string[];
+  permissions: readonly string[];
+}
+
+/** What `wanted` grants beyond `held`: a permission, or else a menu path. */
+export type Excess = { permission: string } | { path: string };
+
+const isTop = (g: Grants) => g.roleKey === ADMIN_ROLE || g.permissions.includes(ALL_PERMISSION);
+
+/**
+ * DESIGN.md §5, "nobody hands out more than they hold": the first permission (else menu path) of
+ * `wanted` that `held` lacks, or undefined when `held` covers all of it. The wildcard and role key
+ * `admin` are the top: they cover everything, and only they cover each other. The one check
+ * behind granting a role, assigning one to a user and managing a user or a role.
+ */
+export function exceeds(held: Grants, wanted: Grants): Excess | undefined {
+  if (isTop(held)) return undefined;
+  if (isTop(wanted)) return { permission: ALL_PERMISSION };
+  const permission = wanted.permissions.find((x) => !held.permissions.includes(x));
+  if (permission !== undefined) return { permission };
+  const path = wanted.rolePaths.find((x) => !held.rolePaths.includes(x));
+  return path === undefined ? undefined : { path };
+}
+
 /** A value is an external link if it starts with http:, https:, mailto: or tel: (spec §5). */
 export function isExternal(path: string): boolean {
   return /^(https?:|mailto:|tel:)/.test(path);

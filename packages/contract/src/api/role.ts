@@ -17,6 +17,8 @@ export const roleDto = z.object({
   rolePaths: z.array(z.string()),
   permissions: z.array(z.string()),
   createTime: z.string(),
+  /** Whether the caller may change this role: it grants no more than the caller holds (DESIGN.md §5). */
+  manageable: z.boolean(),
 });
 export type RoleDto = z.infer<typeof roleDto>;
 
@@ -46,6 +48,8 @@ export const roleOption = z.object({
   roleKey: z.string(),
   enabled: z.boolean(),
   providerId: z.number(),
+  /** Whether the caller may give this role to a user: it grants no more than the caller holds (DESIGN.md §5). */
+  assignable: z.boolean(),
 });
 const roleIdQuery = z.object({ roleId: z.coerce.number().int().positive() });
 

@@ -23,6 +23,8 @@ export const systemUserDto = z.object({
   isChargeUser: z.boolean(),
   lastLoginTime: z.string().nullable(),
   createTime: z.string(),
+  /** Whether the caller may change this user: its role grants no more than the caller holds (DESIGN.md §5). */
+  manageable: z.boolean(),
 });
 export type SystemUserDto = z.infer<typeof systemUserDto>;
 
@@ -88,7 +90,7 @@ export const systemUserApi = {
     resource: 'systemUser',
     query: z.object({ userName: z.string().trim().min(1).max(64) }),
     data: z.boolean(),
-    summary: 'Whether a username is taken anywhere in the system (case-insensitive)',
+    summary: "Whether a username is taken among the caller's providers (case-insensitive); saving refuses one taken anywhere",
   }),
   phoneExists: endpoint({
     method: 'GET',
@@ -97,7 +99,7 @@ export const systemUserApi = {
     resource: 'systemUser',
     query: z.object({ phoneNumber: z.string().trim().min(1).max(30) }),
     data: z.boolean(),
-    summary: 'Whether a system user already has this phone number',
+    summary: "Whether a system user of the caller's providers already has this phone number; saving refuses one taken anywhere",
   }),
   stationIds: endpoint({
     method: 'GET',

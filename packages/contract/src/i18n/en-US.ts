@@ -248,6 +248,15 @@ export const enUS: Vocabulary = {
       noPhone: 'User "{name}" has no mobile phone; add one before setting it as a charging user',
       stationsOutOfScope: 'You can only bind stations you are bound to yourself',
       stationsOfOtherProvider: "Bound stations must belong to the user's provider: {names} do not",
+      roleNotAssignable:
+        'You can only assign a role that grants no more than you hold: role "{role}" has the operation permission "{permission}", which you do not hold',
+      roleNotAssignablePath:
+        'You can only assign a role that grants no more than you hold: role "{role}" opens the menu "{path}", which you do not hold',
+      notManageable:
+        'You can only manage users whose role grants no more than you hold: user "{name}" has the operation permission "{permission}", which you do not hold',
+      notManageablePath:
+        'You can only manage users whose role grants no more than you hold: user "{name}" can open the menu "{path}", which you do not hold',
+      builtInAdmin: 'Only the built-in admin account can change itself',
     },
     role: {
       keyTaken: 'Role key "{key}" already exists',
@@ -256,7 +265,11 @@ export const enUS: Vocabulary = {
       badPath: 'Menu path "{path}" does not exist',
       badPermission: 'Operation permission "{permission}" does not exist',
       notGrantable: 'You cannot grant the operation permission "{permission}", which you do not hold',
-      pathNotGrantable: 'You cannot grant the menu "{path}", which you do not hold',
+      notGrantablePath: 'You cannot grant the menu "{path}", which you do not hold',
+      notManageable:
+        'You can only change a role that grants no more than you hold: role "{name}" has the operation permission "{permission}", which you do not hold',
+      notManageablePath:
+        'You can only change a role that grants no more than you hold: role "{name}" opens the menu "{path}", which you do not hold',
       parentInvalid: 'The parent role cannot be the role itself or one of its descendants',
     },
     message: {

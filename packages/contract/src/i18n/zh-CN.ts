@@ -249,6 +249,11 @@ export const zhCN = {
       noPhone: '用户“{name}”没有手机号码，请先填写手机号码再设为充电用户',
       stationsOutOfScope: '只能绑定您自己有权限的场站',
       stationsOfOtherProvider: '绑定场站必须属于该用户所属的运营商：{names} 不属于',
+      roleNotAssignable: '只能分配不超出您自身权限的角色：角色“{role}”含有您没有的操作权限“{permission}”',
+      roleNotAssignablePath: '只能分配不超出您自身权限的角色：角色“{role}”含有您没有的菜单“{path}”',
+      notManageable: '只能管理角色权限不超出您自身权限的用户：用户“{name}”拥有您没有的操作权限“{permission}”',
+      notManageablePath: '只能管理角色权限不超出您自身权限的用户：用户“{name}”拥有您没有的菜单“{path}”',
+      builtInAdmin: '内置管理员账号 admin 只能由其本人修改',
     },
     role: {
       keyTaken: '权限字符“{key}”已存在',
@@ -257,7 +262,9 @@ export const zhCN = {
       badPath: '菜单路径“{path}”不存在',
       badPermission: '操作权限“{permission}”不存在',
       notGrantable: '您不能授予自己没有的操作权限“{permission}”',
-      pathNotGrantable: '您不能授予自己没有的菜单“{path}”',
+      notGrantablePath: '您不能授予自己没有的菜单“{path}”',
+      notManageable: '只能修改不超出您自身权限的角色：角色“{name}”含有您没有的操作权限“{permission}”',
+      notManageablePath: '只能修改不超出您自身权限的角色：角色“{name}”含有您没有的菜单“{path}”',
       parentInvalid: '上级角色不能是该角色自身或其下级',
     },
     message: {

@@ -11,6 +11,8 @@ export interface Principal {
   roleKey: string;
   roleEnabled: boolean;
   permissions: string[];
+  /** Menu paths of the role (empty while it is disabled): with `permissions`, what the user may hand out. */
+  rolePaths: string[];
   /** Providers whose rows this user sees; `all` for a super provider's users. */
   providerIds: number[] | 'all';
   /** Stations the user is bound to; `null` when unbound (all of the providers' stations). */

@@ -45,6 +45,7 @@ export function createSessionStore({ db, config }: { db: Db; config: Pick<Config
           roleKey: role.roleKey,
           roleEnabled: role.enabled,
           permissions: role.permissions,
+          rolePaths: role.rolePaths,
           stationIds: systemUser.stationIds,
         })
         .from(session)
@@ -65,6 +66,7 @@ export function createSessionStore({ db, config }: { db: Db; config: Pick<Config
       return {
         ...row,
         permissions: row.roleEnabled ? row.permissions : [],
+        rolePaths: row.roleEnabled ? row.rolePaths : [],
         providerIds: row.providerType === 'super' ? 'all' : await providerSubtree(db, row.providerId),
         stationIds: row.stationIds.length > 0 ? row.stationIds : null,
       };

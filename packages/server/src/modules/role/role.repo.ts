@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { organization, provider, role } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { covers } from '../../lib/grants.js';
 import { providerScope } from '../../lib/scope.js';
 
 export interface RoleFilter {
@@ -15,7 +16,8 @@ const parent = alias(role, 'parent_role');
 const memberCount = sql<number>`(select count(*)::int from "system_user" u where u.role_id = "role"."id")`;
 type Row = { row: typeof role.$inferSelect; parentName: string | null; orgName: string | null; providerName: string; memberCount: number };
 
-export const toDto = (r: Row): RoleDto => ({
+/** The reply shape, with whether the caller may change the role (DESIGN.md §5). */
+export const toDto = (r: Row, p: Principal): RoleDto => ({
   id: r.row.id,
   roleName: r.row.roleName,
   roleKey: r.row.roleKey,
@@ -31,6 +33,7 @@ export const toDto = (r: Row): RoleDto => ({
   rolePaths: r.row.rolePaths,
   permissions: r.row.permissions,
   createTime: r.row.createdAt.toISOString(),
+  manageable: covers(p, r.row),
 });
 
 /** Roles, scoped to the caller's providers. */
@@ -60,31 +63,34 @@ export function createRoleRepo({ db }: { db: Db }) {
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(role).leftJoin(organization, eq(organization.id, role.orgId)).where(cond),
       ]);
-      return { list: rows.map(toDto), total: total?.n ?? 0 };
+      return { list: rows.map((r) => toDto(r, p)), total: total?.n ?? 0 };
     },
     async options(p: Principal, roleName?: string, providerId?: number) {
-      return db
-        .select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, enabled: role.enabled, providerId: role.providerId })
+      const rows = await db
+        .select({
+          id: role.id,
+          roleName: role.roleName,
+          roleKey: role.roleKey,
+          enabled: role.enabled,
+          providerId: role.providerId,
+          rolePaths: role.rolePaths,
+          permissions: role.permissions,
+        })
         .from(role)
         .where(
           where(p, roleName ? ilike(role.roleName, `%${roleName}%`) : undefined, providerId ? eq(role.providerId, providerId) : undefined),
         )
         .orderBy(asc(role.id));
+      return rows.map(({ rolePaths, permissions, ...o }) => ({
+        ...o,
+        assignable: covers(p, { roleKey: o.roleKey, rolePaths, permissions }),
+      }));
     },
     async get(p: Principal, id: number) {
       const [r] = await base()
         .where(where(p, eq(role.id, id)))
         .limit(1);
-      return r ? toDto(r) : undefined;
-    },
-    /** Menu paths and permissions of a role, unscoped: the caller's own, for what it may grant. */
-    async grants(roleId: number) {
-      const [r] = await db
-        .select({ rolePaths: role.rolePaths, permissions: role.permissions })
-        .from(role)
-        .where(eq(role.id, roleId))
-        .limit(1);
-      return r ?? { rolePaths: [], permissions: [] };
+      return r ? toDto(r, p) : undefined;
     },
     async org(p: Principal, orgId: number) {
       const [r] = await db
@@ -122,7 +128,14 @@ export function createRoleRepo({ db }: { db: Db }) {
     },
     async visible(p: Principal, ids: number[]) {
       return db
-        .select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, memberCount })
+        .select({
+          id: role.id,
+          roleName: role.roleName,
+          roleKey: role.roleKey,
+          rolePaths: role.rolePaths,
+          permissions: role.permissions,
+          memberCount,
+        })
         .from(role)
         .where(where(p, inArray(role.id, ids)));
     },

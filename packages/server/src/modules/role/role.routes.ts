@@ -1,7 +1,8 @@
-import { ADMIN_ROLE, ALL_PERMISSION, allMenuPaths, allPermissions, Code, type roleApi } from '@csms/contract';
+import { ADMIN_ROLE, allMenuPaths, allPermissions, Code, type roleApi, type RoleDto } from '@csms/contract';
 import type { Principal } from '../../http/context.js';
 import { AppError, badField, conflict, notFound } from '../../http/errors.js';
-import type { Handlers } from '../../http/mount.js';
+import type { AuditNote, Handlers } from '../../http/mount.js';
+import { assertCovers } from '../../lib/grants.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import type { RoleRepo } from './role.repo.js';
 
@@ -13,7 +14,6 @@ type RoleInput = {
   parentId?: number | null | undefined;
 };
 
-const isAdmin = (p: Principal) => p.roleKey === ADMIN_ROLE || p.permissions.includes(ALL_PERMISSION);
 const adminLocked = () => new AppError(Code.CONFLICT, 'errors.role.adminLocked');
 
 type RoleBody = {
@@ -41,18 +41,21 @@ const grants = (body: RoleBody) => ({ rolePaths: [...new Set(body.rolePaths)], p
 export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleApi> {
   const keyTaken = (key: string) => conflict('errors.role.keyTaken', { key }, 'roleKey');
 
-  /** Paths from the menu tree and permissions from the catalogue only; a non-admin adds only what it holds itself. */
-  async function checkGrants(p: Principal, body: RoleInput, before: { rolePaths: string[]; permissions: string[] }) {
+  /** Paths from the menu tree and permissions from the catalogue only; nobody grants more than it holds (DESIGN.md §5). */
+  function checkGrants(p: Principal, body: RoleInput) {
     const badPath = body.rolePaths.find((x) => !allMenuPaths.includes(x));
     if (badPath) throw badField('rolePaths', 'errors.role.badPath', { path: badPath });
     const badPermi = body.permissions.find((x) => !allPermissions.includes(x));
     if (badPermi) throw badField('permissions', 'errors.role.badPermission', { permission: badPermi });
-    if (isAdmin(p)) return;
-    const own = await repo.grants(p.roleId);
-    const path = body.rolePaths.find((x) => !before.rolePaths.includes(x) && !own.rolePaths.includes(x));
-    if (path) throw new AppError(Code.FORBIDDEN, 'errors.role.pathNotGrantable', { path });
-    const permission = body.permissions.find((x) => !before.permissions.includes(x) && !p.permissions.includes(x));
-    if (permission) throw new AppError(Code.FORBIDDEN, 'errors.role.notGrantable', { permission });
+    assertCovers(p, body, 'errors.role.notGrantable');
+  }
+  /** A role the caller may see (else 404) and change: one that grants no more than it holds (else 403). */
+  async function mustManage(p: Principal, id: number, audit: AuditNote): Promise<RoleDto> {
+    const current = await repo.get(p, id);
+    if (!current) throw notFound();
+    audit.operand = `role:${current.roleKey}`;
+    assertCovers(p, current, 'errors.role.notManageable', { name: current.roleName });
+    return current;
   }
 
   /** Organisation and parent role must be visible; the role belongs to the organisation's provider. */
@@ -83,7 +86,7 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
       const p = ctx.principal;
       audit.operand = `role:${body.roleKey}`;
       if (body.roleKey === ADMIN_ROLE || (await repo.keyTaken(body.roleKey))) throw keyTaken(body.roleKey);
-      await checkGrants(p, body, { rolePaths: [], permissions: [] });
+      checkGrants(p, body);
       const providerId = (await refs(p, body)) ?? p.providerId;
       try {
         const id = await repo.insert({ ...columns(body, providerId), enabled: body.enabled ?? true, ...grants(body) });
@@ -104,16 +107,14 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
     },
     async edit({ body, ctx, audit }) {
       const p = ctx.principal;
-      const current = await repo.get(p, body.id);
-      if (!current) throw notFound();
-      audit.operand = `role:${current.roleKey}`;
+      const current = await mustManage(p, body.id, audit);
       const admin = current.roleKey === ADMIN_ROLE;
       if (admin && (body.roleKey !== ADMIN_ROLE || body.enabled === false)) throw adminLocked();
       if (!admin && body.roleKey !== current.roleKey && (body.roleKey === ADMIN_ROLE || (await repo.keyTaken(body.roleKey, body.id)))) {
         throw keyTaken(body.roleKey);
       }
       // The admin role holds everything by definition; its paths and permissions are not edited.
-      if (!admin) await checkGrants(p, body, current);
+      if (!admin) checkGrants(p, body);
       const providerId = (await refs(p, body, body.id)) ?? current.providerId;
       try {
         await repo.update(body.id, {
@@ -128,9 +129,7 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
     },
     async status({ body, ctx, audit }) {
       const p = ctx.principal;
-      const current = await repo.get(p, body.id);
-      if (!current) throw notFound();
-      audit.operand = `role:${current.roleKey}`;
+      const current = await mustManage(p, body.id, audit);
       if (current.roleKey === ADMIN_ROLE && !body.enabled) throw adminLocked();
       await repo.update(body.id, { enabled: body.enabled });
       return (await repo.get(p, body.id))!;
@@ -140,6 +139,7 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
       if (found.length !== new Set(body.ids).size) throw notFound();
       audit.operand = `role:${found.map((r) => r.roleKey).join(',')}`.slice(0, 255);
       if (found.some((r) => r.roleKey === ADMIN_ROLE)) throw adminLocked();
+      for (const r of found) assertCovers(ctx.principal, r, 'errors.role.notManageable', { name: r.roleName });
       const busy = found.find((r) => Number(r.memberCount) > 0);
       if (busy) throw conflict('errors.role.hasUsers', { name: busy.roleName, count: Number(busy.memberCount) });
       try {

@@ -22,6 +22,7 @@ const principal = (providerId: number, stationIds: number[] | null = null): Prin
   roleKey: 'test',
   roleEnabled: true,
   permissions: [],
+  rolePaths: [],
   providerIds: [providerId],
   stationIds,
 });

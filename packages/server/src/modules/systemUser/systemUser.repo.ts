@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { chargeUser, provider, role, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerSubtree } from '../../http/sessions.js';
+import { userRefusal } from '../../lib/grants.js';
 import { providerScope } from '../../lib/scope.js';
 
 export interface SystemUserFilter {
@@ -26,6 +27,8 @@ const columns = {
   roleId: systemUser.roleId,
   roleName: role.roleName,
   roleKey: role.roleKey,
+  rolePaths: role.rolePaths,
+  rolePermissions: role.permissions,
   providerId: systemUser.providerId,
   providerName: provider.name,
   stationIds: systemUser.stationIds,
@@ -44,6 +47,8 @@ export interface UserRow {
   roleId: number;
   roleName: string;
   roleKey: string;
+  rolePaths: string[];
+  rolePermissions: string[];
   providerId: number;
   providerName: string;
   stationIds: number[];
@@ -52,7 +57,8 @@ export interface UserRow {
   createdAt: Date;
 }
 
-export const toDto = (r: UserRow): SystemUserDto => ({
+/** The reply shape, with whether the caller may change the user (DESIGN.md §5). */
+export const toDto = (r: UserRow, p: Principal): SystemUserDto => ({
   id: r.id,
   username: r.username,
   name: r.name,
@@ -68,6 +74,7 @@ export const toDto = (r: UserRow): SystemUserDto => ({
   isChargeUser: r.isChargeUser,
   lastLoginTime: r.lastLoginAt?.toISOString() ?? null,
   createTime: r.createdAt.toISOString(),
+  manageable: userRefusal(p, r) === undefined,
 });
 
 /** System users, scoped to the caller's providers; never selects the password hash into a reply. */
@@ -100,7 +107,7 @@ export function createSystemUserRepo({ db }: { db: Db }) {
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(systemUser).where(cond),
       ]);
-      return { list: rows.map(toDto), total: total?.n ?? 0 };
+      return { list: rows.map((r) => toDto(r, p)), total: total?.n ?? 0 };
     },
     async count(p: Principal, f: SystemUserFilter) {
       const [r] = await db
@@ -122,34 +129,43 @@ export function createSystemUserRepo({ db }: { db: Db }) {
       return r;
     },
     async visible(p: Principal, ids: number[]) {
-      return db
-        .select({ id: systemUser.id, username: systemUser.username })
-        .from(systemUser)
-        .where(where(p, inArray(systemUser.id, ids)));
+      return base().where(where(p, inArray(systemUser.id, ids)));
     },
-    /** A role the caller can see (404 otherwise). */
+    /** A role the caller can see (404 otherwise), with what it grants. */
     async role(p: Principal, id: number) {
       const [r] = await db
-        .select({ id: role.id, roleKey: role.roleKey })
+        .select({ id: role.id, roleName: role.roleName, roleKey: role.roleKey, rolePaths: role.rolePaths, permissions: role.permissions })
         .from(role)
         .where(and(providerScope(p, role.providerId), eq(role.id, id)))
         .limit(1);
       return r;
     },
-    /** Global: usernames identify at sign-in. */
-    async usernameTaken(username: string) {
+    /**
+     * Usernames identify at sign-in, so they are unique system-wide; with `scope`, only the
+     * caller's providers are searched (what the console's check may learn, issue 12 item 9).
+     */
+    async usernameTaken(username: string, scope?: Principal) {
       const [r] = await db
         .select({ id: systemUser.id })
         .from(systemUser)
-        .where(sql`lower(${systemUser.username}) = lower(${username})`)
+        .where(
+          and(sql`lower(${systemUser.username}) = lower(${username})`, scope ? providerScope(scope, systemUser.providerId) : undefined),
+        )
         .limit(1);
       return r !== undefined;
     },
-    async phoneTaken(phone: string, exceptId?: number) {
+    /** Phones are unique among system users system-wide; `scope` as for usernames. */
+    async phoneTaken(phone: string, opts: { exceptId?: number; scope?: Principal } = {}) {
       const [r] = await db
         .select({ id: systemUser.id })
         .from(systemUser)
-        .where(and(eq(systemUser.phone, phone), exceptId ? ne(systemUser.id, exceptId) : undefined))
+        .where(
+          and(
+            eq(systemUser.phone, phone),
+            opts.exceptId ? ne(systemUser.id, opts.exceptId) : undefined,
+            opts.scope ? providerScope(opts.scope, systemUser.providerId) : undefined,
+          ),
+        )
         .limit(1);
       return r !== undefined;
     },

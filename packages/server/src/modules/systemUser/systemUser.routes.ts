@@ -2,11 +2,12 @@ import { Code, translate, type systemUserApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { AppError, badField, conflict, notFound } from '../../http/errors.js';
-import type { Handlers } from '../../http/mount.js';
+import type { AuditNote, Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
 import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
+import { assertCovers, BUILT_IN_ADMIN, userRefusal } from '../../lib/grants.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
 import type { ImageField, StoredImages } from '../../lib/stored-images.js';
@@ -30,18 +31,27 @@ interface Deps {
 
 const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid' };
 
-/** The seeded account every installation starts with. */
-const BUILT_IN_ADMIN = 'admin';
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const locked = (key: string) => new AppError(Code.CONFLICT, key);
 
 export function systemUserRoutes({ repo, stations, sessions, events, columns, config, images }: Deps): Handlers<typeof systemUserApi> {
-  async function mustGet(p: Principal, id: number) {
-    return (await repo.get(p, id)) ?? Promise.reject(notFound());
+  /** A user the caller may see (else 404) and change (else 403, DESIGN.md §5); names it in the system log. */
+  async function mustManage(p: Principal, id: number, audit: AuditNote) {
+    const user = await repo.get(p, id);
+    if (!user) throw notFound();
+    audit.operand = `systemUser:${user.username}`;
+    const refusal = userRefusal(p, user);
+    if (refusal) throw refusal;
+    return user;
   }
-  /** References must be visible to the caller: another provider's role or provider "does not exist". */
+  /**
+   * References must be visible to the caller (another provider's role or provider "does not
+   * exist"), and the role may grant no more than the caller holds (DESIGN.md §5).
+   */
   async function checkRefs(p: Principal, roleId: number, providerId: number) {
-    if (!canSeeProvider(p, providerId) || !(await repo.role(p, roleId))) throw notFound();
+    const role = await repo.role(p, roleId);
+    if (!canSeeProvider(p, providerId) || !role) throw notFound();
+    assertCovers(p, role, 'errors.systemUser.roleNotAssignable', { role: role.roleName });
   }
   /**
    * A station-bound caller binds only its own stations, and cannot create an unbound (all-station)
@@ -60,7 +70,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
   }
   const phoneTaken = (phone: string) => conflict('errors.systemUser.phoneTaken', { phone }, 'phone');
   const usernameTaken = (name: string) => conflict('errors.systemUser.usernameTaken', { name }, 'username');
-  const reread = async (p: Principal, id: number) => toDto((await repo.get(p, id))!);
+  const reread = async (p: Principal, id: number) => toDto((await repo.get(p, id))!, p);
 
   return {
     async list({ query, ctx }) {
@@ -102,8 +112,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     },
     async edit({ body, ctx, audit }) {
       const p = ctx.principal;
-      const current = await mustGet(p, body.id);
-      audit.operand = `systemUser:${current.username}`;
+      const current = await mustManage(p, body.id, audit);
       await checkRefs(p, body.roleId, body.providerId);
       if (current.username === BUILT_IN_ADMIN && (body.roleId !== current.roleId || body.providerId !== current.providerId)) {
         throw locked('errors.systemUser.adminLocked');
@@ -114,7 +123,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       // Also when only the provider changes: stations kept from the old provider would show the user nothing.
       await checkStationsOfProvider(body.providerId, stationIds);
       if (blank(body.avatar) !== current.avatar) await images.check(p, body.avatar, AVATAR);
-      if (await repo.phoneTaken(body.phone, body.id)) throw phoneTaken(body.phone);
+      if (await repo.phoneTaken(body.phone, { exceptId: body.id })) throw phoneTaken(body.phone);
       try {
         await repo.update(body.id, {
           roleId: body.roleId,
@@ -134,17 +143,14 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     },
     async status({ body, ctx, audit }) {
       const p = ctx.principal;
-      const current = await mustGet(p, body.id);
-      audit.operand = `systemUser:${current.username}`;
+      await mustManage(p, body.id, audit);
       if (body.status === 0 && body.id === p.userId) throw locked('errors.systemUser.disableSelf');
-      if (body.status === 0 && current.username === BUILT_IN_ADMIN) throw locked('errors.systemUser.adminLocked');
       await repo.update(body.id, { status: body.status });
       if (body.status === 0) await sessions.revokeUser(body.id);
       return reread(p, body.id);
     },
     async resetPwd({ body, ctx, audit }) {
-      const current = await mustGet(ctx.principal, body.id);
-      audit.operand = `systemUser:${current.username}`;
+      await mustManage(ctx.principal, body.id, audit);
       await repo.update(body.id, { passwordHash: await hashPassword(body.password) });
       await sessions.revokeUser(body.id);
       return null;
@@ -155,14 +161,19 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
       if (found.length !== new Set(body.ids).size) throw notFound();
       audit.operand = `systemUser:${found.map((u) => u.username).join(',')}`.slice(0, 255);
       if (found.some((u) => u.id === p.userId)) throw locked('errors.systemUser.deleteSelf');
-      if (found.some((u) => u.username === BUILT_IN_ADMIN)) throw locked('errors.systemUser.adminLocked');
+      // The built-in admin is not among them: only it could delete itself, and nobody deletes itself.
+      for (const u of found) {
+        const refusal = userRefusal(p, u);
+        if (refusal) throw refusal;
+      }
       return { removed: await repo.remove(body.ids) };
     },
-    async usernameExists({ query }) {
-      return repo.usernameTaken(query.userName);
+    // The console's early checks learn only about the caller's providers; saving still refuses a value taken anywhere.
+    async usernameExists({ query, ctx }) {
+      return repo.usernameTaken(query.userName, ctx.principal);
     },
-    async phoneExists({ query }) {
-      return repo.phoneTaken(query.phoneNumber);
+    async phoneExists({ query, ctx }) {
+      return repo.phoneTaken(query.phoneNumber, { scope: ctx.principal });
     },
     async stationIds({ query, ctx }) {
       // With a name: the stations of that name the caller may bind; without: the caller's own binding.
@@ -172,8 +183,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     },
     async chargeUserRel({ body, ctx, audit }) {
       const p = ctx.principal;
-      const current = await mustGet(p, body.id);
-      audit.operand = `systemUser:${current.username}`;
+      const current = await mustManage(p, body.id, audit);
       if (body.isChargeUser && !current.phone) throw conflict('errors.systemUser.noPhone', { name: current.username });
       await repo.setChargeUser(body.id, body.isChargeUser);
       return reread(p, body.id);
