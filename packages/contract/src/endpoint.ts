@@ -6,9 +6,10 @@ import { z } from 'zod';
  *  - public:  no session needed (sign-in, captcha, health)
  *  - session: any signed-in user (own profile, dictionaries, logout)
  *  - { permi }: the permission `<area>:<resource>:<action>` (admin and `*:*:*` pass)
+ *  - { anyPermi }: any one of these permissions (a picker that several screens use)
  *  - { role }:  a role key (admin passes)
  */
-export type Access = 'public' | 'session' | { permi: string } | { role: string };
+export type Access = 'public' | 'session' | { permi: string } | { anyPermi: readonly string[] } | { role: string };
 
 export type Method = 'GET' | 'POST';
 

@@ -56,6 +56,7 @@ describe('every route is guarded', () => {
     const { allPermissions } = await import('@csms/contract');
     for (const e of permissioned) {
       if ('permi' in (e.access as object)) expect(allPermissions).toContain((e.access as { permi: string }).permi);
+      for (const x of (e.access as { anyPermi?: string[] }).anyPermi ?? []) expect(allPermissions).toContain(x);
     }
   });
 });

@@ -103,7 +103,18 @@ export const chargeUserApi = {
   options: endpoint({
     method: 'GET',
     path: c.path('options'),
-    access: 'session',
+    // Accounts and phones of drivers: for those who list them or pick an owner (card, car, group member).
+    access: {
+      anyPermi: [
+        'user:chargeUser:list',
+        'user:chargeUser:query',
+        'user:card:add',
+        'user:card:edit',
+        'config:car:add',
+        'config:car:edit',
+        'user:group:members',
+      ],
+    },
     resource,
     query: z.object({ keyword: optText(64), providerId: z.coerce.number().int().positive().optional() }),
     data: z.array(chargeUserOption),

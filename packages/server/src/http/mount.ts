@@ -82,7 +82,7 @@ function allowed(p: Principal, access: Exclude<Access, 'public'>): boolean {
   if (!p.roleEnabled) return false;
   const roles = [p.roleKey];
   if ('role' in access) return checkRole(roles, access.role);
-  return checkRole(roles, 'admin') || checkPermi(p.permissions, access.permi);
+  return checkRole(roles, 'admin') || checkPermi(p.permissions, 'permi' in access ? access.permi : access.anyPermi);
 }
 
 function defaultOperand(ep: EndpointDef, body: unknown): string {

@@ -10,7 +10,8 @@ function security(ep: EndpointDef) {
 
 function access(ep: EndpointDef) {
   if (typeof ep.access === 'string') return ep.access;
-  return 'permi' in ep.access ? `permission ${ep.access.permi}` : `role ${ep.access.role}`;
+  if ('permi' in ep.access) return `permission ${ep.access.permi}`;
+  return 'anyPermi' in ep.access ? `any permission of ${ep.access.anyPermi.join(', ')}` : `role ${ep.access.role}`;
 }
 
 /** OpenAPI 3.1 document generated from the contract: the same schemas the server validates with. */
