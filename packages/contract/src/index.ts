@@ -4,6 +4,7 @@ export * from './endpoint.js';
 export * from './i18n/index.js';
 export * from './menus.js';
 export * from './permissions.js';
+export * from './password.js';
 export * from './validation.js';
 export * from './events.js';
 export * from './api/auth.js';

@@ -46,12 +46,16 @@ export function issueToFieldError(lang: Lang, resource: string, issue: z.core.$Z
       return { field, msg: empty ? t('required') : t('invalidOption') };
     case 'unrecognized_keys':
       return { field, msg: t('unknownField') };
-    case 'custom':
-      // Refinements carry a vocabulary key as their message (`validation.passwordMismatch`).
-      return {
-        field,
-        msg: issue.message.startsWith('validation.') ? translate(lang, issue.message, { field: label }) : t('invalidFormat'),
-      };
+    case 'custom': {
+      // Refinements carry a vocabulary key as their message (`validation.passwordMismatch`), and may
+      // carry parameters; a list parameter holds vocabulary keys, translated and joined.
+      if (!issue.message.startsWith('validation.')) return { field, msg: t('invalidFormat') };
+      const params: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries((issue.params ?? {}) as Record<string, unknown>)) {
+        params[k] = Array.isArray(v) ? v.map((x) => translate(lang, String(x))).join(translate(lang, 'validation.listSeparator')) : v;
+      }
+      return { field, msg: translate(lang, issue.message, { ...params, field: label }) };
+    }
     default:
       return { field, msg: empty ? t('required') : t('invalidFormat') };
   }

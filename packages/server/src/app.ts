@@ -18,6 +18,7 @@ import { createSessionStore } from './http/sessions.js';
 import { createEventHub } from './lib/events.js';
 import { createOutboundGuard } from './lib/outbound.js';
 import { createStoredImages } from './lib/stored-images.js';
+import { createPasswordRule } from './lib/password-rule.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
@@ -106,6 +107,7 @@ export async function buildApp({ config, database }: { config: Config; database:
   const events = cluster ? clusterEvents(createEventHub(), cluster.fanout) : createEventHub();
   const bus = cluster?.bus ?? createInProcessBus();
   const sessions = createSessionStore({ db, config });
+  const passwords = createPasswordRule(config.passwordPolicy);
   const deps: MountDeps = { sessions, audit: createAuditLog({ db }), log: server.log };
   const mounted = new Set<EndpointDef>();
   const mount = <G extends Record<string, EndpointDef>>(group: G, handlers: Parameters<typeof mountAll<G>>[3]) => {
@@ -117,7 +119,14 @@ export async function buildApp({ config, database }: { config: Config; database:
   mount(api.common, commonRoutes({ db, config, events, sessions, isReady: () => ready, ocppConnections: () => ocpp.connections }));
   mount(
     api.auth,
-    authRoutes({ db, config, sessions, attempts: createAttemptLimiter({ db, config }), captcha: createCaptchaService({ db }) }),
+    authRoutes({
+      db,
+      config,
+      sessions,
+      passwords,
+      attempts: createAttemptLimiter({ db, config }),
+      captcha: createCaptchaService({ db }),
+    }),
   );
   // System management (tenants, identities, roles, log, messages); exports read the export configuration.
   const columns = createExportColumns({ db });
@@ -129,7 +138,7 @@ export async function buildApp({ config, database }: { config: Config; database:
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
   const stations = createStationRepo({ db });
-  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config, images }));
+  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config, images, passwords }));
   mount(api.profile, profileRoutes({ db, images }));
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));

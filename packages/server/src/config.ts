@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTimeZone } from '@csms/contract';
+import { isTimeZone, passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass, type PasswordPolicy } from '@csms/contract';
 import { parseOutboundAllow, type OutboundAllowEntry } from './lib/outbound.js';
 
 /** The repository root: two levels above this package (works from src/ and from dist/). */
@@ -19,6 +19,8 @@ export interface Config {
   /** This node's name among several (`CSMS_NODE_ID`, default host:port): the owner of the chargers it holds. */
   nodeId: string;
   adminPassword: string | undefined;
+  /** Operators' passwords (`CSMS_PASSWORD_MIN_LENGTH`, `CSMS_PASSWORD_CLASSES`); the most common ones are refused whatever it says. */
+  passwordPolicy: PasswordPolicy;
   captcha: boolean;
   sessionTtlHours: number;
   loginMaxAttempts: number;
@@ -83,6 +85,28 @@ function natsToken(name: string, v: string): string {
   return v;
 }
 
+/**
+ * `CSMS_PASSWORD_CLASSES`: empty (no class needed), a count `1`…`4` (that many of lower, upper,
+ * digit, symbol) or a comma-separated list of those names (each one needed).
+ */
+function passwordPolicy(minLength: string | undefined, classes: string | undefined): PasswordPolicy {
+  const min = int('CSMS_PASSWORD_MIN_LENGTH', minLength, passwordMinLength);
+  if (min < passwordMinLength || min > passwordMaxLength) {
+    throw new Error(`CSMS_PASSWORD_MIN_LENGTH must be between ${passwordMinLength} and ${passwordMaxLength}, got "${minLength}"`);
+  }
+  const v = (classes ?? '').trim().toLowerCase();
+  if (v === '' || v === '0') return { minLength: min, classes: [], minClasses: 0 };
+  if (/^[1-4]$/.test(v)) return { minLength: min, classes: [...passwordClasses], minClasses: Number(v) };
+  const names = v.split(',').map((x) => x.trim());
+  const known = (x: string): x is PasswordClass => (passwordClasses as readonly string[]).includes(x);
+  if (!names.every(known) || new Set(names).size !== names.length) {
+    throw new Error(
+      `CSMS_PASSWORD_CLASSES must be a count 1-4 or a comma-separated list of ${passwordClasses.join(', ')} without repeats, got "${classes}"`,
+    );
+  }
+  return { minLength: min, classes: names, minClasses: names.length };
+}
+
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
@@ -97,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),
     nodeId: (env.CSMS_NODE_ID || `${os.hostname()}:${env.PORT || 8080}`).slice(0, 128),
     adminPassword: env.CSMS_ADMIN_PASSWORD || undefined,
+    passwordPolicy: passwordPolicy(env.CSMS_PASSWORD_MIN_LENGTH, env.CSMS_PASSWORD_CLASSES),
     captcha: bool(env.CSMS_CAPTCHA, true),
     sessionTtlHours: int('CSMS_SESSION_TTL_HOURS', env.CSMS_SESSION_TTL_HOURS, 24),
     loginMaxAttempts: int('CSMS_LOGIN_MAX_ATTEMPTS', env.CSMS_LOGIN_MAX_ATTEMPTS, 5),

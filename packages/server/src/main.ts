@@ -2,11 +2,16 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seed } from './db/seed.js';
+import { createPasswordRule } from './lib/password-rule.js';
 import { endOrphanedDemoSessions, startDemo, type Demo } from './demo/demo.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const seeded = await seed(database.db, { adminPassword: config.adminPassword });
+const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
+const weak = config.adminPassword && createPasswordRule(config.passwordPolicy).problem('en', 'auth', 'password', config.adminPassword);
+// Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
+if (seeded.created && weak)
+  console.warn(`csms: CSMS_ADMIN_PASSWORD does not meet the password policy (${weak}); change it after signing in`);
 // Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
 if (config.demo) await endOrphanedDemoSessions(database.db);
 const { server } = await buildApp({ config, database }).catch(async (err: unknown) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
+import { passwordPolicy, passwordSchema, type PasswordPolicy } from '../password.js';
 
 export const loginBody = z.object({
   username: z.string().trim().min(1).max(64),
@@ -28,19 +29,24 @@ export const userInfo = z.object({
   providerType: z.enum(['super', 'common']),
   logoPath: z.string().nullable(),
   isShowProvider: z.boolean(),
+  /** The server's password rule, which the console's password forms follow. */
+  passwordPolicy,
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
-export const passwordMinLength = 5;
+/** The change-password form under a password policy (the console builds it from the user info's). */
+export const editPasswordSchema = (policy?: PasswordPolicy) =>
+  z
+    .object({
+      oldPwd: z.string().min(1).max(128),
+      newPwd: passwordSchema(policy),
+      confirmNewPwd: z.string().min(1).max(128),
+      userName: z.string().optional(),
+    })
+    .refine((b) => b.newPwd === b.confirmNewPwd, { message: 'validation.passwordMismatch', path: ['confirmNewPwd'] });
 
-export const editPasswordBody = z
-  .object({
-    oldPwd: z.string().min(1).max(128),
-    newPwd: z.string().min(passwordMinLength).max(128),
-    confirmNewPwd: z.string().min(1).max(128),
-    userName: z.string().optional(),
-  })
-  .refine((b) => b.newPwd === b.confirmNewPwd, { message: 'validation.passwordMismatch', path: ['confirmNewPwd'] });
+/** The endpoint's body: the spec's minimum; the server applies its configured rule after it. */
+export const editPasswordBody = editPasswordSchema();
 
 export const authApi = {
   captchaImage: endpoint({

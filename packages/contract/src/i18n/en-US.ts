@@ -185,6 +185,7 @@ export const enUS: Vocabulary = {
       ...recordsEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
+    passwordClass: { lower: 'lower-case letters', upper: 'upper-case letters', digit: 'digits', symbol: 'symbols' },
     messageRead: { '0': 'Unread', '1': 'Read' },
     providerValidity: { '1': '1 year', '2': '2 years', '3': '3 years' },
     exportSource: {
@@ -312,6 +313,10 @@ export const enUS: Vocabulary = {
     invalidType: '{field} has the wrong type',
     unknownField: 'Field not allowed: {field}',
     passwordMismatch: 'The two passwords do not match!',
+    passwordClasses: '{field} must contain {classes}',
+    passwordClassesSome: '{field} must contain at least {n} of: {classes}',
+    passwordCommon: '{field} is one of the most commonly used passwords; choose another',
+    listSeparator: ', ',
     pageSize: '{field} must be 10, 20, 50 or 300',
     recipientsRequired: 'Choose recipient roles or enter recipient users',
     ...stationEn.validation,

@@ -186,6 +186,7 @@ export const zhCN = {
       ...recordsZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
+    passwordClass: { lower: '小写字母', upper: '大写字母', digit: '数字', symbol: '符号' },
     messageRead: { '0': '未读', '1': '已读' },
     providerValidity: { '1': '1 年', '2': '2 年', '3': '3 年' },
     exportSource: {
@@ -307,6 +308,10 @@ export const zhCN = {
     invalidType: '{field}类型不正确',
     unknownField: '不允许的字段：{field}',
     passwordMismatch: '两次输入密码不一致!',
+    passwordClasses: '{field}必须包含{classes}',
+    passwordClassesSome: '{field}必须至少包含以下字符中的 {n} 类：{classes}',
+    passwordCommon: '{field}是最常用的密码之一，请换一个',
+    listSeparator: '、',
     pageSize: '{field}只能是 10、20、50、300',
     recipientsRequired: '请选择接收角色或填写接收用户',
     ...stationZh.validation,

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { allMenuPaths, ALL_PERMISSION } from '@csms/contract';
+import { allMenuPaths, ALL_PERMISSION, defaultPasswordPolicy, type PasswordPolicy } from '@csms/contract';
 import { eq } from 'drizzle-orm';
+import { createPasswordRule } from '../lib/password-rule.js';
 import { hashPassword } from '../lib/passwords.js';
 import type { Db } from './client.js';
 import { provider, role, systemUser } from './schema.js';
@@ -15,7 +15,7 @@ export interface SeedResult {
  * First start: the super provider, the admin role and the `admin` user. Idempotent; the admin
  * role's paths are refreshed on every start so that new screens appear for it.
  */
-export async function seed(db: Db, opts: { adminPassword?: string }): Promise<SeedResult> {
+export async function seed(db: Db, opts: { adminPassword?: string; passwordPolicy?: PasswordPolicy }): Promise<SeedResult> {
   return db.transaction(async (tx) => {
     let [superProvider] = await tx.select().from(provider).where(eq(provider.type, 'super')).limit(1);
     superProvider ??= (await tx.insert(provider).values({ name: 'CSMS', type: 'super' }).returning())[0]!;
@@ -43,7 +43,7 @@ export async function seed(db: Db, opts: { adminPassword?: string }): Promise<Se
 
     const [admin] = await tx.select({ id: systemUser.id }).from(systemUser).where(eq(systemUser.username, 'admin')).limit(1);
     if (admin) return { created: false };
-    const password = opts.adminPassword ?? randomBytes(9).toString('base64url');
+    const password = opts.adminPassword ?? createPasswordRule(opts.passwordPolicy ?? defaultPasswordPolicy).generate();
     await tx.insert(systemUser).values({
       providerId: superProvider.id,
       roleId: adminRole.id,

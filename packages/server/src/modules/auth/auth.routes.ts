@@ -6,6 +6,7 @@ import { provider, role, session, systemUser } from '../../db/schema.js';
 import { AppError, badField } from '../../http/errors.js';
 import { Outcome, type Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
+import type { PasswordRule } from '../../lib/password-rule.js';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { createAttemptLimiter } from './attempts.js';
 import type { createCaptchaService } from './captcha.js';
@@ -14,13 +15,14 @@ interface Deps {
   db: Db;
   config: Pick<Config, 'captcha'>;
   sessions: SessionStore;
+  passwords: PasswordRule;
   attempts: ReturnType<typeof createAttemptLimiter>;
   captcha: ReturnType<typeof createCaptchaService>;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): Handlers<typeof authApi> {
+export function authRoutes({ db, config, sessions, passwords, attempts, captcha }: Deps): Handlers<typeof authApi> {
   /** "Last sign-in" as people mean it: the one before the session in use (each sign-in opens a session). */
   async function previousSignIn(userId: number, sessionId: number): Promise<Date | null> {
     const [prev] = await db
@@ -105,6 +107,7 @@ export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): H
         providerType: row.provider.type,
         logoPath: row.provider.logoPath,
         isShowProvider: row.provider.type === 'super',
+        passwordPolicy: passwords.policy,
       };
       return info;
     },
@@ -117,6 +120,7 @@ export function authRoutes({ db, config, sessions, attempts, captcha }: Deps): H
     async editUserPwd({ body, ctx, audit }) {
       const p = ctx.principal;
       audit.operand = `systemUser:${p.username}`;
+      passwords.check(ctx.lang, 'auth', 'newPwd', body.newPwd);
       const [user] = await db.select().from(systemUser).where(eq(systemUser.id, p.userId)).limit(1);
       if (!user || !(await verifyPassword(user.passwordHash, body.oldPwd))) throw badField('oldPwd', 'errors.auth.oldPasswordWrong');
       if (body.oldPwd === body.newPwd) throw badField('newPwd', 'errors.auth.samePassword');

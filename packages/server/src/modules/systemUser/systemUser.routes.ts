@@ -8,6 +8,7 @@ import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { assertCovers, BUILT_IN_ADMIN, userRefusal } from '../../lib/grants.js';
+import type { PasswordRule } from '../../lib/password-rule.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
 import type { ImageField, StoredImages } from '../../lib/stored-images.js';
@@ -27,6 +28,7 @@ interface Deps {
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
   images: StoredImages;
+  passwords: PasswordRule;
 }
 
 const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid' };
@@ -34,7 +36,7 @@ const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid'
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const locked = (key: string) => new AppError(Code.CONFLICT, key);
 
-export function systemUserRoutes({ repo, stations, sessions, events, columns, config, images }: Deps): Handlers<typeof systemUserApi> {
+export function systemUserRoutes({ repo, stations, sessions, events, columns, config, images, passwords }: Deps): Handlers<typeof systemUserApi> {
   /** A user the caller may see (else 404) and change (else 403, DESIGN.md §5); names it in the system log. */
   async function mustManage(p: Principal, id: number, audit: AuditNote) {
     const user = await repo.get(p, id);
@@ -84,6 +86,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     async add({ body, ctx, audit }) {
       const p = ctx.principal;
       audit.operand = `systemUser:${body.username}`;
+      passwords.check(ctx.lang, 'systemUser', 'password', body.password);
       await checkRefs(p, body.roleId, body.providerId);
       const stationIds = [...new Set(body.stationIds ?? [])];
       await checkStations(p, stationIds);
@@ -151,6 +154,7 @@ export function systemUserRoutes({ repo, stations, sessions, events, columns, co
     },
     async resetPwd({ body, ctx, audit }) {
       await mustManage(ctx.principal, body.id, audit);
+      passwords.check(ctx.lang, 'systemUser', 'password', body.password);
       await repo.update(body.id, { passwordHash: await hashPassword(body.password) });
       await sessions.revokeUser(body.id);
       return null;
