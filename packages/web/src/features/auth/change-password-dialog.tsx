@@ -1,9 +1,10 @@
-import { api, editPasswordBody, translate } from '@csms/contract';
+import { api, editPasswordSchema, translate } from '@csms/contract';
 import { App, Form, Input, Modal, type FormRule } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiLang } from '../../i18n/lang';
 import { ApiError, call } from '../../shared/api/client';
+import { usePasswordPolicy } from '../../shared/auth/session';
 import { zodRule } from './zod-rule';
 
 interface PasswordValues {
@@ -14,8 +15,6 @@ interface PasswordValues {
 
 /** How long the success message shows before the forced logout (spec §8). */
 const LOGOUT_DELAY_MS = 1000;
-
-const rule = (field: keyof PasswordValues) => zodRule(editPasswordBody, 'auth', field);
 
 /** The schema's own refinement runs only once every field is valid; check equality as soon as both are typed. */
 const sameAsNew: FormRule = ({ getFieldValue }) => ({
@@ -37,6 +36,10 @@ export default function ChangePasswordDialog({ userName, onClose, onChanged }: C
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
   const [saving, setSaving] = useState(false);
+  // The server's rule (length, classes), so the dialog says what the server would.
+  const policy = usePasswordPolicy();
+  const schema = useMemo(() => editPasswordSchema(policy), [policy]);
+  const rule = (field: keyof PasswordValues) => zodRule(schema, 'auth', field);
 
   const submit = async (values: PasswordValues) => {
     setSaving(true);

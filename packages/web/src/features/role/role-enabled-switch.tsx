@@ -6,12 +6,12 @@ import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
 import { feedback } from '../../shared/feedback';
 
-/** The enabled column: switching asks first (系统提示), then updateRoleStatus. The admin role stays on. */
+/** The enabled column: switching asks first (系统提示), then updateRoleStatus. The admin role stays on; roles beyond the caller's grants are locked. */
 export function RoleEnabledSwitch({ row }: { row: RoleDto }) {
   const { t } = useTranslation();
   const { hasPermi } = useAuth();
   const queryClient = useQueryClient();
-  const locked = row.roleKey === ADMIN_ROLE || !hasPermi('system:role:status');
+  const locked = row.roleKey === ADMIN_ROLE || !row.manageable || !hasPermi('system:role:status');
   const change = (enabled: boolean) =>
     feedback.modal.confirm({
       title: t('common.systemPrompt'),

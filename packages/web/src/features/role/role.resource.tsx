@@ -48,8 +48,9 @@ export const roleResource = defineResource({
     { key: 'description', kind: 'textarea', span: 24 },
     { key: 'rolePaths', kind: 'custom', span: 24, label: 'role.grants', render: () => <PermissionTreeInput /> },
   ],
-  // The admin role holds everything by definition: shown, never edited or deleted.
-  rowReadOnly: (row) => row.roleKey === ADMIN_ROLE,
+  // The admin role holds everything by definition: shown, never edited or deleted. Nor is a role
+  // that grants more than the caller holds (DESIGN.md §5; the server refuses it).
+  rowReadOnly: (row) => row.roleKey === ADMIN_ROLE || !row.manageable,
   load: async (row) => ({ ...row, ...(await call(api.role.permissions, { query: { roleId: row.id } })) }),
   toForm: (row) => ({ ...row, rolePaths: { rolePaths: row.rolePaths ?? [], permissions: row.permissions ?? [] } satisfies Grants }),
   toBody: (values) => {

@@ -15,11 +15,14 @@ export const boundStationOptions: RemoteOptions = {
     (await call(api.station.options, { body: {} })).map((s) => ({ value: s.id, label: `${s.stationName} · ${s.providerName}` })),
 };
 
-/** Roles the caller can see (`queryRoles`); a caller without `system:role:query` gets none rather than an error toast. */
+/**
+ * Roles the caller may give a user (`queryRoles`, those granting no more than it holds; the server
+ * refuses the others); a caller without `system:role:query` gets none rather than an error toast.
+ */
 export const roleOptions: RemoteOptions = {
   key: 'roles',
   load: async () => {
     const roles = await call(api.role.options, { query: {} }, { silent: true }).catch(() => []);
-    return roles.map((r) => ({ value: r.id, label: r.roleName }));
+    return roles.filter((r) => r.assignable).map((r) => ({ value: r.id, label: r.roleName }));
   },
 };

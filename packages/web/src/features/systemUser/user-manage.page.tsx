@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { usePasswordPolicy } from '../../shared/auth/session';
 import { useAuth } from '../../shared/auth/useAuth';
 import { ResourceTabs } from '../../shared/resource/ResourceTabs';
 import { providerResource } from './provider.resource';
@@ -12,10 +13,12 @@ export default function UserManagePage() {
   const { info } = useAuth();
   const superUser = info?.providerType === 'super';
   const providers = useMemo(() => providerResource(superUser), [superUser]);
+  const policy = usePasswordPolicy();
+  const users = useMemo(() => systemUserResource(policy), [policy]);
   return (
     <ResourceTabs
       tabs={[
-        { key: 'users', label: 'systemUser.tab', resource: systemUserResource },
+        { key: 'users', label: 'systemUser.tab', resource: users },
         { key: 'providers', label: 'provider.tab', resource: providers },
       ]}
     />

@@ -21,6 +21,7 @@ const user = {
   isChargeUser: false,
   lastLoginTime: null,
   createTime: '2025-01-02T03:04:05Z',
+  manageable: true,
 };
 const provider = {
   id: 3,
@@ -56,7 +57,11 @@ function server(extra: Reply = () => undefined) {
     if (p.endsWith('/getAllUsers')) return ok({ list: [user], total: 1 });
     if (p.endsWith('/getConditionProviders')) return ok({ list: [provider], total: 1 });
     if (p.endsWith('/getAllProviders')) return ok([{ id: 3, providerName: 'North Grid', providerType: 'common', parentId: 1 }]);
-    if (p.endsWith('/queryRoles')) return ok([{ id: 2, roleName: 'Operators', roleKey: 'ops', enabled: true, providerId: 1 }]);
+    if (p.endsWith('/queryRoles'))
+      return ok([
+        { id: 2, roleName: 'Operators', roleKey: 'ops', enabled: true, providerId: 1, assignable: true },
+        { id: 1, roleName: 'Administrator', roleKey: 'admin', enabled: true, providerId: 1, assignable: false },
+      ]);
     if (p.includes('/dict/data/type/')) return ok(dict(['1', '0']));
     return { code: 404, msg: 'x', data: null };
   });
@@ -178,7 +183,14 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     expect(asked).toEqual(['ann']);
   });
 
-  it('resets a password through the prompt, refusing a short one with the contract message', async () => {
+  it("resets a password through the prompt, under the server's password rule", async () => {
+    setSession({
+      roles: ['admin'],
+      permissions: ['*:*:*'],
+      providerId: 1,
+      providerName: 'P',
+      passwordPolicy: { minLength: 8, classes: ['digit'], minClasses: 1 },
+    } as never);
     const bodies: unknown[] = [];
     server((url, init) => {
       if (!url.pathname.endsWith('/resetUserPwd')) return undefined;
@@ -192,12 +204,50 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     fireEvent.click(await screen.findByText('Reset password'));
     const dialog = await screen.findByRole('dialog');
     const input = within(dialog).getByPlaceholderText('Enter Password');
-    fireEvent.change(input, { target: { value: 'abc' } });
-    fireEvent.click(okButton('OK'));
-    expect(await within(dialog).findByText(/at least 5/)).toBeTruthy();
     fireEvent.change(input, { target: { value: 'abcdef' } });
     fireEvent.click(okButton('OK'));
-    await waitFor(() => expect(bodies).toEqual([{ id: 5, password: 'abcdef' }]), { timeout: 10_000 });
+    expect(await within(dialog).findByText('Password must be at least 8 characters')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'abcdefgh' } });
+    fireEvent.click(okButton('OK'));
+    expect(await within(dialog).findByText('Password must contain digits')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'abcdefg1' } });
+    fireEvent.click(okButton('OK'));
+    await waitFor(() => expect(bodies).toEqual([{ id: 5, password: 'abcdefg1' }]), { timeout: 10_000 });
+  });
+
+  it('offers no change of a user above the caller, and only the roles it may assign', async () => {
+    setSession({
+      roles: ['ops'],
+      permissions: [
+        'system:user:list',
+        'system:user:query',
+        'system:user:add',
+        'system:user:edit',
+        'system:user:remove',
+        'system:user:status',
+        'system:user:resetPwd',
+        'system:role:query',
+      ],
+      providerId: 1,
+      providerName: 'P',
+      providerType: 'super',
+    } as never);
+    const boss = { ...user, id: 6, username: 'boss', name: 'Boss Wu', manageable: false };
+    server((url) => (url.pathname.endsWith('/getAllUsers') ? ok({ list: [user, boss], total: 2 }) : undefined));
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    const bossRow = (await screen.findByText('Boss Wu')).closest('tr')!;
+    const annRow = screen.getByText('Ann Lee').closest('tr')!;
+    expect(within(annRow).getByText('Edit')).toBeTruthy();
+    for (const label of ['Edit', 'Delete', 'More', 'Reset password', 'Disable'])
+      expect(within(bossRow).queryByText(label), label).toBeNull();
+    expect(within(bossRow).getByText('Details')).toBeTruthy();
+
+    fireEvent.click(okButton('Add'));
+    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    const roleSelect = within(dialog).getAllByRole('combobox')[0]!;
+    fireEvent.mouseDown(roleSelect);
+    expect(await screen.findByTitle('Operators')).toBeTruthy();
+    expect(screen.queryByTitle('Administrator')).toBeNull();
   });
 
   it('disables a user after the 系统提示 confirm', async () => {

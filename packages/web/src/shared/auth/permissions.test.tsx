@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Authorized } from './authorized';
 import { hasPermiIn, hasRoleIn } from './permissions';
 import { setSession } from './session';
-import type { UserInfo } from '@csms/contract';
+import { defaultPasswordPolicy, type UserInfo } from '@csms/contract';
 
 const user = (roles: string[], permissions: string[]): UserInfo => ({
   user: { id: 1, username: 'u', name: null, avatar: null, phone: null, email: null, lastLoginTime: null },
@@ -16,6 +16,7 @@ const user = (roles: string[], permissions: string[]): UserInfo => ({
   providerType: 'common',
   logoPath: null,
   isShowProvider: false,
+  passwordPolicy: defaultPasswordPolicy,
 });
 
 describe('permission helpers', () => {

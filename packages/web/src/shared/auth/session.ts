@@ -1,4 +1,4 @@
-import type { UserInfo } from '@csms/contract';
+import { defaultPasswordPolicy, type PasswordPolicy, type UserInfo } from '@csms/contract';
 import { useSyncExternalStore } from 'react';
 import { cookieKeys, removeCookie, removeToken } from '../cookies';
 
@@ -30,6 +30,11 @@ export function subscribeSession(listener: () => void): () => void {
 /** The current user info, re-rendering when it changes. */
 export function useSession(): UserInfo | null {
   return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+/** The server's password rule (from the user info), which every password form follows. */
+export function usePasswordPolicy(): PasswordPolicy {
+  return useSession()?.passwordPolicy ?? defaultPasswordPolicy;
 }
 
 /** Drop the token and the stored login name (the cookies of spec §3). */
