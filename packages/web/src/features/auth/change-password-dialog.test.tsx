@@ -1,5 +1,5 @@
 import type { UserInfo } from '@csms/contract';
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '../../i18n/lang';
@@ -24,7 +24,11 @@ const typeNew = async (label: string, value: string) => {
   });
 };
 
-beforeAll(() => polyfillDom());
+beforeAll(() => {
+  // Validation runs asynchronously; next to other suites on a busy machine it can take over a second.
+  configure({ asyncUtilTimeout: 10_000 });
+  polyfillDom();
+});
 afterEach(async () => {
   cleanup();
   setSession(null);
