@@ -138,7 +138,10 @@ export async function buildApp({ config, database }: { config: Config; database:
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
   const stations = createStationRepo({ db });
-  mount(api.systemUser, systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config, images, passwords }));
+  mount(
+    api.systemUser,
+    systemUserRoutes({ repo: createSystemUserRepo({ db }), stations, sessions, events, columns, config, images, passwords }),
+  );
   mount(api.profile, profileRoutes({ db, images }));
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));

@@ -36,7 +36,16 @@ const AVATAR: ImageField = { field: 'avatar', key: 'errors.upload.avatarInvalid'
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const locked = (key: string) => new AppError(Code.CONFLICT, key);
 
-export function systemUserRoutes({ repo, stations, sessions, events, columns, config, images, passwords }: Deps): Handlers<typeof systemUserApi> {
+export function systemUserRoutes({
+  repo,
+  stations,
+  sessions,
+  events,
+  columns,
+  config,
+  images,
+  passwords,
+}: Deps): Handlers<typeof systemUserApi> {
   /** A user the caller may see (else 404) and change (else 403, DESIGN.md §5); names it in the system log. */
   async function mustManage(p: Principal, id: number, audit: AuditNote) {
     const user = await repo.get(p, id);
