@@ -35,7 +35,8 @@ beforeAll(async () => {
     rolePaths: ['/systemManagement'],
   });
   token = await s.login(op.user.username, op.user.password);
-  const plain = await createRole(db, { providerId: a.id, permissions: [], rolePaths: ['/dashboard'] });
+  // A role the operator may assign and manage: it grants nothing the operator lacks (DESIGN.md §5).
+  const plain = await createRole(db, { providerId: a.id, permissions: [], rolePaths: ['/systemManagement'] });
   const colleague = await createUser(db, { providerId: a.id, roleId: plain.id, phone: '13700000001' });
   ids = { providerId: a.id, userId: colleague.id, roleId: plain.id };
   own = await upload(token, 'me.png', png(), 'image');
