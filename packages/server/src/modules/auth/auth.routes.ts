@@ -49,7 +49,8 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
         const verdict = await captcha.check(body.uuid ?? '', body.code);
         if (verdict !== 'ok') throw badField('code', verdict === 'wrong' ? 'errors.auth.captchaWrong' : 'errors.auth.captchaExpired');
       }
-      const minutes = await attempts.lockedMinutes(username, ctx.ip);
+      // Counted before the password is checked, so that parallel attempts cannot pass the limit.
+      const minutes = await attempts.reserve(username, ctx.ip);
       if (minutes > 0) throw new AppError(Code.UNAUTHORIZED, 'errors.auth.tooManyAttempts', { minutes });
 
       const [user] = await db
@@ -65,9 +66,9 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
         await attempts.fail(username, ctx.ip);
         throw new AppError(Code.UNAUTHORIZED, 'errors.auth.badCredentials');
       }
+      await attempts.succeed(username, ctx.ip);
       audit.operator = { username: user.user.username, userId: user.user.id, providerId: user.user.providerId };
       if (user.user.status !== 1) throw new AppError(Code.UNAUTHORIZED, 'errors.auth.userDisabled');
-      await attempts.succeed(username);
       if (user.providerExpiresAt && user.providerExpiresAt.getTime() <= Date.now()) {
         return new Outcome({ systemUserStatus: 0 as const }, Code.OK, 'errors.auth.accountExpired');
       }
