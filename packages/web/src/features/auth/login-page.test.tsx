@@ -6,13 +6,19 @@ import LoginPage from './login-page';
 
 const reply = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 
+/** Base64 of the PNGs the server sends (their first bytes are enough here): a new one per request. */
+const pngs = ['iVBORw0KGgoAAAANSUhEUgAAAPA', 'iVBORw0KGgoAAAANSUhEUgAAAPB', 'iVBORw0KGgoAAAANSUhEUgAAAPC'];
+
 function mockServer(login: unknown) {
   const calls: string[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
       calls.push(url);
-      if (url.includes('/captchaImage')) return reply({ code: 200, msg: 'ok', captchaEnabled: true, uuid: 'u1', img: 'PHN2Zy8+' });
+      if (url.includes('/captchaImage')) {
+        const n = calls.filter((u) => u.includes('/captchaImage')).length;
+        return reply({ code: 200, msg: 'ok', captchaEnabled: true, uuid: `u${n}`, img: pngs[(n - 1) % pngs.length] });
+      }
       return reply(login);
     }),
   );
@@ -39,7 +45,7 @@ describe('sign-in screen', { timeout: 30_000 }, () => {
     const calls = mockServer({ code: 200, msg: 'ok', data: { systemUserStatus: 0 } });
     renderLogin();
     const img = await screen.findByAltText('Hard to read? Click to refresh');
-    expect(img.getAttribute('src')).toBe('data:image/svg+xml;base64,PHN2Zy8+');
+    expect(img.getAttribute('src')).toBe(`data:image/png;base64,${pngs[0]}`);
     fireEvent.change(screen.getByPlaceholderText('Account'), { target: { value: '  admin ' } });
     fireEvent.change(screen.getByPlaceholderText('Password'), { target: { value: 'secret' } });
     fireEvent.change(screen.getByPlaceholderText('Captcha'), { target: { value: 'abcd' } });
@@ -51,6 +57,32 @@ describe('sign-in screen', { timeout: 30_000 }, () => {
     expect(JSON.parse(String(loginCall?.[1].body))).toEqual({ username: 'admin', password: 'secret', code: 'abcd', uuid: 'u1' });
     // a failed sign-in fetches a new captcha
     await waitFor(() => expect(calls.filter((u) => u.includes('/captchaImage')).length).toBe(2));
+  });
+
+  it('a click on the captcha shows a new one and sends its uuid', async () => {
+    mockServer({ code: 200, msg: 'ok', data: { systemUserStatus: 0 } });
+    renderLogin();
+    const img = await screen.findByAltText('Hard to read? Click to refresh');
+    expect(img.getAttribute('src')).toBe(`data:image/png;base64,${pngs[0]}`);
+    fireEvent.change(screen.getByPlaceholderText('Captcha'), { target: { value: 'abcd' } });
+    await act(async () => {
+      fireEvent.click(img);
+    });
+    await waitFor(() => expect(img.getAttribute('src')).toBe(`data:image/png;base64,${pngs[1]}`));
+    // The old answer is cleared with the old picture.
+    expect((screen.getByPlaceholderText('Captcha') as HTMLInputElement).value).toBe('');
+    fireEvent.change(screen.getByPlaceholderText('Account'), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByPlaceholderText('Password'), { target: { value: 'secret' } });
+    fireEvent.change(screen.getByPlaceholderText('Captcha'), { target: { value: 'wxyz' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Sign in/ }));
+    });
+    const loginCall = await waitFor(() => {
+      const found = (fetch as unknown as { mock: { calls: [string, RequestInit][] } }).mock.calls.find(([u]) => u.includes('/web/login'));
+      expect(found).toBeTruthy();
+      return found!;
+    });
+    expect(JSON.parse(String(loginCall[1].body))).toMatchObject({ code: 'wxyz', uuid: 'u2' });
   });
 
   it('asks for the account with the contract message', async () => {

@@ -110,7 +110,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
                 <Input prefix={<SafetyOutlined />} placeholder={t('auth.captchaPlaceholder')} autoComplete="off" />
               </Form.Item>
               <img
-                src={captcha.img ? `data:image/svg+xml;base64,${captcha.img}` : undefined}
+                src={captcha.img ? `data:image/png;base64,${captcha.img}` : undefined}
                 alt={t('auth.captchaRefresh')}
                 title={t('auth.captchaRefresh')}
                 onClick={() => void refreshCaptcha()}
