@@ -15,6 +15,8 @@ const LENGTH = 4;
 const WIDTH = 150;
 const HEIGHT = 50;
 const BACKGROUND = '#f4f7f6';
+/** svg-captcha sets the glyphs low (at 48 px they span y 14–50 of 50): lifted, descenders stay inside. */
+const LIFT = -7;
 /** Pixels wide of the PNG: twice the 120 CSS px the console shows, sharp on high-density screens. */
 export const CAPTCHA_PNG_WIDTH = 240;
 
@@ -39,7 +41,7 @@ function speckles(count: number): string {
 function composeSvg(text: string): string {
   // svg-captcha picks colours that contrast with the background it is told; told a darker one than
   // ours, it picks darker colours, which stay legible on our light one (its own backdrop is dropped).
-  const drawn = drawText(text, { noise: 3, color: true, background: '#c4ccc8', width: WIDTH, height: HEIGHT, fontSize: 52 });
+  const drawn = drawText(text, { noise: 3, color: true, background: '#c4ccc8', width: WIDTH, height: HEIGHT, fontSize: 48 });
   const inner = drawn.replace(/^<svg[^>]*>(<rect[^>]*\/>)?/, '').replace(/<\/svg>$/, '');
   const warp =
     `<filter id="warp" x="0" y="0" width="100%" height="100%">` +
@@ -47,7 +49,7 @@ function composeSvg(text: string): string {
     `<feDisplacementMap in="SourceGraphic" scale="${between(8, 12)}" xChannelSelector="R" yChannelSelector="G"/></filter>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}">` +
-    `<rect width="100%" height="100%" fill="${BACKGROUND}"/>${warp}<g filter="url(#warp)">${inner}</g>${speckles(160)}</svg>`
+    `<rect width="100%" height="100%" fill="${BACKGROUND}"/>${warp}<g filter="url(#warp)"><g transform="translate(0 ${LIFT})">${inner}</g></g>${speckles(160)}</svg>`
   );
 }
 
