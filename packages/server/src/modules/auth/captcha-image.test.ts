@@ -73,12 +73,13 @@ describe('captcha picture', () => {
 
   it('draws a fresh answer of four characters from the alphabet without look-alikes', async () => {
     const answers = new Set<string>();
-    for (let i = 0; i < 20; i++) {
+    // Many pictures: a warp by SVG filter once aborted the process (resvg) on about one in a few hundred.
+    for (let i = 0; i < 200; i++) {
       const { answer, png } = await drawCaptcha();
       expect(answer).toMatch(/^[a-hjkmnp-z2-9]{4}$/);
       expect(png.subarray(0, 8).equals(SIGNATURE)).toBe(true);
       answers.add(answer);
     }
-    expect(answers.size).toBeGreaterThan(15);
+    expect(answers.size).toBeGreaterThan(190);
   });
 });

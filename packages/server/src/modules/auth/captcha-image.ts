@@ -4,9 +4,12 @@ import svgCaptcha from 'svg-captcha';
 
 /**
  * The sign-in captcha as a picture. svg-captcha draws the characters as glyph outlines, which a
- * script reads straight out of the SVG; so the SVG never leaves the server: resvg rasterises it,
- * warped by a random turbulence field and sprinkled with speckles, and only the PNG is sent.
- * The rasterising (the costly part, ~5 ms) runs on libuv's thread pool, off the event loop.
+ * script reads straight out of the SVG; so the SVG never leaves the server: its outlines are bent
+ * by a random warp, speckles are sprinkled over them, resvg rasterises the result on libuv's thread
+ * pool (off the event loop) and only the PNG is sent.
+ *
+ * The warp moves the outlines' points in JavaScript rather than with an SVG filter: resvg's
+ * feDisplacementMap aborted the whole process on some inputs here (an assertion on region sizes).
  */
 
 /** Letters and digits without the look-alikes 0/o/O, 1/i/I/l/L; checked case-insensitively. */
@@ -37,19 +40,36 @@ function speckles(count: number): string {
   return out;
 }
 
-/** The SVG that is rasterised: text and noise lines under a random warp, speckles over everything. */
+/** A smooth random bend of the plane: each axis waves along the other, with a smaller ripple on top. */
+function randomWarp(): (x: number, y: number) => [number, number] {
+  const phase = () => randomInt(0, 628) / 100;
+  const [ax, fx, px] = [between(2, 3.5, 0.5), between(0.08, 0.14, 0.01), phase()];
+  const [ay, fy, py] = [between(3, 4.5, 0.5), between(0.04, 0.08, 0.01), phase()];
+  const [ry, rf, rp] = [between(0.8, 1.5, 0.1), between(0.2, 0.3, 0.02), phase()];
+  return (x, y) => [x + ax * Math.sin(y * fx + px), y + LIFT + ay * Math.sin(x * fy + py) + ry * Math.sin((x + y) * rf + rp)];
+}
+
+/** Every point of every path moved by `warp` (svg-captcha writes only absolute M, L, Q and C points). */
+function bend(markup: string, warp: (x: number, y: number) => [number, number]): string {
+  const point = /(-?\d*\.?\d+)[ ,]+(-?\d*\.?\d+)/g;
+  return markup.replace(/ d="([^"]+)"/g, (_, d: string) => {
+    const moved = d.replace(point, (_m, x: string, y: string) => {
+      const [wx, wy] = warp(Number(x), Number(y));
+      return `${wx.toFixed(2)} ${wy.toFixed(2)}`;
+    });
+    return ` d="${moved}"`;
+  });
+}
+
+/** The SVG that is rasterised: bent text and noise lines, speckles over everything. */
 function composeSvg(text: string): string {
   // svg-captcha picks colours that contrast with the background it is told; told a darker one than
   // ours, it picks darker colours, which stay legible on our light one (its own backdrop is dropped).
   const drawn = drawText(text, { noise: 3, color: true, background: '#c4ccc8', width: WIDTH, height: HEIGHT, fontSize: 48 });
   const inner = drawn.replace(/^<svg[^>]*>(<rect[^>]*\/>)?/, '').replace(/<\/svg>$/, '');
-  const warp =
-    `<filter id="warp" x="0" y="0" width="100%" height="100%">` +
-    `<feTurbulence type="fractalNoise" baseFrequency="${between(0.03, 0.05, 0.005)} ${between(0.06, 0.1, 0.01)}" numOctaves="1" seed="${randomInt(1, 1_000_000)}"/>` +
-    `<feDisplacementMap in="SourceGraphic" scale="${between(8, 12)}" xChannelSelector="R" yChannelSelector="G"/></filter>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}">` +
-    `<rect width="100%" height="100%" fill="${BACKGROUND}"/>${warp}<g filter="url(#warp)"><g transform="translate(0 ${LIFT})">${inner}</g></g>${speckles(160)}</svg>`
+    `<rect width="100%" height="100%" fill="${BACKGROUND}"/>${bend(inner, randomWarp())}${speckles(160)}</svg>`
   );
 }
 
