@@ -16,7 +16,9 @@ export default defineConfig({
     // Each file gets its own database (a PGlite loaded from the migrated template, or a
     // PostgreSQL database cloned from a template); two at a time fit the 2-core machines.
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Tests wait for their conditions; this only catches one that hangs. Next to other builds on a
+    // shared 2-core machine an integration test of a few dozen requests can take a minute.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
   },
 });

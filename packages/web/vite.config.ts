@@ -1,19 +1,37 @@
 /// <reference types="vitest/config" />
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const api = process.env.CSMS_API_URL ?? 'http://127.0.0.1:8080';
 
+/** What the error log calls this build: CSMS_BUILD_ID, else the commit, else the time it was built. */
+function buildId(): string {
+  if (process.env.CSMS_BUILD_ID) return process.env.CSMS_BUILD_ID;
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return new Date().toISOString();
+  }
+}
+
 export default defineConfig({
   plugins: [react()],
+  define: { 'import.meta.env.VITE_CSMS_BUILD_ID': JSON.stringify(buildId()) },
   // The contract is consumed as source: one type-checked copy, no build step in between.
   resolve: { alias: { '@csms/contract': fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)) } },
   server: { port: 5173, proxy: { '/prod-api': { target: api, changeOrigin: true } } },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+  // The manifest feeds the weight check (scripts/check-weight.mjs, weight-budget.json).
+  build: { outDir: 'dist', chunkSizeWarningLimit: 2000, manifest: true },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // Tests wait for their conditions (test-setup.ts); these limits only catch a test that hangs.
+    // A screen test of a dozen steps takes seconds alone and minutes next to other builds on a
+    // shared 2-core machine.
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
   },
 });

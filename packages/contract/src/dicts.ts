@@ -4,7 +4,7 @@ import type { PointStatus } from './api/monitor.js';
 import type { ActionStatus } from './api/point-action.js';
 import { chargePointErrorCodes } from './api/alarm-record.js';
 import type { AuthorizationReason } from './api/ocpp-log.js';
-import { billingNotes, invalidReasons, stopReasons, type ChargeValidity } from './api/charge-record.js';
+import { billingNotes, invalidReasons, stopReasons, type ChargeAuthorization, type ChargeValidity } from './api/charge-record.js';
 import { translate, type Lang } from './i18n/index.js';
 
 /** Dictionaries served by `GET /system/dict/data/type/{type}`: values from the contract, labels from the vocabulary. */
@@ -35,6 +35,7 @@ export const dictionaries = {
     ['0', 'default'],
   ]),
   logMode: def('logMode', { web: 'primary', api: 'info', ocpp: 'warning' }),
+  clientErrorSource: def('clientErrorSource', { error: 'danger', unhandledrejection: 'warning', boundary: 'danger' }),
   logResult: def('logResult', {
     '200': 'success',
     '400': 'warning',
@@ -117,7 +118,7 @@ export const dictionaries = {
   chargeUserType: def('chargeUserType', { card: 'primary', phone: 'success', platform: 'warning' }),
   cardState: def('cardState', { valid: 'success', lost: 'danger', expired: 'warning' }),
   cardExpiredBy: def('cardExpiredBy', { operator: 'warning', date: 'default' }),
-  tradeType: def('tradeType', { recharge: 'success', refund: 'warning', charge: 'primary', transfer: 'info' }),
+  tradeType: def('tradeType', { recharge: 'success', refund: 'warning', charge: 'primary', transfer: 'info', adjustment: 'default' }),
   accountKind: def('accountKind', { card: 'primary', mobile: 'success' }),
   ledgerSource: def('ledgerSource', { console: 'default', ocpp: 'primary', app: 'success', import: 'info' }),
   stationStatus: def('stationStatus', { operating: 'success', maintenance: 'warning', closed: 'default' } satisfies Record<
@@ -180,6 +181,10 @@ export const dictionaries = {
     invalid: 'danger',
     confirmed: 'warning',
   } satisfies Record<ChargeValidity, string>),
+  chargeAuthorization: def('chargeAuthorization', {
+    authorized: 'success',
+    unauthorized: 'danger',
+  } satisfies Record<ChargeAuthorization, string>),
   stopReason: def('stopReason', Object.fromEntries(stopReasons.map((r) => [r, 'default']))),
   invalidReason: def('invalidReason', Object.fromEntries(invalidReasons.map((r) => [r, 'danger']))),
   billingNote: def('billingNote', Object.fromEntries(billingNotes.map((r) => [r, 'warning']))),

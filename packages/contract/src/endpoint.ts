@@ -34,6 +34,8 @@ export interface EndpointDef<Q extends z.ZodType = z.ZodType, B extends z.ZodTyp
    * upload and captcha shapes), `download` streams a file, `stream` is server-sent events.
    */
   raw?: RawKind;
+  /** Accepts a form-encoded body as well as JSON (the download helper's form POST); others refuse one. */
+  form?: boolean;
   summary?: string;
 }
 
@@ -57,6 +59,7 @@ export function endpoint<
   params?: z.ZodObject;
   data?: D;
   raw?: RawKind;
+  form?: boolean;
   summary?: string;
 }): EndpointDef<Opt<Q>, Opt<B>, D> {
   return {
@@ -72,17 +75,24 @@ export type DataOf<E> = E extends EndpointDef<z.ZodType, z.ZodType, infer D> ? z
 export type ParsedQuery<E> = E extends EndpointDef<infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never;
 export type ParsedBody<E> = E extends EndpointDef<z.ZodType, infer B, z.ZodType> ? z.output<B> : never;
 
-/** Page sizes the console offers; 1000 only where the spec asks (messages). */
+/** Page sizes the console offers (spec §9); 1000 only where the spec asks (messages). */
 export const pageSizes = [10, 20, 50, 300] as const;
+export const longPageSizes = [...pageSizes, 1000] as const;
 
-export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => (pageSizes as readonly number[]).includes(n) || n === 1000, { message: 'validation.pageSize' })
-    .default(10),
-});
+const pageQueryOf = (sizes: readonly number[], message: string) =>
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce
+      .number()
+      .int()
+      .refine((n) => sizes.includes(n), { message })
+      .default(10),
+  });
+
+/** `page` from 1 and `limit` one of the spec's page sizes. */
+export const pageQuery = pageQueryOf(pageSizes, 'validation.pageSize');
+/** The message list's paging, which also offers 1000 per page (spec §8). */
+export const longPageQuery = pageQueryOf(longPageSizes, 'validation.pageSizeLong');
 
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ list: z.array(item), total: z.number().int() });
@@ -165,6 +175,18 @@ export function crud(resource: string, permission: string, base = `/web/${resour
   };
 }
 
+/**
+ * The first rows of a select's options (`limit`, by name), the rows of the values it shows
+ * (`ids`, comma-separated) beside them: a select searches the rest on the server by name.
+ */
+export const optionsWindow = {
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  ids: z
+    .string()
+    .regex(/^\d+(,\d+){0,99}$/)
+    .optional(),
+};
+
 /** Optional free text; an empty string clears the value (the repo stores null). */
 export const optText = (max: number) => z.string().trim().max(max).optional();
 
@@ -176,6 +198,16 @@ export const phoneNumber = z
   .string()
   .trim()
   .regex(/^\+?[0-9][0-9 -]{3,28}[0-9]$/);
+
+/**
+ * A time filter of a record list: a day `YYYY-MM-DD`, which the server bounds on the wall clock of
+ * the list's zone (the station's where the list is of one station, else the default zone: see
+ * `dayZone`), or an ISO date-time, used as it is; empty means no filter.
+ */
+export const dayFilter = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.coerce.date()]).optional(),
+);
 
 /** A time filter from a query string or body: ISO date or date-time; empty means no filter. */
 export const timeFilter = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.date().optional());

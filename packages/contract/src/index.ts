@@ -7,10 +7,12 @@ export * from './permissions.js';
 export * from './password.js';
 export * from './validation.js';
 export * from './events.js';
+export * from './zone-time.js';
 export * from './api/auth.js';
 export * from './api/common.js';
 export * from './api/organization.js';
 export * from './api/provider.js';
+export * from './api/client-error.js';
 export * from './api/system-user.js';
 export * from './api/role.js';
 export * from './api/system-log.js';
@@ -19,6 +21,7 @@ export * from './api/export-config.js';
 export * from './api/profile.js';
 export * from './api/charge-user.js';
 export * from './api/card.js';
+export * from './api/id-token.js';
 export * from './api/user-group.js';
 export * from './api/car.js';
 export * from './api/recharge-record.js';
@@ -55,6 +58,7 @@ import { stationApi } from './api/station.js';
 import { providerApi } from './api/provider.js';
 import { roleApi } from './api/role.js';
 import { systemLogApi } from './api/system-log.js';
+import { clientErrorApi } from './api/client-error.js';
 import { systemUserApi } from './api/system-user.js';
 import type { EndpointDef } from './endpoint.js';
 
@@ -67,6 +71,7 @@ export const api = {
   systemUser: systemUserApi,
   role: roleApi,
   systemLog: systemLogApi,
+  clientError: clientErrorApi,
   message: messageApi,
   exportConfig: exportConfigApi,
   profile: profileApi,
@@ -89,3 +94,4 @@ export const api = {
 export function allEndpoints(): EndpointDef[] {
   return Object.values(api).flatMap((group) => Object.values(group) as EndpointDef[]);
 }
+export * from './rich-text.js';

@@ -45,7 +45,7 @@ export const menuTree: MenuNode[] = [
     'admin',
   ),
   group('/configurationManagement', 'stationManagement', ['versionManage', 'carManage', 'stationManagement', 'pointConfiguration']),
-  group('/systemManagement', 'userManage', ['userManage', 'systemLog', 'permissionManage', 'organizationManage'], 'admin'),
+  group('/systemManagement', 'userManage', ['userManage', 'systemLog', 'errorLog', 'permissionManage', 'organizationManage'], 'admin'),
   group('/apply', 'applyRecord', [['applyRecord', { hidden: true }]]),
 ];
 

@@ -27,6 +27,7 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/systemManagement/permissionManage', permissions: actions('system:role', ['list', 'query', 'add', 'edit', 'remove', 'status']) },
   { menu: '/systemManagement/organizationManage', permissions: actions('system:organization', CRUD) },
   { menu: '/systemManagement/systemLog', permissions: actions('system:log', ['list', 'query', 'export']) },
+  { menu: '/systemManagement/errorLog', permissions: ['system:errorLog:list'] },
   {
     menu: '/configurationManagement/stationManagement',
     permissions: [...actions('config:station', CRUD), ...actions('config:point', [...CRUD, 'move', 'key'])],

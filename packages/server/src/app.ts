@@ -1,28 +1,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { allEndpoints, api, translate, type EndpointDef } from '@csms/contract';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createInProcessBus, type ChargerBus } from './bus/bus.js';
 import { clusterEvents, everywhere } from './bus/fanout.js';
-import { connectNats } from './bus/nats.js';
+import { connectNats, type Cluster } from './bus/nats.js';
 import { createOcpp, type Ocpp } from './ocpp/ocpp.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { createUnitOfWork } from './db/unit-of-work.js';
 import { createAuditLog } from './http/audit.js';
+import { BODY_LIMIT_MB, frameworkErrors, installErrorReplies, MULTIPART_LIMIT_MB } from './http/errors-reply.js';
+import { securityHeaders } from './http/security-headers.js';
 import { API_PREFIX, langOf, mountAll, type MountDeps } from './http/mount.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createSessionStore } from './http/sessions.js';
-import { createEventHub } from './lib/events.js';
+import { createEventHub, type EventHub } from './lib/events.js';
 import { createOutboundGuard } from './lib/outbound.js';
+import { createClientErrorRepo } from './modules/clientError/client-error.repo.js';
+import { clientErrorRoutes } from './modules/clientError/client-error.routes.js';
 import { createStoredImages } from './lib/stored-images.js';
 import { createPasswordRule } from './lib/password-rule.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
 import { commonRoutes } from './modules/common/common.routes.js';
+import { createDayZone } from './lib/day-zone.js';
 import { createExportColumns } from './lib/export-config.js';
 import { exportConfigRoutes } from './modules/exportConfig/exportConfig.routes.js';
 import { createMessageRepo } from './modules/message/message.repo.js';
@@ -35,6 +42,9 @@ import { createPointActionRepo } from './modules/pointAction/pointAction.repo.js
 import { pointActionRoutes } from './modules/pointAction/pointAction.routes.js';
 import { createCommandSender } from './modules/pointAction/pointAction.service.js';
 import { createAuthorizationService } from './modules/cards/authorize.js';
+import { createLocalListRepo } from './modules/localList/localList.repo.js';
+import { createLocalListService } from './modules/localList/localList.service.js';
+import { startLocalListSync } from './modules/localList/localList.sync.js';
 import { cardsRoutes } from './modules/cards/cards.module.js';
 import { createOrganizationRepo } from './modules/organization/organization.repo.js';
 import { organizationRoutes } from './modules/organization/organization.routes.js';
@@ -74,13 +84,33 @@ export interface App {
 /** How long swipes and starts may use a card's cached data (see createAuthorizationService). */
 const AUTH_CACHE_MS = 5_000;
 
-/** Query-string tokens never reach the log. */
-const redactUrl = (url: string) => url.replace(/([?&](?:token|access_token)=)[^&]*/gi, '$1***');
+const decodeName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+};
+/** Query-string tokens never reach the log, however the parameter's name is spelt (`%74oken=`). */
+export const redactUrl = (url: string) =>
+  url.replace(/([?&;])([^=&;#]*)=([^&;#]*)/g, (all, sep: string, name: string) =>
+    /^(?:token|access_token|x-token|authorization|admin-token)$/i.test(decodeName(name).trim()) ? `${sep}${name}=***` : all,
+  );
 
-export async function buildApp({ config, database }: { config: Config; database: Database }): Promise<App> {
+/** `cluster`: how this node reaches the others when the caller made it (a worker's IPC channel); else NATS_URL decides. */
+export async function buildApp({
+  config,
+  database,
+  cluster: given,
+}: {
+  config: Config;
+  database: Database;
+  cluster?: Cluster;
+}): Promise<App> {
   const server = Fastify({
     trustProxy: config.trustProxy,
-    bodyLimit: 2 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_MB * 1024 * 1024,
+    frameworkErrors,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-token"]', 'req.headers.cookie'],
@@ -90,25 +120,45 @@ export async function buildApp({ config, database }: { config: Config; database:
     },
   });
   await server.register(cookie);
-  await server.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
+  // CSP, nosniff, Referrer-Policy on every answer (HSTS over TLS); stored files keep their stricter CSP.
+  securityHeaders(server, { mapTileUrl: config.mapTileUrl, readerPort: config.readerPort });
+  // Errors of any layer (JSON parsing, body size, content type, unknown route) answer the envelope.
+  installErrorReplies(server);
+  // The API speaks JSON (and multipart for uploads): a text body is refused as an unsupported type, not parsed into a string.
+  server.removeContentTypeParser('text/plain');
+  // The download helper's form POST (spec §7); mount refuses form bodies on every endpoint that does not ask for them.
+  await server.register(formbody);
+  await server.register(multipart, { limits: { fileSize: MULTIPART_LIMIT_MB * 1024 * 1024, files: 1 } });
 
-  const { db } = database;
+  // Repositories and services share `db`; a mutating request's queries join its transaction (unit of work).
+  const uow = createUnitOfWork(database.db, (err) => server.log.error({ err }, 'after a commit'));
+  const { db } = uow;
   let ready = false;
   // Alone: events and charger commands stay in this process. With NATS_URL: over NATS, so any node's
   // console reaches any node's chargers and every browser gets every node's live events.
-  const cluster = config.natsUrl
-    ? await connectNats({
-        url: config.natsUrl,
-        nodeId: config.nodeId,
-        prefix: config.natsSubjectPrefix,
-        commandTimeoutMs: config.ocpp.callTimeoutSec * 1000,
-      })
-    : undefined;
-  const events = cluster ? clusterEvents(createEventHub(), cluster.fanout) : createEventHub();
+  const cluster =
+    given ??
+    (config.natsUrl
+      ? await connectNats({
+          url: config.natsUrl,
+          nodeId: config.nodeId,
+          prefix: config.natsSubjectPrefix,
+          commandTimeoutMs: config.ocpp.callTimeoutSec * 1000,
+        })
+      : undefined);
+  const hub = cluster ? clusterEvents(createEventHub(), cluster.fanout) : createEventHub();
+  // An operator's change is announced once it is committed (and never when it is rolled back).
+  const events: EventHub = {
+    subscribe: (sub) => hub.subscribe(sub),
+    publish: (event) => uow.afterCommit(() => hub.publish(event)),
+    get size() {
+      return hub.size;
+    },
+  };
   const bus = cluster?.bus ?? createInProcessBus();
   const sessions = createSessionStore({ db, config });
   const passwords = createPasswordRule(config.passwordPolicy);
-  const deps: MountDeps = { sessions, audit: createAuditLog({ db }), log: server.log };
+  const deps: MountDeps = { sessions, audit: createAuditLog({ db }), uow, log: server.log };
   const mounted = new Set<EndpointDef>();
   const mount = <G extends Record<string, EndpointDef>>(group: G, handlers: Parameters<typeof mountAll<G>>[3]) => {
     mountAll(server, deps, group, handlers);
@@ -116,7 +166,22 @@ export async function buildApp({ config, database }: { config: Config; database:
   };
 
   // The OCPP endpoint is created further down; health reads its connection count only once requests flow.
-  mount(api.common, commonRoutes({ db, config, events, sessions, isReady: () => ready, ocppConnections: () => ocpp.connections }));
+  // Record lists take days in the station's zone where they are of one station (DESIGN.md §9).
+  const dayZone = createDayZone({ db, defaultZone: config.timeZone });
+  mount(
+    api.common,
+    commonRoutes({
+      db,
+      uow,
+      config,
+      events,
+      sessions,
+      isReady: () => ready,
+      ocppConnections: () => ocpp.connections,
+      streamPingMs: config.eventStreamPingMs,
+      dayZone,
+    }),
+  );
   mount(
     api.auth,
     authRoutes({
@@ -134,7 +199,16 @@ export async function buildApp({ config, database }: { config: Config; database:
   const outbound = createOutboundGuard({ allow: config.outboundAllow });
   // Avatars, logos and station pictures name images this server stored, never a URL.
   const images = createStoredImages({ db });
-  mount(api.provider, providerRoutes({ repo: createProviderRepo({ db }), mail: { outbound }, log: server.log, images }));
+  mount(
+    api.provider,
+    providerRoutes({
+      repo: createProviderRepo({ db }),
+      mail: { outbound },
+      log: server.log,
+      images,
+      uploadDir: path.join(config.dataDir, 'uploads'),
+    }),
+  );
   mount(api.organization, organizationRoutes({ repo: createOrganizationRepo({ db }), events, config, columns }));
   mount(api.role, roleRoutes({ repo: createRoleRepo({ db }) }));
   const stations = createStationRepo({ db });
@@ -144,7 +218,9 @@ export async function buildApp({ config, database }: { config: Config; database:
   );
   mount(api.profile, profileRoutes({ db, images }));
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
-  mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config }));
+  // Uncaught errors of production consoles (spec §9): reported by any console, listed for administrators.
+  mount(api.clientError, clientErrorRoutes({ repo: createClientErrorRepo({ db }), sessions }));
+  mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config, images }));
   mount(api.exportConfig, exportConfigRoutes({ db, columns }));
 
   // Configuration: stations and their charge points. The OCPP endpoint refreshes its cache of points through ocppHooks.
@@ -163,7 +239,8 @@ export async function buildApp({ config, database }: { config: Config; database:
   });
   const ocpp = createOcpp({
     server: server.server,
-    db,
+    // Chargers' traffic never runs inside an operator's request: the plain database.
+    db: database.db,
     config,
     bus,
     ...(cluster ? { fanout: cluster.fanout } : {}),
@@ -172,8 +249,11 @@ export async function buildApp({ config, database }: { config: Config; database:
     audit: deps.audit,
     logger: server.log,
   });
+  // After the commit: the cache re-reads the points, which must find the change.
   ocppHooks.pointChanged = (serialNumbers) =>
-    void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed'));
+    uow.afterCommit(
+      () => void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed')),
+    );
   mount(api.station, stationRoutes({ repo: stations, events, config, columns, images }));
   mount(
     api.point,
@@ -181,17 +261,24 @@ export async function buildApp({ config, database }: { config: Config; database:
   );
 
   // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.
-  mount(
-    api.pointAction,
-    pointActionRoutes({
-      repo: createPointActionRepo({ db }),
-      ask: createCommandSender({ bus, onError: (err) => server.log.error({ err }, 'point action: bus request failed') }),
-      // The local list reads cards only; the minimum balance plays no part in it.
-      localList: (providerId) => createAuthorizationService({ db, minBalanceCents: 0 }).localList(providerId),
-    }),
-  );
+  const ask = createCommandSender({ bus, onError: (err) => server.log.error({ err }, 'point action: bus request failed') });
+  // Local lists read cards only; the minimum balance plays no part in them. Versions and contents are per point.
+  const cardList = createAuthorizationService({ db, minBalanceCents: 0 });
+  const localLists = createLocalListService({
+    repo: createLocalListRepo({ db }),
+    ask,
+    wanted: async (providerId, now) => (await cardList.localList(providerId, now)).entries,
+  });
+  mount(api.pointAction, pointActionRoutes({ repo: createPointActionRepo({ db }), ask, localLists }));
+  // Automatic sync: each node sweeps the points whose sockets it holds, so each point is synced by one node.
+  const localListSync = startLocalListSync({
+    service: localLists,
+    nodeId: config.nodeId,
+    intervalMs: config.localListSyncMs,
+    onError: (err) => server.log.error({ err }, 'local list sync failed'),
+  });
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
-  mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns }));
+  mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
   // Finance: prices. Billing settles finished sessions; a price change settles the sessions that waited for one.
   const billing = createBilling({ db, ledger: createLedger({ db }) });
@@ -204,12 +291,12 @@ export async function buildApp({ config, database }: { config: Config; database:
   });
 
   // Records: charging records (bills, process data, confirmation of invalid ones), alarms; dashboard statistics.
-  mount(api.chargeRecord, chargeRecordRoutes({ repo: createChargeRecordRepo({ db }), billing, events, config, columns }));
-  mount(api.alarmRecord, alarmRecordRoutes({ repo: createAlarmRecordRepo({ db }), events, config, columns }));
+  mount(api.chargeRecord, chargeRecordRoutes({ repo: createChargeRecordRepo({ db }), billing, events, config, columns, dayZone }));
+  mount(api.alarmRecord, alarmRecordRoutes({ repo: createAlarmRecordRepo({ db }), events, config, columns, dayZone }));
   mount(api.statistics, statisticsRoutes({ repo: createStatisticsRepo({ db }), config }));
 
   // Users: charge users, RFID cards, user groups, cars; finance: recharge records (the ledger).
-  const cards = cardsRoutes({ db, events, columns, config });
+  const cards = cardsRoutes({ db, events, columns, config, dayZone });
   mount(api.chargeUser, cards.chargeUser);
   mount(api.card, cards.card);
   mount(api.userGroup, cards.userGroup);
@@ -224,27 +311,28 @@ export async function buildApp({ config, database }: { config: Config; database:
   const openapi = buildOpenApi([...mounted]);
   server.get(`${API_PREFIX}/openapi.json`, async () => openapi);
 
-  // Unknown API paths answer with the envelope too (in the caller's language), never with the console's index.html.
+  // Unknown API paths and wrong methods answer with the envelope too (in the caller's language), never with the console's index.html.
   const notFoundReply = (req: FastifyRequest) => ({ code: 404, msg: translate(langOf(req), 'errors.notFound'), data: null });
   server.all(`${API_PREFIX}/*`, async (req, reply) => reply.send(notFoundReply(req)));
 
   const dist = config.webDist;
-  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await server.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+  const hasConsole = dist && fs.existsSync(path.join(dist, 'index.html'));
+  if (hasConsole) await server.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+  server.setNotFoundHandler((req, reply) => {
     // History-mode fallback: any other GET is a console route.
-    server.setNotFoundHandler((req, reply) => {
-      if (req.method !== 'GET' || req.url.startsWith(API_PREFIX) || req.url.startsWith('/ocpp')) {
-        return reply.code(404).send(notFoundReply(req));
-      }
+    if (hasConsole && req.method === 'GET' && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ocpp')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
+    }
+    return reply.code(404).send(notFoundReply(req));
+  });
 
   server.addHook('onReady', async () => {
     ready = true;
   });
+  server.addHook('onReady', async () => localListSync.start());
   server.addHook('preClose', async () => {
     ready = false;
+    await localListSync.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.
     await ocpp.close();
   });

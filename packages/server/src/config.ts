@@ -18,6 +18,8 @@ export interface Config {
   natsSubjectPrefix: string;
   /** This node's name among several (`CSMS_NODE_ID`, default host:port): the owner of the chargers it holds. */
   nodeId: string;
+  /** Server processes on this machine sharing the ports (`CSMS_WORKERS`: a count, or `auto` for the cores). */
+  workers: number;
   adminPassword: string | undefined;
   /** Operators' passwords (`CSMS_PASSWORD_MIN_LENGTH`, `CSMS_PASSWORD_CLASSES`); the most common ones are refused whatever it says. */
   passwordPolicy: PasswordPolicy;
@@ -45,6 +47,13 @@ export interface Config {
   webDist: string | undefined;
   /** OCPP central system (README "OCPP"). */
   ocpp: OcppConfig;
+  /** How often an open event stream is pinged and its session checked (ms); not an environment setting (tests shorten it). */
+  eventStreamPingMs: number;
+  /**
+   * How often each node brings the local lists of the points it holds up to date, for providers with
+   * automatic local list sync (`CSMS_LOCAL_LIST_SYNC_SECONDS`); 0 turns the sweep off.
+   */
+  localListSyncMs: number;
 }
 
 export interface OcppConfig {
@@ -64,6 +73,14 @@ export interface OcppConfig {
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   tlsPort: number;
+  /**
+   * Failed connection attempts (unknown identity, wrong key…) counted per identity and per source
+   * address in the database; reaching a limit within `connectLockSeconds` refuses that identity or
+   * address with 429 for `connectLockSeconds` (README "OCPP connection attempts").
+   */
+  connectMaxFailures: number;
+  connectMaxFailuresPerIp: number;
+  connectLockSeconds: number;
   /** A card needs more than zero and at least this balance to start (DESIGN.md §9). */
   minBalanceCents: number;
 }
@@ -77,6 +94,14 @@ function int(name: string, v: string | undefined, dflt: number): number {
   if (v === undefined || v === '') return dflt;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+function workers(v: string | undefined): number {
+  if (!v) return 1;
+  if (v === 'auto') return os.availableParallelism();
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`CSMS_WORKERS must be a count from 1 to 256 or "auto", got "${v}"`);
   return n;
 }
 
@@ -120,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),
     nodeId: (env.CSMS_NODE_ID || `${os.hostname()}:${env.PORT || 8080}`).slice(0, 128),
+    workers: workers(env.CSMS_WORKERS),
     adminPassword: env.CSMS_ADMIN_PASSWORD || undefined,
     passwordPolicy: passwordPolicy(env.CSMS_PASSWORD_MIN_LENGTH, env.CSMS_PASSWORD_CLASSES),
     captcha: bool(env.CSMS_CAPTCHA, true),
@@ -138,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     timeZone,
     demo: bool(env.CSMS_DEMO, false),
     webDist: env.CSMS_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
+    eventStreamPingMs: 25_000,
+    localListSyncMs: Math.max(0, int('CSMS_LOCAL_LIST_SYNC_SECONDS', env.CSMS_LOCAL_LIST_SYNC_SECONDS, 30)) * 1000,
     ocpp: {
       heartbeatIntervalSec: Math.max(1, int('CSMS_OCPP_HEARTBEAT_INTERVAL', env.CSMS_OCPP_HEARTBEAT_INTERVAL, 300)),
       callTimeoutSec: Math.max(1, int('CSMS_OCPP_CALL_TIMEOUT', env.CSMS_OCPP_CALL_TIMEOUT, 30)),
@@ -150,6 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tlsCert: env.CSMS_OCPP_TLS_CERT || undefined,
       tlsKey: env.CSMS_OCPP_TLS_KEY || undefined,
       tlsPort: int('CSMS_OCPP_TLS_PORT', env.CSMS_OCPP_TLS_PORT, 8443),
+      connectMaxFailures: Math.max(1, int('CSMS_OCPP_CONNECT_MAX_FAILURES', env.CSMS_OCPP_CONNECT_MAX_FAILURES, 10)),
+      connectMaxFailuresPerIp: Math.max(1, int('CSMS_OCPP_CONNECT_MAX_FAILURES_PER_IP', env.CSMS_OCPP_CONNECT_MAX_FAILURES_PER_IP, 100)),
+      connectLockSeconds: Math.max(1, int('CSMS_OCPP_CONNECT_LOCK_SECONDS', env.CSMS_OCPP_CONNECT_LOCK_SECONDS, 900)),
       minBalanceCents: int('CSMS_MIN_BALANCE_CENTS', env.CSMS_MIN_BALANCE_CENTS, 0),
     },
     ...overrides,

@@ -1,54 +1,79 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import type { Cluster } from './bus/nats.js';
+import { loadConfig, type Config } from './config.js';
+import { openDatabase, type Database } from './db/client.js';
 import { seed } from './db/seed.js';
 import { createPasswordRule } from './lib/password-rule.js';
 import { endOrphanedDemoSessions, startDemo, type Demo } from './demo/demo.js';
+import { runPrimary, workerNode } from './workers.js';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
-const weak = config.adminPassword && createPasswordRule(config.passwordPolicy).problem('en', 'auth', 'password', config.adminPassword);
-// Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
-if (seeded.created && weak)
-  console.warn(`csms: CSMS_ADMIN_PASSWORD does not meet the password policy (${weak}); change it after signing in`);
-// Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
-if (config.demo) await endOrphanedDemoSessions(database.db);
-const { server } = await buildApp({ config, database }).catch(async (err: unknown) => {
-  // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
-  console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
-  await database.close();
-  process.exit(1);
-});
 
-if (seeded.generatedPassword) {
-  // Printed once, on the start that created the account; it is not stored anywhere readable.
-  console.log(`\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`);
+if (config.workers > 1 && cluster.isPrimary) {
+  await runPrimary(config, prepare);
+} else if (cluster.isWorker && process.env.CSMS_WORKER_INDEX) {
+  // One of ours (workers.ts sets the index); a worker of another cluster manager runs as a whole server.
+  const { index, nodeId, transport } = workerNode(config);
+  await serve({ ...config, nodeId }, { transport, demo: config.demo && index === 1 });
+} else {
+  await serve(config, { prepared: await prepare(config), demo: config.demo });
 }
 
-let demo: Demo | undefined;
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  server.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  try {
-    await demo?.stop();
-    await server.close();
-  } finally {
-    await database.close();
-    process.exit(0);
+/** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
+async function prepare(config: Config): Promise<Database> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
+  const weak = config.adminPassword && createPasswordRule(config.passwordPolicy).problem('en', 'auth', 'password', config.adminPassword);
+  // Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
+  if (seeded.created && weak)
+    console.warn(`csms: CSMS_ADMIN_PASSWORD does not meet the password policy (${weak}); change it after signing in`);
+  // Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
+  if (config.demo) await endOrphanedDemoSessions(database.db);
+  if (seeded.generatedPassword) {
+    // Printed once, on the start that created the account; it is not stored anywhere readable.
+    console.log(
+      `\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`,
+    );
   }
+  return database;
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await server.listen({ port: config.port, host: config.host });
-if (config.demo) {
-  demo = await startDemo({ db: database.db, config, port: config.port });
-  server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0006 are connecting (CSMS_DEMO=false turns them off)');
+/** One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other workers). */
+async function serve(config: Config, opts: { prepared?: Database; transport?: Cluster; demo: boolean }) {
+  const database = opts.prepared ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const { server } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
+    // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
+    console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    await database.close();
+    process.exit(1);
+  });
+
+  let demo: Demo | undefined;
+  let closing = false;
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    server.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await demo?.stop();
+      await server.close();
+    } finally {
+      await database.close();
+      process.exit(0);
+    }
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await server.listen({ port: config.port, host: config.host });
+  if (opts.demo) {
+    demo = await startDemo({ db: database.db, config, port: config.port });
+    server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0006 are connecting (CSMS_DEMO=false turns them off)');
+  }
+  const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
+  const node = config.workers > 1 ? `, node ${config.nodeId}` : '';
+  server.log.info(`CSMS console on http://localhost:${config.port}  (database: ${where}${node})`);
 }
-const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
-server.log.info(`CSMS console on http://localhost:${config.port}  (database: ${where})`);

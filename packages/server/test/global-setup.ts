@@ -32,8 +32,7 @@ export default async function setup(project: TestProject) {
   }
   const db = await openPglite();
   await migrate(db);
-  const client = (db as unknown as { db: { $client: { dumpDataDir(c: 'none'): Promise<Blob> } } }).db.$client;
-  const blob = await client.dumpDataDir('none');
+  const blob = await db.dumpDataDir!();
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'csms-tpl-')), 'template.tar');
   fs.writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
   await db.close();

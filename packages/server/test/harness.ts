@@ -5,6 +5,7 @@ import { Code } from '@csms/contract';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
+import type { Cluster } from '../src/bus/nats.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openPglite, openPostgres, type Database } from '../src/db/client.js';
 import { seed } from '../src/db/seed.js';
@@ -63,7 +64,11 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
  * A real server on a random loopback port with its own database, seeded with admin/admin123; or, with
  * `sharing`, a second node on another server's database (closing it leaves the database to its owner).
  */
-export async function startServer(overrides: Partial<Config> = {}, sharing?: TestServer): Promise<TestServer> {
+export async function startServer(
+  overrides: Partial<Config> = {},
+  sharing?: TestServer,
+  extra: { cluster?: Cluster } = {},
+): Promise<TestServer> {
   const { database, drop } = sharing ? { database: sharing.database, drop: async () => {} } : await freshDatabase();
   if (!sharing) await seed(database.db, { adminPassword: ADMIN_PASSWORD });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-test-'));
@@ -71,7 +76,7 @@ export async function startServer(overrides: Partial<Config> = {}, sharing?: Tes
     {},
     { dataDir, captcha: false, logLevel: 'warn', webDist: undefined, port: 0, host: '127.0.0.1', ...overrides },
   );
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, cluster: extra.cluster });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -252,6 +252,8 @@ export const tenantResources: TenantResource[] = [
       // Only a super provider's users add providers; B's operator is refused before any id is looked at.
       { ep: api.provider.add, input: (id, env) => ({ body: { ...providerBody(env), parentId: id } }), expect: 'forbidden' },
       { ep: api.systemUser.add, input: (id, env) => ({ body: userBody(env, { roleId: env.b.roleId, providerId: id }) }) },
+      // The selector asks for the labels of chosen ids beside a name search: another provider's id names nothing.
+      { ep: api.provider.options, input: (id) => ({ query: { providerName: 'no such name', ids: String(id) } }), expect: 'emptyArray' },
     ],
   },
   {
@@ -414,6 +416,8 @@ export const tenantResources: TenantResource[] = [
       { ep: api.price.add, input: (id) => ({ body: { stationId: priceStationOf(id).id, ...priceBody } }) },
       { ep: api.price.edit, input: (id) => ({ body: { id, ...priceBody, flatElec: 1 } }) },
       { ep: api.price.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.price.impact, input: (id) => ({ body: { id, ...priceBody } }) },
+      { ep: api.price.impact, input: (id) => ({ body: { stationId: priceStationOf(id).id, ...priceBody } }) },
       { ep: api.price.list, input: (id) => ({ query: { page: 1, limit: 10, stationName: priceStationOf(id).name } }), expect: 'emptyList' },
       {
         ep: api.price.groupList,
@@ -467,6 +471,7 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.pointAction.clearCache, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
       { ep: api.pointAction.sendLocalList, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
+      { ep: api.pointAction.sendLocalList, input: (id) => ({ body: { serialNumber: serialOf(id), updateType: 'Differential' } }) },
       { ep: api.pointAction.getLocalListVersion, input: (id) => ({ body: { serialNumber: serialOf(id) } }) },
       {
         ep: api.pointAction.triggerMessage,
@@ -486,6 +491,7 @@ export const tenantResources: TenantResource[] = [
         input: (id) => ({ body: { serialNumber: serialOf(id), key: 'HeartbeatInterval', value: '1' } }),
       },
       { ep: api.pointAction.idTagOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
+      { ep: api.pointAction.localListState, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.monitor.points, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
       { ep: api.monitor.charging, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
     ],
@@ -545,6 +551,7 @@ export const tenantResources: TenantResource[] = [
         input: (id, env) => ({ body: { ...stationBody(env), id, providerId: env.b.providerId, stationName: 'stolen' } }),
       },
       { ep: api.station.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.common.dayZone, input: (id) => ({ query: { stationId: id } }) },
       { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
       {
         ep: api.station.add,
@@ -611,6 +618,7 @@ export const tenantResources: TenantResource[] = [
       { ep: api.point.newKey, input: (id) => ({ body: { id } }) },
       { ep: api.point.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.point.stationOf, input: (id) => ({ query: { pointId: id } }) },
+      { ep: api.common.dayZone, input: (id) => ({ query: { pointId: id } }) },
       // Points filtered by their station: the station of this point, so the list is not empty for those who see it.
       { ep: api.point.options, input: (id) => ({ body: { stationId: pointStations.get(id) ?? 0 } }), expect: 'emptyArray' },
       {
@@ -626,6 +634,13 @@ export const tenantResources: TenantResource[] = [
     table: schema.exportConfig,
     endpoints: [],
     optOut: "Addressed by the caller's own provider and an export source, never by id: no endpoint can name another provider's row.",
+  },
+  {
+    name: 'clientError',
+    table: schema.clientError,
+    endpoints: [],
+    optOut:
+      "Console error reports are listed, never addressed by id: the list is scoped to the reporter's provider, and client-error.test.ts covers another provider seeing none of them.",
   },
   {
     name: 'storedFile',

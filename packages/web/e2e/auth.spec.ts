@@ -13,8 +13,10 @@ import {
   signIn,
   submitLogin,
   toast,
-  tokenCookie,
+  storedToken,
+  sessionCookie,
   tr,
+  watchConsole,
   type Locale,
 } from './fixtures';
 
@@ -66,14 +68,35 @@ for (const locale of LOCALES) {
       await submitLogin(page, ADMIN.username, 'wrong-password');
       await expect(toast(page, t('errors.auth.badCredentials'))).toBeVisible();
       await expect(page).toHaveURL(/\/login$/);
-      expect(await tokenCookie(page)).toBeUndefined();
+      expect(await storedToken(page)).toBeUndefined();
 
       await submitLogin(page, ADMIN.username, ADMIN.password);
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page).toHaveTitle(titleOf('menu.dashboard'));
       await expect(page.getByText(t('shell.dashboard.welcome', { name: 'Administrator' }))).toBeVisible();
-      expect(await tokenCookie(page)).toBeTruthy();
+      const token = await storedToken(page);
+      expect(token).toBeTruthy();
+      // The server's session cookie carries the same session, out of the page script's reach.
+      expect(await sessionCookie(page)).toMatchObject({ value: token, httpOnly: true, sameSite: 'Lax', secure: false });
+      expect(await page.evaluate(() => document.cookie)).not.toContain('Admin-Token');
       await expectNoRawKeys(page);
+    });
+
+    test('the console runs under its Content-Security-Policy, never framed', async ({ page }) => {
+      const errors = watchConsole(page);
+      const violations: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+      });
+      const doc = await page.goto('/login');
+      const csp = (await doc!.allHeaders())['content-security-policy'] ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect((await doc!.allHeaders())['x-content-type-options']).toBe('nosniff');
+      await signIn(page, locale);
+      await openFromSidebar(page, t('menu.systemManagement'), t('menu.organizationManage'), ORG_PAGE);
+      await expect(page.getByRole('button', { name: t('common.refresh'), exact: true })).toBeVisible();
+      expect(violations).toEqual([]);
+      expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
     });
 
     test('sign-in outcomes: a disabled user and a disabled role are refused with their messages', async ({ page }) => {
@@ -106,6 +129,7 @@ for (const locale of LOCALES) {
       expect([roleOff.code, userOff.code]).toEqual([200, 200]);
       expect((await api(page, 'POST', '/web/userManage/updateSystemUserStatus', { id: userOff.data.id, status: 0 })).code).toBe(200);
       await page.context().clearCookies();
+      await page.evaluate(() => window.localStorage.removeItem('Admin-Token'));
       await setLocaleCookie(page, locale);
 
       // Disabled user: the server refuses the sign-in.
@@ -113,7 +137,7 @@ for (const locale of LOCALES) {
       await submitLogin(page, `useroff${stamp}`, 'secret1');
       await expect(toast(page, t('auth.accountDisabled'))).toBeVisible();
       await expect(page).toHaveURL(/\/login$/);
-      expect(await tokenCookie(page)).toBeUndefined();
+      expect(await storedToken(page)).toBeUndefined();
 
       // Disabled role: signed in, but the info says 'forbidden': logged out again with the message.
       await expect(toast(page, t('auth.accountDisabled'))).toHaveCount(0);
@@ -121,7 +145,7 @@ for (const locale of LOCALES) {
       await expect(toast(page, t('auth.accountDisabled'))).toBeVisible();
       await expect(page).toHaveURL(/\/login/);
       await expect(page.getByTestId('login-submit')).toBeVisible();
-      expect(await tokenCookie(page)).toBeUndefined();
+      expect(await storedToken(page)).toBeUndefined();
       await expectNoRawKeys(page);
     });
 
@@ -163,21 +187,31 @@ for (const locale of LOCALES) {
     });
 
     test("drivers open a provider's disclaimer and privacy agreement signed out", async ({ page }) => {
+      // The public link carries the provider's agreement key, never its id: read it as an operator, then sign out.
+      await signIn(page, locale);
+      const own = await api<{ agreementKey: string }>(page, 'GET', '/web/getProvider?id=1');
+      const key = own.data.agreementKey;
+      expect(key).toMatch(/^[0-9a-f]{32}$/);
+      await page.evaluate(() => window.localStorage.clear());
+      await page.context().clearCookies();
       await setLocaleCookie(page, locale);
-      await page.goto('/disclaimer/1');
-      await expect(page).toHaveURL(/\/disclaimer\/1$/);
+      await page.goto(`/disclaimer/${key}`);
+      await expect(page).toHaveURL(new RegExp(`/disclaimer/${key}$`));
       await expect(page.getByRole('heading', { name: t('fields.provider.disclaimer') })).toBeVisible();
       await expect(page.getByText('CSMS', { exact: true })).toBeVisible();
-      await page.goto('/privacyAgreement/1');
+      await page.goto(`/privacyAgreement/${key}`);
       await expect(page.getByRole('heading', { name: t('fields.provider.privacyAgreement') })).toBeVisible();
       await expectNoRawKeys(page);
-      await page.goto('/disclaimer/999999');
+      // A provider id, or a key no provider has, names no provider.
+      await page.goto('/disclaimer/1');
+      await expect(page.getByText(t('agreement.notFound'))).toBeVisible();
+      await page.goto(`/disclaimer/${'0'.repeat(32)}`);
       await expect(page.getByText(t('agreement.notFound'))).toBeVisible();
     });
 
     test('log out from the avatar menu after the 系统提示 confirm; the session is revoked', async ({ page, request }) => {
       await signIn(page, locale);
-      const token = (await tokenCookie(page))!;
+      const token = (await storedToken(page))!;
       await avatarMenu(page, t('shell.logout'));
       const dialog = confirmDialog(page);
       await expect(dialog).toHaveCount(1);
@@ -186,7 +220,7 @@ for (const locale of LOCALES) {
       await expect(dialog.getByRole('button', { name: loose(t('common.cancel')) })).toBeVisible();
       await dialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
       await expect(page).toHaveURL(/\/login$/);
-      expect(await tokenCookie(page)).toBeUndefined();
+      expect(await storedToken(page)).toBeUndefined();
       expect(await infoCode(request, decodeURIComponent(token))).toBe(401);
       // Signed out: the console sends protected pages back to sign-in.
       await page.goto('/dashboard');
@@ -219,7 +253,7 @@ for (const locale of LOCALES) {
         await dialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
         await expect(toast(page, t('auth.pwdChanged'))).toBeVisible();
         await expect(page).toHaveURL(/\/login$/);
-        expect(await tokenCookie(page)).toBeUndefined();
+        expect(await storedToken(page)).toBeUndefined();
 
         await submitLogin(page, ADMIN.username, ADMIN.password);
         await expect(toast(page, t('errors.auth.badCredentials'))).toBeVisible();
@@ -267,7 +301,7 @@ for (const locale of LOCALES) {
       await expect(dialog).toHaveCount(1);
       await expect(dialog.locator('.ant-modal-confirm-title')).toHaveText(t('common.systemPrompt'));
       await expect(dialog.getByText(t('auth.relogin'))).toBeVisible();
-      expect(await tokenCookie(page)).toBeUndefined();
+      expect(await storedToken(page)).toBeUndefined();
       await expectNoRawKeys(page);
 
       await dialog.getByRole('button', { name: loose(t('auth.reloginOk')) }).click();
@@ -286,7 +320,7 @@ for (const locale of LOCALES) {
       await openFromSidebar(page, t('menu.systemManagement'), t('menu.organizationManage'), ORG_PAGE);
       await expect(toast(page, msg)).toBeVisible();
       await expect(confirmDialog(page)).toHaveCount(0);
-      expect(await tokenCookie(page)).toBeTruthy();
+      expect(await storedToken(page)).toBeTruthy();
 
       // The session is intact: without the refusal the same screen loads.
       await page.unroute(/\/queryOrganizations/);

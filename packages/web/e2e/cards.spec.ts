@@ -222,7 +222,7 @@ for (const locale of LOCALES) {
       await expect(dialog.locator('.ant-upload-list-item-done')).toContainText('cars.xlsx');
       await dialog.getByTestId('import-start').click();
       const summary = dialog.getByTestId('import-summary');
-      await expect(summary).toContainText(t('car.summary', { total: 500, imported: 496, rejected: 4 }), { timeout: 30_000 });
+      await expect(summary).toContainText(t('car.summary', { total: 500, imported: 496, rejected: 4 }), { timeout: 60_000 });
       const rejected = dialog.locator('.ant-table-tbody tr.ant-table-row');
       await expect(rejected).toHaveCount(4);
       await expect(rejected.nth(0)).toContainText(t('errors.carImport.providerUnknown', { name: 'No Such Provider' }));

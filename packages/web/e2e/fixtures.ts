@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import WebSocket from 'ws';
 import { enUS as vocabEn, zhCN as vocabZh } from '@csms/contract';
 import { enUS as uiEn } from '../src/i18n/locales/en-US/index';
 import { zhCN as uiZh } from '../src/i18n/locales/zh-CN/index';
@@ -30,14 +31,10 @@ export async function api<T = unknown>(
 ): Promise<{ code: number; msg: string; data: T }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const token =
-        document.cookie
-          .split('; ')
-          .find((c) => c.startsWith('Admin-Token='))
-          ?.slice('Admin-Token='.length) ?? '';
+      const token = window.localStorage.getItem('Admin-Token') ?? '';
       const res = await fetch(`/prod-api${path}`, {
         method,
-        headers: { authorization: `Bearer ${decodeURIComponent(token)}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return res.json();
@@ -85,10 +82,15 @@ export function watchConsole(page: Page): string[] {
   return errors;
 }
 
-/** The session token cookie, if any. */
-export async function tokenCookie(page: Page): Promise<string | undefined> {
+/** The session token the console holds (kept from the sign-in answer), if any. */
+export async function storedToken(page: Page): Promise<string | undefined> {
+  return (await page.evaluate(() => window.localStorage.getItem('Admin-Token'))) ?? undefined;
+}
+
+/** The server's session cookie (HttpOnly: the page's script cannot read it), if any. */
+export async function sessionCookie(page: Page) {
   const cookies = await page.context().cookies(BASE_URL);
-  return cookies.find((c) => c.name === 'Admin-Token')?.value;
+  return cookies.find((c) => c.name === 'Admin-Token');
 }
 
 /** The cookie of that name, if any. */
@@ -115,7 +117,8 @@ export async function submitLogin(page: Page, username: string, password: string
 
 /** The toast (antd message) showing exactly this text. */
 export function toast(page: Page, text: string) {
-  return page.locator('.ant-message-notice').filter({ hasText: text });
+  // The newest: an earlier toast with the same text may still be showing (each stays 3 s).
+  return page.locator('.ant-message-notice').filter({ hasText: text }).last();
 }
 
 /** The one open confirm dialog (系统提示 and friends). */
@@ -135,7 +138,7 @@ export async function chooseFromDropdown(page: Page, opener: Locator, label: str
     if (!(await item.isVisible())) await opener.click({ ...how, timeout: 3_000 });
     await item.click({ timeout: 3_000 });
     await expect(open).toHaveCount(0, { timeout: 10_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 export async function avatarMenu(page: Page, label: string) {
@@ -155,5 +158,87 @@ export async function openFromSidebar(page: Page, group: string, item: string, p
     if (!(await entry.isVisible())) await sidebar.getByRole('menuitem', { name: group }).click();
     await entry.click({ timeout: 2_000 });
     await expect(page).toHaveURL(path, { timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A charger for the specs that need OCPP traffic.
+
+/** A minimal OCPP 1.6J charge point: one outstanding call at a time, answers nothing. */
+export async function connectCharger(serial: string, key: string) {
+  const ws = new WebSocket(`${BASE_URL.replace('http', 'ws')}/ocpp/${serial}`, ['ocpp1.6'], {
+    headers: { authorization: `Basic ${Buffer.from(`${serial}:${key}`).toString('base64')}` },
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let n = 0;
+  const call = (action: string, payload: unknown) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const id = `e2e-${++n}`;
+      const onMessage = (data: WebSocket.RawData) => {
+        const frame = JSON.parse(String(data)) as unknown[];
+        if (frame[1] !== id) return;
+        ws.off('message', onMessage);
+        if (frame[0] === 3) resolve(frame[2] as Record<string, unknown>);
+        else reject(new Error(`${action}: ${JSON.stringify(frame)}`));
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify([2, id, action, payload]));
+    });
+  return { call, close: () => ws.close() };
+}
+
+/** The answer's data of an API call that must succeed. */
+export async function ok<T>(p: Promise<{ code: number; msg: string; data: T }>): Promise<T> {
+  const r = await p;
+  expect(r.code, r.msg).toBe(200);
+  return r.data;
+}
+
+/** Where simulated chargers connect. */
+export const OCPP_URL = `${BASE_URL.replace(/^http/, 'ws')}/ocpp`;
+
+/** A button's name holds its icon's label too, and antd spaces two Chinese characters: match the text loosely, anywhere. */
+export const looseButton = (text: string) => new RegExp(loose(text).source.slice(1));
+
+/**
+ * A station of the super provider, an AC point on it with `connectors` connectors (its serial number
+ * `E2E-<tag>-<stamp>` and OCPP key) and a prepaid card (`E2E<tag>C<stamp>`) for it to authorise.
+ */
+export async function pointWithCard(page: Page, tag: string, stamp: string, connectors = 1) {
+  const station = await ok(
+    api<{ id: number }>(page, 'POST', '/web/station/add', {
+      stationName: `E2E ${tag} ${stamp}`,
+      providerId: 1,
+      country: 'CN',
+      address: 'Harbour road 1',
+      longitude: 121.47,
+      latitude: 31.23,
+    }),
+  );
+  const serialNumber = `E2E-${tag}-${stamp}`;
+  const point = await ok(
+    api<{ ocppKey: string }>(page, 'POST', '/web/point/add', {
+      serialNumber,
+      pointName: `Bay ${stamp}`,
+      equipmentType: 'ac',
+      ratedPowerW: 22_000,
+      stationId: station.id,
+      connectors: Array.from({ length: connectors }, (_, i) => ({ connectorNo: i + 1, standard: 'ac', type: 'Type2' })),
+    }),
+  );
+  const cardNumber = `E2E${tag}C${stamp}`.toUpperCase();
+  const card = await ok(
+    api<{ id: number }>(page, 'POST', '/web/card/add', {
+      cardNumber,
+      physicalId: `${tag}${stamp}`.toUpperCase().slice(0, 20),
+      providerId: 1,
+      expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+      prepaidCents: 10_000,
+      email: 'driver@example.test',
+    }),
+  );
+  return { serialNumber, key: point.ocppKey, cardNumber, card };
 }

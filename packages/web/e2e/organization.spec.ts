@@ -36,7 +36,7 @@ for (const locale of LOCALES) {
       await expect(async () => {
         await addDialog.getByRole('button', { name: loose(t('common.confirm')) }).click();
         await expect(addDialog.getByText(t('validation.required', { field: nameLabel }))).toBeVisible({ timeout: 2_000 });
-      }).toPass({ timeout: 15_000 });
+      }).toPass({ timeout: 60_000 });
       await addDialog.getByLabel(nameLabel).fill(name);
       await addDialog.getByLabel(descLabel).fill('first description');
       await addDialog.getByRole('button', { name: loose(t('common.confirm')) }).click();

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import WebSocket from 'ws';
-import { api, BASE_URL, confirmDialog, expectNoRawKeys, LOCALES, loose, signIn, tr, watchConsole, type Locale } from './fixtures';
+import { api, confirmDialog, connectCharger, expectNoRawKeys, LOCALES, loose, signIn, tr, watchConsole, type Locale } from './fixtures';
 
 /**
  * Charging records end to end: a charger drives two sessions through the real OCPP endpoint (a raw
@@ -27,32 +26,6 @@ interface Seeded {
   serial: string;
   valid: number;
   invalid: number;
-}
-
-/** A minimal OCPP 1.6J charge point: one outstanding call at a time, answers nothing. */
-async function connectCharger(serial: string, key: string) {
-  const ws = new WebSocket(`${BASE_URL.replace('http', 'ws')}/ocpp/${serial}`, ['ocpp1.6'], {
-    headers: { authorization: `Basic ${Buffer.from(`${serial}:${key}`).toString('base64')}` },
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  let n = 0;
-  const call = (action: string, payload: unknown) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const id = `e2e-${++n}`;
-      const onMessage = (data: WebSocket.RawData) => {
-        const frame = JSON.parse(String(data)) as unknown[];
-        if (frame[1] !== id) return;
-        ws.off('message', onMessage);
-        if (frame[0] === 3) resolve(frame[2] as Record<string, unknown>);
-        else reject(new Error(`${action}: ${JSON.stringify(frame)}`));
-      };
-      ws.on('message', onMessage);
-      ws.send(JSON.stringify([2, id, action, payload]));
-    });
-  return { call, close: () => ws.close() };
 }
 
 const sample = (at: number, wh: number, k: number) => ({
@@ -92,6 +65,7 @@ async function seed(page: Page, tag: string): Promise<Seeded> {
     api(page, 'POST', '/web/price/add', {
       stationId: station.id,
       effectiveFrom: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      confirmPast: true,
       ...fees,
       valleyElec: 3333,
       valleyService: 1000,

@@ -242,7 +242,8 @@ for (const locale of LOCALES) {
       const form = dialog(page);
       await expect(form).toContainText(t('message.sendTitle'));
       // Every missing field is named at once, the recipients included.
-      await form.getByPlaceholder(t('kit.inputPlaceholder', { field: t('fields.message.content') })).fill(content);
+      // The content is rich text: type into its editor.
+      await form.getByTestId('rich-text-editor').locator('[contenteditable="true"]').fill(content);
       await form.getByRole('button', { name: btn(t('common.confirm')) }).click();
       await expect(form.getByText(t('validation.recipientsRequired'))).toBeVisible();
       await expect(form.getByText(t('validation.required', { field: t('fields.message.title') }))).toBeVisible();

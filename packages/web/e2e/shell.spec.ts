@@ -176,12 +176,15 @@ for (const locale of LOCALES) {
       await expect(page.locator('.ant-breadcrumb')).toHaveCount(0);
       await expect(page.locator('.ant-layout-sider')).toHaveCount(0);
 
-      await more.hover();
+      // A hover popup can fold away before a click on a loaded machine lands: hover and click again.
       const system = page
         .locator('.ant-menu-submenu-popup:not(.ant-menu-submenu-hidden)')
         .getByRole('menuitem', { name: t('menu.systemManagement') });
-      await system.click();
-      await expect(page).toHaveURL(/\/systemManagement\//);
+      await expect(async () => {
+        await more.hover({ timeout: 3_000 });
+        await system.click({ timeout: 3_000 });
+        await expect(page).toHaveURL(/\/systemManagement\//, { timeout: 3_000 });
+      }).toPass({ timeout: 60_000 });
       const sidebar = page.locator('.ant-layout-sider .ant-menu-root');
       await expect(sidebar.getByRole('menuitem', { name: orgs, exact: true })).toBeVisible();
       await expect(sidebar.getByRole('menuitem', { name: t('menu.realTimeMonitor') })).toHaveCount(0);
@@ -204,7 +207,7 @@ for (const locale of LOCALES) {
         if (!(await entry.isVisible())) await drawer.getByRole('menuitem', { name: t('menu.systemManagement') }).click();
         await entry.click({ timeout: 2_000 });
         await expect(page).toHaveURL(ORG_PAGE, { timeout: 2_000 });
-      }).toPass({ timeout: 15_000 });
+      }).toPass({ timeout: 60_000 });
       await expect(page.locator('.ant-drawer-open')).toHaveCount(0);
       await page.setViewportSize({ width: 1440, height: 900 });
       await expect(page.locator('.ant-layout-sider')).toBeVisible();

@@ -27,7 +27,10 @@ async function rowAction(page: Page, r: Locator, text: string, more: string) {
   await chooseFromDropdown(page, button(r, more), loose(text));
 }
 
-/** Pick an option of an antd Select, typing to narrow long lists. */
+/**
+ * Pick an option of an antd Select, typing to narrow long lists: the list is virtual, so an option
+ * past the first screenful is not in the page until typing brings it up (other specs add stations).
+ */
 async function choose(page: Page, select: Locator, option: string, typed?: string) {
   await select.click();
   if (typed) await select.locator('input').fill(typed);
@@ -126,6 +129,7 @@ for (const locale of LOCALES) {
           .filter({ hasText: t('fields.point.stationId') })
           .locator('.ant-select'),
         stationName,
+        stationName,
       );
       await choose(
         page,
@@ -178,7 +182,7 @@ for (const locale of LOCALES) {
       await rowAction(page, pointRow, t('point.move'), t('common.more'));
       const move = page.locator('.ant-modal').filter({ hasText: t('point.moveTitle') });
       await expect(move).toContainText(t('point.moveHint', { serial, station: stationName }));
-      await choose(page, move.locator('.ant-select'), otherStation);
+      await choose(page, move.locator('.ant-select'), otherStation, otherStation);
       await button(move, t('common.confirm')).click();
       await expect(toast(page, t('point.moved'))).toBeVisible();
       await expect(pointRow).toContainText(otherStation);

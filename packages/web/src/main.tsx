@@ -1,22 +1,32 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import 'antd/dist/reset.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ErrorBoundary } from './app/errors/error-boundary';
+import { installErrorReporting } from './app/errors/error-reporting';
 import { AppProviders } from './app/providers';
 import { AppRouter } from './app/router';
-import { initI18n } from './i18n';
+import { startI18n } from './i18n';
 import { currentLocale } from './i18n/lang';
 
 const locale = currentLocale();
-initI18n(locale);
-dayjs.locale(locale === 'zh-CN' ? 'zh-cn' : 'en');
 document.documentElement.lang = locale;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders>
-      <AppRouter />
-    </AppProviders>
-  </StrictMode>,
-);
+// Spec §9: the error log is for production; development keeps Vite's overlay and the console as they are.
+if (import.meta.env.PROD) installErrorReporting();
+
+// Only the chosen language's catalogue is fetched (issue 14 item 7); it is the first thing rendered.
+void startI18n(locale).then((catalogue) => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders antdLocale={catalogue.antdLocale}>
+        {import.meta.env.PROD ? (
+          <ErrorBoundary>
+            <AppRouter />
+          </ErrorBoundary>
+        ) : (
+          <AppRouter />
+        )}
+      </AppProviders>
+    </StrictMode>,
+  );
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, optText, timeFilter } from '../endpoint.js';
+import { crud, optText, dayFilter } from '../endpoint.js';
 import { connectorPlace } from './monitor.js';
 
 export const alarmLevels = ['serious', 'common'] as const;
@@ -49,8 +49,8 @@ export type AlarmRecordDto = z.infer<typeof alarmRecordDto>;
 
 export const alarmRecordFilter = z.object({
   /** Faults that occurred in [startTime, endTime]. */
-  startTime: timeFilter,
-  endTime: timeFilter,
+  startTime: dayFilter,
+  endTime: dayFilter,
   stationId: z.coerce.number().int().positive().optional(),
   pointId: z.coerce.number().int().positive().optional(),
   serialNumber: optText(48),

@@ -72,7 +72,7 @@ export const authApi = {
     access: 'session',
     resource: 'auth',
     mutation: false,
-    query: z.object({ token: z.string().optional() }),
+    // The token comes in the header only, never in the URL (the spec's `?token=` is not read).
     data: userInfo,
   }),
   logout: endpoint({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { crud, idBody, optText } from '../endpoint.js';
+import { idToken } from './id-token.js';
 import { MAX_AMOUNT_CENTS, moneyMove } from './charge-user.js';
 import { ledgerRow } from './recharge-record.js';
 
@@ -34,14 +35,11 @@ export const CARD_DETAIL_LEDGER_ROWS = 50;
 /** An instant from a form or a client, ISO 8601 with a zone ("…Z" or "+08:00"). */
 const instant = z.iso.datetime({ offset: true });
 
-/** The UID a reader reports (the charger's idTag): hex or decimal, stored upper-case. */
-export const physicalId = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .min(4)
-  .max(20)
-  .regex(/^[0-9A-Z]+$/);
+/**
+ * The charger's idTag: an OCPP IdToken as issued (a contract id such as `NL-TNM-C12345678-X`, an
+ * app token, or the upper-case hex UID the card reader reports); unique without regard to case.
+ */
+export const physicalId = idToken;
 
 export const cardCreate = z.object({
   cardNumber: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { crud, endpoint, idBody, optText, timeFilter } from '../endpoint.js';
+import { crud, endpoint, idBody, optText, dayFilter } from '../endpoint.js';
 import { connectorPlace } from './monitor.js';
+import { authorizationReasons } from './ocpp-log.js';
 import { priceTiers } from './price.js';
 
 /** Record validity (DESIGN.md §9): invalid records failed the meter checks; confirmed ones were released for billing by an operator. */
@@ -37,8 +38,17 @@ export const stopReasons = [
 
 /** Why a record is invalid: a meter sanity check (DESIGN.md §6), or a session the charger never stopped (a newer one began on its connector). */
 export const invalidReasons = ['meterBelowStart', 'meterReset', 'meterJump', 'notStopped'] as const;
-/** Why a finished record carries no bill. */
-export const billingNotes = ['noPrice', 'noAccount', 'badSamples'] as const;
+/**
+ * Why a finished record carries no bill. `unauthorized`: the charger started it although the idTag was
+ * not Accepted for the charger's provider (README "Security"): it is billed to nobody.
+ */
+export const billingNotes = ['noPrice', 'noAccount', 'badSamples', 'unauthorized'] as const;
+/**
+ * Whether the session's idTag was Accepted for the charger's provider at its start. An unauthorised
+ * session is kept (energy was delivered) but attached to no card or charge user and billed to nobody.
+ */
+export const chargeAuthorizations = ['authorized', 'unauthorized'] as const;
+export type ChargeAuthorization = (typeof chargeAuthorizations)[number];
 export const feeKinds = ['elec', 'service'] as const;
 
 /** One charging record: a finished transaction with its bill. Money in cents, energy in Wh. */
@@ -50,10 +60,15 @@ export const chargeRecordDto = z.object({
   ...connectorPlace,
   /** The station's IANA zone: the console shows the record's times on its wall clock. */
   stationTimeZone: z.string(),
+  /** What the charger sent; for an unauthorised session the only thing shown of who charged. */
   idTag: z.string(),
+  /** The card the idTag named; null when the session was not authorised (never another provider's card). */
   cardNumber: z.string().nullable(),
-  /** The charge user who charged: the card's owner, or the account started remotely. */
+  /** The charge user who charged: the card's owner, or the account started remotely; null when not authorised. */
   account: z.string().nullable(),
+  authorization: z.enum(chargeAuthorizations),
+  /** Why the start was answered as it was (null for records older than the reason). */
+  authReason: z.enum(authorizationReasons).nullable(),
   startType: z.enum(startTypes),
   startTime: z.string(),
   endTime: z.string().nullable(),
@@ -79,6 +94,13 @@ export const chargeRecordDto = z.object({
   confirmedAt: z.string().nullable(),
   /** Received after the charger had been offline. */
   late: z.boolean(),
+  /**
+   * Closed late: when the charger's own Stop arrived for a session already closed as `notStopped` and
+   * replaced the guessed end; null otherwise.
+   */
+  lateStopAt: z.string().nullable(),
+  /** The correction of the settled bill that a late Stop caused, in cents (more to pay > 0); the ledger holds it. */
+  adjustmentCents: z.number().nullable(),
   createTime: z.string(),
 });
 export type ChargeRecordDto = z.infer<typeof chargeRecordDto>;
@@ -94,6 +116,8 @@ export const billLineDto = z.object({
   /** 1/10,000 of the currency per kWh. */
   unitPrice: z.number(),
   amountCents: z.number(),
+  /** A line of a late Stop's correction: the difference from the settled line, beside it. */
+  adjustment: z.boolean(),
 });
 export type BillLineDto = z.infer<typeof billLineDto>;
 
@@ -122,8 +146,8 @@ export const MAX_PROCESS_SAMPLES = 2000;
 
 export const chargeRecordFilter = z.object({
   /** Sessions started in [startTime, endTime]. */
-  startTime: timeFilter,
-  endTime: timeFilter,
+  startTime: dayFilter,
+  endTime: dayFilter,
   id: z.coerce.number().int().positive().optional(),
   stationId: z.coerce.number().int().positive().optional(),
   pointId: z.coerce.number().int().positive().optional(),
@@ -133,6 +157,7 @@ export const chargeRecordFilter = z.object({
   startType: z.enum(startTypes).optional(),
   stopReason: optText(20),
   validity: z.enum(chargeValidities).optional(),
+  authorization: z.enum(chargeAuthorizations).optional(),
   providerId: z.coerce.number().int().positive().optional(),
 });
 export type ChargeRecordFilter = z.infer<typeof chargeRecordFilter>;

@@ -13,7 +13,24 @@ export const uploadKinds = {
   file: { maxMb: 5, types: ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'txt', 'pdf'] },
 } as const;
 
+/** The zone whose days a record list's time filter takes (`dayFilter`), and the station that gives it, if one does. */
+export const dayZoneDto = z.object({ timeZone: z.string(), stationId: z.number().nullable(), stationName: z.string().nullable() });
+export type DayZoneDto = z.infer<typeof dayZoneDto>;
+
 export const commonApi = {
+  dayZone: endpoint({
+    method: 'GET',
+    path: '/web/common/dayZone',
+    access: 'session',
+    resource: 'common',
+    query: z.object({
+      stationId: z.coerce.number().int().positive().optional(),
+      pointId: z.coerce.number().int().positive().optional(),
+      serialNumber: z.string().trim().max(64).optional(),
+    }),
+    data: dayZoneDto,
+    summary: "The time zone of a record list's days: the station's for one station (chosen, or the caller's only one), else CSMS_TIME_ZONE",
+  }),
   health: endpoint({
     method: 'GET',
     path: '/health',
@@ -25,8 +42,12 @@ export const commonApi = {
       uptimeS: z.number(),
       /** Bytes: resident set, V8 heap in use. */
       memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }),
-      /** CPU time the process has used since it started, ms. */
-      cpu: z.object({ userMs: z.number(), systemMs: z.number() }),
+      /**
+       * CPU time the process has used since it started, ms (all its threads); `mainThreadMs`: the
+       * part of the thread that serves HTTP and OCPP (Linux; null elsewhere), the rest being the
+       * embedded database's thread and Node's helpers.
+       */
+      cpu: z.object({ userMs: z.number(), systemMs: z.number(), mainThreadMs: z.number().nullable() }),
       /** Event-loop delay since the previous read of this endpoint (each read starts a new window). */
       eventLoop: z.object({ windowS: z.number(), p50Ms: z.number(), p99Ms: z.number(), maxMs: z.number() }),
       /** Chargers connected to this node over OCPP. */
@@ -76,6 +97,27 @@ export const commonApi = {
     resource: 'upload',
     operation: 'download',
     body: z.object({ fileName: z.string().min(1).max(255), delete: z.boolean().default(false) }),
+    raw: 'download',
+  }),
+  /**
+   * Several stored files in one streamed zip (spec §7's zip download): exported sheets kept as files, a
+   * station's images. Every file is checked like a single download before any byte is sent. Accepts
+   * a JSON or a form-encoded body (the download helper's form POST), answering with the blob.
+   */
+  downloadZip: endpoint({
+    method: 'POST',
+    path: '/common/download/zip',
+    access: 'session',
+    resource: 'upload',
+    operation: 'download',
+    mutation: false,
+    form: true,
+    body: z.object({
+      // A form field given once arrives as a string, repeated as an array.
+      fileNames: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1).max(255)).min(1).max(100)),
+      /** The zip's name without `.zip`; by default `files`. */
+      name: z.string().trim().max(100).optional(),
+    }),
     raw: 'download',
   }),
   downloadResource: endpoint({

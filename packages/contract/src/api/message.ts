@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, endpoint, listOf, optText, pageQuery, timeFilter } from '../endpoint.js';
+import { crud, endpoint, listOf, longPageQuery, optText, timeFilter } from '../endpoint.js';
 
 /** One row of the message screen: an inbox row, or in the admin view one (message, recipient) pair. */
 export const messageRow = z.object({
@@ -49,7 +49,7 @@ export const messageApi = {
     path: c.path('getAllMsg'),
     access: 'session',
     resource: 'message',
-    query: pageQuery.extend(messageFilter.shape),
+    query: longPageQuery.extend(messageFilter.shape),
     data: listOf(messageRow).extend({ view: z.enum(['admin', 'inbox']) }),
   }),
   search: endpoint({
@@ -58,7 +58,7 @@ export const messageApi = {
     access: 'session',
     resource: 'message',
     mutation: false,
-    body: pageQuery.extend(messageFilter.shape),
+    body: longPageQuery.extend(messageFilter.shape),
     data: listOf(messageRow).extend({ view: z.enum(['admin', 'inbox']) }),
   }),
   read: c.action('read', msgRef, unreadCount, { path: 'readMsg', access: 'session' }),

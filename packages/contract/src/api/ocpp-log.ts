@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, optText, timeFilter } from '../endpoint.js';
+import { crud, optText, dayFilter } from '../endpoint.js';
 
 export const ocppDirections = ['in', 'out', 'refused'] as const;
 
@@ -52,8 +52,8 @@ export const ocppLogFilter = z.object({
   action: optText(48),
   direction: z.enum(ocppDirections).optional(),
   messageId: optText(64),
-  startTime: timeFilter,
-  endTime: timeFilter,
+  startTime: dayFilter,
+  endTime: dayFilter,
 });
 
 const c = crud('ocppLog', 'config:ocppLog');

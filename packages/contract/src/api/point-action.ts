@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint, optText } from '../endpoint.js';
+import { idToken } from './id-token.js';
 
 /**
  * Operator actions on a charge point (DESIGN.md §6): each one an OCPP 1.6 command sent over the
@@ -62,7 +63,6 @@ export type ActionResult = z.infer<typeof actionResult>;
 /** A charge point's OCPP identity; `A`'s point CRUD enforces the stricter format at creation. */
 const serialNumber = z.string().trim().min(1).max(48);
 const connectorId = z.number().int().positive();
-const idToken = z.string().trim().min(1).max(20);
 
 export const resetTypes = ['Hard', 'Soft'] as const;
 export const availabilityTypes = ['Operative', 'Inoperative'] as const;
@@ -95,6 +95,26 @@ export const idTagOption = z.object({
   account: z.string().nullable(),
 });
 export type IdTagOption = z.infer<typeof idTagOption>;
+
+export const localListUpdateTypes = ['Differential', 'Full'] as const;
+export type LocalListUpdateType = (typeof localListUpdateTypes)[number];
+
+/** What the server knows of a point's local authorization list (OCPP 1.6 §5.15, §6.x SendLocalList). */
+export const localListState = z.object({
+  /** The version the point last Accepted from the server; null: it never did. */
+  serverVersion: z.number().nullable(),
+  /** The charger's last answer to GetLocalListVersion; null: never asked (-1 is shown as not supported). */
+  chargerVersion: z.number().nullable(),
+  /** False after a VersionMismatch or Failed answer, or when the charger reported another version. */
+  inStep: z.boolean(),
+  /** The charger's answer to the last SendLocalList (Accepted, Failed, NotSupported, VersionMismatch). */
+  lastStatus: z.string().nullable(),
+  /** How many entries the server believes the point's list holds. */
+  entries: z.number(),
+  /** The update the server would send by default: Differential when in step, else Full. */
+  suggested: z.enum(localListUpdateTypes),
+});
+export type LocalListState = z.infer<typeof localListState>;
 
 const path = (action: string) => `/web/point/${action}`;
 const monitor = (action: string) => ({ permi: `monitor:point:${action}` });
@@ -130,14 +150,34 @@ export const pointActionApi = {
     {},
   ),
   clearCache: action('clearCache', monitor('clearCache'), withSerial({}), {}),
-  sendLocalList: action('sendLocalList', monitor('sendLocalList'), withSerial({}), {
-    /** The version sent, and how many entries the full list held. */
-    listVersion: z.number(),
-    entries: z.number(),
-  }),
+  sendLocalList: action(
+    'sendLocalList',
+    monitor('sendLocalList'),
+    // Absent: Differential when the point is in step with the server's record, else Full.
+    withSerial({ updateType: z.enum(localListUpdateTypes).optional() }),
+    {
+      /** The version sent, the kind of update and how many entries it held. */
+      listVersion: z.number(),
+      updateType: z.enum(localListUpdateTypes),
+      entries: z.number(),
+      /** The server's record after the answer (its version moves to `listVersion` on Accepted). */
+      state: localListState,
+    },
+  ),
   getLocalListVersion: action('getLocalListVersion', monitor('getLocalListVersion'), withSerial({}), {
     /** 0: no list; null when the charger did not answer or does not support local lists (-1). */
     listVersion: z.number().nullable(),
+    /** The server's record, compared with the answer: `inStep` says whether the two agree. */
+    state: localListState,
+  }),
+  localListState: endpoint({
+    method: 'GET',
+    path: path('localListState'),
+    access: monitor('sendLocalList'),
+    resource: 'pointAction',
+    query: z.object({ serialNumber }),
+    data: localListState,
+    summary: "The server's record of a point's local authorization list: its version, whether the point is in step, the last answers",
   }),
   triggerMessage: action(
     'triggerMessage',
@@ -194,4 +234,4 @@ export const pointActionApi = {
 };
 
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
-export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions'>;
+export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions' | 'localListState'>;

@@ -54,7 +54,13 @@ const fees = {
   reserveFeeCents: wholeIn(MAX_RESERVE_FEE_CENTS, 'validation.reserveFee').describe('Cents per reservation, 0 to 100,000'),
 };
 
-const versionFields = z.object({ effectiveFrom, ...fees, slots });
+/**
+ * A version whose instant lies in the past re-prices the station's unbilled sessions (finished ones
+ * waiting for a price, running ones): saving it needs this set, after the caller has seen `impact`.
+ */
+const confirmPast = z.boolean().optional().describe('Confirms saving a version that takes effect in the past');
+
+const versionFields = z.object({ effectiveFrom, ...fees, slots, confirmPast });
 
 /** A new version of a station's price (`groupId` absent or null) or of a group price at that station. */
 export const priceCreate = z.object({
@@ -65,6 +71,38 @@ export const priceCreate = z.object({
 
 /** Saves a version: in place while no bill uses it, else as a new version of the same price. */
 export const priceEdit = z.object({ id: z.number().int().positive(), ...versionFields.shape });
+
+/**
+ * What saving a version would change (`impact`): the one-off or the edit, described as for `add`
+ * (station, group) or `edit` (`id`).
+ */
+export const priceImpactBody = z.object({
+  id: z.number().int().positive().optional(),
+  stationId: z.number().int().positive().optional(),
+  groupId: z.number().int().positive().nullable().optional(),
+  ...versionFields.shape,
+});
+
+/**
+ * Unbilled sessions whose bill the version changes, priced by the billing code with and without it:
+ * finished ones (waiting for a price, or for an operator's confirmation) as they would be billed
+ * now, running ones up to their last meter sample. Billed sessions never change.
+ */
+export const priceImpactDto = z.object({
+  /** The instant the version would take effect (now when none was given). */
+  effectiveFrom: z.string(),
+  /** It lies in the past: saving needs `confirmPast`. */
+  backdated: z.boolean(),
+  sessions: z.number(),
+  finished: z.number(),
+  running: z.number(),
+  /** Of `sessions`, those that have no price without the version. */
+  unpriced: z.number(),
+  /** Their bills in cents without the version (0 for those without a price) and with it. */
+  currentCents: z.number(),
+  newCents: z.number(),
+});
+export type PriceImpactDto = z.infer<typeof priceImpactDto>;
 
 const feeDto = Object.fromEntries(priceFeeKeys.map((k) => [k, z.number()])) as Record<PriceFeeKey, z.ZodNumber>;
 const optionalFeeDto = Object.fromEntries(priceFeeKeys.map((k) => [k, z.number().nullable()])) as Record<
@@ -148,13 +186,24 @@ export const priceApi = {
     summary: "A station's price (or a group price at it) with every version",
   }),
   add: c.add(priceCreate, priceVersionDto, {
-    summary: 'A new version; it may take effect in the past only if no session at the station billed after that instant',
+    summary:
+      'A new version; it may take effect in the past only if no session at the station billed after that instant, and only with confirmPast',
   }),
   edit: c.edit(priceEdit, priceVersionDto, {
     summary:
       'Updates a version no bill uses; a used version is kept and the values become a new version (another id). No effectiveFrom: now',
   }),
   remove: c.remove({ summary: 'Removes versions no bill uses' }),
+  impact: endpoint({
+    method: 'POST',
+    path: c.path('impact'),
+    access: { anyPermi: ['finance:price:add', 'finance:price:edit'] },
+    resource: 'price',
+    mutation: false,
+    body: priceImpactBody,
+    data: priceImpactDto,
+    summary: 'How many unbilled sessions, and how much money, saving a version would re-price (nothing is saved)',
+  }),
 };
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
+import { crud, endpoint, optEmail, optionsWindow, optText, phoneNumber } from '../endpoint.js';
 
 export const providerTypes = ['super', 'common'] as const;
 /** Validity a provider is sold for (spec §9): 1, 2 or 3 years from the day it is set. */
@@ -20,12 +20,16 @@ export const providerDto = z.object({
   logoPath: z.string().nullable(),
   disclaimer: z.string().nullable(),
   privacyAgreement: z.string().nullable(),
+  /** The unguessable key of the public agreement pages' links (`/disclaimer/{agreementKey}`). */
+  agreementKey: z.string(),
   mailAccount: z.string().nullable(),
   /** The authorization code is never returned: only whether one is stored, and a mask. */
   hasMailAuthCode: z.boolean(),
   mailAuthCodeMasked: z.string().nullable(),
   smtpAddress: z.string().nullable(),
   smtpPort: z.number().nullable(),
+  /** Card changes reach the local lists of the provider's online points within a minute (Differential SendLocalList). */
+  autoLocalListSync: z.boolean(),
   userCount: z.number(),
   createTime: z.string(),
 });
@@ -46,6 +50,8 @@ const providerFields = {
   mailAccount: z.string().trim().min(1).max(100),
   smtpAddress: z.string().trim().min(1).max(100),
   smtpPort: port,
+  /** Absent on edit: unchanged; on add: off. */
+  autoLocalListSync: z.boolean().optional(),
 };
 
 export const providerCreate = z.object({
@@ -79,6 +85,9 @@ export const providerOption = z.object({
   parentId: z.number().nullable(),
 });
 
+/** What the server generates: 32 hex digits (128 bits less the UUID's version bits). */
+export const agreementKey = z.string().regex(/^[0-9a-f]{32}$/);
+
 const c = crud('provider', 'system:provider', '/web/userManage');
 
 /** Providers (tenants); paths as spec §7 names them, the test-mail verb keeps the area's prefix. */
@@ -92,7 +101,7 @@ export const providerApi = {
     path: c.path('getAllProviders'),
     access: 'session',
     resource: 'provider',
-    query: z.object({ providerName: optText(100) }),
+    query: z.object({ providerName: optText(100), ...optionsWindow }),
     data: z.array(providerOption),
     summary: 'Providers the caller can see, for selects',
   }),
@@ -101,9 +110,20 @@ export const providerApi = {
     path: '/web/getProviderAgreement',
     access: 'public',
     resource: 'provider',
-    query: z.object({ providerId: z.coerce.number().int().positive(), kind: z.enum(['disclaimer', 'privacyAgreement']) }),
+    // By the provider's unguessable key, never its id: ids can be walked to list every provider's name.
+    query: z.object({ key: agreementKey, kind: z.enum(['disclaimer', 'privacyAgreement']) }),
+    /** `content` is sanitised HTML whose images (and `logoPath`) point at `agreementImage`. */
     data: z.object({ providerName: z.string(), logoPath: z.string().nullable(), content: z.string().nullable() }),
     summary: "A provider's disclaimer or privacy agreement, shown to drivers (no sign-in)",
+  }),
+  /** An image of a provider's agreements or its logo, for the public pages: only files they name. */
+  agreementImage: endpoint({
+    method: 'GET',
+    path: '/web/getProviderAgreement/image',
+    access: 'public',
+    resource: 'provider',
+    query: z.object({ key: agreementKey, resource: z.string().min(1).max(255) }),
+    raw: 'download',
   }),
   testMail: c.action(
     'testMail',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { crud, optText, timeFilter } from '../endpoint.js';
+import { crud, optText, dayFilter } from '../endpoint.js';
 
-export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer'] as const;
+export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer', 'adjustment'] as const;
 export type TradeType = (typeof tradeTypes)[number];
 export const accountKinds = ['card', 'mobile'] as const;
 /** Where a ledger row came from; others may appear (the ledger takes any source name). */
@@ -32,8 +32,8 @@ export type LedgerRow = z.infer<typeof ledgerRow>;
 
 /** Without a trade type the screen lists recharges and refunds; charges and transfers when asked for. */
 export const rechargeRecordFilter = z.object({
-  startTime: timeFilter,
-  endTime: timeFilter,
+  startTime: dayFilter,
+  endTime: dayFilter,
   account: optText(64),
   cardNumber: optText(64),
   tradeType: z.enum(tradeTypes).optional(),

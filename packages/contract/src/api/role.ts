@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, endpoint, optText } from '../endpoint.js';
+import { crud, endpoint, optionsWindow, optText } from '../endpoint.js';
 
 export const roleDto = z.object({
   id: z.number(),
@@ -63,7 +63,7 @@ export const roleApi = {
     path: c.path('queryRoles'),
     access: c.permi('query'),
     resource: 'role',
-    query: z.object({ roleName: optText(50), providerId: z.coerce.number().int().positive().optional() }),
+    query: z.object({ roleName: optText(50), providerId: z.coerce.number().int().positive().optional(), ...optionsWindow }),
     data: z.array(roleOption),
     summary: 'Roles the caller can see, for selects',
   }),

@@ -1,9 +1,9 @@
 import type { Vocabulary } from './zh-CN.js';
-import { stationEn } from './areas/station.js';
-import { ocppEn } from './areas/ocpp.js';
-import { cardsEn } from './areas/cards.js';
-import { priceEn } from './areas/price.js';
-import { recordsEn } from './areas/records.js';
+import { stationEn } from './areas/station.en.js';
+import { ocppEn } from './areas/ocpp.en.js';
+import { cardsEn } from './areas/cards.en.js';
+import { priceEn } from './areas/price.en.js';
+import { recordsEn } from './areas/records.en.js';
 
 export const enUS: Vocabulary = {
   fields: {
@@ -21,6 +21,9 @@ export const enUS: Vocabulary = {
       startTime: 'Start time',
       endTime: 'End time',
       token: 'Token',
+      stationId: 'Station',
+      pointId: 'Charge point',
+      serialNumber: 'Serial number',
     },
     auth: {
       username: 'Account',
@@ -38,8 +41,18 @@ export const enUS: Vocabulary = {
       roleCount: 'Roles',
     },
     dict: { type: 'Dictionary type', key: 'Setting key' },
-    upload: { file: 'File', fileName: 'File name', resource: 'Resource', delete: 'Delete after download', kind: 'Upload kind' },
+    upload: {
+      file: 'File',
+      fileName: 'File name',
+      resource: 'Resource',
+      delete: 'Delete after download',
+      kind: 'Upload kind',
+      fileNames: 'Files',
+      name: 'Archive name',
+    },
     provider: {
+      key: 'Link key',
+      resource: 'Image',
       providerName: 'Provider name',
       providerType: 'Provider type',
       parentId: 'Parent provider',
@@ -59,6 +72,7 @@ export const enUS: Vocabulary = {
       mailAuthCodeMasked: 'Mail authorization code',
       smtpAddress: 'SMTP address',
       smtpPort: 'SMTP port',
+      autoLocalListSync: 'Automatic whitelist sync',
       userCount: 'Users',
       to: 'Recipient email',
       kind: 'Document',
@@ -125,6 +139,20 @@ export const enUS: Vocabulary = {
       roleName: 'Role',
       lastLoginTime: 'Last sign-in',
     },
+    clientError: {
+      fingerprint: 'Fingerprint',
+      message: 'Message',
+      stack: 'Stack',
+      source: 'Caught by',
+      route: 'Route',
+      buildId: 'Build',
+      username: 'User',
+      providerId: 'Provider',
+      userAgent: 'Browser',
+      count: 'Occurrences',
+      firstSeen: 'First seen',
+      lastSeen: 'Last seen',
+    },
     systemLog: {
       method: 'Request method',
       path: 'Request path',
@@ -150,6 +178,7 @@ export const enUS: Vocabulary = {
     providerType: { super: 'Super provider', common: 'Common provider' },
     userStatus: { '1': 'Enabled', '0': 'Disabled' },
     yesNo: { '1': 'Yes', '0': 'No' },
+    clientErrorSource: { error: 'Window error', unhandledrejection: 'Unhandled rejection', boundary: 'Screen crash' },
     logMode: { web: 'Console', api: 'API', ocpp: 'OCPP' },
     logResult: {
       '200': 'Success',
@@ -213,6 +242,13 @@ export const enUS: Vocabulary = {
     unknown: 'Unknown system error, please report it to the administrator',
     unauthorized: 'Your session is invalid or has expired, please sign in again',
     forbidden: 'You have no permission for this operation',
+    request: {
+      badJson: 'The request body is not valid JSON',
+      emptyBody: 'The request body is empty; send a JSON object',
+      tooLarge: 'The request is too large (at most {mb} MB)',
+      unsupportedType: 'Unsupported content type {type}; send JSON',
+      badUrl: 'The address of the request is not valid',
+    },
     auth: {
       badCredentials: 'Incorrect username or password',
       accountExpired: 'Your back-office account has expired, please contact after-sales',
@@ -289,6 +325,7 @@ export const enUS: Vocabulary = {
       badImageType: 'Unsupported file format. Please upload a {types} image!',
       avatarInvalid: 'The avatar must be a jpg, png or gif image uploaded to this system',
       logoInvalid: 'The logo must be a jpg, png or gif image uploaded to this system',
+      richTextImage: 'Image insert failed: the images in {field} must be jpg, png or gif images of at most {n} MB uploaded to this system',
       missing: 'Please choose a file to upload',
       notFound: 'The file does not exist',
     },
@@ -318,6 +355,8 @@ export const enUS: Vocabulary = {
     passwordCommon: '{field} is one of the most commonly used passwords; choose another',
     listSeparator: ', ',
     pageSize: '{field} must be 10, 20, 50 or 300',
+    pageSizeLong: '{field} must be 10, 20, 50, 300 or 1000',
+    badCharacter: '{field} contains a character that is not allowed (NUL or broken Unicode)',
     recipientsRequired: 'Choose recipient roles or enter recipient users',
     ...stationEn.validation,
     ...ocppEn.validation,

@@ -29,17 +29,36 @@ export function interpolate(text: string, params?: Record<string, unknown>): str
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
 
+/**
+ * Where a vocabulary text comes from: a language of `vocabularies` (the server), or whatever
+ * language the caller has loaded (the console fetches only the one it shows).
+ */
+export type VocabularyLookup = (key: string) => string | undefined;
+
+export const vocabularyOf =
+  (lang: Lang): VocabularyLookup =>
+  (key) =>
+    lookup(vocabularies[lang], key);
+
 /** Translate a vocabulary key; an unknown key comes back as itself so that it shows up in tests. */
+export function translateWith(look: VocabularyLookup, key: string, params?: Record<string, unknown>): string {
+  return interpolate(look(key) ?? key, params);
+}
+
 export function translate(lang: Lang, key: string, params?: Record<string, unknown>): string {
-  return interpolate(lookup(vocabularies[lang], key) ?? key, params);
+  return translateWith(vocabularyOf(lang), key, params);
 }
 
 /** The label of a field of a resource, falling back to the common fields. */
-export function fieldLabel(lang: Lang, resource: string, path: string): string {
+export function fieldLabelWith(look: VocabularyLookup, resource: string, path: string): string {
   const leaf =
     path
       .split('.')
       .filter((p) => !/^\d+$/.test(p))
       .pop() ?? path;
-  return lookup(vocabularies[lang], `fields.${resource}.${leaf}`) ?? lookup(vocabularies[lang], `fields.common.${leaf}`) ?? leaf;
+  return look(`fields.${resource}.${leaf}`) ?? look(`fields.common.${leaf}`) ?? leaf;
+}
+
+export function fieldLabel(lang: Lang, resource: string, path: string): string {
+  return fieldLabelWith(vocabularyOf(lang), resource, path);
 }

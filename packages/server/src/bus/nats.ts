@@ -14,7 +14,8 @@ const codec = JSONCodec<unknown>();
 const chargerSubject = (prefix: string, serialNumber: string, verb: 'cmd' | 'here') =>
   `${prefix}.charger.${Buffer.from(serialNumber, 'utf8').toString('base64url') || '_'}.${verb}`;
 
-export interface NatsCluster {
+/** How the nodes reach each other: over NATS (here), or over the IPC channels of one machine's workers (ipc.ts). */
+export interface Cluster {
   bus: ChargerBus;
   fanout: Fanout;
   close(): Promise<void>;
@@ -30,7 +31,7 @@ export async function connectNats(opts: {
   commandTimeoutMs: number;
   /** First token of every subject. */
   prefix: string;
-}): Promise<NatsCluster> {
+}): Promise<Cluster> {
   const nc = await connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
     // Only the first connection must succeed: once up, the client reconnects on its own whatever happens.
     throw new Error(`NATS_URL ${opts.url}: cannot connect (${(err as { code?: string }).code ?? String(err)})`, { cause: err });

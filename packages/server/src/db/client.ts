@@ -1,14 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { serverRoot } from '../config.js';
+import { templatePath } from './pglite-template.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -18,6 +17,10 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The node-postgres pool every query goes through (to PGlite's thread, or to a PostgreSQL server). */
+  pool: pg.Pool;
+  /** PGlite only: a copy of the whole data directory (test templates). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -26,15 +29,98 @@ export const migrationsFolder = path.join(serverRoot, 'drizzle');
 /** Arbitrary constant: the advisory lock every node takes while it migrates. */
 const MIGRATION_LOCK = 7_204_611;
 
-export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
-  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create(opts.dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', close: () => client.close() };
+/**
+ * node-postgres's pool, except that a statement the database refused does not cost the connection:
+ * pg-pool ends a client whose query failed, and PGlite's single connection would then race its own
+ * reconnection (and PostgreSQL pay a new connection per refused write). A broken connection is
+ * still dropped by the pool (`release` checks it).
+ */
+function createPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.query = (async (...args: unknown[]) => {
+    const client = await pool.connect();
+    try {
+      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+    } finally {
+      client.release();
+    }
+  }) as pg.Pool['query'];
+  return pool;
 }
 
-export function openPostgres(url: string): Database & { pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/**
+ * PGlite in a worker thread (src/db/pglite-worker.mjs), reached over a Unix socket in a private
+ * directory with node-postgres: the event loop that serves chargers and browsers never runs a
+ * query, and PGlite takes the same code path as a PostgreSQL server. One connection, since PGlite
+ * is one session: a transaction holds it and other queries wait, as PGlite's own lock made them.
+ * A commit is written to its files before its answer leaves the worker, so killing the server (SIGKILL) loses nothing answered.
+ */
+export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; templateFile?: string } = {}): Promise<Database> {
+  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-pglite-'));
+  const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
+  const worker = new Worker(path.join(serverRoot, 'src/db/pglite-worker.mjs'), {
+    workerData: { dataDir: opts.dataDir, loadDataDir, templateFile: opts.templateFile, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+    transferList: loadDataDir ? [loadDataDir] : [],
+  });
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  const failAll = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  const started = new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the PGlite thread ended during start-up (exit ${code})`)));
+    worker.once('message', () => resolve());
+  });
+  try {
+    await started;
+  } catch (err) {
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    throw err;
+  }
+  // Only this start-up's listeners: a Worker keeps its own ('newListener' starts its port).
+  worker.removeAllListeners('error').removeAllListeners('exit');
+  worker.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: string }) => {
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.ok) p?.resolve(m.value);
+    else p?.reject(new Error(m.error));
+  });
+  worker.on('error', (err) => {
+    console.error('PGlite thread failed:', err);
+    failAll(err);
+  });
+  worker.on('exit', () => failAll(new Error('the PGlite thread has ended')));
+  const ask = (op: 'dump' | 'close') =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op });
+    });
+
+  const pool = createPool({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+  pool.on('error', (err) => console.warn(`pglite: connection lost: ${err.message}`));
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    pool,
+    kind: 'pglite',
+    dumpDataDir: async () => new Blob([(await ask('dump')) as ArrayBuffer]),
+    close: () =>
+      (closed ??= (async () => {
+        await pool.end();
+        await ask('close');
+        await worker.terminate();
+        fs.rmSync(socketDir, { recursive: true, force: true });
+      })()),
+  };
+}
+
+export function openPostgres(url: string): Database {
+  const pool = createPool({ connectionString: url, max: 10 });
   // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
   // process: the pool replaces it on the next query.
   pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
@@ -44,28 +130,33 @@ export function openPostgres(url: string): Database & { pool: pg.Pool } {
 
 /** Apply the committed migrations, serialised across nodes by an advisory lock. */
 export async function migrate(database: Database): Promise<void> {
-  if (database.kind === 'postgres') {
-    const pool = (database as Database & { pool: pg.Pool }).pool;
-    const client = await pool.connect();
-    try {
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-      client.release();
-    }
-    return;
-  }
-  await database.db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
+  const client = await database.pool.connect();
   try {
-    await migratePglite(database.db as never, { migrationsFolder });
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
   } finally {
-    await database.db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
   }
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  const database = opts.databaseUrl ? openPostgres(opts.databaseUrl) : await openPglite({ dataDir: path.join(opts.dataDir, 'pglite') });
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; template?: string }): Promise<Database> {
+  const database = opts.databaseUrl
+    ? openPostgres(opts.databaseUrl)
+    : await openPgliteDir(path.join(opts.dataDir, 'pglite'), opts.template ?? templatePath());
   await migrate(database);
   return database;
+}
+
+/** PGlite in `dataDir`; a first start unpacks the build's migrated template there, or creates the database when there is none. */
+async function openPgliteDir(dataDir: string, template: string): Promise<Database> {
+  const fresh = !fs.existsSync(dataDir) || fs.readdirSync(dataDir).length === 0;
+  if (!fresh || !fs.existsSync(template)) return openPglite({ dataDir });
+  try {
+    return await openPglite({ dataDir, templateFile: template });
+  } catch (err) {
+    console.warn(`pglite: the build's template could not be loaded (${(err as Error).message}); creating the database instead`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return openPglite({ dataDir });
+  }
 }

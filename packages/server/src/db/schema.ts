@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   serial,
   text,
@@ -34,10 +35,20 @@ export const provider = pgTable('provider', {
   logoPath: varchar('logo_path', { length: 255 }),
   disclaimer: text('disclaimer'),
   privacyAgreement: text('privacy_agreement'),
+  /**
+   * The unguessable part of the public agreement pages' links (`/disclaimer/{key}`): drivers reach a
+   * provider's agreements by it, and nobody can walk the ids to list every provider's name.
+   */
+  agreementKey: varchar('agreement_key', { length: 32 })
+    .notNull()
+    .unique()
+    .default(sql`replace(gen_random_uuid()::text, '-', '')`),
   mailAccount: varchar('mail_account', { length: 100 }),
   mailAuthCode: varchar('mail_auth_code', { length: 200 }),
   smtpAddress: varchar('smtp_address', { length: 100 }),
   smtpPort: integer('smtp_port'),
+  /** Card changes reach the local lists of the provider's online points without an operator (README "Local authorization lists"). */
+  autoLocalListSync: boolean('auto_local_list_sync').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -316,8 +327,8 @@ export const ledger = pgTable(
     accountKind: varchar('account_kind', { length: 10 }).$type<'card' | 'mobile'>().notNull(),
     cardId: integer('card_id').references(() => card.id),
     chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
-    tradeType: varchar('trade_type', { length: 10 }).$type<'recharge' | 'refund' | 'charge' | 'transfer'>().notNull(),
-    /** Signed: recharge > 0, refund < 0, charge ≤ 0. */
+    tradeType: varchar('trade_type', { length: 10 }).$type<'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment'>().notNull(),
+    /** Signed: recharge > 0, refund < 0, charge ≤ 0, adjustment ≠ 0 (a settled bill's correction). */
     amountCents: integer('amount_cents').notNull(),
     balanceBeforeCents: integer('balance_before_cents').notNull(),
     balanceAfterCents: integer('balance_after_cents').notNull(),
@@ -344,6 +355,12 @@ export const ledger = pgTable(
     uniqueIndex('ledger_mobile_charge_ref')
       .on(t.chargeUserId, t.transactionRef)
       .where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
+    uniqueIndex('ledger_card_adjustment_ref')
+      .on(t.cardId, t.transactionRef)
+      .where(sql`${t.tradeType} = 'adjustment' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
+    uniqueIndex('ledger_mobile_adjustment_ref')
+      .on(t.chargeUserId, t.transactionRef)
+      .where(sql`${t.tradeType} = 'adjustment' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
   ],
 );
 
@@ -457,6 +474,18 @@ export const chargePoint = pgTable(
     connectedNode: varchar('connected_node', { length: 128 }),
     firmwareStatus: varchar('firmware_status', { length: 32 }),
     diagnosticsStatus: varchar('diagnostics_status', { length: 32 }),
+    /** The local list version the point last Accepted from us; null: it never did. Its content is `point_local_list`. */
+    localListVersion: integer('local_list_version'),
+    /** Whether the point's list is known to be ours: false after VersionMismatch or Failed, or a GetLocalListVersion answer that differs. */
+    localListInStep: boolean('local_list_in_step').notNull().default(false),
+    /** The charger's answer to the last SendLocalList (Accepted, Failed, NotSupported, VersionMismatch). */
+    localListStatus: varchar('local_list_status', { length: 20 }),
+    /** The charger's last answer to GetLocalListVersion (-1: not supported). */
+    localListChargerVersion: integer('local_list_charger_version'),
+    /** `local_list_version.version` when the point's list was last brought up to date: a larger counter means cards may have changed. */
+    localListSeen: integer('local_list_seen').notNull().default(0),
+    /** When a SendLocalList last went to it (automatic sync backs off from points that refuse). */
+    localListSentAt: timestamp('local_list_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -464,6 +493,25 @@ export const chargePoint = pgTable(
     index('charge_point_station').on(t.stationId),
     index('charge_point_provider').on(t.providerId),
   ],
+);
+
+/**
+ * What each point's local authorization list holds, as far as we know: the entries of the last
+ * list it Accepted (OCPP 1.6 SendLocalList). A Differential update is the difference between this
+ * and the cards' list now.
+ */
+export const pointLocalList = pgTable(
+  'point_local_list',
+  {
+    pointId: integer('point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    idTag: varchar('id_tag', { length: 20 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull(),
+    expiryDate: timestamp('expiry_date', { withTimezone: true }),
+    parentIdTag: varchar('parent_id_tag', { length: 64 }),
+  },
+  (t) => [primaryKey({ columns: [t.pointId, t.idTag] })],
 );
 
 /** Connectors of a point, numbered from 1 as in OCPP. */
@@ -545,6 +593,12 @@ export const chargingTransaction = pgTable(
     /** An operator confirmed an invalid record so that it is billed. */
     confirmedBy: integer('confirmed_by'),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** When the charger's own Stop replaced the end guessed for a session closed as `notStopped` (closed late). */
+    lateStopAt: timestamp('late_stop_at', { withTimezone: true }),
+    /** The late Stop came after the bill was settled: the bill is corrected by an adjustment (billing does it). */
+    adjustmentDue: boolean('adjustment_due').notNull().default(false),
+    /** The correction of a settled bill, in cents (more to pay > 0); its ledger row and bill lines carry it. */
+    adjustmentCents: integer('adjustment_cents'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -699,6 +753,41 @@ export const billLine = pgTable(
     energyWh: bigint('energy_wh', { mode: 'number' }).notNull(),
     unitPrice: integer('unit_price').notNull(),
     amountCents: integer('amount_cents').notNull(),
+    /** A line of the correction made after settlement (a late Stop): the difference, never an edit of the settled line. */
+    adjustment: boolean('adjustment').notNull().default(false),
   },
-  (t) => [uniqueIndex('bill_line_unique').on(t.transactionId, t.priceId, t.tier, t.kind)],
+  (t) => [uniqueIndex('bill_line_unique').on(t.transactionId, t.adjustment, t.priceId, t.tier, t.kind)],
 );
+
+/**
+ * Uncaught errors of production consoles (spec §9), one row per fingerprint (build, message, top of
+ * the stack) with a count; route, user and browser are the latest occurrence's.
+ */
+export const clientError = pgTable(
+  'client_error',
+  {
+    id: serial('id').primaryKey(),
+    fingerprint: varchar('fingerprint', { length: 64 }).notNull().unique(),
+    message: varchar('message', { length: 1000 }).notNull(),
+    stack: text('stack'),
+    source: varchar('source', { length: 20 }).$type<'error' | 'unhandledrejection' | 'boundary'>().notNull(),
+    route: varchar('route', { length: 500 }).notNull(),
+    buildId: varchar('build_id', { length: 64 }).notNull(),
+    userId: integer('user_id'),
+    username: varchar('username', { length: 64 }),
+    /** The reporting user's provider; null for a console nobody was signed in to (seen by the super provider only). */
+    providerId: integer('provider_id'),
+    userAgent: varchar('user_agent', { length: 300 }),
+    count: integer('count').notNull().default(1),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('client_error_last_seen').on(t.lastSeen)],
+);
+
+/** Error reports per session (`session:<id>`) or address (`ip:<addr>`) in the current window. */
+export const clientErrorQuota = pgTable('client_error_quota', {
+  key: varchar('key', { length: 128 }).primaryKey(),
+  reports: integer('reports').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+});

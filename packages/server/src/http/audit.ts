@@ -1,3 +1,5 @@
+import { hasBadText, replaceBadText } from '@csms/contract';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { systemLog } from '../db/schema.js';
 import type { RequestCtx } from './context.js';
@@ -16,6 +18,19 @@ export function redact(value: unknown, depth = 0): unknown {
   );
 }
 
+const clean = (s: string) => (hasBadText(s) ? replaceBadText(s) : s);
+
+/**
+ * Copy of raw input that jsonb can store: NUL and unpaired UTF-16 halves replaced. Only input that
+ * failed validation is logged raw (validated input never holds them); without this its row would fail.
+ */
+export function sanitizeForLog(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (value === null || typeof value !== 'object' || depth > 6) return value ?? null;
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => sanitizeForLog(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k), sanitizeForLog(v, depth + 1)]));
+}
+
 export interface AuditEntry {
   ctx: RequestCtx;
   operation: string;
@@ -31,25 +46,44 @@ export interface AuditEntry {
   operator?: { userId?: number; providerId?: number; username?: string };
 }
 
+const PENDING = 0;
+
 export function createAuditLog({ db }: { db: Db }) {
+  const row = (e: AuditEntry) => {
+    const p = e.ctx.principal;
+    return {
+      providerId: e.operator?.providerId ?? p?.providerId ?? null,
+      userId: e.operator?.userId ?? p?.userId ?? null,
+      operator: (e.operator?.username ?? p?.username ?? null)?.slice(0, 64) ?? null,
+      operation: e.operation,
+      operand: e.operand.slice(0, 255),
+      method: e.method,
+      path: e.path.slice(0, 255),
+      ip: e.ctx.ip,
+      request: redact(e.request) ?? null,
+      result: e.result,
+      msg: e.msg.slice(0, 500),
+      mode: e.mode,
+      durationMs: e.durationMs ?? null,
+    };
+  };
   return {
+    /** One row, in the caller's transaction when there is one (a unit of work). */
     async write(e: AuditEntry): Promise<void> {
-      const p = e.ctx.principal;
-      await db.insert(systemLog).values({
-        providerId: e.operator?.providerId ?? p?.providerId ?? null,
-        userId: e.operator?.userId ?? p?.userId ?? null,
-        operator: (e.operator?.username ?? p?.username ?? null)?.slice(0, 64) ?? null,
-        operation: e.operation,
-        operand: e.operand.slice(0, 255),
-        method: e.method,
-        path: e.path.slice(0, 255),
-        ip: e.ctx.ip,
-        request: redact(e.request) ?? null,
-        result: e.result,
-        msg: e.msg.slice(0, 500),
-        mode: e.mode,
-        durationMs: e.durationMs ?? null,
-      });
+      await db.insert(systemLog).values(row(e));
+    },
+    /** A row written before an action outside the database runs (result 0 until `finish`). */
+    async begin(e: AuditEntry): Promise<number> {
+      const [r] = await db
+        .insert(systemLog)
+        .values({ ...row(e), result: PENDING, msg: null })
+        .returning({ id: systemLog.id });
+      return r!.id;
+    },
+    /** The outcome of the action `begin` recorded, and who it turned out to be (sign-in). */
+    async finish(id: number, e: AuditEntry): Promise<void> {
+      const { result, msg, durationMs, operand, providerId, userId, operator } = row(e);
+      await db.update(systemLog).set({ result, msg, durationMs, operand, providerId, userId, operator }).where(eq(systemLog.id, id));
     },
   };
 }

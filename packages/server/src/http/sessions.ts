@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { provider, role, session, systemUser } from '../db/schema.js';
@@ -19,6 +19,45 @@ export async function providerSubtree(db: Db, providerId: number): Promise<numbe
 }
 
 export function createSessionStore({ db, config }: { db: Db; config: Pick<Config, 'sessionTtlHours'> }) {
+  async function principalWhere(which: SQL): Promise<Principal | null> {
+    const [row] = await db
+      .select({
+        sessionId: session.id,
+        userId: systemUser.id,
+        username: systemUser.username,
+        providerId: systemUser.providerId,
+        providerType: provider.type,
+        roleId: role.id,
+        roleKey: role.roleKey,
+        roleEnabled: role.enabled,
+        permissions: role.permissions,
+        rolePaths: role.rolePaths,
+        stationIds: systemUser.stationIds,
+      })
+      .from(session)
+      .innerJoin(systemUser, eq(systemUser.id, session.userId))
+      .innerJoin(role, eq(role.id, systemUser.roleId))
+      .innerJoin(provider, eq(provider.id, systemUser.providerId))
+      .where(
+        and(
+          which,
+          isNull(session.revokedAt),
+          gt(session.expiresAt, sql`now()`),
+          eq(systemUser.status, 1),
+          sql`(${provider.expiresAt} is null or ${provider.expiresAt} > now())`,
+        ),
+      )
+      .limit(1);
+    if (!row) return null;
+    return {
+      ...row,
+      permissions: row.roleEnabled ? row.permissions : [],
+      rolePaths: row.roleEnabled ? row.rolePaths : [],
+      providerIds: row.providerType === 'super' ? 'all' : await providerSubtree(db, row.providerId),
+      stationIds: row.stationIds.length > 0 ? row.stationIds : null,
+    };
+  }
+
   return {
     async create(userId: number, ip: string, userAgent: string | undefined): Promise<string> {
       const token = randomBytes(32).toString('base64url');
@@ -33,43 +72,13 @@ export function createSessionStore({ db, config }: { db: Db; config: Pick<Config
     },
 
     /** The principal behind a token, or null when the session is unknown, expired, revoked, or its user or provider is no longer allowed in. */
-    async resolve(token: string): Promise<Principal | null> {
-      const [row] = await db
-        .select({
-          sessionId: session.id,
-          userId: systemUser.id,
-          username: systemUser.username,
-          providerId: systemUser.providerId,
-          providerType: provider.type,
-          roleId: role.id,
-          roleKey: role.roleKey,
-          roleEnabled: role.enabled,
-          permissions: role.permissions,
-          rolePaths: role.rolePaths,
-          stationIds: systemUser.stationIds,
-        })
-        .from(session)
-        .innerJoin(systemUser, eq(systemUser.id, session.userId))
-        .innerJoin(role, eq(role.id, systemUser.roleId))
-        .innerJoin(provider, eq(provider.id, systemUser.providerId))
-        .where(
-          and(
-            eq(session.tokenHash, hashToken(token)),
-            isNull(session.revokedAt),
-            gt(session.expiresAt, sql`now()`),
-            eq(systemUser.status, 1),
-            sql`(${provider.expiresAt} is null or ${provider.expiresAt} > now())`,
-          ),
-        )
-        .limit(1);
-      if (!row) return null;
-      return {
-        ...row,
-        permissions: row.roleEnabled ? row.permissions : [],
-        rolePaths: row.roleEnabled ? row.rolePaths : [],
-        providerIds: row.providerType === 'super' ? 'all' : await providerSubtree(db, row.providerId),
-        stationIds: row.stationIds.length > 0 ? row.stationIds : null,
-      };
+    resolve(token: string): Promise<Principal | null> {
+      return principalWhere(eq(session.tokenHash, hashToken(token)));
+    },
+
+    /** The same for a session already resolved once (an open event stream re-reads its scope): by its id, not its token. */
+    resolveSession(sessionId: number): Promise<Principal | null> {
+      return principalWhere(eq(session.id, sessionId));
     },
 
     async revoke(sessionId: number): Promise<void> {

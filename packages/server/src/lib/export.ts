@@ -35,6 +35,8 @@ function cell(v: unknown): string | number | boolean | null {
 }
 
 function csvField(v: unknown): string {
+  // A number is no formula: a negative amount (a bill adjustment, a refund) stays a number.
+  if (typeof v === 'number') return String(v);
   const s = v === null || v === undefined ? '' : String(v);
   // Quote when needed; neutralise spreadsheet formulas.
   const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;

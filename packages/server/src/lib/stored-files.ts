@@ -102,7 +102,7 @@ export async function sniffUpload(file: string, ext: string): Promise<string | n
 }
 
 /** RFC 6266 with an ASCII fallback and the UTF-8 name (RFC 8187), so that every browser keeps a Chinese file name. */
-function contentDisposition(name: string, type: 'inline' | 'attachment'): string {
+export function contentDisposition(name: string, type: 'inline' | 'attachment'): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;

@@ -29,6 +29,8 @@ export interface ImageField {
   /** Vocabulary key of the message (it names the field and the rule). */
   key: string;
   maxMb?: number;
+  /** More parameters of the message (the field's label). */
+  params?: Record<string, unknown>;
 }
 
 /**
@@ -40,13 +42,18 @@ export function createStoredImages({ db }: { db: Db }) {
     /** Empty is fine (the field is cleared); anything else must be such an image, or 400 naming the field. */
     async check(p: Principal, value: string | null | undefined, rule: ImageField): Promise<void> {
       if (!value) return;
-      const refuse = () => badField(rule.field, rule.key, { n: rule.maxMb ?? 0 });
+      const refuse = () => badField(rule.field, rule.key, { n: rule.maxMb ?? 0, ...rule.params });
       const name = storedFileNameOf(value);
       if (!name) throw refuse();
       const [file] = await db.select().from(storedFile).where(eq(storedFile.fileName, name)).limit(1);
       if (!file || (file.providerId !== null && !canSeeProvider(p, file.providerId))) throw refuse();
       if (!IMAGE_TYPES.has(storedType(file))) throw refuse();
       if (rule.maxMb !== undefined && file.sizeBytes > rule.maxMb * 1024 * 1024) throw refuse();
+    },
+    /** A stored image by its name, unscoped: for public pages that have already checked the text naming it. */
+    async find(name: string) {
+      const [file] = await db.select().from(storedFile).where(eq(storedFile.fileName, name)).limit(1);
+      return file && IMAGE_TYPES.has(storedType(file)) ? file : undefined;
     },
   };
 }

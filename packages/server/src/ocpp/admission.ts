@@ -9,17 +9,29 @@ import { autoRegister, type PointState } from './registry.js';
 export const SUBPROTOCOL = 'ocpp1.6';
 
 /** Why a connection attempt was turned away, with the HTTP status it got. */
-export type Refusal = { status: 400 | 401 | 404 | 503; reason: string; point?: { id: number; providerId: number } };
+export type Refusal = {
+  status: 400 | 401 | 404 | 429 | 503;
+  reason: string;
+  point?: { id: number; providerId: number };
+  /** 429: seconds until the lockout ends. */
+  retryAfter?: number;
+};
 
 const STATUS_TEXT: Record<Refusal['status'], string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
+  429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 
-export function refuse(socket: Duplex, { status }: Refusal): void {
-  const extra = status === 401 ? 'WWW-Authenticate: Basic realm="OCPP", charset="UTF-8"\r\n' : '';
+export function refuse(socket: Duplex, { status, retryAfter }: Refusal): void {
+  const extra =
+    status === 401
+      ? 'WWW-Authenticate: Basic realm="OCPP", charset="UTF-8"\r\n'
+      : status === 429 && retryAfter
+        ? `Retry-After: ${retryAfter}\r\n`
+        : '';
   socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n${extra}\r\n`);
 }
 

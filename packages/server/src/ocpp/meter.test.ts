@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { advance, readSample, type MeterState } from './meter.js';
-import { startOfMonth } from './time.js';
 
 describe('readSample', () => {
   it('defaults to the energy register in Wh and converts units', () => {
@@ -92,15 +91,5 @@ describe('advance (meter sanity)', () => {
       advance(jump, 1_500_200, 2 * MIN, rated, true);
       expect(jump).toMatchObject({ energyWh: 200, valid: false, invalidReason: 'meterJump' });
     }
-  });
-});
-
-describe('startOfMonth', () => {
-  it('is local midnight of the 1st in the time zone, across daylight saving', () => {
-    expect(startOfMonth(new Date('2026-03-15T12:00:00Z'), 'Asia/Shanghai').toISOString()).toBe('2026-02-28T16:00:00.000Z');
-    expect(startOfMonth(new Date('2026-02-28T17:00:00Z'), 'Asia/Shanghai').toISOString()).toBe('2026-02-28T16:00:00.000Z');
-    expect(startOfMonth(new Date('2026-04-10T00:00:00Z'), 'Europe/Berlin').toISOString()).toBe('2026-03-31T22:00:00.000Z');
-    expect(startOfMonth(new Date('2026-11-02T00:00:00Z'), 'America/New_York').toISOString()).toBe('2026-11-01T04:00:00.000Z');
-    expect(startOfMonth(new Date('2026-01-31T23:59:59Z'), 'UTC').toISOString()).toBe('2026-01-01T00:00:00.000Z');
   });
 });

@@ -16,6 +16,7 @@ import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
 import { createOcppLogWriter } from './log-writer.js';
+import { createConnectLimiter } from './attempts.js';
 import { createAdmission, identityOf, offersOcpp16, refuse, SUBPROTOCOL, type Refusal } from './admission.js';
 import { createPointLoader, type PointState } from './registry.js';
 import { ChargerSession, type ActionHandler, type SessionDeps } from './session.js';
@@ -34,7 +35,7 @@ export interface OcppDeps {
   /** The HTTP server the console is served from; OCPP upgrades on the same port. */
   server: Server;
   db: Db;
-  config: Pick<Config, 'host' | 'ocpp' | 'timeZone' | 'nodeId'>;
+  config: Pick<Config, 'host' | 'ocpp' | 'timeZone' | 'nodeId'> & Partial<Pick<Config, 'trustProxy'>>;
   bus: ChargerBus;
   /** Several nodes (NATS): running idTags are shared, and each node marks offline only the chargers it held. */
   fanout?: Fanout;
@@ -60,6 +61,7 @@ export function createOcpp(deps: OcppDeps) {
   const log = createOcppLogWriter({ db, log: logger });
   const writer = createBatchWriter({ db });
   const loadPoint = createPointLoader(db);
+  const limiter = createConnectLimiter({ db, limits: config, logger });
   const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
   const vendors = createVendorRegistry();
   const { nodeId } = deps.config;
@@ -188,6 +190,29 @@ export function createOcpp(deps: OcppDeps) {
     });
   }
 
+  /**
+   * A refused upgrade. The charger's doing (4xx): counted against its identity and address (a lockout once
+   * either reaches its limit) and added to the identity's summary row of the OCPP log. Ours (503: shutting
+   * down, a database failure): one row each, as before, and never counted against the charger.
+   */
+  async function recordRefusal(identity: string, refusal: Refusal, req: IncomingMessage, address: string): Promise<void> {
+    if (refusal.status === 503) return logRefusal(identity, refusal, req);
+    const attempt = {
+      identity: identity.slice(0, 64),
+      address,
+      reason: refusal.reason,
+      httpStatus: refusal.status,
+      path: (req.url ?? '').slice(0, 200),
+      point: refusal.point,
+    };
+    if (refusal.status === 429) return limiter.lockedOut(attempt);
+    try {
+      await limiter.failed(attempt);
+    } catch (err) {
+      logger.warn({ err, identity }, 'ocpp: failed connection could not be counted');
+    }
+  }
+
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => {
       /* the client went away during the handshake */
@@ -198,16 +223,26 @@ export function createOcpp(deps: OcppDeps) {
       if (deps.server.listenerCount('upgrade') <= 1) refuse(socket, { status: 404, reason: 'notOcpp' });
       return;
     }
+    const name = identity ?? (req.url ?? '').slice(6);
+    const address = sourceAddress(req, deps.config.trustProxy ?? false);
     let point: PointState | undefined;
     let refusal: Refusal | undefined;
     try {
+      // A locked identity or address is refused before anything is looked up.
+      const locked = closing ? 0 : limiter.lockedFor(name.slice(0, 64), address);
       if (closing) refusal = { status: 503, reason: 'shuttingDown' };
+      else if (locked > 0) refusal = { status: 429, reason: 'locked', retryAfter: locked };
       else if (identity === null) refusal = { status: 400, reason: 'badPath' };
       else if (!offersOcpp16(req)) refusal = { status: 400, reason: 'subprotocol' };
       else {
         const r = await admit(identity, req);
         if ('reason' in r) refusal = r;
-        else point = r;
+        else {
+          // Right credentials, but another node may have locked the identity or the address.
+          const left = await limiter.admitted(identity.slice(0, 64), address);
+          if (left > 0) refusal = { status: 429, reason: 'locked', retryAfter: left, point: { id: r.id, providerId: r.providerId } };
+          else point = r;
+        }
       }
     } catch (err) {
       logger.error({ err, identity }, 'ocpp: admission failed');
@@ -215,7 +250,8 @@ export function createOcpp(deps: OcppDeps) {
     }
     if (refusal || !point) {
       const r = refusal ?? { status: 503, reason: 'serverError' };
-      logRefusal(identity ?? (req.url ?? '').slice(6), r, req);
+      // Counted before the answer, so that the next attempt already sees a lock this one caused.
+      await recordRefusal(name, r, req, address);
       refuse(socket, r);
       return;
     }
@@ -361,6 +397,7 @@ export function createOcpp(deps: OcppDeps) {
     async flush(): Promise<void> {
       if (seenTimer) clearTimeout(seenTimer);
       await flushSeen();
+      await limiter.flush();
       await log.flush();
     },
 
@@ -393,12 +430,23 @@ export function createOcpp(deps: OcppDeps) {
       }
       if (seenTimer) clearTimeout(seenTimer);
       await flushSeen();
+      await limiter.flush();
       await log.flush();
     },
   };
 }
 
 export type Ocpp = ReturnType<typeof createOcpp>;
+
+/**
+ * The charger's address as the limits count it: the socket's peer, or behind a trusted proxy
+ * (`CSMS_TRUST_PROXY`, as for the console's requests) the first `X-Forwarded-For` entry.
+ */
+function sourceAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return (first || req.socket.remoteAddress || '').slice(0, 64);
+}
 
 /**
  * With several nodes a card may be swiped on one node's charger while it charges on another's: each

@@ -1,4 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
+import { findBadText } from '@csms/contract';
 import type { ChargerReply } from '../bus/bus.js';
 import type { OcppLogWriter } from './log-writer.js';
 import type { AuthorizationReason } from '@csms/contract';
@@ -18,6 +19,7 @@ import {
   type Payload,
   type RpcErrorCode,
 } from './rpc.js';
+import { mayHoldBadText } from './text.js';
 import type { OcppValidator } from './validator.js';
 
 /** Handles one charger-initiated action; returns the CALLRESULT payload or throws an RpcError. */
@@ -66,6 +68,28 @@ function loggable(action: string, payload: Payload): Payload {
   }
   return payload;
 }
+
+/** The JSON pointer of the first field holding text no database column can store (the contract's rule), or null. */
+function badTextPointer(payload: Payload): string | null {
+  const path = findBadText(payload);
+  return path ? `/${path.map((k) => k.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}` : null;
+}
+
+/**
+ * OCPP-J 1.6 §4.2.3: a field whose value is not allowed is a PropertyConstraintViolation. NUL and lone
+ * surrogates are such values: no OCPP text field can be stored with them (PostgreSQL text and jsonb refuse them).
+ */
+function unstorableError(schema: string, path: string): RpcError {
+  return new RpcError(
+    'PropertyConstraintViolation',
+    `${schema} ${path} holds a character that cannot be stored (NUL or a lone surrogate)`,
+    {
+      errors: [{ instancePath: path, keyword: 'unstorable', message: 'holds a character that cannot be stored', params: {} }],
+    },
+  );
+}
+
+const violationOf = (e: RpcError) => ({ code: e.code, description: e.message, details: e.details as { errors: unknown[] } });
 
 /** Message ids of our calls: unique across connections and restarts, so the log pairs them unambiguously. */
 const idPrefix = Date.now().toString(36);
@@ -168,10 +192,11 @@ export class ChargerSession {
           this.settle(frame.id, { kind: 'error', code: frame.code, description: frame.description }, null, receivedAt);
         return;
       }
+      const suspect = mayHoldBadText(text);
       if (frame.type === CALL) {
-        this.chain = this.chain.then(() => this.handleCall(frame, receivedAt));
+        this.chain = this.chain.then(() => this.handleCall(frame, receivedAt, suspect));
       } else {
-        this.onResponse(frame, receivedAt);
+        this.onResponse(frame, receivedAt, suspect);
       }
     } catch (err) {
       this.deps.logger.error({ err, serialNumber: this.serialNumber }, 'ocpp: message handling failed');
@@ -190,7 +215,7 @@ export class ChargerSession {
     this.ws.close(1009, 'frame too large');
   }
 
-  private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number): Promise<void> {
+  private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false): Promise<void> {
     const { id, action, payload } = frame;
     this.logRow('in', CALL, action, id, payload);
     try {
@@ -198,6 +223,9 @@ export class ChargerSession {
       if (!handler) throw new RpcError('NotImplemented', `action ${action} is not implemented`);
       const violation = this.deps.validator.validate(action, 'req', payload);
       if (violation) throw new RpcError(violation.code, violation.description, violation.details);
+      // A value the schema allows but the database cannot store: refused before anything is written.
+      const unstorable = suspect ? badTextPointer(payload) : null;
+      if (unstorable !== null) throw unstorableError(`${action}.req`, unstorable);
       const conf = await handler(this, payload, receivedAt);
       const bad = this.deps.validator.validate(action, 'conf', conf);
       if (bad) {
@@ -213,7 +241,7 @@ export class ChargerSession {
     }
   }
 
-  private onResponse(frame: Exclude<Frame, { type: typeof CALL }>, receivedAt: number): void {
+  private onResponse(frame: Exclude<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false): void {
     const reply: ChargerReply =
       frame.type === CALLRESULT
         ? { kind: 'result', payload: frame.payload }
@@ -222,11 +250,11 @@ export class ChargerSession {
       frame.type === CALLRESULT
         ? frame.payload
         : { errorCode: frame.code, errorDescription: frame.description, errorDetails: frame.details };
-    this.settle(frame.id, reply, body, receivedAt, frame.type);
+    this.settle(frame.id, reply, body, receivedAt, frame.type, suspect);
   }
 
   /** Resolves our outstanding call `id` with the charger's answer (validated) and sends the next queued one. */
-  private settle(id: string, reply: ChargerReply, body: unknown, receivedAt: number, type: number | null = null): void {
+  private settle(id: string, reply: ChargerReply, body: unknown, receivedAt: number, type: number | null = null, suspect = false): void {
     const call = this.pending;
     if (!call || call.id !== id) {
       const late = this.expired?.id === id ? this.expired : null;
@@ -243,7 +271,10 @@ export class ChargerSession {
     this.pending = null;
     let final = reply;
     if (reply.kind === 'result') {
-      const bad = this.deps.validator.validate(call.action, 'conf', reply.payload);
+      const unstorable = suspect ? badTextPointer(reply.payload) : null;
+      const bad =
+        this.deps.validator.validate(call.action, 'conf', reply.payload) ??
+        (unstorable === null ? null : violationOf(unstorableError(`${call.action}.conf`, unstorable)));
       if (bad)
         final = {
           kind: 'error',

@@ -1,12 +1,12 @@
+import { dayAndMonthStart } from '@csms/contract';
 import { and, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
-import { chargeUser, chargingTransaction } from '../db/schema.js';
+import { chargingTransaction } from '../db/schema.js';
 import type { AuthorizationResult } from '../modules/cards/authorize.js';
 import { emit, type OcppCore } from './core.js';
 import { advance, readSample, type SampledValue } from './meter.js';
 import { txFromRow, txJson, type PointState, type TxJson, type TxState } from './registry.js';
 import { RpcError, type Payload } from './rpc.js';
 import { refusing, type ChargerSession, type ActionHandler } from './session.js';
-import { startOfMonth } from './time.js';
 import { insertMeterRows } from './writer.js';
 
 /*
@@ -35,6 +35,9 @@ interface StopReq {
   reason?: string;
   transactionData?: MeterValueEntry[];
 }
+
+/** What a late Stop adds to the row it closes (see `lateStop`). */
+type LateStopFields = { lateStopAt?: Date; adjustmentDue?: SQL };
 
 /** How long an accepted RemoteStartTransaction makes the next matching start a remote one. */
 const REMOTE_START_WINDOW_MS = 10 * 60_000;
@@ -87,7 +90,9 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     const [r] = await db
       .select({ wh: sql<string>`coalesce(sum(${chargingTransaction.energyWh}), 0)` })
       .from(chargingTransaction)
-      .where(and(eq(chargingTransaction.chargeUserId, chargeUserId), gte(chargingTransaction.startedAt, startOfMonth(now, timeZone))));
+      .where(
+        and(eq(chargingTransaction.chargeUserId, chargeUserId), gte(chargingTransaction.startedAt, dayAndMonthStart(now, timeZone).month)),
+      );
     return Number(r?.wh ?? 0);
   }
 
@@ -118,19 +123,19 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       now,
       hasActiveTransaction: async (tag) => !exceptRunning && idTags.has(tag) && (await stillRunning(tag)),
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
-      monthKey: startOfMonth(now, point.timeZone).toISOString(),
+      monthKey: dayAndMonthStart(now, point.timeZone).month.toISOString(),
       providerId: point.providerId,
     });
   }
 
-  /** Who a start is for: the card the decision found, else (an app start) the charge user whose account the idTag is. */
-  async function owner(idTag: string, auth: AuthorizationResult): Promise<{ cardId: number | null; chargeUserId: number | null }> {
-    if (auth.owner) return auth.owner;
-    const [u] = await db
-      .select({ id: chargeUser.id })
-      .from(chargeUser)
-      .where(eq(sql`lower(${chargeUser.account})`, idTag.toLowerCase()));
-    return { cardId: null, chargeUserId: u?.id ?? null };
+  /**
+   * Who a start is for: the card (and its charge user) the decision Accepted, else nobody. A refused
+   * idTag (another provider's card, an unknown tag, a lost, expired or blocked card of this provider) is
+   * attached to no card and no charge user, so it is never billed to one and its operator sees the
+   * idTag only: the session is kept (energy was delivered) and shown as unauthorised (README "Security").
+   */
+  function owner(auth: AuthorizationResult): { cardId: number | null; chargeUserId: number | null } {
+    return auth.status === 'Accepted' && auth.owner ? auth.owner : { cardId: null, chargeUserId: null };
   }
 
   function takeRemoteStart(point: PointState, idTag: string, connectorNo: number, now: number): boolean {
@@ -193,7 +198,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
    * Writes a Stop's end (and the samples it carries) onto `tx` if `still` holds for its row, in one database
    * transaction; then tells the console and billing. Returns whether it was written.
    */
-  async function recordStop(point: PointState, tx: TxState, p: StopReq, late: boolean, still: SQL) {
+  async function recordStop(point: PointState, tx: TxState, p: StopReq, late: boolean, still: SQL, extra: LateStopFields = {}) {
     const stoppedAt = new Date(p.timestamp);
     const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
     const next = accounted(tx, rows, point.ratedPowerW);
@@ -215,6 +220,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           valid: next.valid,
           invalidReason: next.invalidReason,
           late,
+          ...extra,
         })
         .where(and(eq(chargingTransaction.id, tx.id), still))
         .returning({ id: chargingTransaction.id });
@@ -235,16 +241,15 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
   }
 
   /**
-   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order and sent it after the next Start.
-   * Its real end replaces the guessed one and the `notStopped` flag goes, so the session is billed for what the
-   * charger measured (unless an operator has already confirmed or it has been billed: then the record stands).
+   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order, or came back from a long
+   * offline period, and sent it after the next Start. Its real end (meter stop, time, reason, samples)
+   * replaces the guessed one, the `notStopped` flag goes and the record is marked closed late. Not yet
+   * billed: billing settles it for what the charger measured. Already billed (an operator confirmed the
+   * guess): billing corrects the settled bill with an adjustment (`adjustment_due`, decided under the
+   * row's lock, so a settlement running at the same moment is seen). Once only: a repeat finds no guess.
    */
   async function lateStop(point: PointState, p: StopReq): Promise<void> {
-    const guessed = and(
-      eq(chargingTransaction.invalidReason, 'notStopped'),
-      isNull(chargingTransaction.confirmedAt),
-      isNull(chargingTransaction.billedAt),
-    )!;
+    const guessed = and(eq(chargingTransaction.invalidReason, 'notStopped'), isNull(chargingTransaction.lateStopAt))!;
     const [row] = await db
       .select({ t: sql<TxJson>`${txJson('charging_transaction')}` })
       .from(chargingTransaction)
@@ -252,7 +257,10 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     if (!row) return;
     const ended = txFromRow(typeof row.t === 'string' ? (JSON.parse(row.t) as TxJson) : row.t);
     // `notStopped` is only ever set on a session that had no other flag (coalesce), so it was valid until then.
-    await recordStop(point, { ...ended, valid: true, invalidReason: null }, p, true, guessed);
+    await recordStop(point, { ...ended, valid: true, invalidReason: null }, p, true, guessed, {
+      lateStopAt: new Date(),
+      adjustmentDue: sql`${chargingTransaction.billedAt} is not null`,
+    });
   }
 
   function trackOpen(point: PointState, tx: TxState) {
@@ -281,7 +289,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       // Before the decision: the driver of a session the charger lost usually swipes the same card again.
       await supersedeOlder(point, p.connectorId, startedAt);
       const auth = await authorize(p.idTag, point);
-      const who = await owner(p.idTag, auth);
+      const who = owner(auth);
       const late = startedMs < session.connectedAt;
       const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
       const [row] = await db

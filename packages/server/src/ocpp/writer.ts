@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.js';
 import type { meterValue } from '../db/schema.js';
+import { replaceBadText } from '@csms/contract';
+import { mayHoldBadText } from './text.js';
 
 /**
  * Group commit for the frequent charger writes (DESIGN.md §3: "group commits of a few
@@ -134,10 +136,14 @@ function keepLast<K, T>(m: Map<K, T>, key: K, value: T): void {
   m.set(key, value);
 }
 
-/** A JSON array parameter, without the NUL characters PostgreSQL text cannot hold (a charger may still send one). */
+/**
+ * A JSON array parameter, without the text PostgreSQL cannot hold (NUL and a lone surrogate as U+FFFD,
+ * the contract's `replaceBadText`). Charger messages holding such text are refused before they get here (session.ts); the OCPP
+ * log still keeps the frame, and one bad row must not cost a batch.
+ */
 function jsonParam(rows: readonly object[]): string {
   const json = JSON.stringify(rows);
-  return json.includes('\\u0000') ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)) : json;
+  return mayHoldBadText(json) ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? replaceBadText(v) : v)) : json;
 }
 
 /**
@@ -320,37 +326,17 @@ function statements(batch: readonly Pending[]): Statement[] {
 }
 
 /**
- * Runs a batch's statements atomically. On PostgreSQL (node-postgres) they go as one
- * simple-protocol message, parameters spelled as constants: the server runs such a message as one
- * transaction, so a batch costs one round trip instead of begin, a statement each and commit. On
- * PGlite (no multi-statement messages with its driver) a transaction, unless there is a single
- * statement, which is atomic alone.
+ * Runs a batch's statements atomically, as one simple-protocol message with the parameters spelled
+ * as constants: the database runs such a message as one transaction, so a batch costs one round
+ * trip instead of begin, a statement each and commit (PGlite's thread and PostgreSQL alike).
  */
-async function run(db: Db, multiStatement: boolean, list: readonly Statement[]): Promise<void> {
+async function run(db: Db, list: readonly Statement[]): Promise<void> {
   if (list.length === 0) return;
-  if (multiStatement) {
-    await db.execute(sql.raw(list.map((st) => `${st.head}${pg.escapeLiteral(st.json)}${st.tail}`).join(';\n')));
-    return;
-  }
-  const one = (q: Pick<Db, 'execute'>, st: Statement) => q.execute(sql`${sql.raw(st.head)}${st.json}${sql.raw(st.tail)}`);
-  if (list.length === 1) {
-    await one(db, list[0]!);
-    return;
-  }
-  await db.transaction(async (q) => {
-    for (const st of list) await one(q, st);
-  });
-}
-
-/** Whether `db` is node-postgres (one message may hold several statements) rather than PGlite. */
-function isNodePostgres(db: Db): boolean {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof pg.Pool || client instanceof pg.Client;
+  await db.execute(sql.raw(list.map((st) => `${st.head}${pg.escapeLiteral(st.json)}${st.tail}`).join(';\n')));
 }
 
 export function createBatchWriter({ db }: { db: Db }) {
-  const multiStatement = isNodePostgres(db);
-  const write = (batch: readonly Pending[]) => run(db, multiStatement, statements(batch));
+  const write = (batch: readonly Pending[]) => run(db, statements(batch));
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
 

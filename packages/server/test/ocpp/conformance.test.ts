@@ -211,7 +211,7 @@ describe('OCPP 1.6J conformance', () => {
       ['out', 4, 'Authorize'],
     ]);
     expect(err[1]!.payload).toMatchObject({ errorCode: 'PropertyConstraintViolation' });
-    // A NUL character (which PostgreSQL text cannot hold) is answered and logged without it.
+    // A NUL character (which PostgreSQL text cannot hold) is refused (see unstorable.test.ts) and logged as U+FFFD.
     c.ws.send(JSON.stringify([2, 'nul-1', 'DataTransfer', { vendorId: 'v\u0000x', data: 'a\u0000b' }]));
     await c.call('Heartbeat', {});
     await s.app.ocpp.flush();
@@ -220,7 +220,10 @@ describe('OCPP 1.6J conformance', () => {
       .from(ocppLog)
       .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.messageId, 'nul-1')))
       .orderBy(ocppLog.id);
-    expect(nul.map((r) => r.payload)).toEqual([{ vendorId: 'vx', data: 'ab' }, { status: 'UnknownVendorId' }]);
+    expect(nul.map((r) => r.payload)).toMatchObject([
+      { vendorId: 'v\ufffdx', data: 'a\ufffdb' },
+      { errorCode: 'PropertyConstraintViolation' },
+    ]);
     // Malformed frames are kept too.
     const raw = await s.database.db
       .select()

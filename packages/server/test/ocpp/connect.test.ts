@@ -74,11 +74,20 @@ describe('OCPP connections (security profile 1)', () => {
     expect(await refusedWith(s, disabled.serialNumber, { key: disabled.key })).toBe(404);
     expect(await refusedWith(s, serialNumber, { key, path: `/ocpp/${serialNumber}/extra` })).toBe(400);
 
-    expect((await refusals(s, 'NO-SUCH-POINT')).map((r) => (r.payload as { reason: string }).reason)).toEqual(['unknownIdentity']);
-    const reasons = (await refusals(s, serialNumber)).map((r) => (r.payload as { reason: string }).reason).sort();
-    expect(reasons).toEqual(['badKey', 'noCredentials', 'subprotocol', 'subprotocol', 'usernameMismatch']);
+    // One summary row per identity (and counting window), with the count of each reason (attempts.test.ts).
+    expect((await refusals(s, 'NO-SUCH-POINT')).map((r) => r.payload)).toMatchObject([
+      { reason: 'unknownIdentity', count: 1, reasons: { unknownIdentity: 1 }, addresses: ['127.0.0.1'] },
+    ]);
+    const summary = await refusals(s, serialNumber);
+    expect(summary).toHaveLength(1);
+    expect(summary[0]!.payload).toMatchObject({
+      reason: 'badKey',
+      httpStatus: 401,
+      count: 5,
+      reasons: { badKey: 1, noCredentials: 1, subprotocol: 2, usernameMismatch: 1 },
+    });
     const [k] = await refusals(s, keyless.serialNumber);
-    expect(k).toMatchObject({ payload: { reason: 'noKey', httpStatus: 401 }, chargePointId: keyless.point.id, providerId: 1 });
+    expect(k).toMatchObject({ payload: { reason: 'noKey', httpStatus: 401, count: 1 }, chargePointId: keyless.point.id, providerId: 1 });
     expect((await refusals(s, disabled.serialNumber)).map((r) => (r.payload as { reason: string }).reason)).toEqual(['disabled']);
     expect(await refusals(s, `${serialNumber}/extra`)).toHaveLength(1);
 

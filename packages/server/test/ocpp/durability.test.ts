@@ -43,7 +43,8 @@ function start(port: number) {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const ready = (async () => {
-    for (let i = 0; i < 300; i++) {
+    // Up to 2 minutes, as in main.test.ts: a fresh PGlite migrates on first start, and CI machines are shared.
+    for (let i = 0; i < 600; i++) {
       if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
       try {
         const r = await fetch(`http://127.0.0.1:${port}/prod-api/health`);

@@ -168,14 +168,19 @@ export function replySchemas(): (action: string, payload: unknown) => boolean {
   };
 }
 
-/** Polls until `fn` returns a truthy value (the log and last-seen writes are batched). */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, tries = 100): Promise<T> {
-  for (let i = 0; i < tries; i++) {
+/**
+ * Polls until `fn` returns a truthy value (the log and last-seen writes are batched). The limit is
+ * time, not a number of tries: on a busy machine each try takes longer, and a condition that
+ * never comes still fails, after `timeoutMs`.
+ */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
     const v = await fn();
     if (v) return v;
+    if (performance.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('condition not reached');
 }
 
 export const iso = (d = new Date()) => d.toISOString();

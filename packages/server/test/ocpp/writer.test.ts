@@ -8,8 +8,8 @@ import { startServer, type TestServer } from '../harness.js';
 import { createPoint } from './support.js';
 
 /*
- * The batch writer sends a batch as one message on PostgreSQL (values spelled as constants) and
- * as a transaction on PGlite; run with DATABASE_URL to cover the first.
+ * The batch writer sends a batch as one message (values spelled as constants), on PGlite's thread
+ * and on PostgreSQL alike.
  */
 
 let s: TestServer;

@@ -63,3 +63,15 @@ export function compoundFile(clsid: Buffer): Buffer {
 /** Root CLSIDs as stored: a Word 97 document and a Windows Installer package. */
 export const WORD_CLSID = Buffer.from('0609020000000000c000000000000046', 'hex');
 export const MSI_CLSID = Buffer.from('84100c0000000000c000000000000046', 'hex');
+
+/** Upload bytes as `name` through the console's endpoint; the reply as the widgets get it. */
+export async function uploadAs(url: string, token: string, name: string, bytes: Buffer, kind: 'image' | 'file' = 'image') {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const res = await fetch(`${url}/prod-api/common/upload?kind=${kind}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return (await res.json()) as { code: number; msg: string; fileName: string; url: string };
+}

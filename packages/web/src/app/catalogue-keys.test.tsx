@@ -1,7 +1,7 @@
 import { flattenMenus } from '@csms/contract';
 import i18n from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { resources } from '../i18n';
+import { resources } from '../i18n/resources';
 
 const locales = ['zh-CN', 'en-US'] as const;
 

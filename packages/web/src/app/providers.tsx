@@ -1,12 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App, ConfigProvider, theme } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import { useEffect, type ReactNode } from 'react';
+import type { Locale as AntdLocale } from 'antd/es/locale';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setUnauthorizedHandler } from '../shared/api/client';
 import { setFeedback } from '../shared/feedback';
-import { LANGUAGE_SWITCHED_KEY } from './layout/lang-select';
+import { LANGUAGE_SWITCHED_KEY } from './layout/language-switch';
 import { createUnauthorizedHandler } from './session-end';
 import { settingsStore } from './settings/settings-store';
 import { sizeStore, type SizeName } from './state/app-store';
@@ -33,17 +32,29 @@ function FeedbackBridge() {
   return null;
 }
 
-export function AppProviders({ children }: { children: ReactNode }) {
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+const reducedMotion = {
+  subscribe(onChange: () => void) {
+    const query = typeof window.matchMedia === 'function' ? window.matchMedia(REDUCED_MOTION) : undefined;
+    query?.addEventListener('change', onChange);
+    return () => query?.removeEventListener('change', onChange);
+  },
+  get: () => typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION).matches,
+};
+
+/** `antdLocale` comes with the language's catalogue (i18n/index.ts), fetched before the first render. */
+export function AppProviders({ children, antdLocale }: { children: ReactNode; antdLocale: AntdLocale }) {
   const settings = settingsStore.use();
   const size = sizeStore.use();
-  const { i18n } = useTranslation();
+  // The system's "reduce motion" setting turns antd's animations off (dialogs appear at once).
+  const still = useSyncExternalStore(reducedMotion.subscribe, reducedMotion.get);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
-        locale={i18n.language === 'en-US' ? enUS : zhCN}
+        locale={antdLocale}
         componentSize={componentSize[size]}
         theme={{
-          token: { colorPrimary: settings.theme },
+          token: { colorPrimary: settings.theme, motion: !still },
           algorithm: size === 'mini' ? [theme.defaultAlgorithm, theme.compactAlgorithm] : theme.defaultAlgorithm,
         }}
       >

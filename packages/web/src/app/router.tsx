@@ -1,21 +1,20 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { getToken } from '../shared/cookies';
-import { Guard } from './guard';
-import { LangSelect } from './layout/lang-select';
 import { NavigationEffects } from './navigation-effects';
 import { publicPaths } from './routes/access';
-import { ProtectedRoutes } from './routes/protected-routes';
 import { screens } from './routes/registry';
 import { PageLoading, ScreenElement } from './routes/screen-element';
 
-const LoginPage = lazy(() => import('../features/auth/login-page'));
+// Each entry point fetches only its own code: the sign-in page never loads the signed-in shell.
+const LoginPage = lazy(() => import('./routes/login-route'));
+const Shell = lazy(() => import('./shell'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 
 /** With a session, the sign-in page sends the user on to the root (spec §2). */
 function LoginRoute() {
   if (getToken()) return <Navigate to="/" replace />;
-  return <LoginPage toolbar={<LangSelect />} />;
+  return <LoginPage />;
 }
 
 const publicScreens = screens.filter((s) => publicPaths.includes(s.path));
@@ -31,14 +30,7 @@ export function AppRouter() {
           {publicScreens.map((s) => (
             <Route key={s.path} path={s.path} element={<ScreenElement screen={s} />} />
           ))}
-          <Route
-            path="*"
-            element={
-              <Guard>
-                <ProtectedRoutes />
-              </Guard>
-            }
-          />
+          <Route path="*" element={<Shell />} />
         </Routes>
       </Suspense>
     </BrowserRouter>

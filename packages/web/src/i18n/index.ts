@@ -1,17 +1,24 @@
-import { enUS as vocabEn, zhCN as vocabZh } from '@csms/contract';
-import i18n from 'i18next';
+import type { Lang, VocabularyLookup } from '@csms/contract';
+import dayjs from 'dayjs';
+import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { enUS } from './locales/en-US';
-import { zhCN } from './locales/zh-CN';
-import { currentLocale, type Locale } from './lang';
+import type { catalogue as zhCatalogue } from './catalogue.zh-CN';
+import { apiLang, currentLocale, type Locale } from './lang';
 
-/** Both catalogues: the contract's domain vocabulary (fields, enums, errors, validation) and the console's own copy. */
-export const resources = {
-  'zh-CN': { translation: { ...vocabZh, ...zhCN } },
-  'en-US': { translation: { ...vocabEn, ...enUS } },
-} as const;
+export type Catalogue = typeof zhCatalogue;
 
-export function initI18n(locale: Locale = currentLocale()) {
+/**
+ * The catalogue of one language: the contract's domain vocabulary (fields, enums, errors,
+ * validation), the console's own copy, antd's and dayjs's locale. Only the chosen language is
+ * fetched; switching language reloads the page (lang-select.tsx), which fetches the other.
+ */
+export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+  const { catalogue } = locale === 'en-US' ? await import('./catalogue.en-US') : await import('./catalogue.zh-CN');
+  return catalogue;
+}
+
+/** Starts i18next on the given resources (the console: one language; tests: both, from ./resources). */
+export function initI18n(locale: Locale = currentLocale(), resources: Resource) {
   void i18n.use(initReactI18next).init({
     resources,
     lng: locale,
@@ -21,6 +28,26 @@ export function initI18n(locale: Locale = currentLocale()) {
     interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
   });
   return i18n;
+}
+
+/** Loads the language's catalogue and starts i18next and dayjs on it. */
+export async function startI18n(locale: Locale = currentLocale()): Promise<Catalogue> {
+  const catalogue = await loadCatalogue(locale);
+  initI18n(locale, { [locale]: { translation: catalogue.translation } });
+  dayjs.locale(catalogue.dayjsLocale);
+  return catalogue;
+}
+
+/**
+ * The contract's vocabulary as loaded here, for its `…With` helpers (the console holds one
+ * language, so the contract's own `vocabularies`, which hold both, stay out of the bundle).
+ */
+export function vocabularyLookup(lang: Lang = apiLang()): VocabularyLookup {
+  const lng = lang === 'en' ? 'en-US' : 'zh-CN';
+  return (key) => {
+    const text: unknown = i18n.getResource(lng, 'translation', key);
+    return typeof text === 'string' ? text : undefined;
+  };
 }
 
 export { i18n };

@@ -1,4 +1,4 @@
-import type { AreaVocabulary, Strings } from './strings.js';
+import type { AreaVocabulary } from './strings.js';
 
 /** Electricity prices and group electricity prices. */
 export const priceZh = {
@@ -26,6 +26,7 @@ export const priceZh = {
       billedCount: '已结算订单数',
       used: '已使用',
       createdByName: '创建人',
+      confirmPast: '确认追溯生效',
     },
   },
   enums: {
@@ -39,6 +40,9 @@ export const priceZh = {
       billedAfter: '该场站已有订单结算至 {time}（场站时间），新版本不能早于该时间生效；请选择更晚的时间或立即生效',
       sameTime: '该电价已有一个 {time} 生效的版本',
       groupProvider: '用户分组“{group}”与场站“{station}”不属于同一运营商',
+      confirmPast:
+        '该版本自 {time}（场站时间）起生效，早于当前时间：将重新计价 {sessions} 笔未结算订单（现为 ${current}，改后 ${next}）。请确认后再保存',
+      savedPast: '已确认保存自 {time}（场站时间）起生效的版本：重新计价 {sessions} 笔未结算订单（原 ${current}，现 ${next}）',
     },
   },
   validation: {
@@ -47,51 +51,3 @@ export const priceZh = {
     priceSlots: '{field}须为全天 48 个半小时时段，每个时段一个费率',
   },
 } satisfies AreaVocabulary;
-
-export const priceEn: Strings<typeof priceZh> = {
-  fields: {
-    price: {
-      stationId: 'Station',
-      stationName: 'Station',
-      groupId: 'User group',
-      groupName: 'User group',
-      timeZone: 'Time zone',
-      currentId: 'Current version',
-      effectiveFrom: 'Effective from',
-      upcomingFrom: 'Next version from',
-      versionCount: 'Versions',
-      sharpElec: 'Sharp electricity fee ($/kWh)',
-      sharpService: 'Sharp service fee ($/kWh)',
-      peakElec: 'Peak electricity fee ($/kWh)',
-      peakService: 'Peak service fee ($/kWh)',
-      flatElec: 'Flat electricity fee ($/kWh)',
-      flatService: 'Flat service fee ($/kWh)',
-      valleyElec: 'Valley electricity fee ($/kWh)',
-      valleyService: 'Valley service fee ($/kWh)',
-      reserveFeeCents: 'Reservation fee ($ per reservation)',
-      slots: 'Time slots',
-      billedCount: 'Sessions billed',
-      used: 'Used',
-      createdByName: 'Created by',
-    },
-  },
-  enums: {
-    priceTier: { sharp: 'Sharp', peak: 'Peak', flat: 'Flat', valley: 'Valley' },
-  },
-  exportSource: {},
-  operation: {},
-  errors: {
-    price: {
-      versionUsed: 'The version effective from {time} has billed {count} sessions and cannot be removed',
-      billedAfter:
-        'Sessions at this station are billed up to {time} (station time); a version cannot take effect before then. Choose a later time or now',
-      sameTime: 'This price already has a version effective from {time}',
-      groupProvider: 'User group "{group}" and station "{station}" belong to different providers',
-    },
-  },
-  validation: {
-    unitPrice: '{field} must be between 0 and 100 with at most 4 decimals',
-    reserveFee: '{field} must be between 0 and 1000 with at most 2 decimals',
-    priceSlots: '{field} must be the 48 half hours of the day, each with a tier',
-  },
-};

@@ -1,3 +1,4 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import { type AlarmRecordDto, type alarmRecordApi, type Lang } from '@csms/contract';
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
@@ -13,6 +14,7 @@ interface Deps {
   events: EventHub;
   config: Pick<Config, 'exportMaxRows'>;
   columns: ExportColumns;
+  dayZone: DayZone;
 }
 
 /** Export cells with enum values in the caller's words; an unknown error code stays as the charger sent it. */
@@ -37,18 +39,19 @@ export function alarmExportColumns(lang: Lang): ExportColumn<AlarmRecordDto>[] {
   ];
 }
 
-export function alarmRecordRoutes({ repo, events, config, columns }: Deps): Handlers<typeof alarmRecordApi> {
+export function alarmRecordRoutes({ repo, events, config, columns, dayZone }: Deps): Handlers<typeof alarmRecordApi> {
   return {
     async list({ query, ctx }) {
       const { page, limit, ...filter } = query;
-      return repo.list(ctx.principal, filter, page, limit);
+      return repo.list(ctx.principal, await dayZone.bound(ctx.principal, filter), page, limit);
     },
     async get({ query, ctx }) {
       return (await repo.get(ctx.principal, query.id)) ?? Promise.reject(notFound());
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
-      const { format, exportId, ...filter } = body;
+      const { format, exportId, ...days } = body;
+      const filter = await dayZone.bound(p, days);
       await streamExport(reply, {
         lang: ctx.lang,
         resource: 'alarmRecord',

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { provider, role, session, systemUser } from '../../db/schema.js';
 import { AppError, badField } from '../../http/errors.js';
-import { Outcome, type Handlers } from '../../http/mount.js';
+import { external, Outcome, SESSION_COOKIE, type Handlers } from '../../http/mount.js';
 import type { SessionStore } from '../../http/sessions.js';
 import type { PasswordRule } from '../../lib/password-rule.js';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -13,7 +13,7 @@ import type { createCaptchaService } from './captcha.js';
 
 interface Deps {
   db: Db;
-  config: Pick<Config, 'captcha'>;
+  config: Pick<Config, 'captcha' | 'sessionTtlHours'>;
   sessions: SessionStore;
   passwords: PasswordRule;
   attempts: ReturnType<typeof createAttemptLimiter>;
@@ -40,7 +40,9 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
       return { captchaEnabled: true, ...(await captcha.issue()) };
     },
 
-    async login({ body, ctx, req, audit }) {
+    // Checks a password (slow by design) and counts attempts that must stay counted when it fails:
+    // its system-log row is written first, not in a transaction held across the check.
+    login: external(async ({ body, ctx, req, reply, audit }) => {
       const username = body.username;
       audit.operand = `auth:${username}`;
       audit.operator = { username };
@@ -74,8 +76,18 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
       }
       const token = await sessions.create(user.user.id, ctx.ip, req.headers['user-agent']);
       await db.update(systemUser).set({ lastLoginAt: new Date() }).where(eq(systemUser.id, user.user.id));
+      // The event stream and file links authenticate with this cookie; script never reads it (the
+      // console keeps the token from this answer), and other sites' requests never carry it (Lax; and
+      // a change needs the header token anyway).
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: req.protocol === 'https',
+        maxAge: config.sessionTtlHours * 3600,
+      });
       return { token, systemUserStatus: 1 as const };
-    },
+    }),
 
     async info({ ctx }) {
       const p = ctx.principal;
@@ -107,18 +119,20 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
         providerName: row.provider.name,
         providerType: row.provider.type,
         logoPath: row.provider.logoPath,
-        isShowProvider: row.provider.type === 'super',
+        // The provider panel and columns are for users who see more than their own provider.
+        isShowProvider: p.providerIds === 'all' || p.providerIds.length > 1,
         passwordPolicy: passwords.policy,
       };
       return info;
     },
 
-    async logout({ ctx }) {
+    async logout({ ctx, reply }) {
       await sessions.revoke(ctx.principal.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return null;
     },
 
-    async editUserPwd({ body, ctx, audit }) {
+    async editUserPwd({ body, ctx, reply, audit }) {
       const p = ctx.principal;
       audit.operand = `systemUser:${p.username}`;
       passwords.check(ctx.lang, 'auth', 'newPwd', body.newPwd);
@@ -131,6 +145,7 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
         .where(eq(systemUser.id, p.userId));
       // Every session of the user ends, this one included: the console signs in again.
       await sessions.revokeUser(p.userId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return true;
     },
   };

@@ -83,7 +83,8 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
     const res = await login({ username: ' admin ', password: 'admin123' });
     expect(res.code).toBe(200);
     expect(res.data).toMatchObject({ systemUserStatus: 1, token: expect.any(String) });
-    const info = await s.call<Record<string, unknown>>('POST', `/web/info?token=${res.data!.token}`);
+    // The token travels in the header, never in the URL (a `?token=` is not read: security-http.test.ts).
+    const info = await s.call<Record<string, unknown>>('POST', '/web/info', { token: res.data!.token });
     expect(info.data).toMatchObject({
       roles: ['admin'],
       permissions: ['*:*:*'],
@@ -107,6 +108,17 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
       permissions: ['system:organization:list'],
       isShowProvider: false,
     });
+  });
+
+  it('isShowProvider: a common provider with sub-providers sees several, so its users get provider columns', async () => {
+    const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
+    const token = await s.login(op.user.username, op.user.password);
+    const alone = await s.call<Record<string, unknown>>('POST', '/web/info', { token });
+    expect(alone.data).toMatchObject({ providerType: 'common', isShowProvider: false });
+    await createProvider(s.database.db, { parentId: op.providerId });
+    const again = await s.login(op.user.username, op.user.password);
+    const info = await s.call<Record<string, unknown>>('POST', '/web/info', { token: again });
+    expect(info.data).toMatchObject({ providerType: 'common', isShowProvider: true });
   });
 });
 

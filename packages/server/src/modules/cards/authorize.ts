@@ -199,13 +199,14 @@ export function createAuthorizationService({
     /**
      * The local authorization list (SendLocalList) for the cards good at one provider's chargers (its own and its parents'), or every card.
      * Entries carry what holds offline: lost → Blocked, expired → Expired, disabled user →
-     * Blocked, else Accepted with expiry and parent id tag. Balance and group limit need the
-     * central system and are not in the list (a charger starting offline is settled afterwards,
-     * possibly leaving a small debt).
+     * Blocked, balance at or below zero → Blocked, else Accepted with expiry and parent id tag. The
+     * minimum balance and group limit need the central system and are not in the list: a charger that starts offline on the list is told the
+     * decision with the late StartTransaction, and a start that is then not Accepted is billed to nobody
+     * (transactions.ts `owner`, README "Refused idTags are billed to nobody").
      *
      * `version` is the counter in `local_list_version`, bumped by database triggers on every
-     * card insert or delete and on every change of a card's physical id, status, expiry, owner
-     * or provider and of a charge user's account or status: it only grows, and grows whenever
+     * card insert or delete, on every change of a card's physical id, status, expiry, owner
+     * or provider, on a balance crossing zero, and of a charge user's account or status: it only grows, and grows whenever
      * the content may have changed. It is global, so one provider's list may see a new version
      * without a change of its own (harmless: a full update resends the same entries). It is read
      * before the entries, so a concurrent change can only make the version older than the
@@ -221,6 +222,9 @@ export function createAuthorizationService({
         version: v?.version ?? 0,
         entries: rows.map((c) => {
           const { reason: _reason, ...idTagInfo } = staticDecision(c, now);
+          // A card with nothing left cannot start offline either (issue 13: balance reaching zero reaches the lists).
+          if (idTagInfo.status === 'Accepted' && c.balanceCents <= 0)
+            return { idTag: c.physicalId, idTagInfo: { status: 'Blocked' } as IdTagInfo };
           return { idTag: c.physicalId, idTagInfo: idTagInfo as IdTagInfo };
         }),
       };

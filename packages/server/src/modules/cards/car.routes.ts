@@ -2,7 +2,7 @@ import type { carApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
-import type { Handlers } from '../../http/mount.js';
+import { external, type Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
@@ -121,9 +121,10 @@ export function carRoutes({ repo, refs, carImport, events, columns, config }: De
         .header('access-control-expose-headers', 'download-filename')
         .send(await carImportTemplate(ctx.lang));
     },
-    async import({ body, ctx, audit }) {
+    // Reads a whole workbook and imports in its own transaction: the system-log row is written first.
+    import: external(async ({ body, ctx, audit }) => {
       audit.operand = `car:import:${body.fileName}`.slice(0, 255);
       return carImport.run(ctx.principal, ctx.lang, body.fileName, body.importId);
-    },
+    }),
   };
 }

@@ -24,11 +24,12 @@ const uid = () =>
 describe('RFID cards', () => {
   it('issues a card with its prepaid amount as the first ledger row, and shows it in the detail', async () => {
     const owner = await A.addUser({ providerId: a.providerId });
-    const physicalId = uid();
+    // An OCPP IdToken as issued: trimmed, case kept.
+    const physicalId = `nl-${uid().slice(0, 12)}-x`;
     const c = await A.issue({
       providerId: a.providerId,
       chargeUserId: owner.id,
-      physicalId: ` ${physicalId.toLowerCase()} `,
+      physicalId: ` ${physicalId} `,
       prepaidCents: 10_000,
       thirdPartyTxnId: 'alipay-77',
     });
@@ -76,15 +77,20 @@ describe('RFID cards', () => {
     // The same printed number in another provider is another card.
     expect((await B.post('/web/card/add', { ...base(b.providerId), cardNumber: c.cardNumber })).code).toBe(200);
     const r = await B.post('/web/card/add', { ...base(b.providerId), physicalId: c.physicalId.toLowerCase() }, 'zh');
-    expect(r).toEqual({ code: 409, msg: `物理卡号“${c.physicalId}”已被其他卡使用`, data: { field: 'physicalId' } });
+    expect(r).toEqual({ code: 409, msg: `物理卡号“${c.physicalId.toLowerCase()}”已被其他卡使用`, data: { field: 'physicalId' } });
   });
 
   it('validates the issue form in both languages and changes nothing', async () => {
     const before = (await s.database.db.select({ n: count() }).from(card))[0]!.n;
     const cases: [Record<string, unknown>, string, string, string][] = [
       [{ cardNumber: '' }, 'cardNumber', 'Card number is required', '请输入卡号'],
-      [{ physicalId: 'AB' }, 'physicalId', 'Physical card ID must be at least 4 characters', '物理卡号长度不能少于 4 个字符'],
-      [{ physicalId: '04:A1:B2' }, 'physicalId', 'Physical card ID is not in the right format', '物理卡号格式不正确'],
+      [{ physicalId: 'X'.repeat(21) }, 'physicalId', 'Physical card ID must be at most 20 characters', '物理卡号长度不能超过 20 个字符'],
+      [
+        { physicalId: '卡-0001' },
+        'physicalId',
+        'Physical card ID must be 1 to 20 printable ASCII characters (letters, digits, spaces and symbols such as - _ .)',
+        '物理卡号须为 1–20 个可打印的 ASCII 字符（字母、数字、空格及 - _ . 等符号）',
+      ],
       [
         { expireTime: new Date(Date.now() - DAY).toISOString() },
         'expireTime',

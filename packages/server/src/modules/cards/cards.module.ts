@@ -1,3 +1,4 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { EventHub } from '../../lib/events.js';
@@ -21,13 +22,14 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows' | 'dataDir'>;
+  dayZone: DayZone;
 }
 
 /**
  * The cards area's handlers (charge users, RFID cards, user groups, cars, recharge records),
  * built over one ledger: every balance change of a card or a mobile account is a ledger row.
  */
-export function cardsRoutes({ db, events, columns, config }: Deps) {
+export function cardsRoutes({ db, events, columns, config, dayZone }: Deps) {
   const refs = createRefs({ db });
   const ledger = createLedger({ db });
   const users = createChargeUserRepo({ db });
@@ -39,6 +41,6 @@ export function cardsRoutes({ db, events, columns, config }: Deps) {
     card: cardRoutes({ db, repo: createCardRepo({ db }), records, refs, ledger, ...shared }),
     userGroup: userGroupRoutes({ repo: createUserGroupRepo({ db }), users, refs, ...shared }),
     car: carRoutes({ repo: cars, refs, carImport: createCarImport({ db, repo: cars, events, dataDir: config.dataDir }), ...shared }),
-    rechargeRecord: rechargeRecordRoutes({ repo: records, ...shared }),
+    rechargeRecord: rechargeRecordRoutes({ repo: records, dayZone, ...shared }),
   };
 }

@@ -340,9 +340,17 @@ describe('authorization', () => {
     const b = await newCard({ providerId: p, status: 'lost' });
     const e = await newCard({ providerId: p, expireAt: new Date(NOW.getTime() - DAY) });
 
+    const l0 = await auth.localList(p, NOW);
+    // Nothing left on the card: Blocked until it is recharged.
+    expect(l0.entries[0]).toEqual({ idTag: a.physicalId, idTagInfo: { status: 'Blocked' } });
+    const recharge = (amountCents: number) =>
+      createLedger({ db }).post({ account: { kind: 'card', cardId: a.id }, tradeType: 'recharge', amountCents, source: 'console' });
+    await recharge(50);
     const l1 = await auth.localList(p, NOW);
+    // The balance crossed zero: a new version.
+    expect(l1.version).toBeGreaterThan(l0.version);
     expect(l1.entries).toEqual([
-      // Balance is not part of the list: it needs the central system.
+      // The minimum balance is not part of the list: it needs the central system.
       { idTag: a.physicalId, idTagInfo: { status: 'Accepted', expiryDate: expireAt.toISOString(), parentIdTag: owner.account } },
       { idTag: b.physicalId, idTagInfo: { status: 'Blocked' } },
       { idTag: e.physicalId, idTagInfo: { status: 'Expired' } },
@@ -351,13 +359,8 @@ describe('authorization', () => {
     expect(all.version).toBe(l1.version);
     expect(all.entries.length).toBeGreaterThan(l1.entries.length);
 
-    // A balance change does not touch the list; a status change does.
-    await createLedger({ db }).post({
-      account: { kind: 'card', cardId: a.id },
-      tradeType: 'recharge',
-      amountCents: 100,
-      source: 'console',
-    });
+    // A balance change that stays above zero does not touch the list; a status change does.
+    await recharge(100);
     expect((await auth.localList(p, NOW)).version).toBe(l1.version);
     await db.update(card).set({ status: 'lost' }).where(eq(card.id, a.id));
     const l2 = await auth.localList(p, NOW);

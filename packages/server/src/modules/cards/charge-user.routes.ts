@@ -1,4 +1,4 @@
-import { Code, translate, type chargeUserApi } from '@csms/contract';
+import { Code, dayAndMonthStart, isTimeZone, translate, type chargeUserApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -22,55 +22,6 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
-}
-
-/** The wall-clock fields of an instant in an IANA time zone. */
-function wallClock(at: Date, timeZone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, Number(p.value)]),
-  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
-  return parts;
-}
-
-/** How far the zone's clock is ahead of UTC at an instant, in ms. */
-function offsetAt(at: Date, timeZone: string): number {
-  const w = wallClock(at, timeZone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(at.getTime() / 1000) * 1000;
-}
-
-/** The instant a local date-time (given as if it were UTC) happens in the zone; checked twice for clock changes. */
-function localToInstant(asUtc: number, timeZone: string): Date {
-  const first = asUtc - offsetAt(new Date(asUtc), timeZone);
-  return new Date(asUtc - offsetAt(new Date(first), timeZone));
-}
-
-/** Midnight of today and of the first of this month in an IANA time zone, as instants. */
-export function dayAndMonthStart(now: Date, timeZone: string): { day: Date; month: Date } {
-  const w = wallClock(now, timeZone);
-  return {
-    day: localToInstant(Date.UTC(w.year, w.month - 1, w.day), timeZone),
-    month: localToInstant(Date.UTC(w.year, w.month - 1, 1), timeZone),
-  };
-}
-
-function validZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, config }: Deps): Handlers<typeof chargeUserApi> {
@@ -237,7 +188,7 @@ export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, conf
     },
     async newMembers({ query, ctx }) {
       const tz = query.tz || 'UTC';
-      if (!validZone(tz))
+      if (!isTimeZone(tz))
         throw new AppError(Code.BAD_REQUEST, 'validation.invalidFormat', { field: translate(ctx.lang, 'fields.chargeUser.tz') }, 'tz');
       const { day, month } = dayAndMonthStart(new Date(), tz);
       const [today, thisMonth] = await Promise.all([repo.registeredSince(ctx.principal, day), repo.registeredSince(ctx.principal, month)]);

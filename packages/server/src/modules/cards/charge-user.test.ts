@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/harness.js';
 import { chargeUser, ledger, systemLog } from '../../db/schema.js';
 import { cardsApi, ok, operator, twoProviders, uniq, type CardsApi, type Operator } from './cards.fixtures.js';
-import { dayAndMonthStart } from './charge-user.routes.js';
 
 let s: TestServer, a: Operator, b: Operator, A: CardsApi, B: CardsApi;
 beforeAll(async () => {
@@ -227,21 +226,6 @@ describe('charge users', () => {
       .returning();
     expect(old).toBeDefined();
     expect(await ok(C.get('/web/chargeUser/newMembers?tz=UTC'))).toEqual({ today: 2, month: 2 });
-  });
-
-  it('computes midnight and the first of the month in a time zone, across clock changes', () => {
-    expect(dayAndMonthStart(new Date('2026-03-29T12:00:00Z'), 'Europe/Berlin')).toEqual({
-      day: new Date('2026-03-28T23:00:00Z'),
-      month: new Date('2026-02-28T23:00:00Z'),
-    });
-    expect(dayAndMonthStart(new Date('2026-06-15T20:00:00Z'), 'Asia/Shanghai')).toEqual({
-      day: new Date('2026-06-15T16:00:00Z'),
-      month: new Date('2026-05-31T16:00:00Z'),
-    });
-    expect(dayAndMonthStart(new Date('2026-01-01T03:00:00Z'), 'America/New_York')).toEqual({
-      day: new Date('2025-12-31T05:00:00Z'),
-      month: new Date('2025-12-01T05:00:00Z'),
-    });
   });
 
   it('exports in the caller language with amounts in currency units', async () => {

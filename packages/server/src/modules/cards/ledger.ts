@@ -3,19 +3,22 @@ import type { Db, Tx } from '../../db/client.js';
 import { card, chargeUser, ledger } from '../../db/schema.js';
 
 export type LedgerAccount = { kind: 'card'; cardId: number } | { kind: 'mobile'; chargeUserId: number };
-export type TradeType = 'recharge' | 'refund' | 'charge' | 'transfer';
+export type TradeType = 'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment';
 export type LedgerEntry = typeof ledger.$inferSelect;
 
 export interface PostInput {
   account: LedgerAccount;
   tradeType: TradeType;
-  /** Signed integer cents: recharge > 0, refund < 0 (spec: refund amount negative), charge ≤ 0, transfer ≠ 0. */
+  /**
+   * Signed integer cents: recharge > 0, refund < 0 (spec: refund amount negative), charge ≤ 0, transfer ≠ 0,
+   * adjustment ≠ 0 (the correction of a settled charge: < 0 takes more, > 0 gives back).
+   */
   amountCents: number;
   operatorUserId?: number | null | undefined;
   /** Where the money came from: 'console', 'ocpp', 'app', 'import', … */
   source: string;
   thirdPartyTxnId?: string | null | undefined;
-  /** The charging transaction a charge settles; makes the charge idempotent per account. */
+  /** The charging transaction a charge settles or an adjustment corrects; makes either idempotent per account. */
   transactionRef?: string | null | undefined;
 }
 
@@ -31,7 +34,7 @@ export class LedgerError extends Error {
 
 function checkAmount(tradeType: TradeType, amount: number): void {
   if (!Number.isSafeInteger(amount)) throw new LedgerError('badAmount', `amount must be whole cents, got ${amount}`);
-  const ok = { recharge: amount > 0, refund: amount < 0, charge: amount <= 0, transfer: amount !== 0 }[tradeType];
+  const ok = { recharge: amount > 0, refund: amount < 0, charge: amount <= 0, transfer: amount !== 0, adjustment: amount !== 0 }[tradeType];
   if (!ok) throw new LedgerError('badAmount', `a ${tradeType} of ${amount} cents has the wrong sign`);
 }
 
@@ -46,9 +49,9 @@ function checkAmount(tradeType: TradeType, amount: number): void {
  * session — may leave a small debt (negative balance), as DESIGN.md §9 allows; the next recharge
  * pays it off.
  *
- * A charge carrying a `transactionRef` already charged to the same account returns the existing
- * row (`replayed: true`) instead of charging twice; the partial unique indexes
- * `ledger_card_charge_ref` / `ledger_mobile_charge_ref` back this up.
+ * A charge (or an adjustment) carrying a `transactionRef` already posted to the same account returns
+ * the existing row (`replayed: true`) instead of posting twice; the partial unique indexes
+ * `ledger_{card,mobile}_{charge,adjustment}_ref` back this up.
  */
 export function createLedger({ db }: { db: Db }) {
   async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
@@ -77,11 +80,11 @@ export function createLedger({ db }: { db: Db }) {
       account.kind === 'card'
         ? eq(ledger.cardId, account.cardId)
         : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile'));
-    if (input.tradeType === 'charge' && input.transactionRef) {
+    if ((input.tradeType === 'charge' || input.tradeType === 'adjustment') && input.transactionRef) {
       const [existing] = await tx
         .select()
         .from(ledger)
-        .where(and(ownerCond, eq(ledger.tradeType, 'charge'), eq(ledger.transactionRef, input.transactionRef)));
+        .where(and(ownerCond, eq(ledger.tradeType, input.tradeType), eq(ledger.transactionRef, input.transactionRef)));
       if (existing) return { ...existing, replayed: true };
     }
 

@@ -1,3 +1,4 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import { hasKey, translate, type rechargeRecordApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
@@ -13,21 +14,23 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
+  dayZone: DayZone;
 }
 
 /** Recharge records under finance: the ledger, read-only. */
-export function rechargeRecordRoutes({ repo, events, columns, config }: Deps): Handlers<typeof rechargeRecordApi> {
+export function rechargeRecordRoutes({ repo, events, columns, config, dayZone }: Deps): Handlers<typeof rechargeRecordApi> {
   return {
     async list({ query, ctx }) {
       const { page, limit, ...f } = query;
-      return repo.list(ctx.principal, f, page, limit);
+      return repo.list(ctx.principal, await dayZone.bound(ctx.principal, f), page, limit);
     },
     async get({ query, ctx }) {
       return (await repo.get(ctx.principal, query.id)) ?? Promise.reject(notFound());
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
-      const { format, exportId, ...filter } = body;
+      const { format, exportId, ...days } = body;
+      const filter = await dayZone.bound(p, days);
       const t = (key: string) => translate(ctx.lang, key);
       const money = (
         key: 'amountCents' | 'balanceBeforeCents' | 'balanceAfterCents',

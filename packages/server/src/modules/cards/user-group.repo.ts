@@ -116,7 +116,8 @@ export function createUserGroupRepo({ db }: { db: Db }) {
       await db.update(userGroup).set(values).where(eq(userGroup.id, id));
     },
     async remove(ids: number[]) {
-      const rows = await db.delete(userGroup).where(inArray(userGroup.id, ids)).returning({ id: userGroup.id });
+      // In a savepoint of its own: the caller reads again after a foreign-key refusal.
+      const rows = await db.transaction((tx) => tx.delete(userGroup).where(inArray(userGroup.id, ids)).returning({ id: userGroup.id }));
       return rows.length;
     },
     async setGroup(chargeUserIds: number[], groupId: number) {

@@ -1,5 +1,5 @@
 import { MAX_PROCESS_SAMPLES, type ChargeRecordDto, type ChargeRecordFilter, type ProcessSample } from '@csms/contract';
-import { and, asc, count as countRows, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count as countRows, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { card, chargePoint, chargeUser, chargingTransaction as t, price, provider, station, systemUser } from '../../db/schema.js';
@@ -26,6 +26,8 @@ const columns = {
   idTag: t.idTag,
   cardNumber: card.cardNumber,
   account: chargeUser.account,
+  authStatus: t.authStatus,
+  authReason: t.authReason,
   startType: t.startType,
   startedAt: t.startedAt,
   stoppedAt: t.stoppedAt,
@@ -47,6 +49,8 @@ const columns = {
   confirmedByName: systemUser.username,
   confirmedAt: t.confirmedAt,
   late: t.late,
+  lateStopAt: t.lateStopAt,
+  adjustmentCents: t.adjustmentCents,
   createdAt: t.createdAt,
 };
 
@@ -65,6 +69,8 @@ const EXPORT_KEYS = [
   'idTag',
   'cardNumber',
   'account',
+  'authStatus',
+  'authReason',
   'startType',
   'startedAt',
   'stoppedAt',
@@ -81,11 +87,18 @@ const EXPORT_KEYS = [
   'valid',
   'invalidReason',
   'confirmedAt',
+  'lateStopAt',
+  'adjustmentCents',
 ] as const satisfies readonly (keyof typeof columns)[];
 const exportFields = Object.fromEntries(EXPORT_KEYS.map((k) => [k, columns[k]])) as Pick<typeof columns, (typeof EXPORT_KEYS)[number]>;
 
+/** Started with an idTag Accepted for the charger's provider: only such a session shows a card or a charge user. */
+export const authorized = eq(t.authStatus, 'Accepted');
+
 // The charge user is the card's owner, else the account that started the session remotely; the
-// stop account is the owner of a different card that stopped it.
+// stop account is the owner of a different card of the point's provider that stopped it. An
+// unauthorised session shows neither (rows written before that rule may still name the card its
+// refused idTag belonged to, possibly another provider's): only its raw idTag.
 function selectRecords(db: Db, fields: typeof columns | typeof exportFields) {
   return db
     .select(fields)
@@ -93,8 +106,8 @@ function selectRecords(db: Db, fields: typeof columns | typeof exportFields) {
     .innerJoin(provider, eq(provider.id, t.providerId))
     .innerJoin(station, eq(station.id, t.stationId))
     .innerJoin(chargePoint, eq(chargePoint.id, t.chargePointId))
-    .leftJoin(card, eq(card.id, t.cardId))
-    .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${t.chargeUserId})`))
+    .leftJoin(card, and(authorized, eq(card.id, t.cardId)))
+    .leftJoin(chargeUser, and(authorized, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${t.chargeUserId})`)))
     .leftJoin(
       stopCard,
       and(
@@ -118,6 +131,9 @@ const durationSec = (r: { startedAt: Date; stoppedAt: Date | null }) =>
   r.stoppedAt ? Math.max(0, Math.round((r.stoppedAt.getTime() - r.startedAt.getTime()) / 1000)) : null;
 const validity = (r: { valid: boolean; confirmedAt: Date | null }): ChargeRecordDto['validity'] =>
   r.valid ? 'valid' : r.confirmedAt ? 'confirmed' : 'invalid';
+const authorization = (r: { authStatus: string }): ChargeRecordDto['authorization'] =>
+  r.authStatus === 'Accepted' ? 'authorized' : 'unauthorized';
+const authReason = (r: { authReason: string | null }) => (r.authReason as ChargeRecordDto['authReason']) ?? null;
 
 export function toDto(r: RecordRow): ChargeRecordDto {
   return {
@@ -134,6 +150,8 @@ export function toDto(r: RecordRow): ChargeRecordDto {
     idTag: r.idTag,
     cardNumber: r.cardNumber,
     account: r.account,
+    authorization: authorization(r),
+    authReason: authReason(r),
     startType: r.startType,
     startTime: r.startedAt.toISOString(),
     endTime: iso(r.stoppedAt),
@@ -156,6 +174,8 @@ export function toDto(r: RecordRow): ChargeRecordDto {
     confirmedByName: r.confirmedByName,
     confirmedAt: iso(r.confirmedAt),
     late: r.late,
+    lateStopAt: iso(r.lateStopAt),
+    adjustmentCents: r.adjustmentCents,
     createTime: r.createdAt.toISOString(),
   };
 }
@@ -172,6 +192,8 @@ export type ChargeRecordExportRow = Pick<
   | 'idTag'
   | 'cardNumber'
   | 'account'
+  | 'authorization'
+  | 'authReason'
   | 'startType'
   | 'startTime'
   | 'endTime'
@@ -188,6 +210,8 @@ export type ChargeRecordExportRow = Pick<
   | 'billingNote'
   | 'validity'
   | 'invalidReason'
+  | 'lateStopAt'
+  | 'adjustmentCents'
 >;
 
 function toExportRow(r: ExportRecordRow): ChargeRecordExportRow {
@@ -201,6 +225,8 @@ function toExportRow(r: ExportRecordRow): ChargeRecordExportRow {
     idTag: r.idTag,
     cardNumber: r.cardNumber,
     account: r.account,
+    authorization: authorization(r),
+    authReason: authReason(r),
     startType: r.startType,
     startTime: r.startedAt.toISOString(),
     endTime: iso(r.stoppedAt),
@@ -217,6 +243,8 @@ function toExportRow(r: ExportRecordRow): ChargeRecordExportRow {
     billingNote: r.billingNote,
     validity: validity(r),
     invalidReason: r.invalidReason,
+    lateStopAt: iso(r.lateStopAt),
+    adjustmentCents: r.adjustmentCents,
   };
 }
 
@@ -243,7 +271,9 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       f.serialNumber
         ? sql`${own('charge_point_id')} in (select cp.id from charge_point cp where cp.serial_number ilike ${like(f.serialNumber)})`
         : undefined,
-      // The account is the card owner's, else (no card, or a card without owner) the session's own charge user.
+      // The account is the card owner's, else (no card, or a card without owner) the session's own charge user;
+      // an unauthorised session has neither (see selectRecords).
+      f.account || f.cardNumber ? authorized : undefined,
       f.account
         ? sql`(${own('card_id')} in (select c.id from card c join charge_user u on u.id = c.charge_user_id where u.account ilike ${like(f.account)})
             or (${own('charge_user_id')} in (select u.id from charge_user u where u.account ilike ${like(f.account)})
@@ -260,6 +290,8 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       f.validity === 'valid' ? eq(t.valid, true) : undefined,
       f.validity === 'invalid' ? and(eq(t.valid, false), isNull(t.confirmedAt)) : undefined,
       f.validity === 'confirmed' ? and(eq(t.valid, false), isNotNull(t.confirmedAt)) : undefined,
+      f.authorization === 'authorized' ? authorized : undefined,
+      f.authorization === 'unauthorized' ? ne(t.authStatus, 'Accepted') : undefined,
       f.providerId ? eq(t.providerId, f.providerId) : undefined,
     );
   const where = (p: Principal, f: RecordFilter, ...more: SQL[]) => and(scope(p), filterSql(f), ...more);

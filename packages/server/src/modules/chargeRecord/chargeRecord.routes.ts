@@ -1,3 +1,4 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import { Code, translate, type ChargeRecordDetail, type chargeRecordApi, type Lang } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { AuthedCtx } from '../../http/context.js';
@@ -16,6 +17,7 @@ interface Deps {
   events: EventHub;
   config: Pick<Config, 'exportMaxRows'>;
   columns: ExportColumns;
+  dayZone: DayZone;
 }
 
 /**
@@ -33,6 +35,8 @@ export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordExportRow
     { key: 'account' },
     { key: 'cardNumber' },
     { key: 'idTag' },
+    { key: 'authorization', value: (r) => label('chargeAuthorization', r.authorization) },
+    { key: 'authReason', value: (r) => label('authorizationReason', r.authReason) },
     { key: 'startType', value: (r) => label('startType', r.startType) },
     { key: 'startTime' },
     { key: 'endTime' },
@@ -42,18 +46,21 @@ export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordExportRow
     { key: 'serviceFeeCents', value: (r) => dollars(r.serviceFeeCents) },
     { key: 'reserveFeeCents', value: (r) => dollars(r.reserveFeeCents) },
     { key: 'totalCents', value: (r) => dollars(r.totalCents) },
+    // A late Stop's correction of the settled bill (signed); the record's own cost stays as settled.
+    { key: 'adjustmentCents', value: (r) => dollars(r.adjustmentCents) },
     { key: 'paidFrom', value: (r) => label('accountKind', r.paidFrom) },
     { key: 'billedAt' },
     { key: 'stopReason', value: (r) => label('stopReason', r.stopReason) },
     { key: 'stopAccount' },
     { key: 'validity', value: (r) => label('chargeValidity', r.validity) },
+    { key: 'lateStopAt' },
     { key: 'invalidReason', value: (r) => label('invalidReason', r.invalidReason) },
     { key: 'billingNote', value: (r) => label('billingNote', r.billingNote) },
     { key: 'providerName' },
   ] satisfies (ExportColumn<ChargeRecordExportRow> & { key: keyof ChargeRecordExportRow })[];
 }
 
-export function chargeRecordRoutes({ repo, billing, events, config, columns }: Deps): Handlers<typeof chargeRecordApi> {
+export function chargeRecordRoutes({ repo, billing, events, config, columns, dayZone }: Deps): Handlers<typeof chargeRecordApi> {
   async function detail(ctx: AuthedCtx, id: number): Promise<ChargeRecordDetail> {
     const record = await repo.get(ctx.principal, id);
     if (!record) throw notFound();
@@ -69,6 +76,7 @@ export function chargeRecordRoutes({ repo, billing, events, config, columns }: D
         energyWh: Number(l.energyWh),
         unitPrice: l.unitPrice,
         amountCents: l.amountCents,
+        adjustment: l.adjustment,
       })),
     };
   }
@@ -76,7 +84,7 @@ export function chargeRecordRoutes({ repo, billing, events, config, columns }: D
   return {
     async list({ query, ctx }) {
       const { page, limit, ...filter } = query;
-      return repo.list(ctx.principal, filter, page, limit);
+      return repo.list(ctx.principal, await dayZone.bound(ctx.principal, filter), page, limit);
     },
     async get({ query, ctx }) {
       return detail(ctx, query.id);
@@ -105,7 +113,8 @@ export function chargeRecordRoutes({ repo, billing, events, config, columns }: D
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
-      const { format, exportId, ...filter } = body;
+      const { format, exportId, ...days } = body;
+      const filter = await dayZone.bound(p, days);
       await streamExport(reply, {
         lang: ctx.lang,
         resource: 'chargeRecord',

@@ -1,5 +1,6 @@
 import { api, MAX_PROCESS_SAMPLES, type ChargeRecordDetail, type ChargeRecordDto } from '@csms/contract';
 import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -466,6 +467,55 @@ describe('charging records: export', () => {
         .trim()
         .split('\r\n'),
     ).toEqual(['Cost ($),Transaction ID', `7.24,${tx.id}`]);
+  });
+
+  it('shows a record closed late and its bill adjustment in the exported sheet, in both languages', async () => {
+    const a = await site();
+    const c = await cardOf(a);
+    const lateStopAt = new Date('2026-03-02T02:00:00Z');
+    const down = await session(a, { cardId: c.card.id, totalCents: 300, lateStopAt, adjustmentCents: -150 });
+    const up = await session(a, { cardId: c.card.id, totalCents: 300, lateStopAt, adjustmentCents: 450 });
+    const onTime = await session(a, { cardId: c.card.id, totalCents: 300 });
+
+    const sheet = async (lang: 'en' | 'zh') => {
+      const res = await fetch(`${s.url}/prod-api${api.chargeRecord.export.path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json', 'x-language': lang },
+        body: JSON.stringify({ format: 'xlsx' }),
+      });
+      expect(res.headers.get('content-type')).toContain('spreadsheetml');
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+      const rows: unknown[][] = [];
+      wb.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      const [head, ...body] = rows as [string[], ...unknown[][]];
+      return { head, byId: new Map(body.map((r) => [Number(r[head.indexOf(lang === 'en' ? 'Transaction ID' : '交易编号')]), r])) };
+    };
+
+    const en = await sheet('en');
+    const late = en.head.indexOf('Closed late at');
+    const adjustment = en.head.indexOf('Bill adjustment ($)');
+    expect(late).toBeGreaterThan(-1);
+    expect(adjustment).toBeGreaterThan(-1);
+    expect(en.byId.get(down.id)![late]).toBe(lateStopAt.toISOString());
+    expect(en.byId.get(down.id)![adjustment]).toBe(-1.5);
+    expect(en.byId.get(up.id)![adjustment]).toBe(4.5);
+    // The settled cost stays beside its correction.
+    expect(en.byId.get(up.id)![en.head.indexOf('Cost ($)')]).toBe(3);
+    expect(en.byId.get(onTime.id)![late] ?? null).toBeNull();
+    expect(en.byId.get(onTime.id)![adjustment] ?? null).toBeNull();
+
+    const zh = await sheet('zh');
+    expect(zh.head).toContain('补报结束时间');
+    expect(zh.byId.get(down.id)![zh.head.indexOf('账单调整（$）')]).toBe(-1.5);
+
+    // In CSV a negative adjustment is a number, not a neutralised formula.
+    const csv = await exportCsv(a.token, { id: down.id });
+    const [head, row] = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(row!.split(',')[head!.split(',').indexOf('Bill adjustment ($)')]).toBe('-1.5');
   });
 
   it('reads for the export the fields its columns show, with the values the list shows', async () => {

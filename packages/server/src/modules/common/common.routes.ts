@@ -1,32 +1,39 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
+import { ZipArchive } from 'archiver';
+import { ADMIN_ROLE, Code, dictEntries, fieldLabel, hasBadText, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { storedFile } from '../../db/schema.js';
 import type { RequestCtx } from '../../http/context.js';
 import { AppError, badField, notFound } from '../../http/errors.js';
-import { API_PREFIX, type Handlers } from '../../http/mount.js';
+import { API_PREFIX, external, type Handlers } from '../../http/mount.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { SessionStore } from '../../http/sessions.js';
 import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import { canSeeProvider } from '../../lib/scope.js';
-import { fileHeaders, sniffUpload } from '../../lib/stored-files.js';
+import { contentDisposition, fileHeaders, sniffUpload } from '../../lib/stored-files.js';
 
 type StoredFileRow = typeof storedFile.$inferSelect;
 
 interface Deps {
   db: Db;
+  uow: Pick<UnitOfWork, 'outside'>;
   config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha' | 'readerPort'>;
   events: EventHub;
   sessions: SessionStore;
   isReady: () => boolean;
   /** Chargers connected to this node over OCPP. */
   ocppConnections: () => number;
+  /** How often an open event stream is pinged and its session checked (ms). */
+  streamPingMs?: number;
+  dayZone: DayZone;
 }
 
 /**
@@ -61,7 +68,30 @@ async function readLoopDelay() {
   return window;
 }
 
-export function commonRoutes({ db, config, events, sessions, isReady, ocppConnections }: Deps): Handlers<typeof commonApi> {
+/** The main thread's CPU time, ms: Linux lists it as the task whose id is the process id (utime + stime, in clock ticks). */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_S);
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_S = 100;
+
+export function commonRoutes({
+  db,
+  uow,
+  config,
+  events,
+  sessions,
+  isReady,
+  ocppConnections,
+  streamPingMs = 25_000,
+  dayZone,
+}: Deps): Handlers<typeof commonApi> {
   const uploadDir = path.join(config.dataDir, 'uploads');
 
   async function findFile(ctx: RequestCtx & { principal: NonNullable<RequestCtx['principal']> }, fileName: string) {
@@ -77,6 +107,9 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
   }
 
   return {
+    async dayZone({ query, ctx }) {
+      return (await dayZone.zoneOf(ctx.principal, query)) ?? Promise.reject(notFound());
+    },
     async health() {
       if (!isReady()) throw new AppError(Code.SERVER_ERROR, 'errors.serverError');
       const mem = process.memoryUsage();
@@ -85,7 +118,7 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
         status: 'ok' as const,
         uptimeS: Math.round(process.uptime() * 1000) / 1000,
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
-        cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
+        cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), mainThreadMs: mainThreadCpuMs() },
         eventLoop: await readLoopDelay(),
         ocppConnections: ocppConnections(),
       };
@@ -103,7 +136,8 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
       };
       return values[String(params.key)] ?? '';
     },
-    async upload({ req, query, ctx, audit }) {
+    // Streams the file from the client: no transaction is held open meanwhile.
+    upload: external(async ({ req, query, ctx, audit }) => {
       const kindName = query.kind ?? 'file';
       const kind = uploadKinds[kindName];
       const badType = () =>
@@ -112,6 +146,10 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
       const part = await req.file({ limits: { fileSize: kind.maxMb * 1024 * 1024, files: 1 } });
       if (!part) throw badField('file', 'errors.upload.missing');
       const originalName = path.basename(part.filename).slice(0, 255);
+      if (hasBadText(originalName)) {
+        part.file.resume();
+        throw badField('file', 'validation.badCharacter', { field: fieldLabel(ctx.lang, 'upload', 'file') });
+      }
       audit.operand = `file:${originalName}`;
       const ext = path.extname(originalName).slice(1).toLowerCase();
       if (!(kind.types as readonly string[]).includes(ext)) {
@@ -144,18 +182,61 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
         await fs.promises.rm(incoming, { force: true });
       }
       return { fileName, originalName, url: `${API_PREFIX}/common/download/resource?resource=${encodeURIComponent(fileName)}` };
-    },
+    }),
     // A GET never deletes: a link or an <img> that the session cookie authorises must not remove a file.
     async download({ query, ctx, reply }) {
       const { row, full } = await findFile(ctx, query.fileName);
       sendFile(reply, row, fs.createReadStream(full));
+    },
+    async downloadZip({ body, ctx, reply, req, audit }) {
+      const names = [...new Set(body.fileNames)];
+      // Every file passes the single download's checks (it exists, the caller's provider may see it)
+      // before the first byte goes out: one refusal refuses the whole archive, and says which file.
+      const files: Awaited<ReturnType<typeof findFile>>[] = [];
+      for (const name of names) {
+        try {
+          files.push(await findFile(ctx, name));
+        } catch (err) {
+          if (err instanceof AppError) throw new AppError(err.code, err.key, err.params, 'fileNames');
+          throw err;
+        }
+      }
+      const zipName = `${(body.name || 'files').replace(/[\\/:*?"<>|]/g, '_')}.zip`;
+      audit.operand = `zip:${names.length}:${zipName}`;
+      // Entries keep their uploaded names; a repeated name gets a counter so that no entry hides another.
+      const used = new Map<string, number>();
+      const entryName = (original: string) => {
+        const n = (used.get(original) ?? 0) + 1;
+        used.set(original, n);
+        if (n === 1) return original;
+        const dot = original.lastIndexOf('.');
+        return dot > 0 ? `${original.slice(0, dot)} (${n})${original.slice(dot)}` : `${original} (${n})`;
+      };
+      // archiver streams: files are opened one at a time as the archive reaches them, never held whole.
+      const archive = new ZipArchive({ zlib: { level: 6 } });
+      archive.on('error', (err: Error) => {
+        req.log.error({ err }, 'zip download failed');
+        archive.destroy(err);
+      });
+      for (const { row, full } of files) archive.file(full, { name: entryName(row.originalName) });
+      void archive.finalize();
+      reply.headers({
+        'content-type': 'application/zip',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': contentDisposition(zipName, 'attachment'),
+        'cache-control': 'private, no-cache',
+        'download-filename': encodeURIComponent(zipName),
+        'access-control-expose-headers': 'download-filename',
+      });
+      reply.send(archive);
     },
     async downloadResource({ query, ctx, reply }) {
       const { row, full } = await findFile(ctx, query.resource);
       sendFile(reply, row, fs.createReadStream(full));
     },
     /** The spec's download with `delete`: a POST, which only the header token authorises. */
-    async downloadByPost({ body, ctx, reply, audit }) {
+    // Streams the file and removes it from the disk: the system-log row comes first.
+    downloadByPost: external(async ({ body, ctx, reply, audit }) => {
       const { row, full } = await findFile(ctx, body.fileName);
       audit.operand = `file:${row.originalName}`;
       if (!body.delete) return sendFile(reply, row, fs.createReadStream(full));
@@ -174,10 +255,9 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
         throw err;
       }
       sendFile(reply, row, handle.createReadStream());
-    },
+    }),
     async events({ ctx, req, reply }) {
       const p = ctx.principal;
-      const token = req.cookies['Admin-Token'] ?? req.headers.authorization?.slice(7) ?? '';
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -189,16 +269,23 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
       res.write('retry: 3000\n\n');
       // The scope is read again on every ping and at once when it is said to have changed (a user's
       // bound stations edited): what a stream delivers follows the user's current provider and stations.
+      // By the session the stream was opened with, however its token came (cookie or header); read
+      // outside whatever request published the change, whose transaction is not this stream's.
       let scope = p;
+      let ended = false;
       const refresh = () =>
-        void sessions.resolve(token).then((still) => {
-          if (still) {
-            scope = still;
-            return;
-          }
-          res.write('event: session.revoked\ndata: {}\n\n');
-          res.end();
-        });
+        void uow
+          .outside(() => sessions.resolveSession(p.sessionId))
+          .then((still) => {
+            if (ended) return;
+            if (still) {
+              scope = still;
+              return;
+            }
+            res.write('event: session.revoked\ndata: {}\n\n');
+            res.end();
+          })
+          .catch((err: unknown) => req.log.warn({ err }, 'event stream: session check failed'));
       const unsubscribe = events.subscribe({
         userId: p.userId,
         canSee: (providerId) => canSeeProvider(scope, providerId),
@@ -212,8 +299,9 @@ export function commonRoutes({ db, config, events, sessions, isReady, ocppConnec
       const timer = setInterval(() => {
         res.write(': ping\n\n');
         refresh();
-      }, 25_000);
+      }, streamPingMs);
       const close = () => {
+        ended = true;
         clearInterval(timer);
         unsubscribe();
       };

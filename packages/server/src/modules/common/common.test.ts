@@ -19,7 +19,7 @@ describe('health and documents', () => {
   it('health reports memory, CPU, event-loop delay per read window and OCPP connections', async () => {
     interface Health {
       memory: { rssBytes: number; heapUsedBytes: number };
-      cpu: { userMs: number; systemMs: number };
+      cpu: { userMs: number; systemMs: number; mainThreadMs: number | null };
       eventLoop: { windowS: number; p50Ms: number; p99Ms: number; maxMs: number };
       ocppConnections: number;
     }
@@ -28,6 +28,9 @@ describe('health and documents', () => {
     expect(first.memory.rssBytes).toBeGreaterThan(first.memory.heapUsedBytes);
     expect(first.memory.heapUsedBytes).toBeGreaterThan(0);
     expect(first.cpu.userMs).toBeGreaterThan(0);
+    // The main thread is one of the process's threads (the test runner's and PGlite's are others).
+    expect(first.cpu.mainThreadMs).toBeGreaterThan(0);
+    expect(first.cpu.mainThreadMs).toBeLessThanOrEqual(first.cpu.userMs + first.cpu.systemMs + 10);
     expect(first.ocppConnections).toBe(0);
 
     // The server runs in this process: blocking it shows up in the window the next read closes (a lower bound only:

@@ -1,9 +1,11 @@
-import { Code, type messageApi } from '@csms/contract';
+import { Code, fieldLabel, type messageApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { badField, notFound } from '../../http/errors.js';
-import { Outcome, type Handlers } from '../../http/mount.js';
+import { external, Outcome, type Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
+import { cleanRichText, richTextToPlain } from '../../lib/rich-text.js';
+import type { StoredImages } from '../../lib/stored-images.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import type { MessageRepo, View } from './message.repo.js';
@@ -13,6 +15,7 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows' | 'smsWebhook'>;
+  images: StoredImages;
 }
 
 /** Spec §6: the user named admin gets the admin view (everything sent); everyone else an inbox. */
@@ -26,7 +29,7 @@ const splitList = (s: string | undefined) => [
   ),
 ];
 
-export function messageRoutes({ repo, events, columns, config }: Deps): Handlers<typeof messageApi> {
+export function messageRoutes({ repo, events, columns, config, images }: Deps): Handlers<typeof messageApi> {
   async function sendSms(
     msg: { msgId: number; title: string; content: string },
     recipients: { id: number; username: string; phone: string | null }[],
@@ -52,7 +55,8 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
   }
 
   return {
-    async add({ body, ctx, audit }) {
+    // May call the SMS webhook (up to 10 s): no transaction is held open meanwhile; the system-log row is written first.
+    add: external(async ({ body, ctx, audit }) => {
       const p = ctx.principal;
       audit.operand = `message:${body.title}`.slice(0, 255);
       const roleNames = splitList(body.roleName);
@@ -63,9 +67,12 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
         throw badField(field, 'errors.message.unknownRecipient', { names: unknown.join(', ') });
       }
       if (users.length === 0) throw badField('roleName', 'errors.message.noRecipients');
+      // The editor's HTML, allow-listed; nothing visible left is no content at all.
+      const content = await cleanRichText({ images, lang: ctx.lang }, p, body.content, { resource: 'message', field: 'content' });
+      if (!content) throw badField('content', 'validation.required', { field: fieldLabel(ctx.lang, 'message', 'content') });
       const isSend = Boolean(body.isSend);
       const msgId = await repo.insert(
-        { providerId: p.providerId, title: body.title, content: body.content, isSend, createUserId: p.userId },
+        { providerId: p.providerId, title: body.title, content, isSend, createUserId: p.userId },
         users.map((u) => u.id),
       );
       audit.operand = `message:${msgId}`;
@@ -78,12 +85,12 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
       if (!isSend) return new Outcome(data, Code.OK, 'errors.message.sent');
       if (!config.smsWebhook) return new Outcome(data, Code.WARN, 'errors.message.smsNotConfigured');
       try {
-        await sendSms({ msgId, title: body.title, content: body.content }, users);
+        await sendSms({ msgId, title: body.title, content: richTextToPlain(content) }, users);
         return new Outcome({ ...data, smsSent: true }, Code.OK, 'errors.message.sent');
       } catch (err) {
         return new Outcome(data, Code.WARN, 'errors.message.smsFailed', { reason: (err as Error).message });
       }
-    },
+    }),
     async list({ query, ctx }) {
       const { page, limit, ...f } = query;
       return repo.list(ctx.principal, viewOf(ctx.principal), f, page, limit);
@@ -123,7 +130,7 @@ export function messageRoutes({ repo, events, columns, config }: Deps): Handlers
       const defaults: ExportColumn<Row>[] = [
         { key: 'msgId' },
         { key: 'title' },
-        { key: 'content' },
+        { key: 'content', value: (r) => richTextToPlain(r.content) },
         { key: 'createTime', value: (r) => r.createdAt.toISOString() },
       ];
       await streamExport(reply, {

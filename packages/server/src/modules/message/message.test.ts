@@ -153,4 +153,30 @@ describe('system messages', () => {
     expect(head).toBe('Message ID,Title,Content,Created at');
     expect(rows).toHaveLength(1);
   });
+
+  it('stores rich content through the allow-list, refuses content with nothing visible, and exports and texts it as plain text', async () => {
+    const rich =
+      '<h2>Notice</h2><p onclick="x()">Station &amp; 3 <strong>closes</strong><script>alert(1)</script></p><img src="https://evil.test/p.png">';
+    const r = await send(s, admin, { username: op.user.username, title: 'Rich notice', content: rich });
+    expect(r.code).toBe(200);
+    const inbox = await s.call<{ list: Array<{ msgId: number; content: string }> }>('GET', '/web/msg/getAllMsg?page=1&limit=1000', {
+      token: opToken,
+    });
+    expect(inbox.data.list.find((m) => m.msgId === r.data.msgId)?.content).toBe(
+      '<h2>Notice</h2><p>Station &amp; 3 <strong>closes</strong></p>',
+    );
+    for (const empty of ['<p></p>', '<p><br></p><script>alert(1)</script>']) {
+      expect(await send(s, admin, { username: op.user.username, content: empty })).toMatchObject({
+        code: 400,
+        msg: 'Content is required',
+        data: { field: 'content' },
+      });
+    }
+    const res = await fetch(`${s.url}/prod-api/web/msg/exportMsg`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'x-language': 'en' },
+      body: JSON.stringify({ format: 'csv', keyWord: 'Rich notice' }),
+    });
+    expect(await res.text()).toContain('"Notice\nStation & 3 closes"');
+  });
 });

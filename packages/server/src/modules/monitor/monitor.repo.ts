@@ -104,8 +104,12 @@ export function createMonitorRepo({ db }: { db: Db }) {
           .from(tx)
           .innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId))
           .innerJoin(station, eq(station.id, tx.stationId))
-          .leftJoin(card, eq(card.id, tx.cardId))
-          .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${tx.chargeUserId}, ${card.chargeUserId})`))
+          // Only an authorised session shows its card and charge user; an unauthorised one its idTag only (chargeRecord.repo.ts).
+          .leftJoin(card, and(eq(tx.authStatus, 'Accepted'), eq(card.id, tx.cardId)))
+          .leftJoin(
+            chargeUser,
+            and(eq(tx.authStatus, 'Accepted'), eq(chargeUser.id, sql`coalesce(${tx.chargeUserId}, ${card.chargeUserId})`)),
+          )
           .where(cond)
           .orderBy(desc(tx.startedAt), desc(tx.id))
           .limit(limit)

@@ -1,3 +1,4 @@
+import type { DayZone } from '../../lib/day-zone.js';
 import { translate, type ocppLogApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import { notFound } from '../../http/errors.js';
@@ -12,20 +13,22 @@ interface Deps {
   events: EventHub;
   config: Pick<Config, 'exportMaxRows'>;
   columns: ExportColumns;
+  dayZone: DayZone;
 }
 
-export function ocppLogRoutes({ repo, events, config, columns }: Deps): Handlers<typeof ocppLogApi> {
+export function ocppLogRoutes({ repo, events, config, columns, dayZone }: Deps): Handlers<typeof ocppLogApi> {
   return {
     async list({ query, ctx }) {
       const { page, limit, ...filter } = query;
-      return repo.list(ctx.principal, filter, page, limit);
+      return repo.list(ctx.principal, await dayZone.bound(ctx.principal, filter), page, limit);
     },
     async get({ query, ctx }) {
       return (await repo.get(ctx.principal, query.id)) ?? Promise.reject(notFound());
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
-      const { format, exportId, ...filter } = body;
+      const { format, exportId, ...days } = body;
+      const filter = await dayZone.bound(p, days);
       type Row = Awaited<ReturnType<OcppLogRepo['page']>>[number];
       const label = (kind: string, v: unknown) =>
         v === null || v === undefined ? null : translate(ctx.lang, `enums.${kind}.${String(v)}`);

@@ -36,14 +36,17 @@ export function createPointActionRepo({ db }: { db: Db }) {
       return row;
     },
 
-    /** Whether `idTag` is the physical id of one of the provider's cards (matched without regard to case, as authorization does). */
-    async isProviderCard(providerId: number, idTag: string) {
+    /**
+     * The physical id, as issued, of the provider's card that `idTag` names (matched without regard to
+     * case, as authorization does); undefined when it names none.
+     */
+    async providerCardTag(providerId: number, idTag: string) {
       const [row] = await db
-        .select({ id: card.id })
+        .select({ physicalId: card.physicalId })
         .from(card)
         .where(and(eq(card.providerId, providerId), eq(sql`lower(${card.physicalId})`, idTag.toLowerCase())))
         .limit(1);
-      return row !== undefined;
+      return row?.physicalId;
     },
 
     /**

@@ -1,18 +1,16 @@
 import { Code, translate, type ConfigurationKey, type pointActionApi } from '@csms/contract';
 import type { AuthedCtx } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
-import { Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
-import type { AuthorizationService } from '../cards/authorize.js';
+import { externalAll, Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
+import type { LocalListService } from '../localList/localList.service.js';
 import type { PointActionRepo } from './pointAction.repo.js';
 import type { Answer, CommandSender } from './pointAction.service.js';
-
-type LocalList = Awaited<ReturnType<AuthorizationService['localList']>>;
 
 interface Deps {
   repo: PointActionRepo;
   ask: CommandSender;
-  /** The authorization service's local list of a provider (cards module). */
-  localList: (providerId: number) => Promise<LocalList>;
+  /** Each point's local authorization list: versions, Differential and Full updates (localList module). */
+  localLists: Pick<LocalListService, 'send' | 'state' | 'chargerVersion'>;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -42,7 +40,7 @@ function schedule(v: unknown) {
  * is sent), send the OCPP command over the bus and answer with the charger's reply. The envelope
  * is 200 whatever the charger said; its message (and the system log's) is the answer in words.
  */
-export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<typeof pointActionApi> {
+export function pointActionRoutes({ repo, ask, localLists }: Deps): Handlers<typeof pointActionApi> {
   async function target(ctx: AuthedCtx, serialNumber: string, audit: AuditNote) {
     const point = await repo.point(ctx.principal, serialNumber);
     if (!point) throw notFound();
@@ -56,16 +54,17 @@ export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<type
     return new Outcome(data, Code.OK, a.messageKey ?? `enums.actionStatus.${a.status}`, a.params);
   }
 
-  return {
+  // Each waits for a charger's answer, outside any transaction; its system-log row is written before the command leaves.
+  return externalAll({
     async remoteStart({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
       // The idTag must be one of the point's provider's cards: an operator cannot charge another provider's card.
-      if (!(await repo.isProviderCard(point.providerId, body.idTag))) {
-        throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
-      }
-      const payload = { idTag: body.idTag, ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}) };
+      // The charger gets it as issued, whatever case the operator typed.
+      const idTag = await repo.providerCardTag(point.providerId, body.idTag);
+      if (idTag === undefined) throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
+      const payload = { idTag, ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}) };
       const a = await ask(point.serialNumber, 'RemoteStartTransaction', payload);
-      return answer(ctx, a, { idTag: body.idTag, connectorId: body.connectorId ?? null });
+      return answer(ctx, a, { idTag, connectorId: body.connectorId ?? null });
     },
     async remoteStop({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
@@ -95,14 +94,9 @@ export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<type
     },
     async sendLocalList({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
-      // A full update with the authorization service's list of the point's provider and its version.
-      const list = await localList(point.providerId);
-      const a = await ask(point.serialNumber, 'SendLocalList', {
-        listVersion: list.version,
-        updateType: 'Full',
-        localAuthorizationList: list.entries,
-      });
-      return answer(ctx, a, { listVersion: list.version, entries: list.entries.length });
+      // Differential (the changes since the point's version) when it is in step, else Full; the operator may choose.
+      const r = await localLists.send(point, body.updateType);
+      return answer(ctx, r.answer, { listVersion: r.listVersion, updateType: r.updateType, entries: r.entries, state: r.state });
     },
     async getLocalListVersion({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
@@ -113,7 +107,9 @@ export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<type
       });
       const version = num(a.payload?.listVersion);
       if (a.chargerStatus === 'NotSupported' && a.payload) a.messageKey = 'errors.pointAction.localListUnsupported';
-      return answer(ctx, a, { listVersion: version !== null && version >= 0 ? version : null });
+      // The answer is compared with the server's record: a point that holds another version gets Full next.
+      const state = version !== null ? await localLists.chargerVersion(point.id, version) : await localLists.state(point.id);
+      return answer(ctx, a, { listVersion: version !== null && version >= 0 ? version : null, state });
     },
     async triggerMessage({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
@@ -159,10 +155,15 @@ export function pointActionRoutes({ repo, ask, localList }: Deps): Handlers<type
       const a = await ask(point.serialNumber, 'ChangeConfiguration', { key: body.key, value: body.value });
       return answer(ctx, a, { key: body.key });
     },
+    async localListState({ query, ctx }) {
+      const point = await repo.point(ctx.principal, query.serialNumber);
+      if (!point) throw notFound();
+      return localLists.state(point.id);
+    },
     async idTagOptions({ query, ctx }) {
       const point = await repo.point(ctx.principal, query.serialNumber);
       if (!point) throw notFound();
       return repo.idTagOptions(point.providerId, query.keyword || undefined);
     },
-  };
+  });
 }

@@ -1,11 +1,11 @@
 import { api, translate } from '@csms/contract';
-import { desc, eq } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { ChargerCommand, ChargerReply } from '../../bus/bus.js';
 import type { Db } from '../../db/client.js';
-import { card, chargeUser, localListVersion, systemLog } from '../../db/schema.js';
+import { card, chargeUser, systemLog } from '../../db/schema.js';
 import { insertPoint, insertStation, insertTransaction } from '../monitor/monitor.fixtures.js';
 
 let s: TestServer;
@@ -77,16 +77,16 @@ afterEach(() => {
 });
 
 describe('each action sends its OCPP command and answers with the charger’s reply', () => {
-  it('remote start with one of the provider’s cards', async () => {
-    const c = await newCard(a.providerId);
+  it('remote start with one of the provider’s cards, typed in any case: the charger gets the idTag as issued', async () => {
+    const c = await newCard(a.providerId, { physicalId: `NL-TNM-C${++n}-X` });
     charger(point.serialNumber, () => result({ status: 'Accepted' }));
-    const r = await act('remoteStart', { connectorId: 1, idTag: c.physicalId.toLowerCase() });
+    const r = await act('remoteStart', { connectorId: 1, idTag: ` ${c.physicalId.toLowerCase()} ` });
     expect(r).toMatchObject({
       code: 200,
       msg: 'Accepted',
-      data: { status: 'accepted', chargerStatus: 'Accepted', message: null, connectorId: 1 },
+      data: { status: 'accepted', chargerStatus: 'Accepted', message: null, connectorId: 1, idTag: c.physicalId },
     });
-    expect(sent).toEqual([{ action: 'RemoteStartTransaction', payload: { idTag: c.physicalId.toLowerCase(), connectorId: 1 } }]);
+    expect(sent).toEqual([{ action: 'RemoteStartTransaction', payload: { idTag: c.physicalId, connectorId: 1 } }]);
   });
 
   it('refuses an idTag that is not a card of the point’s provider, before sending anything', async () => {
@@ -147,35 +147,64 @@ describe('each action sends its OCPP command and answers with the charger’s re
     expect((await act('unlock', { connectorId: 1 })).data).toMatchObject({ status: 'accepted', chargerStatus: 'Unlocked' });
   });
 
-  it('sends the provider’s whitelist as a full update with its version', async () => {
-    const valid = await newCard(a.providerId);
-    const lost = await newCard(a.providerId, { status: 'lost' });
+  it('sends the provider’s whitelist as a full update to a point that never took one, and records a VersionMismatch', async () => {
+    const valid = await newCard(a.providerId, { balanceCents: 500 });
+    const lost = await newCard(a.providerId, { status: 'lost', balanceCents: 500 });
+    const empty = await newCard(a.providerId, { balanceCents: 0 });
     const user = (
       await db
         .insert(chargeUser)
         .values({ providerId: a.providerId, account: `acct${++n}`, userType: 'card' })
         .returning()
     )[0]!;
-    const owned = await newCard(a.providerId, { chargeUserId: user.id });
-    const foreign = await newCard(b.providerId);
-    const [v] = await db.select().from(localListVersion).where(eq(localListVersion.id, 1));
+    const owned = await newCard(a.providerId, { chargeUserId: user.id, balanceCents: 1 });
+    const foreign = await newCard(b.providerId, { balanceCents: 500 });
     charger(point.serialNumber, () => result({ status: 'VersionMismatch' }));
     const r = await act('sendLocalList', {});
-    expect(r.data).toMatchObject({ status: 'versionMismatch', listVersion: v?.version ?? 0 });
-    const payload = sent[0]!.payload as {
+    expect(r.data).toMatchObject({
+      status: 'versionMismatch',
+      listVersion: 1,
+      updateType: 'Full',
+      state: { serverVersion: null, inStep: false, lastStatus: 'VersionMismatch', suggested: 'Full' },
+    });
+    // Out of step: the charger is asked its version first, then gets the Full.
+    expect(sent.map((c) => c.action)).toEqual(['GetLocalListVersion', 'SendLocalList']);
+    const payload = sent[1]!.payload as {
       listVersion: number;
       updateType: string;
       localAuthorizationList: { idTag: string; idTagInfo: Record<string, unknown> }[];
     };
-    expect(sent[0]!.action).toBe('SendLocalList');
     expect(payload.updateType).toBe('Full');
-    expect(payload.listVersion).toBe(v?.version ?? 0);
+    expect(payload.listVersion).toBe(1);
     const byTag = new Map(payload.localAuthorizationList.map((e) => [e.idTag, e.idTagInfo]));
     expect(byTag.get(valid.physicalId)).toMatchObject({ status: 'Accepted', expiryDate: valid.expireAt.toISOString() });
     expect(byTag.get(lost.physicalId)).toEqual({ status: 'Blocked' });
+    expect(byTag.get(empty.physicalId)).toEqual({ status: 'Blocked' });
     expect(byTag.get(owned.physicalId)).toMatchObject({ status: 'Accepted', parentIdTag: user.account });
     expect(byTag.has(foreign.physicalId)).toBe(false);
     expect(r.data.entries).toBe(payload.localAuthorizationList.length);
+    // The record says what the console shows: out of step, Full offered.
+    const state = await s.call('GET', `${api.pointAction.localListState.path}?serialNumber=${point.serialNumber}`, { token: a.token });
+    expect(state.data).toMatchObject({ serverVersion: null, inStep: false, lastStatus: 'VersionMismatch', suggested: 'Full' });
+    // Another provider's operator does not find the point.
+    expect(
+      (await s.call('GET', `${api.pointAction.localListState.path}?serialNumber=${point.serialNumber}`, { token: b.token })).code,
+    ).toBe(404);
+  });
+
+  it('a whitelist the charger does not know is recorded as not supported; one it never answered leaves the point out of step', async () => {
+    const other = await insertPoint(db, a.providerId, { connectorStatuses: ['Available'] });
+    const state = async () =>
+      (await s.call('GET', `${api.pointAction.localListState.path}?serialNumber=${other.serialNumber}`, { token: a.token })).data;
+    charger(other.serialNumber, (c) =>
+      c.action === 'SendLocalList' ? { kind: 'error', code: 'NotImplemented', description: '' } : result({ listVersion: 0 }),
+    );
+    const r = await act('sendLocalList', { serialNumber: other.serialNumber });
+    expect(r.data).toMatchObject({ status: 'notImplemented', state: { lastStatus: 'NotSupported', serverVersion: null } });
+    charger(other.serialNumber, () => ({ kind: 'timeout' }));
+    const t = await act('sendLocalList', { serialNumber: other.serialNumber, updateType: 'Differential' });
+    expect(t.data).toMatchObject({ status: 'failed', updateType: 'Differential' });
+    expect(await state()).toMatchObject({ lastStatus: 'Failed', inStep: false, suggested: 'Full' });
   });
 
   it('reads the whitelist version; -1 means local lists are not supported', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { billLine, chargingTransaction, price, provider, station, systemUser, userGroup } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -214,6 +214,26 @@ export function createPriceRepo({ db }: { db: Db }) {
         const rows = await tx.delete(price).where(inArray(price.id, ids)).returning({ id: price.id });
         return rows.length;
       });
+    },
+
+    /**
+     * Sessions at the station a version taking effect at `since` may price: not billed, and
+     * running or stopped after it (finished ones waiting for a price or for a confirmation).
+     */
+    async unbilledSince(stationId: number, since: Date) {
+      return db
+        .select()
+        .from(chargingTransaction)
+        .where(
+          and(
+            eq(chargingTransaction.stationId, stationId),
+            isNull(chargingTransaction.billedAt),
+            // Sessions of a refused idTag are billed to nobody, whatever the price says.
+            eq(chargingTransaction.authStatus, 'Accepted'),
+            or(isNull(chargingTransaction.stoppedAt), gt(chargingTransaction.stoppedAt, since)),
+          ),
+        )
+        .orderBy(asc(chargingTransaction.id));
     },
 
     /** Finished sessions at the station still waiting for a bill (no price until now, among others). */

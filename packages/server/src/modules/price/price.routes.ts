@@ -1,14 +1,23 @@
-import type { PriceRowDto, PriceTier, PriceVersionDto, priceApi } from '@csms/contract';
+import {
+  Code,
+  fieldLabel,
+  unitsToDecimal,
+  type PriceImpactDto,
+  type PriceRowDto,
+  type PriceTier,
+  type PriceVersionDto,
+  type priceApi,
+} from '@csms/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { conflict, badField, notFound } from '../../http/errors.js';
-import type { Handlers } from '../../http/mount.js';
+import { Outcome, type Handlers } from '../../http/mount.js';
 import type { Principal } from '../../http/context.js';
-import type { Billing } from '../billing/settle.js';
+import { versionsInForce, type Billing, type PriceRow, type Quote } from '../billing/settle.js';
 import type { PriceHead, PriceRepo, StationHead, VersionRow, VersionValues } from './price.repo.js';
 
 interface Deps {
   repo: PriceRepo;
-  billing: Pick<Billing, 'settle'>;
+  billing: Pick<Billing, 'settle' | 'quote'>;
   log: FastifyBaseLogger;
   /** The clock; tests may pin it. */
   now?: () => Date;
@@ -70,6 +79,22 @@ export function currentAndNext<V extends { id: number; effectiveFrom: Date }>(ve
   }
   return { current, next };
 }
+
+/** A version about to be saved: which price, which version it replaces in place (if any), its values. */
+interface Pending {
+  head: StationHead;
+  groupId: number | null;
+  replaces?: VersionRow;
+  values: VersionValues;
+}
+
+const money = (cents: number) => unitsToDecimal(cents, 2);
+const billed = (q: Quote) => (q.kind === 'bill' ? q.bill.totalCents : 0);
+const sameQuote = (a: Quote, b: Quote) =>
+  a.kind === b.kind &&
+  (a.kind === 'bill' && b.kind === 'bill'
+    ? a.bill.totalCents === b.bill.totalCents && JSON.stringify(a.bill.lines) === JSON.stringify(b.bill.lines)
+    : a.kind === 'unbillable' && b.kind === 'unbillable' && a.reason === b.reason);
 
 const keyOf = (stationId: number, groupId: number | null) => `${stationId}:${groupId ?? ''}`;
 
@@ -154,6 +179,90 @@ export function priceRoutes({ repo, billing, log, now = () => new Date() }: Deps
     }
   }
 
+  /**
+   * What saving `v` changes: every unbilled session at the station that a version from that
+   * instant could price, quoted by the billing code with the price's versions as they are and as
+   * they would be. A running session is quoted up to its last meter sample.
+   */
+  async function impactOf(v: Pending, at: Date): Promise<PriceImpactDto> {
+    const { head, groupId, replaces, values } = v;
+    const since = new Date(Math.min(values.effectiveFrom.getTime(), replaces?.effectiveFrom.getTime() ?? Infinity));
+    const before: PriceRow[] = await repo.versionsOf([{ stationId: head.stationId, groupId }]);
+    const after: PriceRow[] = [
+      ...before.filter((x) => x.id !== replaces?.id),
+      {
+        ...values,
+        reserveFeeCents: values.reserveFeeCents ?? 0,
+        id: replaces?.id ?? 0,
+        providerId: head.providerId,
+        stationId: head.stationId,
+        groupId,
+        createdBy: null,
+        createdAt: at,
+      },
+    ];
+    // Other prices (the station's own, for a group price's non-members) are read as they are.
+    const others = new Map<string, PriceRow[]>();
+    const loader = (mine: PriceRow[]) => async (stationId: number, gid: number | null, from: Date, to: Date) => {
+      if (stationId === head.stationId && gid === groupId) return versionsInForce(mine, from, to);
+      const k = keyOf(stationId, gid);
+      if (!others.has(k)) others.set(k, await repo.versionsOf([{ stationId, groupId: gid }]));
+      return versionsInForce(others.get(k)!, from, to);
+    };
+    const out: PriceImpactDto = {
+      effectiveFrom: values.effectiveFrom.toISOString(),
+      backdated: values.effectiveFrom.getTime() < at.getTime(),
+      sessions: 0,
+      finished: 0,
+      running: 0,
+      unpriced: 0,
+      currentCents: 0,
+      newCents: 0,
+    };
+    for (const t of await repo.unbilledSince(head.stationId, since)) {
+      const running = t.stoppedAt === null || t.meterStopWh === null;
+      const session = running
+        ? { ...t, stoppedAt: t.lastSampleAt ?? t.startedAt, meterStopWh: t.lastMeterWh ?? t.meterStartWh }
+        : { ...t, stoppedAt: t.stoppedAt!, meterStopWh: t.meterStopWh! };
+      const [was, will] = [await billing.quote(session, loader(before)), await billing.quote(session, loader(after))];
+      if (sameQuote(was, will)) continue;
+      out.sessions++;
+      if (running) out.running++;
+      else out.finished++;
+      if (was.kind === 'unbillable' && was.reason === 'noPrice') out.unpriced++;
+      out.currentCents += billed(was);
+      out.newCents += billed(will);
+    }
+    return out;
+  }
+
+  /**
+   * A version that takes effect in the past re-prices sessions: it is saved only with
+   * `confirmPast`, and the figures computed now go into the reply and the system log.
+   */
+  async function confirmed(v: Pending, confirm: boolean | undefined, at: Date): Promise<PriceImpactDto | null> {
+    if (v.values.effectiveFrom.getTime() >= at.getTime()) return null;
+    const impact = await impactOf(v, at);
+    const params = {
+      time: stationTime(v.values.effectiveFrom, v.head.timeZone),
+      sessions: impact.sessions,
+      current: money(impact.currentCents),
+      next: money(impact.newCents),
+    };
+    if (!confirm) throw conflict('errors.price.confirmPast', params, 'confirmPast');
+    return impact;
+  }
+
+  const savedPast = (dto: PriceVersionDto, impact: PriceImpactDto | null, timeZone: string) =>
+    impact
+      ? new Outcome(dto, Code.OK, 'errors.price.savedPast', {
+          time: stationTime(new Date(impact.effectiveFrom), timeZone),
+          sessions: impact.sessions,
+          current: money(impact.currentCents),
+          next: money(impact.newCents),
+        })
+      : dto;
+
   async function created(p: Principal, head: StationHead, groupId: number | null, values: VersionValues) {
     const { stationId, providerId, timeZone } = head;
     await checkEffective(stationId, timeZone, values.effectiveFrom);
@@ -204,7 +313,11 @@ export function priceRoutes({ repo, billing, log, now = () => new Date() }: Deps
         if (group.providerId !== head.providerId)
           throw badField('groupId', 'errors.price.groupProvider', { group: group.name, station: head.stationName });
       }
-      return created(p, head, groupId, { effectiveFrom: body.effectiveFrom ?? now(), ...versionValues(body) });
+      const at = now();
+      const values = { effectiveFrom: body.effectiveFrom ?? at, ...versionValues(body) };
+      await checkEffective(head.stationId, head.timeZone, values.effectiveFrom);
+      const impact = await confirmed({ head, groupId, values }, body.confirmPast, at);
+      return savedPast(await created(p, head, groupId, values), impact, head.timeZone);
     },
     async edit({ body, ctx }) {
       const p = ctx.principal;
@@ -212,20 +325,49 @@ export function priceRoutes({ repo, billing, log, now = () => new Date() }: Deps
       if (!old) throw notFound();
       const head = await stationOf(p, old.stationId);
       const values = versionValues(body);
+      const requested = now();
       if (old.billedCount === 0) {
         // In place; moving its instant must respect the billed sessions on both sides of the move.
-        const at = body.effectiveFrom ?? now();
+        const at = body.effectiveFrom ?? requested;
         if (at.getTime() !== old.effectiveFrom.getTime()) {
           await checkEffective(old.stationId, head.timeZone, new Date(Math.min(at.getTime(), old.effectiveFrom.getTime())));
           await checkSameTime(old.stationId, old.groupId, head.timeZone, at, old.id);
         }
+        const impact = await confirmed(
+          { head, groupId: old.groupId, replaces: old, values: { effectiveFrom: at, ...values } },
+          body.confirmPast,
+          requested,
+        );
         if ((await repo.updateUnused(old.id, { effectiveFrom: at, ...values })) === 'updated') {
           await settleWaiting(old.stationId);
-          return toVersionDto((await repo.version(old.id))!);
+          return savedPast(toVersionDto((await repo.version(old.id))!), impact, head.timeZone);
         }
       }
       // Used by a bill: the version stays as it is and the values become a new version.
-      return created(p, head, old.groupId, { effectiveFrom: body.effectiveFrom ?? now(), ...values });
+      const fresh = { effectiveFrom: body.effectiveFrom ?? requested, ...values };
+      await checkEffective(old.stationId, head.timeZone, fresh.effectiveFrom);
+      const impact = await confirmed({ head, groupId: old.groupId, values: fresh }, body.confirmPast, requested);
+      return savedPast(await created(p, head, old.groupId, fresh), impact, head.timeZone);
+    },
+    async impact({ body, ctx }) {
+      const p = ctx.principal;
+      const at = now();
+      const values = { effectiveFrom: body.effectiveFrom ?? at, ...versionValues(body) };
+      if (body.id !== undefined) {
+        const [old] = await repo.visibleVersions(p, [body.id]);
+        if (!old) throw notFound();
+        const head = await stationOf(p, old.stationId);
+        return impactOf({ head, groupId: old.groupId, replaces: old.billedCount === 0 ? old : undefined, values }, at);
+      }
+      if (body.stationId === undefined)
+        throw badField('stationId', 'validation.required', { field: fieldLabel(ctx.lang, 'price', 'stationId') });
+      const head = await stationOf(p, body.stationId);
+      const groupId = body.groupId ?? null;
+      if (groupId !== null) {
+        const group = await repo.group(p, groupId);
+        if (!group || group.providerId !== head.providerId) throw notFound();
+      }
+      return impactOf({ head, groupId, values }, at);
     },
     async remove({ body, ctx }) {
       const ids = [...new Set(body.ids)];

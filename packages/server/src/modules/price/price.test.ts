@@ -1,10 +1,20 @@
-import { allPermissions, allMenuPaths, translate, type PriceDetailDto, type PriceRowDto, type PriceVersionDto } from '@csms/contract';
+import {
+  allPermissions,
+  allMenuPaths,
+  translate,
+  type PriceDetailDto,
+  type PriceImpactDto,
+  type PriceRowDto,
+  type PriceVersionDto,
+} from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { billLine, card, chargePoint, chargeUser, chargingTransaction, price, station, systemLog, userGroup } from '../../db/schema.js';
+import { createBilling } from '../billing/settle.js';
+import { createLedger } from '../cards/ledger.js';
 import { currentAndNext, stationTime } from './price.routes.js';
 
 let s: TestServer;
@@ -131,7 +141,7 @@ describe('station prices', () => {
     });
 
     const from = new Date(Date.now() - 3600_000).toISOString();
-    const r = await add(admin, { stationId: st.id, effectiveFrom: from, ...fees, slots: painted });
+    const r = await add(admin, { stationId: st.id, effectiveFrom: from, ...fees, slots: painted, confirmPast: true });
     expect(r.code, r.msg).toBe(200);
     expect(r.data).toMatchObject({
       stationId: st.id,
@@ -147,7 +157,7 @@ describe('station prices', () => {
     const row = (await list(admin, `&stationName=${st.name}`)).data.list[0]!;
     expect(row).toMatchObject({ currentId: r.data.id, effectiveFrom: from, ...fees, slots: painted, versionCount: 1, upcomingFrom: null });
 
-    const e = await edit(admin, { id: r.data.id, effectiveFrom: from, ...fees, peakElec: 20000, slots: allFlat });
+    const e = await edit(admin, { id: r.data.id, effectiveFrom: from, ...fees, peakElec: 20000, slots: allFlat, confirmPast: true });
     expect(e.data).toMatchObject({ id: r.data.id, peakElec: 20000, slots: allFlat, effectiveFrom: from });
     // Without an instant, the version takes effect now.
     const moved = await edit(admin, { id: r.data.id, ...fees, slots: allFlat });
@@ -239,7 +249,8 @@ describe('station prices', () => {
 
   it('keeps a used version: editing makes a new version, removing is refused, nothing takes effect before a billed session', async () => {
     const st = await newStation();
-    const v1 = (await add(admin, { stationId: st.id, effectiveFrom: '2026-01-01T00:00:00Z', ...fees, slots: painted })).data;
+    const v1 = (await add(admin, { stationId: st.id, effectiveFrom: '2026-01-01T00:00:00Z', ...fees, slots: painted, confirmPast: true }))
+      .data;
     const t = await finishedSession(st.id, 1, new Date('2026-02-01T01:00:00Z'), new Date('2026-02-01T02:00:00Z'));
     await billWith(t.id, v1.id);
     const snapshot = await db.select().from(price).where(eq(price.id, v1.id));
@@ -268,16 +279,16 @@ describe('station prices', () => {
     expect((await get(admin, st.id)).data.versions).toHaveLength(2);
 
     // The session billed until 10:00 Shanghai time on 1 February: no version may start before that.
-    const early = await add(admin, { stationId: st.id, effectiveFrom: '2026-02-01T01:30:00Z', ...fees, slots: allFlat });
+    const early = await add(admin, { stationId: st.id, effectiveFrom: '2026-02-01T01:30:00Z', ...fees, slots: allFlat, confirmPast: true });
     expect(early).toMatchObject({
       code: 409,
       data: { field: 'effectiveFrom' },
       msg: 'Sessions at this station are billed up to 2026-02-01 10:00 (station time); a version cannot take effect before then. Choose a later time or now',
     });
     // Nor may an unused version be moved to before it.
-    const moved = await edit(admin, { id: e.data.id, effectiveFrom: '2026-01-15T00:00:00Z', ...fees, slots: allFlat });
+    const moved = await edit(admin, { id: e.data.id, effectiveFrom: '2026-01-15T00:00:00Z', ...fees, slots: allFlat, confirmPast: true });
     expect(moved).toMatchObject({ code: 409, data: { field: 'effectiveFrom' } });
-    const after = await add(admin, { stationId: st.id, effectiveFrom: '2026-02-01T02:00:00Z', ...fees, slots: allFlat });
+    const after = await add(admin, { stationId: st.id, effectiveFrom: '2026-02-01T02:00:00Z', ...fees, slots: allFlat, confirmPast: true });
     expect(after.code, after.msg).toBe(200);
   });
 
@@ -285,7 +296,7 @@ describe('station prices', () => {
     const st = await newStation();
     const t = await finishedSession(st.id, 1, new Date('2026-03-01T23:30:00Z'), new Date('2026-03-02T00:30:00Z'));
     await db.update(chargingTransaction).set({ billingNote: 'noPrice' }).where(eq(chargingTransaction.id, t.id));
-    const v = await add(admin, { stationId: st.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, slots: painted });
+    const v = await add(admin, { stationId: st.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, slots: painted, confirmPast: true });
     expect(v.code, v.msg).toBe(200);
     const [row] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
     // 5 kWh valley (07:30–08:00) and 5 kWh peak (08:00–08:30).
@@ -294,6 +305,133 @@ describe('station prices', () => {
     const lines = await db.select().from(billLine).where(eq(billLine.transactionId, t.id));
     expect(new Set(lines.map((l) => l.priceId))).toEqual(new Set([v.data.id]));
     expect((await get(admin, st.id)).data.versions[0]).toMatchObject({ used: true, billedCount: 1 });
+  });
+});
+
+const impact = (token: string, body: unknown, lang: 'zh' | 'en' = 'en') =>
+  s.call<PriceImpactDto>('POST', '/web/price/impact', { token, body, lang });
+const txRow = async (id: number) => (await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, id)))[0]!;
+
+describe('back-dated versions', () => {
+  it('refuses a version for the past without confirmation, naming the sessions and money it re-prices, and stores nothing', async () => {
+    const st = await newStation();
+    const waiting = await finishedSession(st.id, 1, new Date('2026-03-01T23:30:00Z'), new Date('2026-03-02T00:30:00Z'));
+    await db.update(chargingTransaction).set({ billingNote: 'noPrice' }).where(eq(chargingTransaction.id, waiting.id));
+    const before = await priceCount();
+    const body = { stationId: st.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, slots: painted };
+
+    // The preview prices the waiting session with the billing code: 5 kWh valley and 5 kWh peak.
+    const seen = await impact(admin, body);
+    expect(seen.code, seen.msg).toBe(200);
+    expect(seen.data).toEqual({
+      effectiveFrom: '2026-03-01T00:00:00.000Z',
+      backdated: true,
+      sessions: 1,
+      finished: 1,
+      running: 0,
+      unpriced: 1,
+      currentCents: 0,
+      newCents: 167 + 617 + 50 + 200,
+    });
+
+    const en = await add(admin, body);
+    expect(en).toMatchObject({ code: 409, data: { field: 'confirmPast' } });
+    expect(en.msg).toBe(
+      'This version takes effect in the past (2026-03-01 08:00, station time): it re-prices 1 unbilled sessions ($0.00 now, $10.34 with it). Confirm to save it',
+    );
+    const zh = await add(admin, body, 'zh');
+    expect(zh.msg).toBe(
+      '该版本自 2026-03-01 08:00（场站时间）起生效，早于当前时间：将重新计价 1 笔未结算订单（现为 $0.00，改后 $10.34）。请确认后再保存',
+    );
+    expect(await priceCount()).toBe(before);
+    expect(await txRow(waiting.id)).toMatchObject({ billedAt: null, totalCents: null });
+    // Saving from now, or for the future, needs no confirmation.
+    expect((await impact(admin, { ...body, effectiveFrom: undefined })).data).toMatchObject({ backdated: false, sessions: 0 });
+  });
+
+  it('saves it when confirmed, records the figures in the system log and bills the waiting session', async () => {
+    const st = await newStation();
+    const waiting = await finishedSession(st.id, 1, new Date('2026-03-01T23:30:00Z'), new Date('2026-03-02T00:30:00Z'));
+    const r = await add(admin, { stationId: st.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, slots: painted, confirmPast: true });
+    expect(r.code, r.msg).toBe(200);
+    expect(r.msg).toBe(
+      'Saved, as confirmed, a version effective from 2026-03-01 08:00 (station time): 1 unbilled sessions re-priced ($0.00 before, $10.34 now)',
+    );
+    expect(await txRow(waiting.id)).toMatchObject({ totalCents: 1034 });
+    const [log] = await db
+      .select()
+      .from(systemLog)
+      .where(eq(systemLog.operand, `price:station:${st.id}`));
+    expect(log).toMatchObject({ result: 200, msg: r.msg, request: expect.objectContaining({ confirmPast: true }) });
+  });
+
+  it('counts a running session up to its last sample, and a changed fee of the version in force', async () => {
+    const st = await newStation();
+    const v = await add(admin, { stationId: st.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, slots: allFlat, confirmPast: true });
+    expect(v.code, v.msg).toBe(200);
+    const t = await finishedSession(st.id, 1, new Date(Date.now() - 3600_000), new Date());
+    // Still charging: 4 kWh so far.
+    await db
+      .update(chargingTransaction)
+      .set({ stoppedAt: null, meterStopWh: null, energyWh: 4000, lastMeterWh: 4000, lastSampleAt: new Date(Date.now() - 60_000) })
+      .where(eq(chargingTransaction.id, t.id));
+    const body = { id: v.data.id, effectiveFrom: '2026-03-01T00:00:00Z', ...fees, flatElec: 10000, slots: allFlat };
+    const seen = await impact(admin, body);
+    // flat: 0.8 + 0.3 $/kWh → 1.0 + 0.3 $/kWh over 4 kWh.
+    expect(seen.data).toMatchObject({
+      backdated: true,
+      sessions: 1,
+      running: 1,
+      finished: 0,
+      unpriced: 0,
+      currentCents: 440,
+      newCents: 520,
+    });
+    expect(await edit(admin, body)).toMatchObject({ code: 409, data: { field: 'confirmPast' } });
+    expect((await get(admin, st.id)).data.versions[0]).toMatchObject({ id: v.data.id, flatElec: 8000 });
+    const saved = await edit(admin, { ...body, confirmPast: true });
+    expect(saved.code, saved.msg).toBe(200);
+    expect(saved.data).toMatchObject({ id: v.data.id, flatElec: 10000 });
+    // A version for the future changes nothing yet and needs no confirmation.
+    const later = { stationId: st.id, effectiveFrom: new Date(Date.now() + 86_400_000).toISOString(), ...fees, slots: allFlat };
+    expect((await impact(admin, later)).data).toMatchObject({ backdated: false, sessions: 0 });
+    expect((await add(admin, later)).code).toBe(200);
+  });
+
+  it('never changes a settled bill: confirmation does not pass the billed sessions, and bills before the instant stay as they are', async () => {
+    const st = await newStation();
+    const v1 = await add(admin, { stationId: st.id, effectiveFrom: '2026-01-01T00:00:00Z', ...fees, slots: allFlat, confirmPast: true });
+    const done = await finishedSession(st.id, 1, new Date('2026-02-01T01:00:00Z'), new Date('2026-02-01T02:00:00Z'));
+    await createBilling({ db, ledger: createLedger({ db }) }).settle(done.id);
+    const settled = await txRow(done.id);
+    expect(settled.totalCents).toBe(1100);
+    const lines = await db.select().from(billLine).where(eq(billLine.transactionId, done.id));
+    const [cardRow] = await db.select().from(card).where(eq(card.id, done.cardId!));
+
+    const early = { stationId: st.id, effectiveFrom: '2026-02-01T01:30:00Z', ...fees, flatElec: 50000, slots: allFlat, confirmPast: true };
+    expect(await add(admin, early)).toMatchObject({ code: 409, data: { field: 'effectiveFrom' } });
+    expect(await edit(admin, { ...early, id: v1.data.id })).toMatchObject({ code: 409, data: { field: 'effectiveFrom' } });
+    const after = await add(admin, { ...early, effectiveFrom: '2026-02-01T02:00:00Z' });
+    expect(after.code, after.msg).toBe(200);
+
+    expect(await txRow(done.id)).toEqual(settled);
+    expect(await db.select().from(billLine).where(eq(billLine.transactionId, done.id))).toEqual(lines);
+    expect((await db.select().from(card).where(eq(card.id, done.cardId!)))[0]).toEqual(cardRow);
+  });
+
+  it("answers 404 for another provider's station or version and changes nothing", async () => {
+    const other = await createOperator(db, {
+      permissions: allPermissions.filter((x) => x.startsWith('finance:price:')),
+      rolePaths: allMenuPaths,
+    });
+    const token = await s.login(other.user.username, other.user.password);
+    const st = await newStation();
+    const v = await add(admin, { stationId: st.id, ...fees, slots: allFlat });
+    expect((await impact(token, { stationId: st.id, ...fees, slots: allFlat })).code).toBe(404);
+    expect((await impact(token, { id: v.data.id, ...fees, slots: allFlat })).code).toBe(404);
+    const noStation = await impact(admin, { ...fees, slots: allFlat }, 'zh');
+    expect(noStation).toMatchObject({ code: 400, data: { field: 'stationId' } });
+    expect(noStation.msg).toMatch(/场站/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ProviderDto } from '@csms/contract';
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { provider } from '../../db/schema.js';
@@ -38,11 +38,13 @@ export const toDto = (r: Row, parentName: string | null, users: number): Provide
   logoPath: r.logoPath,
   disclaimer: r.disclaimer,
   privacyAgreement: r.privacyAgreement,
+  agreementKey: r.agreementKey,
   mailAccount: r.mailAccount,
   hasMailAuthCode: Boolean(r.mailAuthCode),
   mailAuthCodeMasked: mask(r.mailAuthCode),
   smtpAddress: r.smtpAddress,
   smtpPort: r.smtpPort,
+  autoLocalListSync: r.autoLocalListSync,
   userCount: Number(users),
   createTime: r.createdAt.toISOString(),
 });
@@ -88,16 +90,28 @@ export function createProviderRepo({ db }: { db: Db }) {
         .limit(1);
       return r;
     },
-    async options(p: Principal, providerName?: string) {
-      return db
-        .select({ id: provider.id, providerName: provider.name, providerType: provider.type, parentId: provider.parentId })
+    /** For selects: by name, the first `limit` (all without one), plus the rows of `ids` (the values shown). */
+    async options(p: Principal, providerName?: string, w: { limit?: number | undefined; ids?: string | undefined } = {}) {
+      const cols = { id: provider.id, providerName: provider.name, providerType: provider.type, parentId: provider.parentId };
+      const q = db
+        .select(cols)
         .from(provider)
         .where(where(p, providerName ? ilike(provider.name, `%${providerName}%`) : undefined))
-        .orderBy(asc(provider.id));
+        .orderBy(...(w.limit ? [asc(provider.name), asc(provider.id)] : [asc(provider.id)]));
+      const rows = w.limit ? await q.limit(w.limit) : await q;
+      const missing = (w.ids?.split(',').map(Number) ?? []).filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length === 0) return rows;
+      return [
+        ...rows,
+        ...(await db
+          .select(cols)
+          .from(provider)
+          .where(where(p, inArray(provider.id, missing)))),
+      ];
     },
     subtree: (id: number) => providerSubtree(db, id),
-    /** Unscoped on purpose: the disclaimer and privacy agreement are public pages for drivers. */
-    async agreement(id: number) {
+    /** Unscoped on purpose: the disclaimer and privacy agreement are public pages for drivers, found by their key. */
+    async agreement(key: string) {
       const [r] = await db
         .select({
           providerName: provider.name,
@@ -106,7 +120,7 @@ export function createProviderRepo({ db }: { db: Db }) {
           privacyAgreement: provider.privacyAgreement,
         })
         .from(provider)
-        .where(eq(provider.id, id))
+        .where(eq(provider.agreementKey, key))
         .limit(1);
       return r;
     },

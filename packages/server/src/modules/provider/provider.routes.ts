@@ -1,11 +1,15 @@
-import { Code, translate, type providerApi } from '@csms/contract';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Code, translate, type Lang, type providerApi } from '@csms/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, badField, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/context.js';
-import type { Handlers } from '../../http/mount.js';
+import { API_PREFIX, external, type Handlers } from '../../http/mount.js';
 import { canSeeProvider } from '../../lib/scope.js';
 import { MailError, sendMail, type MailDeps } from '../../lib/mail.js';
-import type { ImageField, StoredImages } from '../../lib/stored-images.js';
+import { cleanRichText, imagesOf, sanitizeRichText } from '../../lib/rich-text.js';
+import { fileHeaders } from '../../lib/stored-files.js';
+import { storedFileNameOf, type ImageField, type StoredImages } from '../../lib/stored-images.js';
 import type { ProviderRepo } from './provider.repo.js';
 
 const blank = (v: string | undefined) => (v === undefined || v === '' ? null : v);
@@ -22,12 +26,26 @@ interface Deps {
   mail: MailDeps;
   log: FastifyBaseLogger;
   images: StoredImages;
+  /** Where uploads are stored (`$CSMS_DATA_DIR/uploads`): the agreement pages' images are served from it. */
+  uploadDir: string;
 }
 
 const LOGO: ImageField = { field: 'logoPath', key: 'errors.upload.logoInvalid' };
 
-export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<typeof providerApi> {
+export function providerRoutes({ repo, mail, log, images, uploadDir }: Deps): Handlers<typeof providerApi> {
   const isSuper = (p: Principal) => p.providerType === 'super';
+
+  /** The agreements as stored: allow-listed HTML whose images are stored images the caller may see. */
+  async function agreements(p: Principal, lang: Lang, body: { disclaimer?: string | undefined; privacyAgreement?: string | undefined }) {
+    const at = (field: string) => ({ resource: 'provider', field });
+    return {
+      disclaimer: await cleanRichText({ images, lang }, p, body.disclaimer, at('disclaimer')),
+      privacyAgreement: await cleanRichText({ images, lang }, p, body.privacyAgreement, at('privacyAgreement')),
+    };
+  }
+  /** Where the public pages fetch an image of a provider's agreements (the stored URL needs a session). */
+  const publicImage = (key: string) => (name: string) =>
+    `${API_PREFIX}/web/getProviderAgreement/image?key=${key}&resource=${encodeURIComponent(name)}`;
 
   /** An SMTP address typed as an internal IP (or localhost) is refused at once; names are checked when mail is sent. */
   function checkSmtpAddress(host: string, port: number) {
@@ -42,6 +60,7 @@ export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<type
       if (!canSeeProvider(p, body.parentId) || !(await repo.get(p, body.parentId))) throw notFound();
       checkSmtpAddress(body.smtpAddress, body.smtpPort);
       await images.check(p, body.logoPath, LOGO);
+      const texts = await agreements(p, ctx.lang, body);
       const id = await repo.insert({
         name: body.providerName,
         type: 'common',
@@ -52,12 +71,12 @@ export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<type
         expiresAt: yearsFromNow(body.expiration),
         authCount: body.authCount ?? 0,
         logoPath: blank(body.logoPath),
-        disclaimer: blank(body.disclaimer),
-        privacyAgreement: blank(body.privacyAgreement),
+        ...texts,
         mailAccount: body.mailAccount,
         mailAuthCode: body.mailAuthCode,
         smtpAddress: body.smtpAddress,
         smtpPort: body.smtpPort,
+        autoLocalListSync: body.autoLocalListSync ?? false,
       });
       audit.operand = `provider:${id}:${body.providerName}`;
       return (await repo.get(p, id))!;
@@ -84,6 +103,7 @@ export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<type
       checkSmtpAddress(body.smtpAddress, body.smtpPort);
       // A logo stored before this rule stays until it is changed.
       if (blank(body.logoPath) !== current.logoPath) await images.check(p, body.logoPath, LOGO);
+      const texts = await agreements(p, ctx.lang, body);
       if (parentChanges) {
         if (!(await repo.get(p, body.parentId!))) throw notFound();
         if ((await repo.subtree(body.id)).includes(body.parentId!))
@@ -98,25 +118,38 @@ export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<type
         ...(body.expiration !== undefined ? { expiresAt: yearsFromNow(body.expiration) } : {}),
         ...(body.authCount !== undefined ? { authCount: body.authCount } : {}),
         logoPath: blank(body.logoPath),
-        disclaimer: blank(body.disclaimer),
-        privacyAgreement: blank(body.privacyAgreement),
+        ...texts,
         mailAccount: body.mailAccount,
         ...(body.mailAuthCode ? { mailAuthCode: body.mailAuthCode } : {}),
         smtpAddress: body.smtpAddress,
         smtpPort: body.smtpPort,
+        ...(body.autoLocalListSync !== undefined ? { autoLocalListSync: body.autoLocalListSync } : {}),
       });
       return (await repo.get(p, body.id))!;
     },
     async options({ query, ctx }) {
-      return repo.options(ctx.principal, query.providerName);
+      return repo.options(ctx.principal, query.providerName, query);
     },
     async agreement({ query }) {
-      const r = await repo.agreement(query.providerId);
+      const r = await repo.agreement(query.key);
       if (!r) throw notFound();
-      return { providerName: r.providerName, logoPath: r.logoPath, content: r[query.kind] };
+      const logo = r.logoPath ? storedFileNameOf(r.logoPath) : null;
+      const image = publicImage(query.key);
+      // Sanitised again on the way out: a text stored before the allow-list, or by hand, is shown through it too.
+      return { providerName: r.providerName, logoPath: logo ? image(logo) : null, content: sanitizeRichText(r[query.kind], image) };
+    },
+    async agreementImage({ query, reply }) {
+      const r = await repo.agreement(query.key);
+      const named = r && [...imagesOf(r.disclaimer), ...imagesOf(r.privacyAgreement), r.logoPath && storedFileNameOf(r.logoPath)];
+      if (!r || !named?.includes(query.resource)) throw notFound();
+      const file = await images.find(query.resource);
+      const full = file && path.join(uploadDir, file.fileName);
+      if (!file || !full || !fs.existsSync(full)) throw notFound();
+      reply.headers(fileHeaders(file)).send(fs.createReadStream(full));
     },
 
-    async testMail({ body, ctx, audit }) {
+    // Talks to a mail server: no transaction is held open meanwhile; the system-log row is written first.
+    testMail: external(async ({ body, ctx, audit }) => {
       const row = await repo.row(ctx.principal, body.id);
       if (!row) throw notFound();
       audit.operand = `provider:${row.id}:${row.name}`;
@@ -142,6 +175,6 @@ export function providerRoutes({ repo, mail, log, images }: Deps): Handlers<type
         const key = { unreachable: 'mailUnreachable', auth: 'mailAuth', rejected: 'mailRejected' }[err.kind];
         throw new AppError(Code.CONFLICT, `errors.provider.${key}`);
       }
-    },
+    }),
   };
 }

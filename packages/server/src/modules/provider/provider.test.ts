@@ -2,8 +2,9 @@ import net from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provider } from '../../db/schema.js';
-import { createOperator } from '../../../test/fixtures.js';
+import { createOperator, createProvider } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
+import { pdf, png, uploadAs } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
 
 let s: TestServer;
@@ -231,25 +232,168 @@ describe('providers', () => {
   });
 });
 
+describe('my provider', () => {
+  it("lets a user who sees only its own provider edit that provider's settings, and no other, within its permission", async () => {
+    const own = (await add(admin, { providerName: 'Leaf' })).data;
+    const sibling = (await add(admin, { providerName: 'Sibling' })).data;
+    const op = await createOperator(s.database.db, { providerId: own.id, permissions: ['system:provider:query', 'system:provider:edit'] });
+    const t = await s.login(op.user.username, op.user.password);
+    const info = await s.call<{ isShowProvider: boolean; providerId: number }>('POST', '/web/info', { token: t });
+    expect(info.data).toMatchObject({ isShowProvider: false, providerId: own.id });
+
+    const edit = (token: string, id: number, v: Record<string, unknown>) =>
+      s.call<Provider & { disclaimer: string | null }>('POST', '/web/userManage/updateProviderInfo', {
+        token,
+        body: { ...body(), expiration: undefined, mailAuthCode: undefined, parentId: undefined, id, ...v },
+      });
+    const mine = await edit(t, own.id, { providerName: 'Leaf', contact: 'Own admin', disclaimer: '<p><strong>Read me</strong></p>' });
+    expect(mine).toMatchObject({ code: 200, data: { id: own.id, contact: 'Own admin', disclaimer: '<p><strong>Read me</strong></p>' } });
+    expect((await s.call<Provider>('GET', `/web/getProvider?id=${own.id}`, { token: t })).data.contact).toBe('Own admin');
+
+    // Another provider's id finds nothing, and changes nothing.
+    expect((await edit(t, sibling.id, { providerName: 'Taken over', contact: 'Intruder' })).code).toBe(404);
+    expect((await edit(t, 1, { providerName: 'Taken over', contact: 'Intruder' })).code).toBe(404);
+    const [after] = await s.database.db.select().from(provider).where(eq(provider.id, sibling.id));
+    expect(after).toMatchObject({ name: 'Sibling', contact: 'Li Lei' });
+    // Licences stay with the super provider.
+    expect((await edit(t, own.id, { providerName: 'Leaf', authCount: 99 })).code).toBe(403);
+
+    // Without the edit permission, no edit of its own provider either.
+    const reader = await createOperator(s.database.db, { providerId: own.id, permissions: ['system:provider:query'] });
+    const r = await s.login(reader.user.username, reader.user.password);
+    expect((await edit(r, own.id, { providerName: 'Leaf', contact: 'Reader' })).code).toBe(403);
+  });
+});
+
 describe('public agreements', () => {
-  it('serves a provider disclaimer and privacy agreement without a session, 404 for an unknown provider', async () => {
-    const { provider } = await import('../../db/schema.js');
-    const { eq } = await import('drizzle-orm');
-    await s.database.db
-      .update(provider)
-      .set({ disclaimer: 'Charge at your own risk.', privacyAgreement: 'We keep your data safe.' })
-      .where(eq(provider.id, 1));
-    expect(await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=disclaimer')).toMatchObject({
+  const agreementOf = (query: string) =>
+    s.call<{ providerName: string; logoPath: string | null; content: string | null }>('GET', `/web/getProviderAgreement?${query}`);
+
+  it("are found by the provider's unguessable key, never by its id, and say nothing about a key that matches none", async () => {
+    const db = s.database.db;
+    const a = await createProvider(db, {
+      name: 'Keyed A',
+      disclaimer: '<p>Charge at your own risk.</p>',
+      privacyAgreement: '<p>We keep your data safe.</p>',
+    });
+    const b = await createProvider(db, { name: 'Keyed B' });
+    expect(a.agreementKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(b.agreementKey).not.toBe(a.agreementKey);
+    expect(await agreementOf(`key=${a.agreementKey}&kind=disclaimer`)).toMatchObject({
       code: 200,
-      data: { providerName: 'CSMS', content: 'Charge at your own risk.' },
+      data: { providerName: 'Keyed A', content: '<p>Charge at your own risk.</p>' },
     });
-    expect((await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=privacyAgreement')).data).toMatchObject({
-      content: 'We keep your data safe.',
+    expect((await agreementOf(`key=${a.agreementKey}&kind=privacyAgreement`)).data.content).toBe('<p>We keep your data safe.</p>');
+    // The old id link no longer answers with a name: walking ids lists nothing.
+    for (const id of [1, a.id, b.id]) {
+      const r = await agreementOf(`providerId=${id}&kind=disclaimer`);
+      expect(r).toMatchObject({ code: 400, data: { field: 'key' } });
+      expect(JSON.stringify(r)).not.toMatch(/Keyed|CSMS/);
+    }
+    const none = await agreementOf(`key=${'0'.repeat(32)}&kind=disclaimer`);
+    expect(none).toMatchObject({ code: 404, data: null });
+    expect(await agreementOf(`key=${a.agreementKey}&kind=secrets`)).toMatchObject({ code: 400, data: { field: 'kind' } });
+    // Operators who see the provider get its key for the links.
+    const seen = await s.call<{ agreementKey: string }>('GET', `/web/getProvider?id=${a.id}`, { token: admin });
+    expect(seen.data.agreementKey).toBe(a.agreementKey);
+  });
+
+  it('stores the agreements through the allow-list, and shows a text written around it sanitised too', async () => {
+    const db = s.database.db;
+    const p = await createProvider(db, { mailAccount: 'm@p.test', mailAuthCode: 'c', smtpAddress: 'smtp.p.test', smtpPort: 25 });
+    const saved = await s.call<{ disclaimer: string | null; privacyAgreement: string | null }>(
+      'POST',
+      '/web/userManage/updateProviderInfo',
+      {
+        token: admin,
+        body: {
+          id: p.id,
+          providerName: p.name,
+          mailAccount: 'm@p.test',
+          smtpAddress: 'smtp.p.test',
+          smtpPort: 25,
+          disclaimer:
+            '<p onmouseover="steal()">Read <a href="javascript:alert(1)">this</a></p><script>alert(1)</script><img src="data:image/png;base64,AAAA">',
+          privacyAgreement: '<p></p>',
+        },
+      },
+    );
+    expect(saved.code).toBe(200);
+    expect(saved.data.disclaimer).toBe('<p>Read <a target="_blank" rel="noopener noreferrer nofollow">this</a></p>');
+    expect(saved.data.privacyAgreement).toBeNull();
+    const [row] = await db.select().from(provider).where(eq(provider.id, p.id));
+    expect(row!.disclaimer).toBe(saved.data.disclaimer);
+    // Written straight to the database (an old row, an import): the public page still shows it through the allow-list.
+    await db
+      .update(provider)
+      .set({ privacyAgreement: '<p>ok</p><img src=x onerror=alert(1)><iframe src="https://evil.test"></iframe>' })
+      .where(eq(provider.id, p.id));
+    expect((await agreementOf(`key=${row!.agreementKey}&kind=privacyAgreement`)).data.content).toBe('<p>ok</p>');
+  });
+
+  it('serves the images an agreement shows without a session, and no other stored file', async () => {
+    const db = s.database.db;
+    const op = await createOperator(db, {
+      permissions: ['system:provider:edit', 'system:provider:query'],
+      rolePaths: ['/systemManagement'],
     });
-    expect((await s.call('GET', '/web/getProviderAgreement?providerId=999999&kind=disclaimer')).code).toBe(404);
-    expect(await s.call('GET', '/web/getProviderAgreement?providerId=1&kind=secrets')).toMatchObject({
-      code: 400,
-      data: { field: 'kind' },
-    });
+    await db
+      .update(provider)
+      .set({ mailAccount: 'm@q.test', mailAuthCode: 'c', smtpAddress: 'smtp.q.test', smtpPort: 25 })
+      .where(eq(provider.id, op.providerId));
+    const token = await s.login(op.user.username, op.user.password);
+    const shown = await uploadAs(s.url, token, 'map.png', png());
+    const logo = await uploadAs(s.url, token, 'logo.png', png());
+    const hidden = await uploadAs(s.url, token, 'private.png', png());
+    const pdfFile = await uploadAs(s.url, token, 'terms.pdf', pdf, 'file');
+    const other = await createOperator(db, {});
+    const theirs = await uploadAs(s.url, await s.login(other.user.username, other.user.password), 'theirs.png', png());
+    const edit = (disclaimer: string) =>
+      s.call<{ disclaimer: string }>('POST', '/web/userManage/updateProviderInfo', {
+        token,
+        lang: 'en',
+        body: {
+          id: op.providerId,
+          providerName: 'Imaged',
+          mailAccount: 'm@q.test',
+          smtpAddress: 'smtp.q.test',
+          smtpPort: 25,
+          logoPath: logo.url,
+          disclaimer,
+        },
+      });
+    // Images of another provider, or files that are not images, are refused naming the field; nothing changes.
+    for (const bad of [theirs.url, pdfFile.url]) {
+      const r = await edit(`<p>x</p><img src="${bad}">`);
+      expect(r).toMatchObject({ code: 400, data: { field: 'disclaimer' } });
+      expect(r.msg).toContain('Disclaimer');
+      const [now] = await db.select().from(provider).where(eq(provider.id, op.providerId));
+      expect(now!.disclaimer).toBeNull();
+    }
+    expect((await edit(`<p>See the map</p><img src="${shown.url}" alt="map">`)).code).toBe(200);
+    const [row] = await db.select().from(provider).where(eq(provider.id, op.providerId));
+    const page = await agreementOf(`key=${row!.agreementKey}&kind=disclaimer`);
+    const publicUrl = (f: string) => `/prod-api/web/getProviderAgreement/image?key=${row!.agreementKey}&resource=${encodeURIComponent(f)}`;
+    expect(page.data.content).toBe(`<p>See the map</p><img src="${publicUrl(shown.fileName).replace(/&/g, '&amp;')}" alt="map" />`);
+    expect(page.data.logoPath).toBe(publicUrl(logo.fileName));
+    for (const f of [shown.fileName, logo.fileName]) {
+      const res = await fetch(s.url + publicUrl(f));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(
+        Buffer.from(await res.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+    }
+    // A file of the same provider that no agreement names, another's file, or the right file under another key: 404.
+    for (const url of [
+      publicUrl(hidden.fileName),
+      publicUrl(theirs.fileName),
+      publicUrl(shown.fileName).replace(row!.agreementKey, '0'.repeat(32)),
+    ]) {
+      const res = await fetch(s.url + url);
+      expect(((await res.json()) as { code: number }).code).toBe(404);
+    }
   });
 });

@@ -65,22 +65,36 @@ export function createRoleRepo({ db }: { db: Db }) {
       ]);
       return { list: rows.map((r) => toDto(r, p)), total: total?.n ?? 0 };
     },
-    async options(p: Principal, roleName?: string, providerId?: number) {
-      const rows = await db
-        .select({
-          id: role.id,
-          roleName: role.roleName,
-          roleKey: role.roleKey,
-          enabled: role.enabled,
-          providerId: role.providerId,
-          rolePaths: role.rolePaths,
-          permissions: role.permissions,
-        })
+    /** For selects: by name, the first `limit` (all without one), plus the rows of `ids` (the values shown). */
+    async options(p: Principal, roleName?: string, providerId?: number, w: { limit?: number | undefined; ids?: string | undefined } = {}) {
+      const cols = {
+        id: role.id,
+        roleName: role.roleName,
+        roleKey: role.roleKey,
+        enabled: role.enabled,
+        providerId: role.providerId,
+        rolePaths: role.rolePaths,
+        permissions: role.permissions,
+      };
+      const q = db
+        .select(cols)
         .from(role)
         .where(
           where(p, roleName ? ilike(role.roleName, `%${roleName}%`) : undefined, providerId ? eq(role.providerId, providerId) : undefined),
         )
-        .orderBy(asc(role.id));
+        .orderBy(...(w.limit ? [asc(role.roleName), asc(role.id)] : [asc(role.id)]));
+      const first = w.limit ? await q.limit(w.limit) : await q;
+      const missing = (w.ids?.split(',').map(Number) ?? []).filter((id) => !first.some((r) => r.id === id));
+      const rows =
+        missing.length === 0
+          ? first
+          : [
+              ...first,
+              ...(await db
+                .select(cols)
+                .from(role)
+                .where(where(p, inArray(role.id, missing)))),
+            ];
       return rows.map(({ rolePaths, permissions, ...o }) => ({
         ...o,
         assignable: covers(p, { roleKey: o.roleKey, rolePaths, permissions }),

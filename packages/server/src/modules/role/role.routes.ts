@@ -80,7 +80,7 @@ export function roleRoutes({ repo }: { repo: RoleRepo }): Handlers<typeof roleAp
       return repo.list(ctx.principal, { orgName: query.orgName, roleName: query.roleName }, query.page, query.limit);
     },
     async options({ query, ctx }) {
-      return repo.options(ctx.principal, query.roleName, query.providerId);
+      return repo.options(ctx.principal, query.roleName, query.providerId, query);
     },
     async add({ body, ctx, audit }) {
       const p = ctx.principal;

@@ -1,6 +1,7 @@
 import type { StationDto } from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -309,5 +310,55 @@ describe('export', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
     expect(wb.worksheets[0]!.actualRowCount).toBe((await list(admin)).data.total + 1);
+  });
+});
+
+describe('pictures in one zip', () => {
+  // What the station list's "download pictures" posts: the stored files its selected rows' pictures name.
+  const zipOf = (token: string, pictures: string[]) => {
+    const form = new URLSearchParams();
+    for (const p of pictures) form.append('fileNames', new URLSearchParams(p.split('?')[1]).get('resource') ?? p);
+    form.set('name', 'station pictures');
+    return fetch(`${s.url}/prod-api/common/download/zip`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded', 'x-language': 'en' },
+      body: form.toString(),
+    });
+  };
+
+  it("holds the selected stations' pictures, and refuses another provider's", async () => {
+    const a = await stationOperator(s);
+    const b = await stationOperator(s);
+    const mine = [];
+    for (const [name, bytes] of [
+      ['north.png', png(10)],
+      ['south.gif', gifBytes],
+    ] as const) {
+      const pic = await upload(a.token, name, bytes);
+      const r = await add(a.token, { providerId: a.providerId, picture: pic.url });
+      expect(r.code).toBe(200);
+      mine.push(r.data);
+    }
+    const theirs = await add(b.token, { providerId: b.providerId, picture: (await upload(b.token, 'theirs.png', png())).url });
+    expect(theirs.code).toBe(200);
+    // The list the operator selects from shows its own stations only, with their pictures.
+    const shown = (await list(a.token)).data.list;
+    expect(shown.map((x) => x.picture).sort()).toEqual(mine.map((x) => x.picture).sort());
+
+    const res = await zipOf(
+      a.token,
+      shown.map((x) => x.picture!),
+    );
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(decodeURIComponent(res.headers.get('download-filename')!)).toBe('station pictures.zip');
+    const archive = await JSZip.loadAsync(await res.arrayBuffer());
+    expect(Object.keys(archive.files).sort()).toEqual(['north.png', 'south.gif']);
+    expect(Buffer.from(await archive.file('north.png')!.async('uint8array'))).toEqual(png(10));
+    expect(Buffer.from(await archive.file('south.gif')!.async('uint8array'))).toEqual(gifBytes);
+
+    // Another provider's station picture, even beside its own: the whole archive is refused.
+    const refused = await zipOf(a.token, [mine[0]!.picture!, theirs.data.picture!]);
+    expect(refused.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await refused.json()).toMatchObject({ code: 404, data: { field: 'fileNames' } });
   });
 });

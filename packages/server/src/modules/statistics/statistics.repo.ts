@@ -25,6 +25,9 @@ export function createStatisticsRepo({ db }: { db: Db }) {
   const dayStart = async (now: Date, tz: string) =>
     new Date(await scalar<string>(sql`select (date_trunc('day', ${ts(now)} at time zone ${tz}::text) at time zone ${tz}::text) as v`));
 
+  // Billed sessions' settled bills with the corrections late Stops made (the ledger's charges and adjustments).
+  const income = sql<string>`coalesce(sum(${t.totalCents} + coalesce(${t.adjustmentCents}, 0)) filter (where ${t.billedAt} is not null), 0)`;
+
   return {
     async today(p: Principal, now: Date, tz: string): Promise<TodayStats> {
       const start = await dayStart(now, tz);
@@ -32,7 +35,7 @@ export function createStatisticsRepo({ db }: { db: Db }) {
         .select({
           chargeCount: count(),
           energyWh: sql<string>`coalesce(sum(${t.energyWh}), 0)`,
-          incomeCents: sql<string>`coalesce(sum(${t.totalCents}) filter (where ${t.billedAt} is not null), 0)`,
+          incomeCents: income,
         })
         .from(t)
         .where(and(txScope(p), gte(t.startedAt, start), lte(t.startedAt, now)));
@@ -81,7 +84,7 @@ export function createStatisticsRepo({ db }: { db: Db }) {
           start: bucket,
           chargeCount: count(),
           energyWh: sql<string>`coalesce(sum(${t.energyWh}), 0)`,
-          incomeCents: sql<string>`coalesce(sum(${t.totalCents}) filter (where ${t.billedAt} is not null), 0)`,
+          incomeCents: income,
         })
         .from(t)
         .where(and(txScope(p), gte(t.startedAt, from), lte(t.startedAt, now)))

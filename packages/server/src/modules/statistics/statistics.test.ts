@@ -1,4 +1,5 @@
 import { api, type RevenueTrend, type TodayStats } from '@csms/contract';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -152,6 +153,26 @@ describe('dashboard statistics (hand-computed)', () => {
     expect(months.points.at(-1)).toEqual({ start: '2026-03-01', incomeCents: 2224, energyWh: 22500, chargeCount: 4 });
     expect(months.points.at(-3)).toEqual({ start: '2026-01-01', incomeCents: 999, energyWh: 4000, chargeCount: 1 });
     expect(months.points.reduce((sum, x) => sum + x.incomeCents, 0)).toBe(724 + 1500 + 999);
+  });
+
+  it('counts the corrections late Stops made to settled bills as income, as the ledger does', async () => {
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 1);
+    await tx(x, '2026-03-02T01:00:00Z', '2026-03-02T02:00:00Z', 5000, 300);
+    await tx(x, '2026-03-02T03:00:00Z', '2026-03-02T04:00:00Z', 1000, 200);
+    // Settled at 3.00, then corrected by 4.50 more; the second settled at 2.00, then 0.50 given back.
+    await db
+      .update(chargingTransaction)
+      .set({ adjustmentCents: 450 })
+      .where(and(eq(chargingTransaction.stationId, x.stationId), eq(chargingTransaction.totalCents, 300)));
+    await db
+      .update(chargingTransaction)
+      .set({ adjustmentCents: -50 })
+      .where(and(eq(chargingTransaction.stationId, x.stationId), eq(chargingTransaction.totalCents, 200)));
+    const repo = createStatisticsRepo({ db });
+    const days = await repo.revenueTrend(principal(op.providerId), 'day', new Date('2026-03-02T10:00:00Z'), 'UTC');
+    expect(days.points.at(-1)).toMatchObject({ start: '2026-03-02', incomeCents: 300 + 450 + 200 - 50 });
+    expect(await repo.today(principal(op.providerId), new Date('2026-03-02T10:00:00Z'), 'UTC')).toMatchObject({ incomeCents: 900 });
   });
 
   it('follows the local clock across a daylight-saving change', async () => {

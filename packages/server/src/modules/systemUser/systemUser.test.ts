@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { eq } from 'drizzle-orm';
@@ -192,6 +192,8 @@ describe('system users', () => {
     const u = await add({ username: `live${++seq}`, stationIds: [kept, dropped] });
     const token = await s.login(u.data.username, 'secret1');
     const controller = new AbortController();
+    // Closed also when an assertion fails, or the server's shutdown would wait for the open stream.
+    onTestFinished(() => controller.abort());
     const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
     const reader = res.body!.getReader();
     let seen = '';
@@ -209,8 +211,19 @@ describe('system users', () => {
       body: { id: u.data.id, roleId: 1, providerId: 1, phone: u.data.phone, stationIds: [kept] },
     });
     expect(edited.code).toBe(200);
-    // The stream re-reads its scope on the edit's signal; once it has, the dropped station's events stop.
-    await new Promise((r) => setTimeout(r, 300));
+    // The stream re-reads its scope on the edit's signal, asynchronously: until it has, the dropped station's
+    // events still come. Probe until one is left out (each probe is followed by a kept one, so the stream
+    // has had its chance to deliver it). "At once" means before the stream's next keep-alive ping (25 s),
+    // which re-reads the scope too: a stream that narrows only then fails here.
+    for (let round = 0; ; round++) {
+      const from = seen.length;
+      fault(dropped, `probe-${round}`);
+      fault(kept, `mark-${round}`);
+      await until(`"tag":"mark-${round}"`);
+      expect(seen, 'narrowed only by the keep-alive ping').not.toContain(': ping');
+      if (!seen.slice(from).includes(`"tag":"probe-${round}"`)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     fault(dropped, 'after');
     fault(kept, 'kept');
     await until('"tag":"kept"');

@@ -1,15 +1,17 @@
 import { Drawer, Layout } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { menuRoutes, type AppRoute } from '../routes/access';
 import { useActiveRoute } from '../routes/use-app-routes';
-import { SettingsDrawer } from '../settings/settings-drawer';
 import { settingsStore } from '../settings/settings-store';
 import { closeSidebar, deviceStore, MOBILE_BREAKPOINT, sidebarStore, sidebarWidth } from '../state/app-store';
 import { TagsView } from '../tags/tags-view';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
+
+// The settings drawer (colour picker, sliders, switches) is fetched when first opened.
+const SettingsDrawer = lazy(() => import('../settings/settings-drawer').then((m) => ({ default: m.SettingsDrawer })));
 
 /** Mobile below 992 px: the sidebar becomes a drawer, closed whenever the device switches. */
 function useDevice() {
@@ -34,6 +36,7 @@ export function AppLayout({ routes }: { routes: AppRoute[] }) {
   const { pathname } = useLocation();
   const { i18n } = useTranslation();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsUsed, setSettingsUsed] = useState(false);
   const menus = useMemo(() => menuRoutes(routes), [routes]);
   const { current, menuTrail, crumbs } = useActiveRoute(routes);
 
@@ -73,7 +76,10 @@ export function AppLayout({ routes }: { routes: AppRoute[] }) {
             topNav={settings.topNav}
             activeTop={top?.path ?? menuTrail[0]?.path}
             sidebarHidden={sidebarHidden}
-            onOpenSettings={() => setSettingsOpen(true)}
+            onOpenSettings={() => {
+              setSettingsUsed(true);
+              setSettingsOpen(true);
+            }}
           />
           {settings.tagsView && <TagsView routes={routes} current={current} />}
         </div>
@@ -81,7 +87,11 @@ export function AppLayout({ routes }: { routes: AppRoute[] }) {
           <Outlet />
         </Layout.Content>
       </Layout>
-      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      {settingsUsed && (
+        <Suspense fallback={null}>
+          <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
     </Layout>
   );
 }

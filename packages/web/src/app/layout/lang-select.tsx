@@ -1,29 +1,25 @@
 import { TranslationOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tooltip } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale, setLocale, type Locale } from '../../i18n/lang';
-
-/** Set after a language switch so that the reloaded page confirms it once. */
-export const LANGUAGE_SWITCHED_KEY = 'language-switched';
+import { currentLocale, type Locale } from '../../i18n/lang';
+import { switchLanguage } from './language-switch';
 
 const locales: { key: Locale; label: string }[] = [
   { key: 'zh-CN', label: 'enums.language.zh' },
   { key: 'en-US', label: 'enums.language.en' },
 ];
 
-export function switchLanguage(locale: Locale) {
-  setLocale(locale);
-  sessionStorage.setItem(LANGUAGE_SWITCHED_KEY, '1');
-  window.location.reload();
-}
-
 /** Language selector: stores the cookie and reloads (spec §2). */
-export function LangSelect() {
+export function LangSelect({ defaultOpen }: { defaultOpen?: boolean }) {
   const { t } = useTranslation();
   const active = currentLocale();
+  const [open, setOpen] = useState(defaultOpen ?? false);
   return (
     <Dropdown
       trigger={['click']}
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         selectable: true,
         selectedKeys: [active],

@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
+import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Flex, theme, Tooltip } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -47,7 +47,14 @@ export function Navbar({ routes, menus, crumbs, topNav, activeTop, sidebarHidden
       {topNav ? <TopMenu menus={menus} activeTop={activeTop} /> : <AppBreadcrumb crumbs={crumbs} />}
       <Flex align="center" gap={2} style={{ marginInlineStart: 'auto', flexShrink: 0 }}>
         {!mobile && <HeaderSearch routes={routes} />}
-        <Suspense fallback={null}>
+        {/* The bell's place is held while its code loads: a header that shifts moves the other icons under the pointer. */}
+        <Suspense
+          fallback={
+            <Button type="text" disabled aria-label={t('message.title')}>
+              <BellOutlined style={{ fontSize: 16 }} />
+            </Button>
+          }
+        >
           <MessageBell />
         </Suspense>
         {!mobile && <FullscreenButton />}

@@ -21,7 +21,7 @@ export type AccessUser = Pick<UserInfo, 'roles' | 'rolePaths'>;
 
 /** Paths anyone may open without signing in (spec §2); their screens render outside the layout. */
 /** Open without a session; the agreement pages are for drivers, who have no console account. */
-export const publicPaths = ['/login', '/applyForm', '/404', '/disclaimer/:providerId', '/privacyAgreement/:providerId'];
+export const publicPaths = ['/login', '/applyForm', '/404', '/disclaimer/:key', '/privacyAgreement/:key'];
 
 /** Spec §6: admin opens everything; others need the path in rolePaths, and the node's role if it names one. */
 export function canOpen(node: Pick<MenuNode, 'path' | 'role'>, user: AccessUser): boolean {

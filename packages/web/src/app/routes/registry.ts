@@ -75,8 +75,17 @@ export const screens: ScreenDef[] = [
     hidden: true,
     titleKey: 'profile.title',
   },
+  // "My provider": the own provider's settings for a user who sees no other (no provider list); the page checks the permission.
+  {
+    path: '/user/myProvider',
+    component: lazyScreen(() => import('../../features/systemUser/my-provider.page')),
+    hidden: true,
+    noCache: true,
+    titleKey: 'provider.myTab',
+  },
   { path: '/systemManagement/permissionManage', component: lazyScreen(() => import('../../features/role/role.page')) },
   { path: '/systemManagement/systemLog', component: lazyScreen(() => import('../../features/systemLog/system-log.page')) },
+  { path: '/systemManagement/errorLog', component: lazyScreen(() => import('../../features/errorLog/error-log.page')) },
   // Users: RFID cards, charge users, user groups; configuration: cars; finance: recharge records.
   { path: '/userManagement/cardManage', component: lazyScreen(() => import('../../features/cards/card.page')) },
   { path: '/userManagement/chargeUser', component: lazyScreen(() => import('../../features/cards/charge-user.page')) },
@@ -128,13 +137,13 @@ export const screens: ScreenDef[] = [
   },
   // Public pages for drivers (spec: Disclaimer, Privacy Agreement); see publicPaths.
   {
-    path: '/disclaimer/:providerId',
+    path: '/disclaimer/:key',
     component: lazyScreen(() => import('../../features/agreement/agreement-page')),
     hidden: true,
     titleKey: 'fields.provider.disclaimer',
   },
   {
-    path: '/privacyAgreement/:providerId',
+    path: '/privacyAgreement/:key',
     component: lazyScreen(() => import('../../features/agreement/agreement-page')),
     hidden: true,
     titleKey: 'fields.provider.privacyAgreement',

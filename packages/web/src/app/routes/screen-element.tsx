@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
 import { Component, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyResult } from '../../shared/lazy-result';
 import type { ScreenDef } from './registry';
 
 export function PageLoading() {
@@ -24,7 +25,7 @@ function NoCache() {
 function ScreenFailed() {
   const { t } = useTranslation();
   return (
-    <Result
+    <LazyResult
       status="warning"
       title={t('shell.screenFailed')}
       extra={

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +9,10 @@ import StationManagementPage from './station-management.page';
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
 
 beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
   signInAdmin();
 });
 
-describe('stations and charge points screen', { timeout: 120_000 }, () => {
+describe('stations and charge points screen', () => {
   it('opens the tab and the filters of the URL, and reads a list again when its tab is opened', async () => {
     const calls: string[] = [];
     mockFetch((url) => {

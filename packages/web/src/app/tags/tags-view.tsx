@@ -14,7 +14,7 @@ export function TagsView({ routes, current }: { routes: AppRoute[]; current?: Ap
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
-  const { pathname, search } = useLocation();
+  const { pathname, search, key } = useLocation();
   const tags = tagsStore.use();
 
   const affix = useMemo<Tag[]>(
@@ -33,10 +33,13 @@ export function TagsView({ routes, current }: { routes: AppRoute[]; current?: Ap
       ),
     );
   }, [routes, affix]);
+  // Keyed on the navigation, not only the path: a navigation away that React never committed (the
+  // router renders in a transition, and a quicker one replaced it) leaves the path unchanged, yet the
+  // tab closed meanwhile must come back when the user opens the page again.
   useEffect(() => {
     if (!current?.screen || pathname.startsWith('/redirect')) return;
     tagsStore.set((ts) => addTag(ts, { path: pathname, fullPath: pathname + search, titleKey: current.titleKey }));
-  }, [pathname, search, current]);
+  }, [pathname, search, key, current]);
 
   const run = (action: Action, tag: Tag) => {
     if (action === 'refresh') return void navigate(`/redirect${tag.fullPath}`, { replace: true });

@@ -1,25 +1,26 @@
-import { api } from '@csms/contract';
+import { agreementKey, api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Card, Empty, Flex, Result, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { call } from '../../shared/api/client';
+import { RichTextView } from '../../shared/richtext/RichTextView';
 
 type Kind = 'disclaimer' | 'privacyAgreement';
 
 /**
  * A provider's disclaimer or privacy agreement as a public page for drivers
- * (`/disclaimer/{providerId}`, `/privacyAgreement/{providerId}`): no sign-in, the provider's name and logo.
+ * (`/disclaimer/{key}`, `/privacyAgreement/{key}`): no sign-in, the provider's name and logo. The key is
+ * the provider's unguessable agreement key (never its id, which could be walked).
  */
 export default function AgreementPage() {
   const { t } = useTranslation();
-  const { providerId = '' } = useParams();
+  const { key = '' } = useParams();
   const kind: Kind = useLocation().pathname.startsWith('/privacyAgreement') ? 'privacyAgreement' : 'disclaimer';
-  const id = Number(providerId);
-  const valid = Number.isInteger(id) && id > 0;
+  const valid = agreementKey.safeParse(key).success;
   const { data, isLoading, isError } = useQuery({
-    queryKey: [api.provider.agreement.path, id, kind],
-    queryFn: () => call(api.provider.agreement, { query: { providerId: id, kind } }, { silent: true }),
+    queryKey: [api.provider.agreement.path, key, kind],
+    queryFn: () => call(api.provider.agreement, { query: { key, kind } }, { silent: true }),
     enabled: valid,
   });
   if (!valid || isError) return <Result status="404" title={t('agreement.notFound')} />;
@@ -35,11 +36,7 @@ export default function AgreementPage() {
               <Typography.Text strong>{data.providerName}</Typography.Text>
             </Flex>
             <Typography.Title level={3}>{t(`fields.provider.${kind}`)}</Typography.Title>
-            {data.content ? (
-              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{data.content}</Typography.Paragraph>
-            ) : (
-              <Empty description={t('agreement.empty')} />
-            )}
+            {data.content ? <RichTextView html={data.content} testId="agreement-content" /> : <Empty description={t('agreement.empty')} />}
           </>
         )}
       </Card>

@@ -30,7 +30,7 @@ export const alarmRecordResource = defineResource({
     { key: 'providerName', width: 140, defaultHidden: true },
   ],
   search: [
-    { key: 'timeRange', kind: 'dateRange', keys: ['startTime', 'endTime'], instant: true },
+    { key: 'timeRange', kind: 'dateRange', keys: ['startTime', 'endTime'], zoneDays: true },
     { key: 'stationId', kind: 'select', remote: stationOptions },
     { key: 'pointId', kind: 'select', remote: pointOptions },
     { key: 'level', kind: 'dict', dict: 'alarmLevel' },

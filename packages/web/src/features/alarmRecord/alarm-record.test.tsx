@@ -40,7 +40,7 @@ const answer = (list: AlarmRecordDto[]) =>
     return { code: 200, msg: 'ok', data: [] };
   });
 
-describe('alarm records', { timeout: 60_000 }, () => {
+describe('alarm records', () => {
   it('lists faults with level, error code and state in words, and the search by time, station, level and state', async () => {
     const fetch = answer([alarm]);
     const { container } = renderWithProviders(<AlarmRecordPage />, '/historyRecord/alarmRecord?level=serious&state=cleared');

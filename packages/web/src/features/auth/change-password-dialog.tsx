@@ -1,8 +1,8 @@
-import { api, editPasswordSchema, translate } from '@csms/contract';
+import { api, editPasswordSchema, translateWith } from '@csms/contract';
 import { App, Form, Input, Modal, type FormRule } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiLang } from '../../i18n/lang';
+import { vocabularyLookup } from '../../i18n';
 import { ApiError, call } from '../../shared/api/client';
 import { usePasswordPolicy } from '../../shared/auth/session';
 import { zodRule } from './zod-rule';
@@ -19,7 +19,7 @@ const LOGOUT_DELAY_MS = 1000;
 /** The schema's own refinement runs only once every field is valid; check equality as soon as both are typed. */
 const sameAsNew: FormRule = ({ getFieldValue }) => ({
   validator: async (_, value: string | undefined) => {
-    if (value && value !== getFieldValue('newPwd')) throw new Error(translate(apiLang(), 'validation.passwordMismatch'));
+    if (value && value !== getFieldValue('newPwd')) throw new Error(translateWith(vocabularyLookup(), 'validation.passwordMismatch'));
   },
 });
 

@@ -35,7 +35,7 @@ function renderLogin() {
   );
 }
 
-describe('sign-in screen', { timeout: 30_000 }, () => {
+describe('sign-in screen', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

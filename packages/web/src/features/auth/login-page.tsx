@@ -1,10 +1,11 @@
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { api, loginBody, translate } from '@csms/contract';
-import { App, Button, Card, Flex, Form, Input, Typography, theme } from 'antd';
+// The area's endpoints, not the whole `api`, which would bring every schema to the sign-in page.
+import { authApi, loginBody, translateWith } from '@csms/contract';
+import { App, Button, Flex, Form, Input, Typography, theme } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { apiLang } from '../../i18n/lang';
+import { vocabularyLookup } from '../../i18n';
 import { ApiError, call } from '../../shared/api/client';
 import { cookieKeys, getCookie, setCookie, setToken } from '../../shared/cookies';
 import { loginOutcome, safeRedirect } from './login-outcome';
@@ -36,7 +37,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
 
   const refreshCaptcha = useCallback(async () => {
     try {
-      const r = await call(api.auth.captchaImage, {}, { silent: true });
+      const r = await call(authApi.captchaImage, {}, { silent: true });
       setCaptcha({ enabled: r.captchaEnabled, uuid: r.uuid, img: r.img });
       form.setFieldValue('code', '');
     } catch {
@@ -60,7 +61,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
     const body = { username, password: v.password, ...(captcha.enabled ? { code: v.code?.trim(), uuid: captcha.uuid } : {}) };
     let data;
     try {
-      data = await call(api.auth.login, { body }, { silent: true });
+      data = await call(authApi.login, { body }, { silent: true });
     } catch (err) {
       return fail(err instanceof ApiError ? err.message : t('auth.badCredentials'), err instanceof ApiError ? err.field : undefined);
     }
@@ -72,7 +73,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
     window.location.replace(safeRedirect(params.get('redirect')));
   };
 
-  const required = (field: string) => translate(apiLang(), 'validation.required', { field: t(`fields.auth.${field}`) });
+  const required = (field: string) => translateWith(vocabularyLookup(), 'validation.required', { field: t(`fields.auth.${field}`) });
   return (
     <Flex
       align="center"
@@ -80,7 +81,17 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
       style={{ minHeight: '100vh', background: `linear-gradient(135deg, ${token.colorPrimaryBg}, ${token.colorPrimary})` }}
     >
       <div style={{ position: 'fixed', top: 12, right: 12 }}>{toolbar}</div>
-      <Card style={{ width: 380, maxWidth: 'calc(100vw - 32px)' }}>
+      {/* A plain panel drawn like antd's Card, whose Tabs the sign-in page would otherwise fetch. */}
+      <div
+        style={{
+          width: 380,
+          maxWidth: 'calc(100vw - 32px)',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `1px solid ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
         <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
           <img src="/favicon.svg" alt="" width={48} height={48} />
           <Typography.Title level={3} style={{ margin: 0 }}>
@@ -122,7 +133,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
             {t(loading ? 'auth.loggingIn' : 'auth.login')}
           </Button>
         </Form>
-      </Card>
+      </div>
     </Flex>
   );
 }

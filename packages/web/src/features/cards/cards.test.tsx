@@ -1,5 +1,5 @@
 import type { CardDto, CarImportReport, ChargeUserDto, LedgerRow, UserGroupDto } from '@csms/contract';
-import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as ReaderClient from '../../shared/cardReader/client';
@@ -79,7 +79,6 @@ const button = (label: string) =>
   screen.getAllByRole('button').find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
 
 beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
   polyfillDom();
   signInAdmin();
 });
@@ -108,7 +107,7 @@ describe('formats', () => {
   });
 });
 
-describe('cards screen', { timeout: 180_000 }, () => {
+describe('cards screen', () => {
   it('lists cards with balance and state in English and Chinese, with no raw keys', async () => {
     server();
     let view = renderWithProviders(<CardPage />, '/userManagement/cardManage');
@@ -156,6 +155,25 @@ describe('cards screen', { timeout: 180_000 }, () => {
     expect(await within(dialog).findByText('Prepaid amount is required')).toBeTruthy();
     expect(bodies['/prod-api/web/card/add']).toBeUndefined();
   });
+
+  it('takes an OCPP idTag such as a contract id as the physical id, and names the field for one that is not', async () => {
+    server();
+    renderWithProviders(<CardPage />, '/userManagement/cardManage');
+    await screen.findByText('88001000');
+    fireEvent.click(button('Add'));
+    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    const input = within(dialog).getByTestId('physical-id-input');
+    const refusal = 'Physical card ID must be 1 to 20 printable ASCII characters (letters, digits, spaces and symbols such as - _ .)';
+    fireEvent.change(input, { target: { value: '卡-0001' } });
+    fireEvent.click(button('OK'));
+    expect(await within(dialog).findByText(refusal)).toBeTruthy();
+    // Typed again, the field checks itself: a contract id is fine as typed.
+    fireEvent.change(input, { target: { value: 'NL-TNM-C12345678-X' } });
+    await waitFor(() => expect(within(dialog).queryByText(refusal)).toBeNull());
+    expect(within(dialog).queryByText('Physical card ID is not in the right format')).toBeNull();
+    expect((input as HTMLInputElement).value).toBe('NL-TNM-C12345678-X');
+    expect(bodies['/prod-api/web/card/add']).toBeUndefined();
+  }, 300_000);
 
   it('finds the card on the reader by its physical id, and says when there is none', async () => {
     const asked: string[] = [];
@@ -205,7 +223,7 @@ describe('cards screen', { timeout: 180_000 }, () => {
   });
 });
 
-describe('group members', { timeout: 180_000 }, () => {
+describe('group members', () => {
   const group: UserGroupDto = {
     id: 4,
     name: 'Taxi fleet',
@@ -235,7 +253,7 @@ describe('group members', { timeout: 180_000 }, () => {
   });
 });
 
-describe('car import', { timeout: 180_000 }, () => {
+describe('car import', () => {
   const report: CarImportReport = {
     total: 500,
     imported: 498,

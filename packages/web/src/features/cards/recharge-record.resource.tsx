@@ -28,7 +28,7 @@ export const rechargeRecordResource = defineResource({
     { key: 'providerName', width: 150 },
   ],
   search: [
-    { key: 'time', kind: 'dateRange', keys: ['startTime', 'endTime'], label: 'fields.rechargeRecord.createTime', instant: true },
+    { key: 'time', kind: 'dateRange', keys: ['startTime', 'endTime'], label: 'fields.rechargeRecord.createTime', zoneDays: true },
     { key: 'account', kind: 'text' },
     { key: 'cardNumber', kind: 'text' },
     { key: 'tradeType', kind: 'dict', dict: 'tradeType' },

@@ -1,12 +1,12 @@
 import { ArrowLeftOutlined, AuditOutlined, PrinterOutlined } from '@ant-design/icons';
 import { api, type BillLineDto, type ChargeRecordDetail } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Flex, Result, Space, Spin, Table, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
-import { formatDuration, formatKwh, formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { formatDuration, formatKwh, formatMoney, formatUnitPrice, formatSignedMoney } from '../../shared/format/units';
 import { wallClockOrEmpty } from '../../shared/format/zone-time';
 import { confirmThenCall } from '../../shared/resource/actions';
 import { renderCell } from '../../shared/resource/cells';
@@ -27,6 +27,8 @@ const SESSION_FIELDS: ColumnDef<Row>[] = [
   { key: 'connectorNo' },
   { key: 'startType', dict: 'startType' },
   { key: 'idTag' },
+  { key: 'authorization', dict: 'chargeAuthorization' },
+  { key: 'authReason', dict: 'authorizationReason' },
   { key: 'cardNumber' },
   { key: 'account' },
   { key: 'startTime', kind: 'datetime' },
@@ -42,6 +44,7 @@ const SESSION_FIELDS: ColumnDef<Row>[] = [
   { key: 'confirmedByName' },
   { key: 'confirmedAt', kind: 'datetime' },
   { key: 'late', dict: 'yesNo' },
+  { key: 'lateStopAt', kind: 'datetime' },
   { key: 'providerName' },
 ];
 
@@ -50,6 +53,7 @@ const BILL_FIELDS: ColumnDef<Row>[] = [
   { key: 'serviceFeeCents', render: (v) => formatMoney(v) },
   { key: 'reserveFeeCents', render: (v) => formatMoney(v) },
   { key: 'totalCents', render: (v) => formatMoney(v) },
+  { key: 'adjustmentCents', render: (v) => formatSignedMoney(v) },
   { key: 'paidFrom', dict: 'accountKind' },
   { key: 'billedAt', kind: 'datetime' },
   { key: 'billingNote', dict: 'billingNote' },
@@ -63,14 +67,23 @@ export function BillLines({ lines, timeZone }: { lines: BillLineDto[]; timeZone:
   return (
     <Table<BillLineDto>
       size="small"
-      rowKey={(l) => `${l.priceId}-${l.tier}-${l.kind}`}
+      rowKey={(l) => `${l.priceId}-${l.tier}-${l.kind}-${l.adjustment ? 'adjustment' : 'settled'}`}
       dataSource={lines}
       pagination={false}
       locale={{ emptyText: t('chargeRecord.noLines') }}
       columns={[
         { key: 'effectiveFrom', title: text.label('effectiveFrom'), render: (_, l) => wallClockOrEmpty(l.effectiveFrom, timeZone) },
         { key: 'tier', title: text.label('tier'), render: (_, l) => t(`enums.priceTier.${l.tier}`) },
-        { key: 'kind', title: text.label('kind'), render: (_, l) => t(`enums.feeKind.${l.kind}`) },
+        {
+          key: 'kind',
+          title: text.label('kind'),
+          render: (_, l) => (
+            <Space size={4}>
+              {t(`enums.feeKind.${l.kind}`)}
+              {l.adjustment && <Tag color="orange">{t('chargeRecord.adjustmentTag')}</Tag>}
+            </Space>
+          ),
+        },
         { key: 'energyWh', title: text.label('energyWh'), align: 'right', render: (_, l) => formatKwh(l.energyWh) },
         { key: 'unitPrice', title: text.label('unitPrice'), align: 'right', render: (_, l) => formatUnitPrice(l.unitPrice) },
         { key: 'amountCents', title: text.label('amountCents'), align: 'right', render: (_, l) => formatMoney(l.amountCents) },
@@ -105,6 +118,8 @@ function StateAlert({ record }: { record: ChargeRecordDetail }) {
         time: wallClockOrEmpty(record.confirmedAt, record.stationTimeZone),
       }),
     );
+  if (record.lateStopAt) parts.push(t('chargeRecord.lateStopAlert', { time: wallClockOrEmpty(record.lateStopAt, record.stationTimeZone) }));
+  if (record.adjustmentCents) parts.push(t('chargeRecord.adjustedAlert', { amount: formatSignedMoney(record.adjustmentCents) }));
   if (record.billingNote) parts.push(t('chargeRecord.notBilledAlert', { reason: t(`enums.billingNote.${record.billingNote}`) }));
   if (parts.length === 0) return null;
   return <Alert type="warning" showIcon title={parts.join(' ')} data-testid="record-alert" />;

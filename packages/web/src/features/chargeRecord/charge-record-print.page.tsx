@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
-import { formatDuration, formatKwh, formatMoney, formatUnitPrice } from '../../shared/format/units';
+import { formatDuration, formatKwh, formatMoney, formatUnitPrice, formatSignedMoney } from '../../shared/format/units';
 import { wallClockOrEmpty } from '../../shared/format/zone-time';
 import { useResourceText } from '../../shared/resource/labels';
 import { detailPath } from './charge-record.resource';
@@ -21,6 +21,7 @@ const LINE_COLUMNS: [string, boolean][] = [
   ['amountCents', true],
 ];
 const TOTAL = 'totalCents';
+const ADJUSTMENT = 'adjustmentCents';
 
 /** The printable bill of one charging record, in the user's language. */
 export function Bill({ record, providerName }: { record: ChargeRecordDetail; providerName: string }) {
@@ -96,9 +97,12 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
         </thead>
         <tbody>
           {record.lines.map((l) => (
-            <tr key={`${l.priceId}-${l.tier}-${l.kind}`}>
+            <tr key={`${l.priceId}-${l.tier}-${l.kind}-${l.adjustment ? 'adjustment' : 'settled'}`}>
               <td>{t(`enums.priceTier.${l.tier}`)}</td>
-              <td>{t(`enums.feeKind.${l.kind}`)}</td>
+              <td>
+                {t(`enums.feeKind.${l.kind}`)}
+                {l.adjustment && ` (${t('chargeRecord.adjustmentTag')})`}
+              </td>
               <td className="num">{formatKwh(l.energyWh)}</td>
               <td className="num">{formatUnitPrice(l.unitPrice)}</td>
               <td className="num">{formatMoney(l.amountCents)}</td>
@@ -126,6 +130,14 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
               {formatMoney(record.totalCents)}
             </td>
           </tr>
+          {record.adjustmentCents !== null && (
+            <tr>
+              <th>{text.label(ADJUSTMENT)}</th>
+              <td className="num" data-testid="bill-adjustment">
+                {formatSignedMoney(record.adjustmentCents)}
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <p style={{ marginTop: 24 }}>{t('chargeRecord.bill.timeZoneNote', { tz })}</p>

@@ -2,7 +2,7 @@ import { AuditOutlined, EyeOutlined, PrinterOutlined } from '@ant-design/icons';
 import { api, type ChargeRecordDto } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { StationTime } from '../../shared/format/StationTime';
-import { formatDuration, formatKwh, formatMoney } from '../../shared/format/units';
+import { formatDuration, formatKwh, formatMoney, formatSignedMoney } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
 import { pointOptions, stationOptions } from '../../shared/options/station-point-options';
 
@@ -37,6 +37,10 @@ export function chargeRecordResource(nav: RecordNavigation) {
       { key: 'connectorNo', width: 110 },
       { key: 'account', width: 130 },
       { key: 'cardNumber', width: 140 },
+      { key: 'idTag', width: 140 },
+      // A session started with an idTag not accepted for the point's provider: no card or account, billed to nobody.
+      { key: 'authorization', dict: 'chargeAuthorization', width: 120 },
+      { key: 'authReason', dict: 'authorizationReason', width: 160, defaultHidden: true },
       { key: 'startType', dict: 'startType', width: 110 },
       { key: 'durationSec', width: 100, render: (v) => formatDuration(v) },
       { key: 'energyWh', width: 110, sorter: true, render: (v) => formatKwh(v) },
@@ -44,16 +48,18 @@ export function chargeRecordResource(nav: RecordNavigation) {
       { key: 'serviceFeeCents', width: 110, render: money },
       { key: 'reserveFeeCents', width: 110, render: money, defaultHidden: true },
       { key: 'totalCents', width: 100, sorter: true, render: money },
+      { key: 'adjustmentCents', width: 140, render: (v) => formatSignedMoney(v) },
       { key: 'paidFrom', dict: 'accountKind', width: 110, defaultHidden: true },
       { key: 'stopReason', dict: 'stopReason', width: 130 },
       { key: 'stopAccount', width: 130, defaultHidden: true },
       { key: 'validity', dict: 'chargeValidity', width: 140 },
+      { key: 'lateStopAt', kind: 'datetime', width: 170, render: stationTime },
       { key: 'invalidReason', dict: 'invalidReason', width: 180, defaultHidden: true },
       { key: 'billingNote', dict: 'billingNote', width: 160, defaultHidden: true },
       { key: 'providerName', width: 140, defaultHidden: true },
     ],
     search: [
-      { key: 'timeRange', kind: 'dateRange', keys: ['startTime', 'endTime'], instant: true },
+      { key: 'timeRange', kind: 'dateRange', keys: ['startTime', 'endTime'], zoneDays: true },
       { key: 'stationId', kind: 'select', remote: stationOptions },
       { key: 'pointId', kind: 'select', remote: pointOptions },
       { key: 'account', kind: 'text' },
@@ -61,6 +67,7 @@ export function chargeRecordResource(nav: RecordNavigation) {
       { key: 'startType', kind: 'dict', dict: 'startType' },
       { key: 'stopReason', kind: 'dict', dict: 'stopReason' },
       { key: 'validity', kind: 'dict', dict: 'chargeValidity' },
+      { key: 'authorization', kind: 'dict', dict: 'chargeAuthorization' },
       { key: 'id', kind: 'number' },
     ],
     rowActions: [

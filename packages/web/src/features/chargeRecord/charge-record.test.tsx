@@ -26,6 +26,8 @@ const record: ChargeRecordDetail = {
   idTag: 'A1B2C3D4',
   cardNumber: 'NO-77',
   account: 'alice',
+  authorization: 'authorized',
+  authReason: 'accepted',
   startType: 'card',
   startTime: '2026-03-01T23:30:00.000Z',
   endTime: '2026-03-02T00:30:00.000Z',
@@ -48,6 +50,8 @@ const record: ChargeRecordDetail = {
   confirmedByName: null,
   confirmedAt: null,
   late: false,
+  lateStopAt: null,
+  adjustmentCents: null,
   createTime: '2026-03-01T23:30:00.000Z',
   lines: [
     {
@@ -58,6 +62,7 @@ const record: ChargeRecordDetail = {
       energyWh: 3500,
       unitPrice: 3333,
       amountCents: 117,
+      adjustment: false,
     },
     {
       priceId: 5,
@@ -67,6 +72,7 @@ const record: ChargeRecordDetail = {
       energyWh: 3500,
       unitPrice: 1000,
       amountCents: 35,
+      adjustment: false,
     },
     {
       priceId: 5,
@@ -76,6 +82,7 @@ const record: ChargeRecordDetail = {
       energyWh: 3500,
       unitPrice: 12345,
       amountCents: 432,
+      adjustment: false,
     },
     {
       priceId: 5,
@@ -85,6 +92,7 @@ const record: ChargeRecordDetail = {
       energyWh: 3500,
       unitPrice: 4000,
       amountCents: 140,
+      adjustment: false,
     },
   ],
 };
@@ -100,6 +108,36 @@ const invalid: ChargeRecordDetail = {
   billedAt: null,
   paidFrom: null,
   lines: [],
+};
+/** Closed as never stopped, settled on the guess, then its Stop came: real end, and 3.00 more through an adjustment. */
+const closedLate: ChargeRecordDetail = {
+  ...record,
+  id: 4714,
+  lateStopAt: '2026-03-02T02:00:00.000Z',
+  adjustmentCents: 300,
+  lines: [
+    ...record.lines,
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'peak',
+      kind: 'elec',
+      energyWh: 2000,
+      unitPrice: 12345,
+      amountCents: 247,
+      adjustment: true,
+    },
+    {
+      priceId: 5,
+      effectiveFrom: '2026-01-01T00:00:00.000Z',
+      tier: 'peak',
+      kind: 'service',
+      energyWh: 2000,
+      unitPrice: 4000,
+      amountCents: 53,
+      adjustment: true,
+    },
+  ],
 };
 const samples: ProcessSample[] = [1, 2, 3, 4].map((k) => ({
   at: new Date(Date.parse(record.startTime) + k * 600_000).toISOString(),
@@ -154,7 +192,7 @@ describe('units and series', () => {
   });
 });
 
-describe('charging records list', { timeout: 60_000 }, () => {
+describe('charging records list', () => {
   it('shows money in $ and energy in kWh, and offers confirm only on invalid records', async () => {
     answer();
     const { container } = renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
@@ -211,6 +249,28 @@ describe('charging records list', { timeout: 60_000 }, () => {
     await waitFor(() => expect(confirmed).toHaveBeenCalledTimes(1));
   });
 
+  it('shows a record closed late with its adjustment, in English and Chinese', async () => {
+    answer({ list: [record, closedLate] });
+    const { container } = renderWithProviders(<ChargeRecordPage />, '/historyRecord/chargeRecord');
+    const late = (await screen.findByText('4714')).closest('tr') as HTMLElement;
+    // When its Stop came, on the station's clock, and the correction with its sign.
+    expect(within(late).getByText('2026-03-02 10:00:00')).toBeTruthy();
+    expect(within(late).getByText('+3.00')).toBeTruthy();
+    const onTime = screen.getByText('4711').closest('tr') as HTMLElement;
+    expect(within(onTime).queryByText('+3.00')).toBeNull();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['Closed late at', 'Bill adjustment ($)']),
+    );
+    await act(() => i18n.changeLanguage('zh-CN'));
+    await waitFor(() =>
+      expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+        expect.arrayContaining(['补报结束时间', '账单调整（$）']),
+      ),
+    );
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+    await act(() => i18n.changeLanguage('en-US'));
+  }, 300_000);
+
   it('hides confirm without its permission', async () => {
     setSession({ roles: ['ops'], permissions: ['record:charge:list', 'record:charge:query'], providerId: 1, providerName: 'P' } as never);
     answer();
@@ -227,7 +287,7 @@ const at = (path: string, element: React.ReactNode) => (
   </Routes>
 );
 
-describe('charging record detail and bill', { timeout: 60_000 }, () => {
+describe('charging record detail and bill', () => {
   it('shows the session, the bill lines with their total, and the six process curves', async () => {
     answer();
     const { container } = renderWithProviders(
@@ -252,6 +312,33 @@ describe('charging record detail and bill', { timeout: 60_000 }, () => {
     expect(screen.getAllByText('2026-01-01 08:00:00')).toHaveLength(4);
     expect(within(screen.getByTestId('curve-powerW')).getByText('07:40:00')).toBeTruthy();
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
+  });
+
+  it('says a record was closed late and its bill corrected, with the adjustment lines beside the settled ones, in both languages', async () => {
+    answer({ detail: closedLate });
+    const { container } = renderWithProviders(
+      at('/historyRecord/chargeRecord/detail/:id', <ChargeRecordDetailPage />),
+      '/historyRecord/chargeRecord/detail/4714',
+    );
+    await screen.findByText('Charging record 4714');
+    const alert = await screen.findByTestId('record-alert');
+    expect(alert.textContent).toContain(
+      'Closed late: the charger sent this session’s Stop at 2026-03-02 10:00:00, after the record had been closed as never stopped; it now shows the real end.',
+    );
+    expect(alert.textContent).toContain(
+      'The settled bill was corrected by +3.00 for the real end (see the adjustment lines and the balance history).',
+    );
+    expect(screen.getByText('Closed late at')).toBeTruthy();
+    expect(screen.getByText('Bill adjustment ($)')).toBeTruthy();
+    expect(screen.getAllByText('Adjustment')).toHaveLength(2);
+    // The lines' total is what was charged in all: the settled 7.24 and the 3.00 more.
+    expect(screen.getByText('10.24')).toBeTruthy();
+    await act(() => i18n.changeLanguage('zh-CN'));
+    await waitFor(() => expect(screen.getByTestId('record-alert').textContent).toContain('于 2026-03-02 10:00:00 补报了结束'));
+    expect(screen.getByTestId('record-alert').textContent).toContain('账单已于结算后按实际结束调整 +3.00');
+    expect(screen.getAllByText('调整')).toHaveLength(2);
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+    await act(() => i18n.changeLanguage('en-US'));
   });
 
   it('warns about an invalid record and offers its confirmation', async () => {
@@ -285,5 +372,14 @@ describe('charging record detail and bill', { timeout: 60_000 }, () => {
     expect(print).toHaveBeenCalledTimes(1);
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
     await act(() => i18n.changeLanguage('en-US'));
+  });
+
+  it('prints the adjustment of a record closed late beside the settled total', async () => {
+    answer({ detail: closedLate });
+    renderWithProviders(at('/historyRecord/chargeRecord/print/:id', <ChargeRecordPrintPage />), '/historyRecord/chargeRecord/print/4714');
+    await screen.findByTestId('print-bill');
+    expect(screen.getByTestId('bill-total').textContent).toBe('7.24');
+    expect(screen.getByTestId('bill-adjustment').textContent).toBe('+3.00');
+    expect(within(screen.getByTestId('bill-lines')).getAllByText(/\(Adjustment\)/)).toHaveLength(2);
   });
 });

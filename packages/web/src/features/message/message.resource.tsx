@@ -1,9 +1,9 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { api, messageCreate, type MessageRow } from '@csms/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { Typography } from 'antd';
 import { z } from 'zod';
 import { call } from '../../shared/api/client';
+import { RichTextView } from '../../shared/richtext/RichTextView';
 import { defineResource, type ColumnDef, type SearchDef } from '../../shared/resource/types';
 import { confirmDelete, markRead } from './message-actions';
 
@@ -18,11 +18,7 @@ const search: SearchDef<Filter>[] = [
 ];
 
 function Content({ row }: { row: MessageRow }) {
-  return (
-    <Typography.Paragraph data-testid="message-content" style={{ whiteSpace: 'pre-wrap', margin: 0, paddingInline: 16 }}>
-      {row.content}
-    </Typography.Paragraph>
-  );
+  return <RichTextView html={row.content} testId="message-content" style={{ paddingInline: 16 }} />;
 }
 
 const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
@@ -71,7 +67,7 @@ export const adminMessageResource = defineResource({
   expandable: { render: (row) => <Content row={row} /> },
   form: [
     { key: 'title', kind: 'text', span: 24 },
-    { key: 'content', kind: 'textarea', span: 24, props: { rows: 5 } },
+    { key: 'content', kind: 'richtext', span: 24 },
     { key: 'roleName', kind: 'select', remote: roleOptions, props: { mode: 'multiple' } },
     { key: 'username', kind: 'text', extra: () => 'message.usernameHint' },
     { key: 'isSend', kind: 'checkbox', extra: () => 'message.isSendHint' },

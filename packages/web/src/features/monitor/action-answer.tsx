@@ -1,8 +1,9 @@
-import type { ActionStatus } from '@csms/contract';
+import type { ActionStatus, LocalListState } from '@csms/contract';
 import { Descriptions, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/resource/cells';
 import type { ActionKey } from './actions';
+import { LocalListRecord } from './local-list';
 
 /** What every action answers, plus the charger's own fields of some. */
 export interface Answer {
@@ -11,6 +12,9 @@ export interface Answer {
   message: string | null;
   listVersion?: number | null;
   entries?: number;
+  updateType?: 'Full' | 'Differential';
+  /** The server's record of the point's local list after the answer. */
+  state?: LocalListState;
   data?: string | null;
   connectorId?: number | null;
   scheduleStart?: string | null;
@@ -52,6 +56,7 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
     answer.listVersion !== undefined && answer.listVersion !== null
       ? { key: 'listVersion', label: f('listVersion'), children: answer.listVersion }
       : null,
+    answer.updateType ? { key: 'updateType', label: f('updateType'), children: t(`enums.localListUpdateType.${answer.updateType}`) } : null,
     answer.entries !== undefined ? { key: 'entries', label: f('entries'), children: answer.entries } : null,
     answer.data !== undefined && answer.data !== null
       ? { key: 'data', label: f('data'), children: <Typography.Text code>{answer.data}</Typography.Text> }
@@ -62,6 +67,11 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
   return (
     <div data-testid="action-answer" data-status={answer.status}>
       <Descriptions column={1} size="small" bordered items={items} />
+      {answer.state && (
+        <div style={{ marginTop: 12 }}>
+          <LocalListRecord state={answer.state} />
+        </div>
+      )}
       {action === 'getCompositeSchedule' && answer.status === 'accepted' && (
         <div style={{ marginTop: 12 }}>
           {schedule ? (

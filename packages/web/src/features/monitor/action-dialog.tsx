@@ -1,10 +1,11 @@
-import { chargingRateUnits, resetTypes, triggerMessages } from '@csms/contract';
+import { api, chargingRateUnits, localListUpdateTypes, resetTypes, triggerMessages } from '@csms/contract';
 import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../shared/api/client';
 import { ActionAnswer, type Answer } from './action-answer';
 import { confirmOnly, endpointOf, type ActionKey, type ActionRequest, type ActionTarget } from './actions';
+import { fullOffered, LocalListRecord, useLocalListState } from './local-list';
 import { IdTagSelect, PointSelect } from './pickers';
 
 type Values = Record<string, unknown>;
@@ -23,6 +24,7 @@ export function bodyOf(action: ActionKey, serialNumber: string, v: Values): Valu
     triggerMessage: pick('requestedMessage', 'connectorId'),
     dataTransfer: pick('vendorId', 'messageId', 'data'),
     getCompositeSchedule: pick('connectorId', 'duration', 'chargingRateUnit'),
+    sendLocalList: pick('updateType'),
   };
   return { serialNumber, ...(fields[action] ?? {}) };
 }
@@ -55,10 +57,19 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
   const [picked, setPicked] = useState<ActionTarget | undefined>(undefined);
   const action = request?.action;
   const target = request?.target ?? picked;
+  // The answer shown may be a Full update the operator sent from another action's answer.
+  const [answered, setAnswered] = useState<ActionKey | undefined>(undefined);
+  const listState = useLocalListState(target?.serialNumber, action === 'sendLocalList' && !answer);
+
+  // Differential when the point is in step with the record, else Full (the server would choose the same).
+  useEffect(() => {
+    if (listState && !form.isFieldTouched('updateType')) form.setFieldsValue({ updateType: listState.suggested });
+  }, [listState, form]);
 
   useEffect(() => {
     if (!request) return;
     setAnswer(null);
+    setAnswered(undefined);
     setPicked(undefined);
     form.resetFields();
     form.setFieldsValue(initialValues(request.action, request.target, request.preset));
@@ -129,7 +140,20 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
     enable: () => connectorField(true),
     disable: () => connectorField(true),
     clearCache: () => null,
-    sendLocalList: () => null,
+    sendLocalList: () => (
+      <>
+        {listState && <LocalListRecord state={listState} />}
+        <Form.Item
+          name="updateType"
+          label={t('fields.pointAction.updateType')}
+          extra={t('monitor.dialog.updateTypeHint')}
+          style={{ marginTop: 12 }}
+          rules={required('updateType')}
+        >
+          <Radio.Group options={enumOptions('localListUpdateType', localListUpdateTypes)} data-testid="update-type" />
+        </Form.Item>
+      </>
+    ),
     getLocalListVersion: () => null,
     triggerMessage: () => (
       <>
@@ -177,6 +201,7 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
         { fieldErrors: true },
       )) as Answer;
       setAnswer(data);
+      setAnswered(action);
       onDone?.();
     } catch (err) {
       if (err instanceof ApiError && err.field) form.setFields([{ name: err.field, errors: [err.message] }]);
@@ -185,7 +210,25 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
     }
   };
 
+  const sendFull = async () => {
+    if (!target) return;
+    setSending(true);
+    try {
+      const data = (await call(api.pointAction.sendLocalList, {
+        body: { serialNumber: target.serialNumber, updateType: 'Full' },
+      })) as Answer;
+      setAnswer(data);
+      setAnswered('sendLocalList');
+    } catch {
+      // The client has shown the error.
+    } finally {
+      setSending(false);
+    }
+  };
+
   const question = confirmOnly[action];
+  const offerFull =
+    answer && (answered === 'sendLocalList' || answered === 'getLocalListVersion') && fullOffered(answer.state, answer.status);
   const nothingToStop = action === 'remoteStop' && !request.preset?.transactionId && running.length === 0 && request.target !== undefined;
   return (
     <Modal
@@ -199,9 +242,16 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
       destroyOnHidden
       footer={
         answer ? (
-          <Button type="primary" onClick={onClose} data-testid="action-close">
-            {t('common.close')}
-          </Button>
+          <Space>
+            {offerFull && (
+              <Button loading={sending} onClick={() => void sendFull()} data-testid="send-full">
+                {t('monitor.dialog.sendFull')}
+              </Button>
+            )}
+            <Button type="primary" onClick={onClose} data-testid="action-close">
+              {t('common.close')}
+            </Button>
+          </Space>
         ) : (
           <Space>
             <Button onClick={onClose}>{t('common.cancel')}</Button>
@@ -220,7 +270,10 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
       }
     >
       {answer ? (
-        <ActionAnswer action={action} answer={answer} />
+        <>
+          <ActionAnswer action={answered ?? action} answer={answer} />
+          {offerFull && <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t('monitor.dialog.fullOffered')} />}
+        </>
       ) : (
         <Form form={form} layout="vertical" disabled={sending}>
           {!request.target && (

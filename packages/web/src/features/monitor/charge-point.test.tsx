@@ -73,7 +73,7 @@ afterEach(() => closeEvents());
 
 const tag = (n: number) => screen.getByTestId(`connector-CP-7-${n}`);
 
-describe('point status', { timeout: 60_000 }, () => {
+describe('point status', () => {
   it('shows points with their connectors and counts, and follows status events live', async () => {
     serve();
     const { container } = renderWithProviders(<ChargePointPage />, '/realTimeMonitor/chargePoint');

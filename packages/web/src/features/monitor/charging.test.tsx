@@ -48,7 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => closeEvents());
 
-describe('charging sessions', { timeout: 60_000 }, () => {
+describe('charging sessions', () => {
   it('shows sessions in kWh and kW, follows meter values and removes a stopped session', async () => {
     serve();
     renderWithProviders(<ChargingPage />, '/realTimeMonitor/charging');

@@ -27,7 +27,7 @@ async function openAdd(addLabel: string) {
 
 const okButton = (label: string) => screen.getAllByRole('button').find((b) => b.textContent?.replace(/\s/g, '') === label)!;
 
-describe('form dialog', { timeout: 60_000 }, () => {
+describe('form dialog', () => {
   it('shows the contract message for a missing field, in English and Chinese', async () => {
     mockFetch(() => listReply);
     await openAdd('Add');

@@ -24,7 +24,7 @@ function answerList() {
   );
 }
 
-describe('organisations screen', { timeout: 60_000 }, () => {
+describe('organisations screen', () => {
   it('asks the server for the page and filters in the URL', async () => {
     const fetch = answerList();
     renderWithProviders(<OrganizationPage />, '/systemManagement/organizationManage?orgName=North&page=2&limit=20');

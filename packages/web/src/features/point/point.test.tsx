@@ -1,5 +1,5 @@
 import type { PointDto } from '@csms/contract';
-import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
@@ -90,11 +90,10 @@ async function choose(container: HTMLElement, label: string, option: string) {
 }
 
 beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
   signInAdmin();
 });
 
-describe('charge points list', { timeout: 120_000 }, () => {
+describe('charge points list', () => {
   it('shows statuses, connector icons and the placement tag in English and Chinese', async () => {
     server();
     let view = renderWithProviders(<ResourcePage resource={pointResource} />);
@@ -132,7 +131,7 @@ describe('charge points list', { timeout: 120_000 }, () => {
   });
 });
 
-describe('charge point dialogs', { timeout: 180_000 }, () => {
+describe('charge point dialogs', () => {
   it('creates a point with two connectors in kW and then shows its key once', async () => {
     const bodies: unknown[] = [];
     server((url, init) => {

@@ -40,6 +40,6 @@ export const ocppLogResource = defineResource({
     { key: 'serialNumber', kind: 'text' },
     { key: 'action', kind: 'text' },
     { key: 'direction', kind: 'dict', dict: 'ocppDirection' },
-    { key: 'createTime', kind: 'dateRange', keys: ['startTime', 'endTime'], instant: true },
+    { key: 'createTime', kind: 'dateRange', keys: ['startTime', 'endTime'], zoneDays: true },
   ],
 });

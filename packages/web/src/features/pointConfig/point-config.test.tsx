@@ -57,7 +57,7 @@ function serve(
 
 beforeEach(signInAdmin);
 
-describe('point configuration', { timeout: 60_000 }, () => {
+describe('point configuration', () => {
   it('reads the configuration of the chosen point and changes a writable key', async () => {
     const calls = serve();
     renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration?point=CP-7');

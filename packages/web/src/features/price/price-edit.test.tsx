@@ -51,7 +51,7 @@ const priceKeys = (text: string) => text.match(/\bprice\.[a-zA-Z.]+/g) ?? [];
 
 beforeAll(signInAdmin);
 
-describe('price edit page', { timeout: 60_000 }, () => {
+describe('price edit page', () => {
   it('edits an unused version in place and sends exact integer units', async () => {
     const bodies: unknown[] = [];
     mockFetch((url, init) => {
@@ -73,6 +73,48 @@ describe('price edit page', { timeout: 60_000 }, () => {
     expect(priceKeys(container.textContent ?? '')).toEqual([]);
   });
 
+  it('shows what a version for the past re-prices and saves it only when confirmed', { timeout: 120_000 }, async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const impacts: unknown[] = [];
+    mockFetch((url, init) => {
+      if (url.pathname.endsWith('/web/price/impact')) {
+        impacts.push(JSON.parse(String(init?.body)));
+        return ok({
+          effectiveFrom: '2026-01-01T00:00:00.000Z',
+          backdated: true,
+          sessions: 3,
+          finished: 2,
+          running: 1,
+          unpriced: 2,
+          currentCents: 1200,
+          newCents: 4567,
+        });
+      }
+      if (url.pathname.endsWith('/web/price/edit')) {
+        const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+        bodies.push(body);
+        return body.confirmPast
+          ? ok(version({ peakElec: 2900 }))
+          : { code: 409, msg: 'This version takes effect in the past', data: { field: 'confirmPast' } };
+      }
+      return ok(detail([version({})]));
+    });
+    renderWithProviders(<PriceEditPage />, '/x?stationId=3');
+    fireEvent.change(await screen.findByTestId('fee-peakElec'), { target: { value: '0.29' } });
+    fireEvent.click(screen.getByTestId('price-save'));
+    const box = await screen.findByTestId('past-impact', {}, { timeout: 5000 });
+    expect(box.textContent).toContain('It takes effect from 2026-01-01 08:00 (station time), before now.');
+    expect(box.textContent).toContain('Unbilled sessions re-priced: 3 (finished 2, charging 1; 2 of them had no price)');
+    expect(box.textContent).toContain('Their amount: $12.00 now, $45.67 with this version');
+    expect(impacts).toEqual([{ id: 11, ...fees, peakElec: 2900, slots: painted, effectiveFrom: '2026-01-01T00:00:00.000Z' }]);
+    expect(bodies.map((b) => b.confirmPast)).toEqual([undefined]);
+    const okButton = screen.getByTestId('past-ok');
+    expect(okButton.textContent).toBe('Save it');
+    fireEvent.click(okButton);
+    await waitFor(() => expect(bodies.map((b) => b.confirmPast)).toEqual([undefined, true]));
+    expect(await screen.findByText('Success', {}, { timeout: 20_000 })).toBeTruthy();
+  });
+
   it('refuses a fee with more than 4 decimals, naming the field', async () => {
     const bodies: unknown[] = [];
     mockFetch((url, init) => {
@@ -82,9 +124,7 @@ describe('price edit page', { timeout: 60_000 }, () => {
     renderWithProviders(<PriceEditPage />, '/x?stationId=3');
     fireEvent.change(await screen.findByTestId('fee-flatService'), { target: { value: '0.12345' } });
     fireEvent.click(screen.getByTestId('price-save'));
-    expect(
-      await screen.findByText('Flat service fee ($/kWh) must be between 0 and 100 with at most 4 decimals', {}, { timeout: 5000 }),
-    ).toBeTruthy();
+    expect(await screen.findByText('Flat service fee ($/kWh) must be between 0 and 100 with at most 4 decimals')).toBeTruthy();
     expect(bodies).toEqual([]);
   });
 
@@ -106,7 +146,7 @@ describe('price edit page', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('version-locked')).toBeTruthy();
     fireEvent.click(screen.getByTestId('preset-flat'));
     fireEvent.click(screen.getByTestId('price-save'));
-    expect(await screen.findByText('This version is used by bills; saved as a new version', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('This version is used by bills; saved as a new version')).toBeTruthy();
     // "Now": no instant is sent.
     expect(bodies).toEqual([{ id: 11, ...fees, slots: fillAll('flat') }]);
     expect(await screen.findByText('Editing the version effective from 2026-05-01 08:00')).toBeTruthy();
@@ -130,7 +170,7 @@ describe('price edit page', { timeout: 60_000 }, () => {
     });
     fireEvent.keyDown(screen.getByTestId('effective-at').querySelector('input') ?? screen.getByTestId('effective-at'), { key: 'Enter' });
     fireEvent.click(screen.getByTestId('price-save'));
-    expect(await screen.findByText('Sessions at this station are billed up to 2026-02-01 10:00', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('Sessions at this station are billed up to 2026-02-01 10:00')).toBeTruthy();
   });
 
   it('lets the group page pick a group first, in Chinese too', async () => {
@@ -176,7 +216,7 @@ const row = (v: Partial<PriceRowDto>): PriceRowDto => ({
   ...v,
 });
 
-describe('price list', { timeout: 60_000 }, () => {
+describe('price list', () => {
   it('shows the fees in $/kWh with 4 decimals, the day bar and an unpriced station, in both languages', async () => {
     mockFetch(() =>
       ok({

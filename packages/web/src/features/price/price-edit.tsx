@@ -1,9 +1,18 @@
 import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
-import { api, priceFeeKeys, priceTiers, type PriceDetailDto, type PriceFeeKey, type PriceVersionDto } from '@csms/contract';
+import {
+  api,
+  priceFeeKeys,
+  priceTiers,
+  type PriceDetailDto,
+  type PriceFeeKey,
+  type PriceImpactDto,
+  type PriceVersionDto,
+} from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Button,
+  type ButtonProps,
   Card,
   Col,
   DatePicker,
@@ -25,6 +34,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, call } from '../../shared/api/client';
 import { Authorized } from '../../shared/auth/authorized';
 import { feedback } from '../../shared/feedback';
+import { formatMoney } from '../../shared/format/units';
 import { wallClock } from '../../shared/format/zone-time';
 import { bodyFrom, feeUnits, formField, reserveCents, valuesFrom, type PriceFormValues } from './price-form';
 import { TIER_COLORS } from './slots';
@@ -104,23 +114,70 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
     const fields = bodyFrom(form.getFieldsValue(true) as PriceFormValues, d.timeZone);
-    setSaving(true);
-    try {
-      const saved =
-        target.kind === 'version'
-          ? await call(api.price.edit, { body: { id: target.version.id, ...fields } }, { fieldErrors: true })
-          : await call(api.price.add, { body: { stationId: d.stationId, groupId: d.groupId, ...fields } }, { fieldErrors: true });
+    const owner = target.kind === 'version' ? { id: target.version.id } : { stationId: d.stationId, groupId: d.groupId };
+    const send = (confirmPast?: true) =>
+      target.kind === 'version'
+        ? call(api.price.edit, { body: { id: target.version.id, ...fields, confirmPast } }, { fieldErrors: true })
+        : call(api.price.add, { body: { stationId: d.stationId, groupId: d.groupId, ...fields, confirmPast } }, { fieldErrors: true });
+    const done = async (saved: PriceVersionDto) => {
       const asNew = target.kind === 'version' && saved.id !== target.version.id;
       feedback.message.success(t(asNew ? 'price.page.savedNew' : 'common.success'));
       const fresh = await refresh();
       const version = fresh.data?.versions.find((v) => v.id === saved.id) ?? saved;
       if (fresh.data) open({ kind: 'version', version }, fresh.data);
-    } catch (err) {
+    };
+    const failed = (err: unknown) => {
       if (err instanceof ApiError && err.field) form.setFields([{ name: formField(err.field) as never, errors: [err.message] }]);
+    };
+    setSaving(true);
+    try {
+      await done(await send());
+    } catch (err) {
+      // A version for the past re-prices sessions: show what it changes, and save only when confirmed.
+      if (err instanceof ApiError && err.field === 'confirmPast') {
+        const impact = await call(api.price.impact, { body: { ...owner, ...fields } }).catch(() => null);
+        if (impact)
+          confirmPast(impact, () =>
+            send(true).then(done, (e: unknown) => {
+              failed(e);
+              throw e;
+            }),
+          );
+      } else failed(err);
     } finally {
       setSaving(false);
     }
   };
+
+  const confirmPast = (impact: PriceImpactDto, onOk: () => Promise<unknown>) =>
+    feedback.modal.confirm({
+      title: t('price.page.pastTitle'),
+      width: 520,
+      content: (
+        <Flex vertical gap={4} data-testid="past-impact">
+          <span>{t('price.page.pastIntro', { time: wallClock(impact.effectiveFrom, zone).slice(0, 16) })}</span>
+          {impact.sessions === 0 ? (
+            <span>{t('price.page.pastNone')}</span>
+          ) : (
+            <>
+              <span>
+                {t('price.page.pastSessions', {
+                  count: impact.sessions,
+                  finished: impact.finished,
+                  running: impact.running,
+                  unpriced: impact.unpriced,
+                })}
+              </span>
+              <span>{t('price.page.pastMoney', { current: formatMoney(impact.currentCents), next: formatMoney(impact.newCents) })}</span>
+            </>
+          )}
+        </Flex>
+      ),
+      okText: t('price.page.pastOk'),
+      okButtonProps: { 'data-testid': 'past-ok' } as ButtonProps,
+      cancelText: t('common.cancel'),
+      onOk: () => onOk().catch(() => undefined),
+    });
 
   const remove = (v: PriceVersionDto) =>
     feedback.modal.confirm({

@@ -16,7 +16,7 @@ function Harness({ start = fillAll('flat'), current }: { start?: PriceTier[]; cu
 const cell = (i: number) => document.querySelector<HTMLButtonElement>(`[data-slot="${i}"]`)!;
 const tiers = () => Array.from(document.querySelectorAll('[data-slot]')).map((c) => c.getAttribute('data-tier'));
 
-describe('timeline editor', { timeout: 30_000 }, () => {
+describe('timeline editor', () => {
   it('shows 48 cells, the hours and the zone', () => {
     render(<Harness />);
     expect(document.querySelectorAll('[data-slot]')).toHaveLength(48);

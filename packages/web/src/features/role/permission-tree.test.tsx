@@ -94,7 +94,7 @@ describe('permission tree mapping', () => {
   });
 });
 
-describe('permission tree input', { timeout: 30_000 }, () => {
+describe('permission tree input', () => {
   it('reports Grants when a node is checked', async () => {
     let value: Grants = { rolePaths: [], permissions: [] };
     const { rerender } = render(<PermissionTreeInput value={value} onChange={(v) => (value = v)} />);

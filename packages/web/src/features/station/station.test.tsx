@@ -1,8 +1,8 @@
 import { stationCreate, validate, type StationDto } from '@csms/contract';
-import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { Route, Routes } from 'react-router';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
 import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
 import StationFormPage from './station-form.page';
@@ -65,7 +65,6 @@ const formPage = (url: string) =>
   );
 
 beforeAll(() => {
-  configure({ asyncUtilTimeout: 10_000 });
   signInAdmin();
   // jsdom has no PointerEvent: without it the events carry no coordinates or button.
   if (!('PointerEvent' in window)) {
@@ -79,7 +78,7 @@ beforeAll(() => {
   }
 });
 
-describe('stations list', { timeout: 120_000 }, () => {
+describe('stations list', () => {
   it('shows names, countries, power and the unassigned station in English and Chinese', async () => {
     server();
     let view = renderWithProviders(<ResourcePage resource={stationResource} />);
@@ -106,7 +105,11 @@ describe('stations list', { timeout: 120_000 }, () => {
     expect(within(auto).getByText('Points')).toBeTruthy();
     expect(within(auto).queryByText('Delete')).toBeNull();
     expect(within(auto).queryByText('More')).toBeNull();
-    expect((within(auto).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
+    // It can be chosen for the batch buttons (its picture), never for the batch delete.
+    fireEvent.click(within(auto).getByRole('checkbox'));
+    expect(button('Download pictures')).toBeTruthy();
+    expect((button('Delete selected') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(auto).getByRole('checkbox'));
     expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
     cleanup();
 
@@ -120,7 +123,53 @@ describe('stations list', { timeout: 120_000 }, () => {
   });
 });
 
-describe('station pages', { timeout: 120_000 }, () => {
+describe('station pictures', () => {
+  it('downloads the selected stations’ pictures in one zip: the button posts their stored files', async () => {
+    const pic = (n: number) => `/prod-api/common/download/resource?resource=2025%2F01%2F0${n}%2Fp${n}.png`;
+    const rows = [
+      { ...row, id: 11, stationName: 'North Gate', picture: pic(1) },
+      { ...row, id: 12, stationName: 'South Gate', picture: pic(2) },
+      { ...row, id: 13, stationName: 'No Picture', picture: null },
+    ];
+    const posted: { url: string; body: URLSearchParams }[] = [];
+    const clicked: string[] = [];
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const anchor = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    server((url, init) => {
+      if (url.pathname.endsWith('/web/station/list')) return ok({ list: rows, total: rows.length });
+      if (!url.pathname.endsWith('/common/download/zip')) return undefined;
+      posted.push({ url: url.pathname, body: new URLSearchParams(String(init?.body)) });
+      return new Response(new Blob(['PK']), {
+        headers: { 'content-type': 'application/zip', 'download-filename': encodeURIComponent('station pictures.zip') },
+      });
+    });
+    try {
+      renderWithProviders(<ResourcePage resource={stationResource} />);
+      await screen.findByText('North Gate');
+      // Nothing chosen, or only a station without a picture: nothing to download.
+      expect((button('Download pictures') as HTMLButtonElement).disabled).toBe(true);
+      const tableRow = (name: string) => screen.getAllByRole('row').find((r) => r.textContent?.includes(name))!;
+      fireEvent.click(within(tableRow('No Picture')).getByRole('checkbox'));
+      expect((button('Download pictures') as HTMLButtonElement).disabled).toBe(true);
+      fireEvent.click(within(tableRow('North Gate')).getByRole('checkbox'));
+      fireEvent.click(within(tableRow('South Gate')).getByRole('checkbox'));
+      fireEvent.click(button('Download pictures'));
+      await waitFor(() => expect(clicked).toEqual(['station pictures.zip']));
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.url).toBe('/prod-api/common/download/zip');
+      // The stored files the pictures' links name.
+      expect(posted[0]!.body.getAll('fileNames')).toEqual(['2025/01/01/p1.png', '2025/01/02/p2.png']);
+      expect(posted[0]!.body.get('name')).toBe('station pictures');
+    } finally {
+      anchor.mockRestore();
+    }
+  });
+});
+
+describe('station pages', () => {
   it('refuses an empty form with the contract message, then creates with the defaults', async () => {
     const bodies: unknown[] = [];
     server((url, init) => {

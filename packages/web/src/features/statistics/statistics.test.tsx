@@ -35,7 +35,7 @@ function trend(period: string) {
   };
 }
 
-describe('dashboard statistics widgets', { timeout: 60_000 }, () => {
+describe('dashboard statistics widgets', () => {
   it("shows today's energy in kWh, income in $, the count and utilisation in %", async () => {
     mockFetch((url) =>
       url.pathname.endsWith('/web/statistics/today') ? { code: 200, msg: 'ok', data: today } : { code: 404, msg: 'x', data: null },

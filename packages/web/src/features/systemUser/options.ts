@@ -1,11 +1,16 @@
 import { api } from '@csms/contract';
 import { call } from '../../shared/api/client';
-import type { RemoteOptions } from '../../shared/resource/types';
+import { OPTIONS_LIMIT, type RemoteOptions } from '../../shared/resource/types';
 
-/** Providers the caller can see (`getAllProviders`), for selects. */
+/** Providers the caller can see (`getAllProviders`), for selects: the first 100 by name, the rest searched on the server. */
 export const providerOptions: RemoteOptions = {
   key: 'providers',
   load: async () => (await call(api.provider.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
+  search: async (providerName, values) =>
+    (await call(api.provider.options, { query: { providerName, limit: OPTIONS_LIMIT, ids: values.join(',') } })).map((p) => ({
+      value: p.id,
+      label: p.providerName,
+    })),
 };
 
 /** Stations the caller can see (`getStations`), named with their provider: a user is bound only to its own provider's. */
@@ -24,5 +29,11 @@ export const roleOptions: RemoteOptions = {
   load: async () => {
     const roles = await call(api.role.options, { query: {} }, { silent: true }).catch(() => []);
     return roles.filter((r) => r.assignable).map((r) => ({ value: r.id, label: r.roleName }));
+  },
+  // The first 100 by name, the rest searched on the server; the selected role keeps its label.
+  search: async (roleName, values) => {
+    const query = { roleName, limit: OPTIONS_LIMIT, ids: values.join(',') };
+    const roles = await call(api.role.options, { query }, { silent: true }).catch(() => []);
+    return roles.filter((r) => r.assignable || values.includes(r.id)).map((r) => ({ value: r.id, label: r.roleName }));
   },
 };

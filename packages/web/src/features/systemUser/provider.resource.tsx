@@ -20,6 +20,7 @@ export function providerResource(superUser: boolean) {
   const superOnly = () => superUser;
   return defineResource({
     name: 'provider',
+    keepProviderColumns: true,
     api: {
       list: api.provider.search,
       get: api.provider.get,
@@ -47,8 +48,9 @@ export function providerResource(superUser: boolean) {
       { key: 'mailAccount', width: 180, hideInTable: true },
       { key: 'smtpAddress', hideInTable: true },
       { key: 'smtpPort', hideInTable: true },
-      { key: 'disclaimer', hideInTable: true },
-      { key: 'privacyAgreement', hideInTable: true },
+      { key: 'autoLocalListSync', dict: 'yesNo', hideInTable: true },
+      { key: 'disclaimer', kind: 'html', hideInTable: true, wide: true },
+      { key: 'privacyAgreement', kind: 'html', hideInTable: true, wide: true },
       { key: 'createTime', kind: 'datetime', width: 170, defaultHidden: true },
     ],
     search: [
@@ -72,8 +74,8 @@ export function providerResource(superUser: boolean) {
       { key: 'phone', kind: 'text' },
       { key: 'email', kind: 'text' },
       { key: 'logoPath', kind: 'image', props: { limit: 1, fileSize: 2 } },
-      { key: 'disclaimer', kind: 'textarea', span: 24, props: { rows: 4 } },
-      { key: 'privacyAgreement', kind: 'textarea', span: 24, props: { rows: 4 } },
+      { key: 'disclaimer', kind: 'richtext', span: 24 },
+      { key: 'privacyAgreement', kind: 'richtext', span: 24 },
       { key: 'mailAccount', kind: 'text', section: 'provider.mailSection' },
       {
         key: 'mailAuthCode',
@@ -83,6 +85,7 @@ export function providerResource(superUser: boolean) {
       },
       { key: 'smtpAddress', kind: 'text' },
       { key: 'smtpPort', kind: 'number', props: { min: 1, max: 65535, precision: 0 } },
+      { key: 'autoLocalListSync', kind: 'switch', extra: () => 'provider.autoLocalListSyncHelp' },
     ],
     toBody: (values: Values) => {
       const body = { ...values };
@@ -98,13 +101,13 @@ export function providerResource(superUser: boolean) {
         key: 'disclaimerPage',
         label: 'provider.disclaimerPage',
         hidden: (row: ProviderDto) => !row.disclaimer,
-        onClick: (row: ProviderDto) => void window.open(`/disclaimer/${row.id}`, '_blank', 'noopener'),
+        onClick: (row: ProviderDto) => void window.open(`/disclaimer/${row.agreementKey}`, '_blank', 'noopener'),
       },
       {
         key: 'privacyPage',
         label: 'provider.privacyPage',
         hidden: (row: ProviderDto) => !row.privacyAgreement,
-        onClick: (row: ProviderDto) => void window.open(`/privacyAgreement/${row.id}`, '_blank', 'noopener'),
+        onClick: (row: ProviderDto) => void window.open(`/privacyAgreement/${row.agreementKey}`, '_blank', 'noopener'),
       },
       {
         key: 'testMail',

@@ -1,7 +1,7 @@
-import { act, cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setSession } from '../../shared/auth/session';
+import { getSession, setSession } from '../../shared/auth/session';
 import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
 import UserManagePage from './user-manage.page';
 
@@ -71,8 +71,6 @@ const visibleKeys = (text: string) => [...rawKeys(text), ...(text.match(/\b(syst
 const okButton = (label: string) => screen.getAllByRole('button').find((b) => b.textContent?.replace(/\s/g, '') === label)!;
 
 beforeAll(() => {
-  // These screens are big for jsdom; next to other suites a request can take more than a second.
-  configure({ asyncUtilTimeout: 10_000 });
   polyfillDom();
   signInAdmin();
 });
@@ -82,7 +80,7 @@ afterEach(async () => {
   await act(() => i18n.changeLanguage('en-US'));
 });
 
-describe('system users and providers page', { timeout: 60_000 }, () => {
+describe('system users and providers page', () => {
   it('renders the users tab in English and Chinese with no raw keys', async () => {
     server();
     let view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
@@ -137,10 +135,87 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     }
     expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
     fireEvent.click(okButton('Search'));
-    await waitFor(() => expect(bodies.length).toBe(2), { timeout: 10_000 });
+    await waitFor(() => expect(bodies.length).toBe(2));
     expect(bodies[1]).toEqual({ providerName: 'North', page: 1, limit: 10 });
     // Still on the providers tab.
     expect(screen.getByText('CSMS')).toBeTruthy();
+  });
+
+  it('shows the provider panel only to users who see several providers (isShowProvider)', async () => {
+    setSession({
+      roles: ['ops'],
+      permissions: ['system:user:list', 'system:provider:list', 'system:provider:query'],
+      providerId: 3,
+      providerName: 'P',
+      providerType: 'common',
+      isShowProvider: false,
+    } as never);
+    server(() => undefined);
+    const view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    await screen.findByText('System users');
+    expect(screen.queryByText('Providers')).toBeNull();
+    view.unmount();
+    setSession({ ...getSession()!, isShowProvider: true });
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
+    expect(await screen.findByText('Providers')).toBeTruthy();
+  });
+
+  it("gives a single-provider user who may edit providers a 'My provider' tab with its own provider's form", async () => {
+    setSession({
+      roles: ['ops'],
+      permissions: ['system:user:list', 'system:provider:query', 'system:provider:edit'],
+      providerId: 3,
+      providerName: 'North Grid',
+      providerType: 'common',
+      isShowProvider: false,
+    } as never);
+    const asked: string[] = [];
+    const saved: Record<string, unknown>[] = [];
+    server((url, init) => {
+      if (url.pathname.endsWith('/getProvider')) {
+        asked.push(url.searchParams.get('id') ?? '');
+        return ok({ ...provider, disclaimer: '<p>Old</p>', agreementKey: 'a'.repeat(32) });
+      }
+      if (url.pathname.endsWith('/updateProviderInfo')) {
+        saved.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+        return ok(provider);
+      }
+      return undefined;
+    });
+    const view = renderWithProviders(<UserManagePage />, '/systemManagement/userManage?tab=myProvider');
+    // The provider list is not offered; its own provider's settings are, loaded by its id.
+    expect(await screen.findByText('My provider')).toBeTruthy();
+    expect(screen.queryByText('Providers')).toBeNull();
+    await screen.findByText('Mail configuration');
+    await waitFor(() => expect(screen.getByDisplayValue('smtp.b.c')).toBeTruthy());
+    expect(asked).toEqual(['3']);
+    expect(screen.queryByText('Parent provider')).toBeNull();
+    expect(screen.queryByText('Validity')).toBeNull();
+    expect(screen.getByText('Disclaimer page')).toBeTruthy();
+    expect(visibleKeys(view.container.textContent ?? '')).toEqual([]);
+
+    fireEvent.change(screen.getByDisplayValue('Bo'), { target: { value: 'Carla' } });
+    fireEvent.click(okButton('Save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ id: 3, providerName: 'North Grid', contact: 'Carla', smtpAddress: 'smtp.b.c', smtpPort: 465 });
+    // Validity is not offered; parent and licences go back as they were (the server refuses a change by them).
+    expect(saved[0]).not.toHaveProperty('expiration');
+    expect(saved[0]!.parentId ?? 1).toBe(1);
+    expect(saved[0]!.authCount ?? 4).toBe(4);
+    view.unmount();
+
+    // In Chinese, and not at all without the edit permission.
+    await act(() => i18n.changeLanguage('zh-CN'));
+    const zh = renderWithProviders(<UserManagePage />, '/systemManagement/userManage?tab=myProvider');
+    expect(await screen.findByText('我的运营商')).toBeTruthy();
+    await screen.findByText('邮箱配置');
+    expect(visibleKeys(zh.container.textContent ?? '')).toEqual([]);
+    zh.unmount();
+    setSession({ ...getSession()!, permissions: ['system:user:list', 'system:provider:query'] });
+    renderWithProviders(<UserManagePage />, '/systemManagement/userManage?tab=myProvider');
+    await screen.findByText('系统用户');
+    expect(screen.queryByText('我的运营商')).toBeNull();
+    expect(screen.queryByText('邮箱配置')).toBeNull();
   });
 
   it('leaves out Add, parent and validity for users of a common provider', async () => {
@@ -150,6 +225,8 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
       providerId: 3,
       providerName: 'P',
       providerType: 'common',
+      // A provider with sub-providers: the panel is shown.
+      isShowProvider: true,
     } as never);
     server((url) => (url.pathname.endsWith('/getProvider') ? ok(provider) : undefined));
     renderWithProviders(<UserManagePage />, '/systemManagement/userManage');
@@ -212,7 +289,7 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('Password must contain digits')).toBeTruthy();
     fireEvent.change(input, { target: { value: 'abcdefg1' } });
     fireEvent.click(okButton('OK'));
-    await waitFor(() => expect(bodies).toEqual([{ id: 5, password: 'abcdefg1' }]), { timeout: 10_000 });
+    await waitFor(() => expect(bodies).toEqual([{ id: 5, password: 'abcdefg1' }]));
   });
 
   it('offers no change of a user above the caller, and only the roles it may assign', async () => {
@@ -262,9 +339,9 @@ describe('system users and providers page', { timeout: 60_000 }, () => {
     await screen.findByText('Ann Lee');
     fireEvent.click(screen.getByText('更多'));
     fireEvent.click(await screen.findByText('停用'));
-    expect((await screen.findAllByText('系统提示', {}, { timeout: 5000 })).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText('系统提示')).length).toBeGreaterThan(0);
     expect(screen.getByText('确认要停用用户“ann”吗？停用后该用户将被强制退出。')).toBeTruthy();
     fireEvent.click(okButton('确定'));
-    await waitFor(() => expect(bodies).toEqual([{ id: 5, status: 0 }]), { timeout: 10_000 });
+    await waitFor(() => expect(bodies).toEqual([{ id: 5, status: 0 }]));
   });
 });

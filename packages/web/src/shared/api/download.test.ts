@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../cookies';
 import { feedback } from '../feedback';
 import { ApiError } from './client';
-import { downloadExport, downloadFile } from './download';
+import { downloadExport, downloadFile, downloadZip } from './download';
 
 let clicked: HTMLAnchorElement[] = [];
 
@@ -69,5 +69,36 @@ describe('downloads', () => {
     expect(JSON.parse(String(init.body))).toEqual({ fileName: 'tmp/report.xlsx', delete: true });
     expect(new Headers(init.headers).get('authorization')).toBe('Bearer t0k');
     expect(clicked.map((a) => a.download)).toEqual(['report.xlsx']);
+  });
+
+  it('POSTs a zip request form-encoded, each file a repeated field, and saves the blob', async () => {
+    const fetch = stubFetch(
+      () =>
+        new Response(new Blob(['PK']), {
+          headers: { 'content-type': 'application/zip', 'download-filename': encodeURIComponent('站点 3.zip') },
+        }),
+    );
+    await downloadZip(['2025/01/01/a.png', '2025/01/01/b.png'], '站点 3');
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/prod-api/common/download/zip');
+    expect(init.method).toBe('POST');
+    expect(new Headers(init.headers).get('content-type')).toMatch(/^application\/x-www-form-urlencoded/);
+    const body = new URLSearchParams(String(init.body));
+    expect(body.getAll('fileNames')).toEqual(['2025/01/01/a.png', '2025/01/01/b.png']);
+    expect(body.get('name')).toBe('站点 3');
+    expect(clicked.map((a) => a.download)).toEqual(['站点 3.zip']);
+  });
+
+  it('shows a JSON refusal of a form download instead of saving it', async () => {
+    const error = vi.spyOn(feedback.message, 'error').mockImplementation(() => undefined as never);
+    stubFetch(
+      () =>
+        new Response(JSON.stringify({ code: 404, msg: 'Not found', data: { field: 'fileNames' } }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    await downloadZip(['2025/01/01/theirs.png']).catch(() => undefined);
+    expect(clicked).toEqual([]);
+    expect(error).toHaveBeenCalled();
   });
 });

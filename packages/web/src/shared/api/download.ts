@@ -60,6 +60,33 @@ export function downloadExport(ep: EndpointDef, body: unknown, fileNameHint: str
   });
 }
 
+/** A form field's values: one string, or a list sent as the field repeated. */
+export type FormFields = Record<string, string | readonly string[] | undefined>;
+
+/**
+ * Spec §7's other download: POST the fields form-encoded and save the blob that comes back (a JSON
+ * reply is the envelope of a refusal, shown as such). For endpoints the contract marks `form`.
+ */
+export function downloadForm(ep: EndpointDef, fields: FormFields, fileNameHint: string): Promise<void> {
+  return run(async () => {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) {
+      for (const v of typeof value === 'string' ? [value] : (value ?? [])) body.append(key, v);
+    }
+    const res = await send(buildUrl(ep), {
+      method: 'POST',
+      headers: { ...authHeaders(), 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body: body.toString(),
+    });
+    await saveReply(res, fileNameHint);
+  });
+}
+
+/** Several stored files (a station's images, sheets kept as files) in one zip the server streams. */
+export function downloadZip(fileNames: readonly string[], name?: string): Promise<void> {
+  return downloadForm(api.common.downloadZip, { fileNames, name }, `${name || 'files'}.zip`);
+}
+
 /**
  * A file the server prepared (spec §7's download): GET /common/download, or, when it is to be deleted
  * once fetched, the same path as a POST, which the server accepts only with the header token.

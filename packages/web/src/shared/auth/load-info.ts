@@ -1,7 +1,6 @@
 import { api, type UserInfo } from '@csms/contract';
 import i18n from 'i18next';
 import { ApiError, call, pageUnloading } from '../api/client';
-import { getToken } from '../cookies';
 import { logout } from './logout';
 import { clearSession, setSession } from './session';
 
@@ -20,7 +19,7 @@ let inflight: Promise<LoadInfoResult> | null = null;
 async function load(): Promise<LoadInfoResult> {
   let info: UserInfo;
   try {
-    info = await call(api.auth.info, { query: { token: getToken() } }, { silent: true });
+    info = await call(api.auth.info, {}, { silent: true });
   } catch (err) {
     // The page is going away (reload, typed address): the browser aborted the call; keep the session.
     if (pageUnloading()) return new Promise<LoadInfoResult>(() => {});

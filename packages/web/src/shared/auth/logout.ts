@@ -1,11 +1,12 @@
-import { api } from '@csms/contract';
+// The area's endpoints, not the whole `api`: this runs in the entry chunk, before any screen.
+import { authApi } from '@csms/contract';
 import { call } from '../api/client';
 import { clearSession } from './session';
 
 /** Revoke the session on the server; failures are ignored (the token may already be invalid). */
 export async function revokeSession(): Promise<void> {
   try {
-    await call(api.auth.logout, {}, { silent: true });
+    await call(authApi.logout, {}, { silent: true });
   } catch {
     // What matters is the local logout that follows.
   }

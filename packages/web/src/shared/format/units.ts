@@ -8,6 +8,9 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 /** 72400 → "724.00". */
 export const formatMoney = (cents: unknown): string => (isNum(cents) ? (cents / 100).toFixed(2) : '');
 
+/** A correction: 450 → "+4.50" (more to pay), -150 → "-1.50" (given back). */
+export const formatSignedMoney = (cents: unknown): string => (isNum(cents) && cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents));
+
 /** 7000 → "7.000". */
 export const formatKwh = (wh: unknown): string => (isNum(wh) ? (wh / 1000).toFixed(3) : '');
 

@@ -1,4 +1,5 @@
 import { Checkbox, DatePicker, Input, InputNumber, Switch } from 'antd';
+import { LazyRichTextEditor as RichTextEditor } from '../richtext/lazy-rich-text';
 import { FileUpload } from '../upload/FileUpload';
 import { ImageUpload } from '../upload/ImageUpload';
 import { DictSelect, OptionSelect, RemoteSelect } from './inputs';
@@ -26,6 +27,8 @@ export function FormInput({ def, text, ctx, disabled, ...rest }: FormInputProps)
       return <Input.Password placeholder={input} autoComplete="new-password" {...common} />;
     case 'textarea':
       return <Input.TextArea rows={3} placeholder={input} {...common} />;
+    case 'richtext':
+      return <RichTextEditor placeholder={text.t('richText.placeholder')} {...common} />;
     case 'number':
       return <InputNumber placeholder={input} style={{ width: '100%' }} {...common} />;
     case 'select':

@@ -6,14 +6,13 @@ import { call } from '../api/client';
 import { feedback } from '../feedback';
 import { confirmThenCall, useExport, useRemove } from './actions';
 import { useAuth } from '../auth/useAuth';
-import { DetailDrawer } from './DetailDrawer';
-import { ExportColumnsDialog } from './ExportColumnsDialog';
-import { FormDialog, type FormDialogState } from './FormDialog';
+import { withProviderScope } from './provider-scope';
+import type { FormDialogState } from './FormDialog';
+import { DetailDrawer, ExportColumnsDialog, FormDialog, OnceOpened, PromptDialog } from './lazy-parts';
 import { useResourceText } from './labels';
 import { ResourceTable } from './ResourceTable';
 import { SearchBar } from './SearchBar';
 import { Toolbar } from './Toolbar';
-import { PromptDialog } from './PromptDialog';
 import type { PromptOptions, Resource, RowActionCtx } from './types';
 import { useColumnVisibility } from './useColumnVisibility';
 import { useListQuery } from './url-query';
@@ -23,7 +22,10 @@ type Row = Record<string, unknown>;
 const EXPORT_CONFIG_PERMI = 'system:exportConfig:edit';
 
 /** A whole CRUD screen from one resource definition: search, toolbar, table, form dialog, detail, delete, export. */
-export function ResourcePage({ resource }: { resource: Resource }) {
+export function ResourcePage({ resource: declared }: { resource: Resource }) {
+  const { hasPermi, info } = useAuth();
+  const showProvider = info?.isShowProvider === true;
+  const resource = useMemo(() => withProviderScope(declared, showProvider), [declared, showProvider]);
   const text = useResourceText(resource.name);
   const { api } = resource;
   const { query: urlQuery, setQuery } = useListQuery(api.list);
@@ -40,15 +42,25 @@ export function ResourcePage({ resource }: { resource: Resource }) {
   const search = resource.search ?? [];
   const [showSearch, setShowSearch] = useState(true);
   const [selected, setSelected] = useState<Key[]>([]);
+  const [selectedRows, setSelectedRows] = useState<Row[]>([]);
+  const select = (keys: Key[], rows: Row[] = []) => {
+    setSelected(keys);
+    setSelectedRows(rows);
+  };
   const [dialog, setDialog] = useState<FormDialogState | null>(null);
   const [detail, setDetail] = useState<Row | null>(null);
   const [prompt, setPrompt] = useState<PromptOptions | null>(null);
   const [exportColumns, setExportColumns] = useState(false);
-  const { hasPermi } = useAuth();
   // Saving the configuration needs its own permission; without it the menu entry is not offered.
   const canConfigureExport = resource.exportSource !== undefined && hasPermi(EXPORT_CONFIG_PERMI);
   const { hidden, setHidden } = useColumnVisibility(resource.name, resource.columns);
-  const remove = useRemove(resource, text, () => setSelected([]));
+  const remove = useRemove(resource, text, () => select([]));
+  const rowKey = resource.rowKey ?? 'id';
+  // Rows that are never deleted may be selected for the batch buttons: the batch delete leaves them out.
+  const removable = selected.filter((k) => {
+    const row = selectedRows.find((r) => r[rowKey] === k);
+    return !row || resource.rowRemovable?.(row) !== false;
+  });
   const runExport = useExport(resource, text, query);
   const refetch = () => void list.refetch();
   const listFailed = resource.texts?.listFailed;
@@ -95,9 +107,11 @@ export function ResourcePage({ resource }: { resource: Resource }) {
         canRemove={api.remove !== undefined}
         canExport={api.export !== undefined}
         sessionExport={api.export?.access === 'session'}
-        selectedCount={selected.length}
+        selectedCount={removable.length}
+        batchActions={resource.batchActions}
+        selectedRows={selectedRows}
         onAdd={() => (pages ? void navigate(pages.create) : setDialog({ mode: 'create' }))}
-        onBatchRemove={() => remove(selected as Array<string | number>)}
+        onBatchRemove={() => remove(removable as Array<string | number>)}
         onExport={(format) => void runExport(format)}
         onExportColumns={canConfigureExport ? () => setExportColumns(true) : undefined}
         showSearch={search.length > 0 ? showSearch : null}
@@ -117,16 +131,24 @@ export function ResourcePage({ resource }: { resource: Resource }) {
         limit={query.limit}
         hidden={hidden}
         selected={selected}
-        onSelect={setSelected}
+        onSelect={select}
         onPage={(page, limit) => setQuery({ ...query, page, limit })}
         onRemove={remove}
         ctx={ctx}
       />
-      <FormDialog resource={resource} text={text} state={dialog} onClose={() => setDialog(null)} />
-      <DetailDrawer resource={resource} text={text} record={detail} onClose={() => setDetail(null)} />
-      <PromptDialog name={resource.name} text={text} opts={prompt} onClose={() => setPrompt(null)} />
+      <OnceOpened open={dialog !== null}>
+        <FormDialog resource={resource} text={text} state={dialog} onClose={() => setDialog(null)} />
+      </OnceOpened>
+      <OnceOpened open={detail !== null}>
+        <DetailDrawer resource={resource} text={text} record={detail} onClose={() => setDetail(null)} />
+      </OnceOpened>
+      <OnceOpened open={prompt !== null}>
+        <PromptDialog name={resource.name} text={text} opts={prompt} onClose={() => setPrompt(null)} />
+      </OnceOpened>
       {resource.exportSource && (
-        <ExportColumnsDialog source={resource.exportSource} open={exportColumns} onClose={() => setExportColumns(false)} />
+        <OnceOpened open={exportColumns}>
+          <ExportColumnsDialog source={resource.exportSource} open={exportColumns} onClose={() => setExportColumns(false)} />
+        </OnceOpened>
       )}
     </Card>
   );

@@ -26,7 +26,7 @@ export interface ResourceTableProps {
   limit: number;
   hidden: string[];
   selected: Key[];
-  onSelect: (keys: Key[]) => void;
+  onSelect: (keys: Key[], rows: Row[]) => void;
   onPage: (page: number, limit: number) => void;
   onRemove: (ids: Array<string | number>) => void;
   ctx: RowActionCtx;
@@ -140,7 +140,8 @@ export function ResourceTable(p: ResourceTableProps) {
     });
   }
 
-  const selectable = api.remove !== undefined && may(perm.remove);
+  const batch = (resource.batchActions ?? []).some((b) => b.permi === undefined || may(b.permi));
+  const selectable = (api.remove !== undefined && may(perm.remove)) || batch;
   // Fill the card when it is wide enough, scroll sideways when it is not (columns without a width count 150 px).
   const scrollX = columns.reduce(
     (sum, c) => sum + (typeof c.width === 'number' ? c.width : 150),
@@ -158,8 +159,11 @@ export function ResourceTable(p: ResourceTableProps) {
         selectable
           ? {
               selectedRowKeys: p.selected,
-              onChange: (keys) => p.onSelect(keys),
-              getCheckboxProps: (row) => ({ disabled: (resource.rowReadOnly?.(row) ?? false) || resource.rowRemovable?.(row) === false }),
+              onChange: (keys, rows) => p.onSelect(keys, rows),
+              // A row never deleted is still chosen for the batch buttons (the batch delete leaves it out).
+              getCheckboxProps: (row) => ({
+                disabled: (resource.rowReadOnly?.(row) ?? false) || (!batch && resource.rowRemovable?.(row) === false),
+              }),
             }
           : undefined
       }

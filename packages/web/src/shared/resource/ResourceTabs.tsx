@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Card } from 'antd';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/useAuth';
@@ -12,6 +13,9 @@ export interface ResourceTab {
   /** Catalogue key of the tab's title. */
   label: string;
   resource: Resource;
+  /** A tab that is not the resource's list (one record's form): what it shows, and the permission it needs instead of `list`. */
+  render?: () => ReactNode;
+  permi?: string;
 }
 
 /**
@@ -23,7 +27,10 @@ export function ResourceTabs({ tabs }: { tabs: ResourceTab[] }) {
   const { t } = useTranslation();
   const { hasPermi } = useAuth();
   const [params, setParams] = useSearchParams();
-  const shown = tabs.filter((tab) => !tab.resource.permissions.list || hasPermi(tab.resource.permissions.list));
+  const shown = tabs.filter((tab) => {
+    const needs = tab.permi ?? tab.resource.permissions.list;
+    return !needs || hasPermi(needs);
+  });
   const active = shown.find((tab) => tab.key === params.get(TAB_PARAM)) ?? shown[0];
   const queryClient = useQueryClient();
   return (
@@ -40,7 +47,8 @@ export function ResourceTabs({ tabs }: { tabs: ResourceTab[] }) {
       }}
       styles={{ body: { padding: 0 } }}
     >
-      {active && <ResourcePage key={active.key} resource={active.resource} />}
+      {active &&
+        (active.render ? <div key={active.key}>{active.render()}</div> : <ResourcePage key={active.key} resource={active.resource} />)}
     </Card>
   );
 }

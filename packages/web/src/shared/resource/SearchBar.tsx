@@ -3,6 +3,7 @@ import { Button, DatePicker, Form, Input, InputNumber } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { DATE_FORMAT } from './cells';
+import { DayZoneNote } from './DayZoneNote';
 import { DictSelect, OptionSelect, RemoteSelect } from './inputs';
 import type { ResourceText } from './labels';
 import type { SearchDef } from './types';
@@ -94,7 +95,12 @@ export function SearchBar({ name, search, query, text, onSearch, onReset }: Sear
       onFinish={(v: Values) => onSearch(formToQuery(search, v))}
     >
       {search.map((def) => (
-        <Form.Item key={def.key} name={def.key} label={text.label(def.key, def.label)}>
+        <Form.Item
+          key={def.key}
+          name={def.key}
+          label={text.label(def.key, def.label)}
+          extra={def.kind === 'dateRange' && def.zoneDays ? <DayZoneNote query={query} /> : undefined}
+        >
           <SearchInput def={def} text={text} />
         </Form.Item>
       ))}

@@ -3,7 +3,7 @@ import { Button, Checkbox, Dropdown, Flex, Popover, Space, Tooltip } from 'antd'
 import type { ReactNode } from 'react';
 import { Authorized } from '../auth/authorized';
 import type { ResourceText } from './labels';
-import type { ColumnDef } from './types';
+import type { BatchActionDef, ColumnDef } from './types';
 
 /** Renders children only with a declared permission the user holds (deny by default), or when `open` (the endpoint's access is `session`). */
 export function Gate({ permi, open, children }: { permi?: string; open?: boolean; children: ReactNode }) {
@@ -20,6 +20,9 @@ export interface ToolbarProps {
   /** The export endpoint is open to every signed-in user (its contract access is `session`). */
   sessionExport?: boolean;
   selectedCount: number;
+  /** Buttons on the selected rows, enabled when a selected row applies. */
+  batchActions?: BatchActionDef[];
+  selectedRows?: Record<string, unknown>[];
   onAdd: () => void;
   onBatchRemove: () => void;
   onExport: (format: 'xlsx' | 'csv') => void;
@@ -33,7 +36,7 @@ export interface ToolbarProps {
   onHiddenChange: (hidden: string[]) => void;
 }
 
-/** Buttons above the table: add, batch delete, export; search toggle, refresh, column settings. */
+/** Buttons above the table: add, batch delete, batch buttons, export; search toggle, refresh, column settings. */
 export function Toolbar(p: ToolbarProps) {
   const { t } = p.text;
   const columnPicker = (
@@ -61,6 +64,21 @@ export function Toolbar(p: ToolbarProps) {
             </Button>
           </Gate>
         )}
+        {(p.batchActions ?? []).map((b) => {
+          const rows = (p.selectedRows ?? []).filter((r) => b.applies?.(r) ?? true);
+          const button = (
+            <Button key={b.key} icon={b.icon} disabled={rows.length === 0} onClick={() => void b.onClick(rows)}>
+              {t(b.label)}
+            </Button>
+          );
+          return b.permi ? (
+            <Gate key={b.key} permi={b.permi}>
+              {button}
+            </Gate>
+          ) : (
+            button
+          );
+        })}
         {p.canExport && (
           <Gate permi={p.permissions.export} open={p.sessionExport}>
             <Dropdown

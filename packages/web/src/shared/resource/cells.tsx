@@ -1,9 +1,13 @@
-import { Image, Space } from 'antd';
+import { Space } from 'antd';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { DictTag } from '../dict/DictTag';
+import { LazyRichTextView as RichTextView } from '../richtext/lazy-rich-text';
 import { baseName, fileUrl, splitValue } from '../upload/rules';
 import type { ColumnDef } from './types';
+
+// antd's Image (with its preview) comes only with a table that shows pictures (issue 14 item 7).
+const Image = lazy(() => import('antd/es/image'));
 
 type Row = Record<string, unknown>;
 
@@ -29,12 +33,16 @@ export function renderCell(col: ColumnDef<Row>, row: Row): ReactNode {
       return formatDateTime(value, DATE_FORMAT);
     case 'image':
       return (
-        <Space size={4}>
-          {splitValue(value as string).map((v) => (
-            <Image key={v} src={fileUrl(v)} width={48} height={48} style={{ objectFit: 'cover' }} />
-          ))}
-        </Space>
+        <Suspense fallback={null}>
+          <Space size={4}>
+            {splitValue(value as string).map((v) => (
+              <Image key={v} src={fileUrl(v)} width={48} height={48} style={{ objectFit: 'cover' }} />
+            ))}
+          </Space>
+        </Suspense>
       );
+    case 'html':
+      return typeof value === 'string' && value ? <RichTextView html={value} /> : '';
     case 'file':
       return (
         <Space size={4} wrap>

@@ -30,7 +30,7 @@ const rowOf = (key: string) => screen.getByTestId(`export-column-${key}`);
 
 beforeAll(signInAdmin);
 
-describe('export columns', { timeout: 60_000 }, () => {
+describe('export columns', () => {
   it('puts the stored choice first, in its order, and the rest unchecked', () => {
     expect(columnsFromConfig(available, ['title', 'msgId', 'gone'])).toEqual([
       { key: 'title', checked: true },

@@ -1,6 +1,7 @@
-import { issueToFieldError, type Lang } from '@csms/contract';
+import { issueToFieldErrorWith, type Lang } from '@csms/contract';
 import dayjs from 'dayjs';
 import type { z } from 'zod';
+import { vocabularyLookup } from '../../i18n';
 import { DATE_FORMAT } from './cells';
 import type { FormFieldCtx, FormFieldDef, Resource } from './types';
 import { shapeKeys } from './url-query';
@@ -66,5 +67,5 @@ export function fieldMessage(schema: z.ZodType | undefined, lang: Lang, name: st
   const issue = result.error.issues.find(
     (i) => String(i.path[0] ?? '') === key || (i.code === 'unrecognized_keys' && i.keys.includes(key)),
   );
-  return issue ? issueToFieldError(lang, name, issue, body).msg : null;
+  return issue ? issueToFieldErrorWith(vocabularyLookup(lang), name, issue, body).msg : null;
 }

@@ -14,6 +14,13 @@ export function polyfillDom() {
   window.getComputedStyle = (elt: Element) => computed(elt);
   // No canvas in jsdom: image thumbnails simply do not draw.
   HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+  // No layout in jsdom: the rich-text editor (ProseMirror) measures ranges to scroll the caret into view.
+  const noRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+  const emptyRect = () => new DOMRect(0, 0, 0, 0);
+  Range.prototype.getClientRects ??= noRects;
+  Range.prototype.getBoundingClientRect ??= emptyRect;
+  if (!('getClientRects' in Text.prototype)) Object.assign(Text.prototype, { getClientRects: noRects });
+  document.elementFromPoint ??= () => null;
   if (typeof window.ResizeObserver === 'undefined') {
     window.ResizeObserver = class {
       observe() {}
@@ -38,7 +45,7 @@ export function polyfillDom() {
 
 /** A signed-in administrator (every permission check passes). */
 export function signInAdmin() {
-  setSession({ roles: ['admin'], permissions: ['*:*:*'], providerId: 1, providerName: 'P' } as unknown as UserInfo);
+  setSession({ roles: ['admin'], permissions: ['*:*:*'], providerId: 1, providerName: 'P', isShowProvider: true } as unknown as UserInfo);
 }
 
 export type Reply = (url: URL, init?: RequestInit) => unknown;

@@ -36,14 +36,23 @@ export interface Option {
   label: string;
 }
 
+/** How many options a searching select shows before the operator types (the server's `limit`). */
+export const OPTIONS_LIMIT = 100;
+
 /** Options loaded from the server; their labels are data, already in the caller's language. */
 export interface RemoteOptions {
   /** Cache key of the list (the language is added). */
   key: string;
   load: () => Promise<Array<{ value: string | number; label: string }>>;
+  /**
+   * Lists too long to load whole (roles, providers): `load` gives the first ones and this searches
+   * the server by the typed text (debounced), `values` naming the selected ones so their labels show.
+   */
+  search?: (text: string, values: Array<string | number>) => Promise<Array<{ value: string | number; label: string }>>;
 }
 
-export type CellKind = 'text' | 'datetime' | 'date' | 'number' | 'image' | 'file';
+/** `html`: rich text, shown sanitised. */
+export type CellKind = 'text' | 'datetime' | 'date' | 'number' | 'image' | 'file' | 'html';
 
 export interface ColumnDef<R = Row> {
   key: Keys<R>;
@@ -72,13 +81,25 @@ export type SearchDef<Q = Row> =
   /**
    * Two query keys (from, to) edited by one range picker; `key` only names the label. `instant`
    * sends the start of the first day and the end of the last as ISO instants (time filters).
+   * `zoneDays` sends the days as they are, for the server to bound in the list's zone (the
+   * station's for a list of one station, `dayZone`), and names that zone beside the picker.
    */
-  | { key: string; kind: 'dateRange'; keys: [Keys<Q>, Keys<Q>]; label?: string; format?: string; instant?: boolean };
+  | {
+      key: string;
+      kind: 'dateRange';
+      keys: [Keys<Q>, Keys<Q>];
+      label?: string;
+      format?: string;
+      instant?: boolean;
+      zoneDays?: boolean;
+    };
 
 export type FormKind =
   | 'text'
   | 'password'
   | 'textarea'
+  /** Rich text (HTML) in the shared editor; images go through the upload endpoint. */
+  | 'richtext'
   | 'number'
   | 'select'
   | 'dict'
@@ -183,6 +204,19 @@ export interface RowActionDef<R = Row> {
   onClick: (row: R, ctx: RowActionCtx) => void | Promise<void>;
 }
 
+/** A toolbar button acting on the selected rows (e.g. download their pictures in one zip). */
+export interface BatchActionDef<R = Row> {
+  key: string;
+  /** Catalogue key of the button text. */
+  label: string;
+  icon?: ReactNode;
+  /** Shown only with this permission; none: to everyone who sees the list (the call checks its own). */
+  permi?: string;
+  /** Enabled only when the selection holds a row this accepts (default: any selection). */
+  applies?: (row: R) => boolean;
+  onClick: (rows: R[]) => void | Promise<void>;
+}
+
 export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaShape> {
   /** Vocabulary key: labels from `fields.<name>.<key>`, noun from the UI catalogue `<name>.entity`. */
   name: string;
@@ -204,6 +238,8 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   toForm?: (row: RowOf<A['list']>) => Row;
   toBody?: (values: Row, mode: 'create' | 'edit') => Row;
   rowActions?: RowActionDef<RowOf<A['list']>>[];
+  /** Toolbar buttons on the selected rows; they make the rows selectable. */
+  batchActions?: BatchActionDef<RowOf<A['list']>>[];
   /** Built-in row buttons to leave out. */
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
   /** Rows that are shown but never edited or deleted (e.g. the built-in admin role). */
@@ -230,6 +266,11 @@ export interface ResourceDef<A extends ApiShape, S extends SchemaShape = SchemaS
   onSaved?: (data: unknown, mode: 'create' | 'edit') => void;
   /** Values a new record's form starts with. */
   initialValues?: () => Row;
+  /**
+   * Keep the provider columns and filters for users who see one provider only (the provider
+   * list itself, whose name column is the record's own); see `withProviderScope`.
+   */
+  keepProviderColumns?: boolean;
 }
 
 export interface FormTexts {
@@ -259,6 +300,7 @@ export interface Resource {
   toForm?: (row: Row) => Row;
   toBody?: (values: Row, mode: 'create' | 'edit') => Row;
   rowActions?: RowActionDef<Row>[];
+  batchActions?: BatchActionDef<Row>[];
   hideActions?: Array<'detail' | 'edit' | 'remove'>;
   rowReadOnly?: (row: Row) => boolean;
   rowRemovable?: (row: Row) => boolean;
@@ -272,6 +314,7 @@ export interface Resource {
   pages?: { create: string; edit: (row: Row) => string };
   onSaved?: (data: unknown, mode: 'create' | 'edit') => void;
   initialValues?: () => Row;
+  keepProviderColumns?: boolean;
 }
 
 /** Declare a screen: typed against its contract endpoints, consumed by `<ResourcePage>`. */

@@ -73,3 +73,10 @@ export function baseName(value: string): string {
     return named.split('/').pop() || value;
   }
 }
+
+/** The stored file a field's value names (what downloads take): the `resource` of the server's own link, else the value. */
+export function storedFileName(value: string): string {
+  const [path = '', qs = ''] = value.split('?');
+  if (!path.endsWith('/common/download/resource')) return value;
+  return new URLSearchParams(qs).get('resource') ?? value;
+}

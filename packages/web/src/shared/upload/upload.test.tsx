@@ -53,7 +53,7 @@ const pick = (container: HTMLElement, files: File[]) =>
     fireEvent.change(container.querySelector('input[type=file]')!, { target: { files } });
   });
 
-describe('upload widgets', { timeout: 60_000 }, () => {
+describe('upload widgets', () => {
   it('refuses a wrong type before sending anything', async () => {
     const fetch = mockFetch(() => ({ code: 200 }));
     const { container } = render(<ImageUpload />);

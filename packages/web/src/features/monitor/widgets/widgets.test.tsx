@@ -17,7 +17,7 @@ afterEach(() => closeEvents());
 const hour = 3_600_000;
 const start = Math.floor(Date.now() / hour) * hour - 23 * hour;
 
-describe('dashboard widgets', { timeout: 60_000 }, () => {
+describe('dashboard widgets', () => {
   it('plots the power trend and switches the bucket', async () => {
     const fetch = mockFetch((url) => {
       const minutes = Number(url.searchParams.get('bucketMinutes'));

@@ -6,6 +6,8 @@ import menu from './menu';
 import auth from './auth';
 import kit from './kit';
 import upload from './upload';
+import richText from './richText';
+import errorLog from './errorLog';
 import organization from './organization';
 import systemUser from './systemUser';
 import provider from './provider';
@@ -30,6 +32,8 @@ export const enUS: UiCatalogue = {
   auth,
   kit,
   upload,
+  richText,
+  errorLog,
   organization,
   systemUser,
   provider,

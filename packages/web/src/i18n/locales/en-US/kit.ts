@@ -8,6 +8,8 @@ const kit: UiCatalogue['kit'] = {
   selectPlaceholder: 'Select {field}',
   startDate: 'Start date',
   endDate: 'End date',
+  dayZoneStation: 'Days in the time of {station} ({zone})',
+  dayZoneDefault: 'Days in {zone} time; choose one station for its own',
   total: '{total} in total',
   columns: 'Columns',
   showSearch: 'Show search',

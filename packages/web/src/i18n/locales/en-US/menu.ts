@@ -39,6 +39,7 @@ export default {
   systemManagement: 'System',
   userManage: 'System Users',
   systemLog: 'System Log',
+  errorLog: 'Error Log',
   permissionManage: 'Roles & Permissions',
   organizationManage: 'Organisations',
   apply: 'Applications',

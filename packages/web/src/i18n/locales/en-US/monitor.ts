@@ -44,7 +44,13 @@ const monitor: UiCatalogue['monitor'] = {
     resetWarning: 'A reboot interrupts charging in progress.',
     availability: 'Availability',
     clearCacheConfirm: 'Clear the authorization cache of charge point "{serial}"?',
-    sendLocalListConfirm: 'Send this provider\'s whitelist (full update) to charge point "{serial}"?',
+    sendLocalListConfirm: 'Send this provider\'s whitelist to charge point "{serial}"?',
+    updateTypeHint:
+      'Differential sends only the cards changed since the version on record; Full replaces the whole list on the charge point.',
+    localListNone: 'None sent yet',
+    sendFull: 'Send full whitelist',
+    fullOffered:
+      'The charge point did not take this update and is out of step with the record. Send the full whitelist to bring it back in step.',
     getLocalListVersionConfirm: 'Ask charge point "{serial}" for its whitelist version?',
     remoteStopConfirm: 'Stop transaction {id} on connector {n} of charge point "{serial}"?',
     send: 'Send',

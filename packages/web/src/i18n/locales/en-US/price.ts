@@ -49,6 +49,12 @@ const price: UiCatalogue['price'] = {
     locked: 'Used by bills: it cannot be changed or removed',
     noVersions: 'No price set yet',
     removeConfirm: 'Remove the version effective from {time}?',
+    pastTitle: 'This version takes effect in the past',
+    pastIntro: 'It takes effect from {time} (station time), before now. Bills already settled do not change.',
+    pastSessions: 'Unbilled sessions re-priced: {count} (finished {finished}, charging {running}; {unpriced} of them had no price)',
+    pastMoney: 'Their amount: ${current} now, ${next} with this version',
+    pastNone: 'No unbilled session is re-priced.',
+    pastOk: 'Save it',
   },
 };
 export default price;

@@ -18,6 +18,10 @@ const records: Strings<typeof zh> = {
     sections: { session: 'Session', bill: 'Bill', process: 'Process data' },
     invalidAlert: 'The meter data of this record failed the checks: {reason}. It is not billed until an operator confirms it.',
     confirmedAlert: 'The meter data of this record failed the checks ({reason}); {name} confirmed it at {time}.',
+    lateStopAlert:
+      'Closed late: the charger sent this session’s Stop at {time}, after the record had been closed as never stopped; it now shows the real end.',
+    adjustedAlert: 'The settled bill was corrected by {amount} for the real end (see the adjustment lines and the balance history).',
+    adjustmentTag: 'Adjustment',
     notBilledAlert: 'This record is not billed: {reason}',
     waitingBill: 'Not billed yet',
     noLines: 'No bill lines',

@@ -32,6 +32,7 @@ const role: UiCatalogue['role'] = {
     charging: 'Live charging',
     pointConfig: 'Point configuration',
     ocppLog: 'OCPP log',
+    errorLog: 'Error log',
   },
   permActions: {
     list: 'list',

@@ -14,6 +14,8 @@ const station: UiCatalogue['station'] = {
   points: 'Points',
   selectCountry: 'Select the country or region',
   timeZoneDefault: "Leave empty for the server's default time zone",
+  downloadPictures: 'Download pictures',
+  picturesZip: 'station pictures',
   pictureHint: 'One jpg, png or gif image of at most 2 MB',
   mapTitle: 'Pick on the map',
   mapHint: 'Click the map to set the coordinates; drag to pan, use the buttons to zoom.',

@@ -38,6 +38,7 @@ export default {
   systemManagement: '系统管理',
   userManage: '系统用户',
   systemLog: '系统日志',
+  errorLog: '错误日志',
   permissionManage: '权限管理',
   organizationManage: '组织管理',
   apply: '申请管理',

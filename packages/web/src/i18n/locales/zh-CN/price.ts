@@ -47,5 +47,11 @@ export default {
     locked: '已被订单结算使用，不可修改或删除',
     noVersions: '尚未设置电价',
     removeConfirm: '确认删除 {time} 生效的版本吗？',
+    pastTitle: '该版本将追溯生效',
+    pastIntro: '生效时间 {time}（场站时间）早于当前时间。已结算的账单不会改变。',
+    pastSessions: '将重新计价的未结算订单：{count} 笔（已结束 {finished} 笔，充电中 {running} 笔；其中 {unpriced} 笔此前没有电价）',
+    pastMoney: '这些订单的金额：现为 ${current}，按此版本为 ${next}',
+    pastNone: '没有未结算订单会被重新计价。',
+    pastOk: '确认保存',
   },
 };

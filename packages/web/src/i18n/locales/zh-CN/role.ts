@@ -31,6 +31,7 @@ export default {
     charging: '实时充电',
     pointConfig: '充电桩配置',
     ocppLog: 'OCPP 日志',
+    errorLog: '错误日志',
   },
   permActions: {
     list: '列表',

@@ -12,6 +12,8 @@ const station = {
   points: '充电桩',
   selectCountry: '请选择国家/地区',
   timeZoneDefault: '留空则使用服务器默认时区',
+  downloadPictures: '下载图片',
+  picturesZip: '场站图片',
   pictureHint: '一张 jpg、png 或 gif 图片，不超过 2 MB',
   mapTitle: '地图选点',
   mapHint: '点击地图设置经纬度；拖动平移，按钮缩放。',

@@ -1,0 +1,235 @@
+/* global window, document -- the page.evaluate and addInitScript callbacks run in the browser */
+// Console weight benchmark (issue 14 item 7): opens every route of the BUILT console cold (fresh
+// browser context, empty cache) in headless Chromium against the real server on loopback, sums the
+// JavaScript and CSS it fetched, gzipped (zlib level 6, what a gzip-serving proxy sends), and reads
+// the route's Largest Contentful Paint. Prints route → KB gz → budget → met, then the heaviest
+// chunks. The deterministic guard against creep is `npm run check:weight -w @csms/web` (vite
+// manifest, no browser, no timing); this script is the browser's view of the same figures plus LCP.
+//
+//   npm run bench:weight                       # zh-CN, every route of the screen registry
+//   npm run bench:weight -- --locale en-US
+//   npm run bench:weight -- --routes /login,/dashboard --runs 3
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { ensureBuilt, ensureInstalled, root } from '../scripts/lib.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    locale: { type: 'string', default: 'zh-CN' },
+    routes: { type: 'string' },
+    runs: { type: 'string', default: '1' },
+    'no-build': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opts.help) {
+  console.log(`npm run bench:weight -- [--locale zh-CN|en-US] [--routes /a,/b] [--runs N] [--no-build]
+  --runs N   open each route N times cold; LCP is the median (bytes do not vary)`);
+  process.exit(0);
+}
+
+const budgets = JSON.parse(fs.readFileSync(path.join(root, 'packages/web/weight-budget.json'), 'utf8'));
+const LCP_BUDGET_MS = budgets.lcpMs;
+
+/** Every screen path of the registry, params filled with 1; sign-in and 404 first. */
+function registryRoutes() {
+  const src = fs.readFileSync(path.join(root, 'packages/web/src/app/routes/registry.ts'), 'utf8');
+  const paths = [...src.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1].replace(/:\w+/g, '1'));
+  return ['/login', '/404', ...new Set(paths)];
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-weight-'));
+  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CSMS_DATA_DIR: dataDir,
+      CSMS_ADMIN_PASSWORD: 'admin123',
+      CSMS_CAPTCHA: 'false',
+      CSMS_LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+  });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/prod-api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 600) throw new Error('server did not start within 120 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, stop, child };
+}
+
+async function signIn(base) {
+  const res = await fetch(`${base}/prod-api/web/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin123', code: '', uuid: '' }),
+  });
+  const body = await res.json();
+  if (body.code !== 200 || !body.data?.token) throw new Error(`sign-in failed: ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
+const gz = (buf) => zlib.gzipSync(buf, { level: 6 }).length;
+
+/** Opens one route in a fresh context and waits until the network (bar the event stream) has been quiet for 1.5 s. */
+async function measure(browser, base, route, token) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addCookies([{ name: 'language', value: opts.locale, url: base }]);
+  if (route !== '/login' && route !== '/404') {
+    await context.addInitScript((t) => window.localStorage.setItem('Admin-Token', t), token);
+  }
+  await context.addInitScript(() => {
+    window.__lcp = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__lcp = e.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  const page = await context.newPage();
+  const files = [];
+  let last = Date.now();
+  const pending = new Set();
+  const inflight = new Set();
+  const streaming = (req) => req.resourceType() === 'eventsource' || req.url().includes('/web/events');
+  page.on('request', (req) => {
+    if (streaming(req)) return;
+    inflight.add(req);
+    last = Date.now();
+  });
+  for (const done of ['requestfinished', 'requestfailed']) {
+    page.on(done, (req) => {
+      inflight.delete(req);
+      last = Date.now();
+    });
+  }
+  page.on('response', (res) => {
+    // By extension, not resourceType: modulepreload links (vite preloads a chunk's imports) are not 'script'.
+    const pathname = new URL(res.url()).pathname;
+    const type = pathname.endsWith('.js') ? 'script' : pathname.endsWith('.css') ? 'stylesheet' : null;
+    if (!type) return;
+    const p = res
+      .body()
+      .then((body) => files.push({ url: pathname, type, raw: body.length, gz: gz(body) }))
+      .catch((err) => console.error(`no body for ${pathname}: ${err.message}`))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  });
+  await page.goto(base + route, { waitUntil: 'load' });
+  while (Date.now() - last < 1500 || pending.size > 0 || inflight.size > 0) {
+    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([...pending]);
+  }
+  // LCP is final once the user interacts or the page is hidden; read what the observer holds.
+  const lcp = await page.evaluate(() => window.__lcp);
+  if (process.env.BENCH_DEBUG) console.error(route, 'lcp', lcp, await page.evaluate(() => document.body.innerText.slice(0, 80)));
+  const finalUrl = new URL(page.url()).pathname;
+  await context.close();
+  const sum = (type, key) => files.filter((f) => f.type === type).reduce((s, f) => s + f[key], 0);
+  return { route, finalUrl, files, js: sum('script', 'gz'), css: sum('stylesheet', 'gz'), jsRaw: sum('script', 'raw'), lcp };
+}
+
+const kb = (n) => (n / 1024).toFixed(1);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  if (!opts['no-build']) {
+    ensureInstalled();
+    ensureBuilt();
+  }
+  const routes = opts.routes ? opts.routes.split(',') : registryRoutes();
+  const runs = Math.max(1, Number(opts.runs));
+  const server = await startServer();
+  const cleanup = () => server.stop();
+  process.on('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  let browser;
+  try {
+    const token = await signIn(server.base);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    });
+    const rows = [];
+    const chunks = new Map();
+    for (const route of routes) {
+      const results = [];
+      for (let i = 0; i < runs; i++) results.push(await measure(browser, server.base, route, token));
+      const r = results[0];
+      for (const f of r.files) chunks.set(f.url, f);
+      const budget = route === '/login' ? budgets.signInKb : budgets.routeKb;
+      const lcp = median(results.map((x) => x.lcp));
+      rows.push({ ...r, lcp, budget });
+    }
+    const load = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
+    console.log(
+      `\nConsole weight, locale ${opts.locale}, ${new Date().toISOString()}, load average ${load}, ${runs} cold run(s) per route`,
+    );
+    console.log('| route | opened | JS KB gz | CSS KB gz | JS files | JS budget KB | LCP ms | LCP budget | met |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    let allMet = true;
+    for (const r of rows) {
+      const jsMet = r.js / 1024 <= r.budget;
+      const lcpMet = r.lcp > 0 && r.lcp <= LCP_BUDGET_MS;
+      const why = [jsMet ? '' : 'JS over budget', lcpMet ? '' : r.lcp > 0 ? 'LCP over budget' : 'no LCP entry'].filter(Boolean).join(', ');
+      allMet &&= jsMet && lcpMet;
+      const files = r.files.filter((f) => f.type === 'script').length;
+      console.log(
+        `| ${r.route} | ${r.finalUrl === r.route ? '' : `→ ${r.finalUrl}`} | ${kb(r.js)} | ${kb(r.css)} | ${files} | ${r.budget} | ${Math.round(r.lcp)} | ${LCP_BUDGET_MS} | ${why ? `not met (${why})` : 'met'} |`,
+      );
+    }
+    const heavy = [...chunks.values()].sort((a, b) => b.gz - a.gz).slice(0, 12);
+    console.log('\nHeaviest chunks fetched (KB gz): ' + heavy.map((f) => `${path.basename(f.url)} ${kb(f.gz)}`).join(', '));
+    console.log(allMet ? '\nAll targets met.' : '\nSome targets not met.');
+  } finally {
+    await browser?.close();
+    cleanup();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

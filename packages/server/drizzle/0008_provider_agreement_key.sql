@@ -1,0 +1,2 @@
+ALTER TABLE "provider" ADD COLUMN "agreement_key" varchar(32) DEFAULT replace(gen_random_uuid()::text, '-', '') NOT NULL;--> statement-breakpoint
+ALTER TABLE "provider" ADD CONSTRAINT "provider_agreement_key_unique" UNIQUE("agreement_key");

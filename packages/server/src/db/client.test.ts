@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, openPglite } from './client.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-db-test-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const marker = async (database: Awaited<ReturnType<typeof openDatabase>>) =>
+  (
+    (await database.db.execute(sql`select count(*)::int as n from provider where name = 'from the template'`)) as unknown as {
+      rows: { n: number }[];
+    }
+  ).rows[0]!.n;
+
+// PGlite only: the PostgreSQL pass (DATABASE_URL) has nothing here to test.
+describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thread', { timeout: 120_000 }, () => {
+  it("starts an empty data directory from the build's template, keeps what is written, and never loads the template again", async () => {
+    // A template with a row no migration makes, so that its use shows.
+    const source = await openPglite();
+    await migrate(source);
+    await source.db.execute(sql`insert into provider (name, type) values ('from the template', 'common')`);
+    const template = path.join(dir, 'template.tar');
+    fs.writeFileSync(template, Buffer.from(await (await source.dumpDataDir!()).arrayBuffer()));
+    await source.close();
+
+    const dataDir = path.join(dir, 'data');
+    const first = await openDatabase({ dataDir, template });
+    expect(await marker(first)).toBe(1);
+    await first.db.execute(sql`insert into provider (name, type) values ('written after', 'common')`);
+    await first.close();
+
+    // A restart opens what is there: the row written after the start is kept, the template row not doubled.
+    const again = await openDatabase({ dataDir, template });
+    expect(await marker(again)).toBe(1);
+    const after = (await again.db.execute(sql`select count(*)::int as n from provider where name = 'written after'`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(after.rows[0]!.n).toBe(1);
+    await again.close();
+  });
+
+  it('creates the database itself when the template cannot be loaded', async () => {
+    const broken = path.join(dir, 'broken.tar');
+    fs.writeFileSync(broken, 'not a tar file');
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-broken'), template: broken });
+    expect(await marker(database)).toBe(0);
+    await database.close();
+  });
+
+  it('answers statements the database refuses without losing its one connection', async () => {
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-errors'), template: path.join(dir, 'none.tar') });
+    await expect(database.db.execute(sql`select 1 / 0`)).rejects.toThrow();
+    await expect(database.db.execute(sql`insert into provider (name, type) values (${'x'.repeat(500)}, 'common')`)).rejects.toThrow();
+    const ok = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: { two: number }[] };
+    expect(ok.rows[0]!.two).toBe(2);
+    await database.close();
+  });
+});

@@ -1,0 +1,33 @@
+// The embedded database in a thread of its own: PGlite behind its wire-protocol server
+// (@electric-sql/pglite-socket) on a private Unix socket. The main thread, which serves HTTP and
+// the chargers' WebSockets, never runs a query: it speaks the PostgreSQL protocol through
+// node-postgres, as it does with a PostgreSQL server (src/db/client.ts, openPglite).
+// Plain JavaScript, not bundled: the server's build and its tests load this same file.
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const { dataDir, loadDataDir, templateFile, socketPath } = workerData;
+// A template file is read as PGlite unpacks it (a file-backed Blob), not copied into memory first.
+const from = loadDataDir ? new Blob([loadDataDir]) : templateFile ? await fs.openAsBlob(templateFile) : undefined;
+const db = await PGlite.create(dataDir, from ? { loadDataDir: from } : {});
+// One connection: PGlite is one session, and the server interleaves the messages of several.
+const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+await server.start();
+
+parentPort.on('message', async (m) => {
+  try {
+    if (m.op === 'dump') {
+      const value = await (await db.dumpDataDir('none')).arrayBuffer();
+      parentPort.postMessage({ id: m.id, ok: true, value }, [value]);
+    } else if (m.op === 'close') {
+      await server.stop();
+      await db.close();
+      parentPort.postMessage({ id: m.id, ok: true });
+    }
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, ok: false, error: err instanceof Error ? err.stack : String(err) });
+  }
+});
+parentPort.postMessage({ ready: true });

@@ -1,0 +1,22 @@
+/** The rich-text editor (spec §5: image limit 5 MB, 图片插入失败, placeholder 请输入内容). */
+export default {
+  placeholder: '请输入内容',
+  imageFailed: '图片插入失败',
+  bold: '加粗',
+  italic: '斜体',
+  underline: '下划线',
+  strike: '删除线',
+  heading: '标题',
+  paragraph: '正文',
+  bulletList: '无序列表',
+  orderedList: '有序列表',
+  blockquote: '引用',
+  link: '链接',
+  linkPlaceholder: '以 https://、mailto: 或 tel: 开头的地址',
+  linkInvalid: '链接须以 http://、https://、mailto: 或 tel: 开头',
+  unlink: '取消链接',
+  image: '插入图片（不超过 {n} MB）',
+  undo: '撤销',
+  redo: '重做',
+  clear: '清除格式',
+};
