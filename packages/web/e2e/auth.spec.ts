@@ -333,3 +333,21 @@ for (const locale of LOCALES) {
     });
   });
 }
+
+// The sign-in page is drawn without antd, with its own language menu: one run covers both directions' code.
+test('sign-in page: the language menu switches to English, confirms it after the reload, and the page reads in English', async ({
+  page,
+}) => {
+  await setLocaleCookie(page, 'zh-CN');
+  await page.goto('/login');
+  await expect(page.getByTestId('login-username')).toHaveAttribute('placeholder', tr('zh-CN', 'auth.usernamePlaceholder'));
+  await page.getByRole('button', { name: tr('zh-CN', 'shell.language') }).click();
+  await expect(page.getByRole('menuitemradio', { name: tr('zh-CN', 'enums.language.zh') })).toHaveAttribute('aria-checked', 'true');
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('menuitemradio', { name: tr('zh-CN', 'enums.language.en') }).click();
+  await reloaded;
+  await expect(toast(page, tr('en-US', 'shell.languageSwitched'))).toBeVisible();
+  await expect(page.getByTestId('login-username')).toHaveAttribute('placeholder', tr('en-US', 'auth.usernamePlaceholder'));
+  await expect(page).toHaveTitle(`${tr('en-US', 'auth.loginTitle')} - ${tr('en-US', 'shell.appTitle')}`);
+  await expectNoRawKeys(page);
+});

@@ -115,10 +115,10 @@ export async function submitLogin(page: Page, username: string, password: string
   await page.getByTestId('login-submit').click();
 }
 
-/** The toast (antd message) showing exactly this text. */
+/** The toast showing this text: antd's message in the console, the sign-in page's own (drawn without antd). */
 export function toast(page: Page, text: string) {
   // The newest: an earlier toast with the same text may still be showing (each stays 3 s).
-  return page.locator('.ant-message-notice').filter({ hasText: text }).last();
+  return page.locator('.ant-message-notice, .csms-toast').filter({ hasText: text }).last();
 }
 
 /** The one open confirm dialog (系统提示 and friends). */

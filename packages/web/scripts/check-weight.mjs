@@ -95,7 +95,7 @@ function withEager(key, { ownLazy }) {
   return [key, ...listed, ...(ownLazy ? dynamic : [])];
 }
 
-// The route model: what src/app/router.tsx and the shell open lazily (budget.modules names them).
+// The route model: what src/app/router.tsx, the console's root and the shell open lazily (budget.modules names them).
 const m = budget.modules;
 const entry = 'index.html';
 const routes = [];
@@ -105,7 +105,9 @@ for (const locale of Object.keys(m.catalogue)) {
   const open = publicPaths();
   for (const s of registryScreens()) {
     const screen = withEager(s.module, { ownLazy: true });
-    const keys = open.includes(s.path) ? [...common, ...screen] : [...common, ...withEager(m.shell, { ownLazy: false }), ...screen];
+    // Every route but sign-in opens the console's root (antd's providers), and a signed-in one the shell.
+    const root = [...common, ...withEager(m.consoleRoot, { ownLazy: false })];
+    const keys = open.includes(s.path) ? [...root, ...screen] : [...root, ...withEager(m.shell, { ownLazy: false }), ...screen];
     routes.push({ route: s.path, locale, keys, limit: budget.routeKb });
   }
 }

@@ -3,7 +3,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ErrorBoundary } from './app/errors/error-boundary';
 import { installErrorReporting } from './app/errors/error-reporting';
-import { AppProviders } from './app/providers';
 import { AppRouter } from './app/router';
 import { startI18n } from './i18n';
 import { currentLocale } from './i18n/lang';
@@ -15,18 +14,17 @@ document.documentElement.lang = locale;
 if (import.meta.env.PROD) installErrorReporting();
 
 // Only the chosen language's catalogue is fetched (issue 14 item 7); it is the first thing rendered.
-void startI18n(locale).then((catalogue) => {
+// antd's providers come with the console's chunk (app/console-root.tsx): the sign-in page has none.
+void startI18n(locale).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <AppProviders antdLocale={catalogue.antdLocale}>
-        {import.meta.env.PROD ? (
-          <ErrorBoundary>
-            <AppRouter />
-          </ErrorBoundary>
-        ) : (
+      {import.meta.env.PROD ? (
+        <ErrorBoundary>
           <AppRouter />
-        )}
-      </AppProviders>
+        </ErrorBoundary>
+      ) : (
+        <AppRouter />
+      )}
     </StrictMode>,
   );
 });

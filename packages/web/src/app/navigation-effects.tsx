@@ -1,15 +1,14 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { pageTitle } from './page-title';
 import { settingsStore } from './settings/settings-store';
 import { resolveActive, useAppRoutes } from './routes/use-app-routes';
 
-const fixedTitles: Record<string, string> = { '/login': 'auth.loginTitle', '/404': 'shell.notFound.title' };
+export { pageTitle };
 
-/** Compose '{title} - CSMS' (en) / '{title} - 充电运营管理平台' (zh); just the product name when dynamic titles are off. */
-export function pageTitle(title: string | undefined, appTitle: string, dynamic: boolean): string {
-  return dynamic && title ? `${title} - ${appTitle}` : appTitle;
-}
+// The sign-in page sets its own title (it is drawn outside this part of the console).
+const fixedTitles: Record<string, string> = { '/404': 'shell.notFound.title' };
 
 /** Per navigation: scroll to the top and set the document title. */
 export function NavigationEffects() {

@@ -1,15 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { getToken } from '../shared/cookies';
-import { NavigationEffects } from './navigation-effects';
-import { publicPaths } from './routes/access';
-import { screens } from './routes/registry';
-import { PageLoading, ScreenElement } from './routes/screen-element';
+import { PlainLoading } from './plain-loading';
 
-// Each entry point fetches only its own code: the sign-in page never loads the signed-in shell.
+// Each entry point fetches only its own code: the sign-in page is drawn without antd and never
+// loads the console (antd, the shell, the screens); the console never loads the sign-in page.
 const LoginPage = lazy(() => import('./routes/login-route'));
-const Shell = lazy(() => import('./shell'));
-const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
+const ConsoleRoot = lazy(() => import('./console-root'));
 
 /** With a session, the sign-in page sends the user on to the root (spec §2). */
 function LoginRoute() {
@@ -17,20 +14,13 @@ function LoginRoute() {
   return <LoginPage />;
 }
 
-const publicScreens = screens.filter((s) => publicPaths.includes(s.path));
-
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <NavigationEffects />
-      <Suspense fallback={<PageLoading />}>
+      <Suspense fallback={<PlainLoading />}>
         <Routes>
           <Route path="/login" element={<LoginRoute />} />
-          <Route path="/404" element={<NotFoundPage />} />
-          {publicScreens.map((s) => (
-            <Route key={s.path} path={s.path} element={<ScreenElement screen={s} />} />
-          ))}
-          <Route path="*" element={<Shell />} />
+          <Route path="*" element={<ConsoleRoot />} />
         </Routes>
       </Suspense>
     </BrowserRouter>

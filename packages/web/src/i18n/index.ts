@@ -30,9 +30,18 @@ export function initI18n(locale: Locale = currentLocale(), resources: Resource) 
   return i18n;
 }
 
+let started: Catalogue | undefined;
+
+/** The catalogue startI18n loaded (antd's locale for the console's providers). */
+export function loadedCatalogue(): Catalogue {
+  if (!started) throw new Error('loadedCatalogue() before startI18n()');
+  return started;
+}
+
 /** Loads the language's catalogue and starts i18next and dayjs on it. */
 export async function startI18n(locale: Locale = currentLocale()): Promise<Catalogue> {
   const catalogue = await loadCatalogue(locale);
+  started = catalogue;
   initI18n(locale, { [locale]: { translation: catalogue.translation } });
   dayjs.locale(catalogue.dayjsLocale);
   return catalogue;

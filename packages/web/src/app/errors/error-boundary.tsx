@@ -1,23 +1,38 @@
-import { Button } from 'antd';
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LazyResult } from '../../shared/lazy-result';
 import { reportError } from './error-reporting';
 
-function Crashed() {
+// The boundary wraps the sign-in page too, which is drawn without antd: antd comes with the crash page.
+const AntdCrashed = lazy(() => import('./crashed'));
+
+/** The same words and a plain reload button, while antd's picture is fetched (or if it cannot be). */
+function PlainCrashed() {
   const { t } = useTranslation();
   return (
-    <LazyResult
-      status="error"
-      title={t('errorLog.crashedTitle')}
-      subTitle={t('errorLog.crashedHint')}
-      extra={
-        <Button type="primary" onClick={() => window.location.reload()}>
-          {t('errorLog.reload')}
-        </Button>
-      }
-    />
+    <div style={{ padding: '48px 32px', textAlign: 'center' }}>
+      <div style={{ fontSize: 24 }}>{t('errorLog.crashedTitle')}</div>
+      <div style={{ marginTop: 8 }}>{t('errorLog.crashedHint')}</div>
+      <button type="button" style={{ marginTop: 24 }} onClick={() => window.location.reload()}>
+        {t('errorLog.reload')}
+      </button>
+    </div>
   );
+}
+
+/** antd's crash page; the plain one while it is fetched, and if it cannot be (offline, a new build). */
+class Crashed extends Component<object, { plain: boolean }> {
+  override state = { plain: false };
+  static getDerivedStateFromError() {
+    return { plain: true };
+  }
+  override render() {
+    if (this.state.plain) return <PlainCrashed />;
+    return (
+      <Suspense fallback={<PlainCrashed />}>
+        <AntdCrashed />
+      </Suspense>
+    );
+  }
 }
 
 /**

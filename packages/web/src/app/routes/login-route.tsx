@@ -1,7 +1,7 @@
 import LoginPage from '../../features/auth/login-page';
-import { LazyLangSelect } from '../layout/lazy-lang-select';
+import { LoginLangMenu } from '../layout/login-lang-menu';
 
 /** The sign-in page with its language selector, loaded on its own (router.tsx). */
 export default function LoginRoute() {
-  return <LoginPage toolbar={<LazyLangSelect />} />;
+  return <LoginPage toolbar={<LoginLangMenu />} />;
 }

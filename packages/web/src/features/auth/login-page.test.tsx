@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LoginLangMenu } from '../../app/layout/login-lang-menu';
+import { signInNotice } from '../../shared/auth/sign-in-notice';
 import LoginPage from './login-page';
 
 const reply = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
@@ -28,9 +29,7 @@ function mockServer(login: unknown) {
 function renderLogin() {
   return render(
     <MemoryRouter initialEntries={['/login']}>
-      <App>
-        <LoginPage />
-      </App>
+      <LoginPage toolbar={<LoginLangMenu />} />
     </MemoryRouter>,
   );
 }
@@ -92,5 +91,33 @@ describe('sign-in screen', () => {
       fireEvent.click(screen.getByRole('button', { name: /Sign in/ }));
     });
     expect(await screen.findByText('Account is required')).toBeTruthy();
+  });
+
+  it('says why the console sent the user back, once, and shows or hides the password', async () => {
+    mockServer({ code: 200, msg: 'ok', data: null });
+    signInNotice.set('Account has been disabled, please contact the system administrator');
+    renderLogin();
+    expect((await screen.findByRole('alert')).textContent).toBe('Account has been disabled, please contact the system administrator');
+    expect(signInNotice.take()).toBeUndefined();
+    const password = screen.getByPlaceholderText('Password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password.type).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password.type).toBe('password');
+  });
+
+  it('offers both languages, the current one checked, and closes on Escape', async () => {
+    mockServer({ code: 200, msg: 'ok', data: null });
+    renderLogin();
+    fireEvent.click(screen.getByRole('button', { name: 'Language' }));
+    const items = screen.getAllByRole('menuitemradio');
+    expect(items.map((i) => [i.textContent, i.getAttribute('aria-checked')])).toEqual([
+      ['中文', 'false'],
+      ['English', 'true'],
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(items[1]));
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
   });
 });

@@ -1,64 +1,178 @@
-import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
+import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
+import { generate } from '@ant-design/colors';
 // The area's endpoints, not the whole `api`, which would bring every schema to the sign-in page.
-import { authApi, loginBody, translateWith } from '@csms/contract';
-import { App, Button, Flex, Form, Input, Typography, theme } from 'antd';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { authApi, issueToFieldErrorWith, loginBody, translateWith } from '@csms/contract';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { vocabularyLookup } from '../../i18n';
+import { LANGUAGE_SWITCHED_KEY } from '../../app/layout/language-switch';
+import { pageTitle } from '../../app/page-title';
+import { settingsStore } from '../../app/settings/settings-store';
 import { ApiError, call } from '../../shared/api/client';
+import { signInNotice } from '../../shared/auth/sign-in-notice';
 import { cookieKeys, getCookie, setCookie, setToken } from '../../shared/cookies';
+import { SvgIcon } from '../../shared/icons/svg-icon';
 import { loginOutcome, safeRedirect } from './login-outcome';
-import { zodRule } from './zod-rule';
+import './login-page.css';
 
-interface LoginValues {
-  username: string;
-  password: string;
-  code?: string;
-}
+type FieldName = 'username' | 'password' | 'code';
+type Values = Record<FieldName, string>;
+type Errors = Partial<Record<FieldName, string>>;
 interface Captcha {
   enabled: boolean;
   uuid?: string;
   img?: string;
 }
+interface Toast {
+  id: number;
+  kind: 'error' | 'success';
+  text: string;
+}
 
-/** Message time of spec §9: every sign-in failure shows for 1000 ms. */
-const FAIL_SECONDS = 1;
+/** Message time of spec §9: every sign-in failure shows for 1000 ms; other notices for 3 s. */
+const FAIL_MS = 1000;
+const NOTICE_MS = 3000;
 
-/** Sign-in screen (spec §2, DESIGN.md §5). `toolbar` holds the language selector. */
+/**
+ * The fields' errors as the server would word them: the contract's schema for account and
+ * password (`issueToFieldErrorWith`, in the current language), required for the captcha.
+ */
+function validate(values: Values, captcha: boolean): Errors {
+  const lookup = vocabularyLookup();
+  const errors: Errors = {};
+  const result = loginBody.safeParse({ username: values.username, password: values.password });
+  if (!result.success)
+    for (const issue of result.error.issues) {
+      const field = issue.path.join('.') as FieldName;
+      errors[field] ??= issueToFieldErrorWith(lookup, 'auth', issue, values).msg;
+    }
+  if (captcha && !values.code.trim())
+    errors.code = translateWith(lookup, 'validation.required', { field: lookup('fields.auth.code') ?? '' });
+  return errors;
+}
+
+function Field({
+  name,
+  icon,
+  placeholder,
+  value,
+  error,
+  onChange,
+  type = 'text',
+  autoComplete,
+  testId,
+  after,
+}: {
+  name: FieldName;
+  icon: IconDefinition;
+  placeholder: string;
+  value: string;
+  error: string | undefined;
+  onChange: (name: FieldName, value: string) => void;
+  type?: 'text' | 'password';
+  autoComplete: string;
+  testId?: string;
+  after?: ReactNode;
+}) {
+  const errorId = useId();
+  return (
+    <div className="csms-field">
+      <label className={`csms-input${error ? ' csms-input-error' : ''}`}>
+        <SvgIcon icon={icon} className="csms-icon csms-input-prefix" />
+        <input
+          name={name}
+          type={type}
+          value={value}
+          placeholder={placeholder}
+          autoComplete={autoComplete}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          data-testid={testId}
+          onChange={(e) => onChange(name, e.target.value)}
+        />
+        {after}
+      </label>
+      <div className="csms-field-error" id={errorId} role={error ? 'alert' : undefined}>
+        {error}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Sign-in screen (spec §2, DESIGN.md §5), drawn without antd so that the first page a user opens
+ * loads a fraction of the console (issue 14 item 7); it follows the console's look (antd's large
+ * size, the theme colour from the layout settings). `toolbar` holds the language selector.
+ */
 export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
   const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<LoginValues>();
+  const { theme: primary, dynamicTitle } = settingsStore.use();
   const [params] = useSearchParams();
+  const [values, setValues] = useState<Values>(() => ({ username: getCookie(cookieKeys.loginName) ?? '', password: '', code: '' }));
+  const [errors, setErrors] = useState<Errors>({});
   const [captcha, setCaptcha] = useState<Captcha>({ enabled: false });
   const [loading, setLoading] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  const [toast, setToast] = useState<Toast | undefined>();
+  const toastId = useRef(0);
+
+  const notify = useCallback((kind: Toast['kind'], text: string, ms: number) => {
+    const id = ++toastId.current;
+    setToast({ id, kind, text });
+    setTimeout(() => setToast((cur) => (cur?.id === id ? undefined : cur)), ms);
+  }, []);
+
+  useEffect(() => {
+    document.title = pageTitle(t('auth.loginTitle'), t('shell.appTitle'), dynamicTitle);
+  }, [t, dynamicTitle]);
+
+  // Why the console sent the user here, or the confirmation of a language switch (one at a time).
+  useEffect(() => {
+    const notice = signInNotice.take();
+    if (notice) notify('error', notice, NOTICE_MS);
+    else if (sessionStorage.getItem(LANGUAGE_SWITCHED_KEY)) notify('success', t('shell.languageSwitched'), NOTICE_MS);
+    sessionStorage.removeItem(LANGUAGE_SWITCHED_KEY);
+  }, [notify, t]);
 
   const refreshCaptcha = useCallback(async () => {
     try {
       const r = await call(authApi.captchaImage, {}, { silent: true });
       setCaptcha({ enabled: r.captchaEnabled, uuid: r.uuid, img: r.img });
-      form.setFieldValue('code', '');
+      setValues((v) => ({ ...v, code: '' }));
     } catch {
       setCaptcha({ enabled: false });
     }
-  }, [form]);
+  }, []);
   useEffect(() => {
     void refreshCaptcha();
   }, [refreshCaptcha]);
 
+  const change = (name: FieldName, value: string) => {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    setErrors((e) => ({ ...e, [name]: validate(next, captcha.enabled)[name] }));
+  };
+
   const fail = (text: string, field?: string) => {
-    void message.error({ content: text, duration: FAIL_SECONDS });
-    if (field === 'username' || field === 'password' || field === 'code') form.setFields([{ name: field, errors: [text] }]);
+    notify('error', text, FAIL_MS);
+    if (field === 'username' || field === 'password' || field === 'code') setErrors((e) => ({ ...e, [field]: text }));
     if (captcha.enabled) void refreshCaptcha();
     setLoading(false);
   };
 
-  const onFinish = async (v: LoginValues) => {
+  const submit = async () => {
+    const found = validate(values, captcha.enabled);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     setLoading(true);
-    const username = v.username.trim();
-    const body = { username, password: v.password, ...(captcha.enabled ? { code: v.code?.trim(), uuid: captcha.uuid } : {}) };
+    const username = values.username.trim();
+    const body = { username, password: values.password, ...(captcha.enabled ? { code: values.code.trim(), uuid: captcha.uuid } : {}) };
     let data;
     try {
       data = await call(authApi.login, { body }, { silent: true });
@@ -73,67 +187,94 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
     window.location.replace(safeRedirect(params.get('redirect')));
   };
 
-  const required = (field: string) => translateWith(vocabularyLookup(), 'validation.required', { field: t(`fields.auth.${field}`) });
+  // antd's palette of the theme colour: 1 for the background's light end, 5 and 7 for hover and press.
+  const palette = generate(primary);
+  const colours = {
+    '--csms-primary': primary,
+    '--csms-primary-bg': palette[0],
+    '--csms-primary-hover': palette[4],
+    '--csms-primary-active': palette[6],
+  } as CSSProperties;
+
   return (
-    <Flex
-      align="center"
-      justify="center"
-      style={{ minHeight: '100vh', background: `linear-gradient(135deg, ${token.colorPrimaryBg}, ${token.colorPrimary})` }}
-    >
-      <div style={{ position: 'fixed', top: 12, right: 12 }}>{toolbar}</div>
-      {/* A plain panel drawn like antd's Card, whose Tabs the sign-in page would otherwise fetch. */}
-      <div
-        style={{
-          width: 380,
-          maxWidth: 'calc(100vw - 32px)',
-          padding: token.paddingLG,
-          background: token.colorBgContainer,
-          border: `1px solid ${token.colorBorderSecondary}`,
-          borderRadius: token.borderRadiusLG,
-        }}
-      >
-        <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
+    <div className="csms-login" style={colours}>
+      <div className="csms-login-toolbar">{toolbar}</div>
+      {toast && (
+        <div className="csms-toast-holder">
+          <div key={toast.id} className={`csms-toast csms-toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+            {toast.text}
+          </div>
+        </div>
+      )}
+      <div className="csms-login-panel">
+        <div className="csms-login-head">
           <img src="/favicon.svg" alt="" width={48} height={48} />
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {t('auth.title')}
-          </Typography.Title>
-        </Flex>
-        <Form form={form} size="large" onFinish={onFinish} initialValues={{ username: getCookie(cookieKeys.loginName) ?? '' }}>
-          <Form.Item name="username" rules={[zodRule(loginBody, 'auth', 'username')]}>
-            <Input
-              prefix={<UserOutlined />}
-              placeholder={t('auth.usernamePlaceholder')}
-              autoComplete="username"
-              data-testid="login-username"
-            />
-          </Form.Item>
-          <Form.Item name="password" rules={[zodRule(loginBody, 'auth', 'password')]}>
-            <Input.Password
-              prefix={<LockOutlined />}
-              placeholder={t('auth.passwordPlaceholder')}
-              autoComplete="current-password"
-              data-testid="login-password"
-            />
-          </Form.Item>
+          <h3>{t('auth.title')}</h3>
+        </div>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!loading) void submit();
+          }}
+        >
+          <Field
+            name="username"
+            icon={UserOutlined}
+            placeholder={t('auth.usernamePlaceholder')}
+            value={values.username}
+            error={errors.username}
+            onChange={change}
+            autoComplete="username"
+            testId="login-username"
+          />
+          <Field
+            name="password"
+            icon={LockOutlined}
+            type={showPassword ? 'text' : 'password'}
+            placeholder={t('auth.passwordPlaceholder')}
+            value={values.password}
+            error={errors.password}
+            onChange={change}
+            autoComplete="current-password"
+            testId="login-password"
+            after={
+              <button
+                type="button"
+                className="csms-input-suffix"
+                aria-label={t(showPassword ? 'auth.hidePassword' : 'auth.showPassword')}
+                aria-pressed={showPassword}
+                onClick={() => setShowPassword((s) => !s)}
+              >
+                <SvgIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
+              </button>
+            }
+          />
           {captcha.enabled && (
-            <Flex gap={8}>
-              <Form.Item name="code" style={{ flex: 1 }} rules={[{ required: true, whitespace: true, message: required('code') }]}>
-                <Input prefix={<SafetyOutlined />} placeholder={t('auth.captchaPlaceholder')} autoComplete="off" />
-              </Form.Item>
+            <div className="csms-login-captcha">
+              <Field
+                name="code"
+                icon={SafetyOutlined}
+                placeholder={t('auth.captchaPlaceholder')}
+                value={values.code}
+                error={errors.code}
+                onChange={change}
+                autoComplete="off"
+              />
               <img
                 src={captcha.img ? `data:image/png;base64,${captcha.img}` : undefined}
                 alt={t('auth.captchaRefresh')}
                 title={t('auth.captchaRefresh')}
                 onClick={() => void refreshCaptcha()}
-                style={{ height: 40, width: 120, cursor: 'pointer', borderRadius: 6 }}
               />
-            </Flex>
+            </div>
           )}
-          <Button type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
+          <button type="submit" className="csms-login-submit" aria-busy={loading} data-testid="login-submit">
+            {loading && <span className="csms-login-spinner" aria-hidden="true" />}
             {t(loading ? 'auth.loggingIn' : 'auth.login')}
-          </Button>
-        </Form>
+          </button>
+        </form>
       </div>
-    </Flex>
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import { Code, type BodyOf, type DataOf, type EndpointDef, type QueryOf } from '
 import i18n from 'i18next';
 import { apiLang } from '../../i18n/lang';
 import { getToken } from '../cookies';
-import { feedback } from '../feedback';
+import { toasts } from './toasts';
 
 export const API_BASE = '/prod-api';
 export const REQUEST_TIMEOUT_MS = 90_000;
@@ -86,14 +86,14 @@ export async function send(url: string, init: RequestInit, opts: CallOptions = {
   } catch {
     const timeout = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
     const text = i18n.t(timeout ? 'request.timeout' : 'request.network');
-    if (!opts.silent && !opts.signal?.aborted && !unloading) feedback.message.error(text);
+    if (!opts.silent && !opts.signal?.aborted && !unloading) toasts.error(text);
     throw new ApiError(0, text);
   } finally {
     clearTimeout(timer);
   }
   if (!res.ok) {
     const text = i18n.t('request.httpStatus', { path: url.split('?')[0], status: res.status });
-    if (!opts.silent) feedback.message.error({ content: text, duration: 5 });
+    if (!opts.silent) toasts.error({ content: text, duration: 5 });
     throw new ApiError(res.status, text);
   }
   return res;
@@ -105,7 +105,7 @@ export function handleEnvelope(env: { code: number; msg?: string; data?: unknown
   if (code === Code.OK) return;
   const text = env.msg || i18n.t('request.unknown');
   if (code === Code.WARN) {
-    if (!opts.silent) feedback.message.warning(text);
+    if (!opts.silent) toasts.warning(text);
     return;
   }
   // 400 names the field at fault; so does a 409 on a unique field ("name already exists").
@@ -114,7 +114,7 @@ export function handleEnvelope(env: { code: number; msg?: string; data?: unknown
   if (code === Code.UNAUTHORIZED) {
     if (!opts.silent) on401();
   } else if (!opts.silent && !(opts.fieldErrors && field)) {
-    feedback.message.error(text);
+    toasts.error(text);
   }
   throw new ApiError(code, text, field);
 }

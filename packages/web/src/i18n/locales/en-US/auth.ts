@@ -6,6 +6,8 @@ export default {
   passwordPlaceholder: 'Password',
   captchaPlaceholder: 'Captcha',
   captchaRefresh: 'Hard to read? Click to refresh',
+  showPassword: 'Show password',
+  hidePassword: 'Hide password',
   loginTitle: 'Sign in',
   login: 'Sign in',
   loggingIn: 'Signing in...',

@@ -5,6 +5,8 @@ export default {
   passwordPlaceholder: '请输入密码',
   captchaPlaceholder: '请输入验证码',
   captchaRefresh: '看不清？点击刷新',
+  showPassword: '显示密码',
+  hidePassword: '隐藏密码',
   loginTitle: '登录',
   login: '登 录',
   loggingIn: '登 录 中...',
