@@ -49,7 +49,16 @@ export const commonApi = {
        */
       cpu: z.object({ userMs: z.number(), systemMs: z.number(), mainThreadMs: z.number().nullable() }),
       /** Event-loop delay since the previous read of this endpoint (each read starts a new window). */
-      eventLoop: z.object({ windowS: z.number(), p50Ms: z.number(), p99Ms: z.number(), maxMs: z.number() }),
+      eventLoop: z.object({
+        windowS: z.number(),
+        p50Ms: z.number(),
+        p90Ms: z.number(),
+        p99Ms: z.number(),
+        p999Ms: z.number(),
+        maxMs: z.number(),
+      }),
+      /** Garbage-collection pauses of the main thread in the same window (perf_hooks): how many, their sum and the longest, ms. */
+      gc: z.object({ count: z.number().int(), totalMs: z.number(), maxMs: z.number(), majorCount: z.number().int() }),
       /** Chargers connected to this node over OCPP. */
       ocppConnections: z.number().int(),
     }),

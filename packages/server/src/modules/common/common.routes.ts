@@ -2,7 +2,7 @@ import type { DayZone } from '../../lib/day-zone.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
@@ -46,11 +46,22 @@ let loopDelay: { h: IntervalHistogram; since: number } | undefined;
 /** Node records the whole interval between the monitor's ticks: the delay is what exceeds the resolution. */
 const delayMs = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
 
+/** GC pauses of the main thread since the last read, gathered by a PerformanceObserver started with the loop monitor. */
+const gcWindow = { count: 0, totalMs: 0, maxMs: 0, majorCount: 0 };
+
 async function readLoopDelay() {
   if (!loopDelay) {
     const h = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     h.enable();
     loopDelay = { h, since: performance.now() };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        gcWindow.count++;
+        gcWindow.totalMs += e.duration;
+        gcWindow.maxMs = Math.max(gcWindow.maxMs, e.duration);
+        if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcWindow.majorCount++;
+      }
+    }).observe({ entryTypes: ['gc'] });
   } else {
     // A stall just before this request is recorded by the monitor's next tick: wait for it, or reset() would drop it.
     await new Promise((resolve) => setTimeout(resolve, LOOP_RESOLUTION_MS + 1));
@@ -60,12 +71,17 @@ async function readLoopDelay() {
   const window = {
     windowS: Math.round(now - since) / 1000,
     p50Ms: h.count ? delayMs(h.percentile(50)) : 0,
+    p90Ms: h.count ? delayMs(h.percentile(90)) : 0,
     p99Ms: h.count ? delayMs(h.percentile(99)) : 0,
+    p999Ms: h.count ? delayMs(h.percentile(99.9)) : 0,
     maxMs: h.count ? delayMs(h.max) : 0,
   };
   h.reset();
   loopDelay.since = now;
-  return window;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  const gc = { count: gcWindow.count, totalMs: round(gcWindow.totalMs), maxMs: round(gcWindow.maxMs), majorCount: gcWindow.majorCount };
+  Object.assign(gcWindow, { count: 0, totalMs: 0, maxMs: 0, majorCount: 0 });
+  return { window, gc };
 }
 
 /** The main thread's CPU time, ms: Linux lists it as the task whose id is the process id (utime + stime, in clock ticks). */
@@ -112,6 +128,7 @@ export function commonRoutes({
     },
     async health() {
       if (!isReady()) throw new AppError(Code.SERVER_ERROR, 'errors.serverError');
+      const loop = await readLoopDelay();
       const mem = process.memoryUsage();
       const cpu = process.cpuUsage();
       return {
@@ -119,7 +136,8 @@ export function commonRoutes({
         uptimeS: Math.round(process.uptime() * 1000) / 1000,
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
         cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), mainThreadMs: mainThreadCpuMs() },
-        eventLoop: await readLoopDelay(),
+        eventLoop: loop.window,
+        gc: loop.gc,
         ocppConnections: ocppConnections(),
       };
     },
