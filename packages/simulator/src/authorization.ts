@@ -19,6 +19,8 @@ export interface Authorization {
   listSize(): number;
   fromList(idTag: string, now: number): IdTagInfo | undefined;
   fromCache(idTag: string, now: number): IdTagInfo | undefined;
+  /** The group (parentIdTag) of an idTag, as the local list or the cache know it. */
+  parentOf(idTag: string): string | undefined;
   remember(idTag: string, info: IdTagInfo): void;
   clearCache(): void;
   update(request: { listVersion: number; updateType: 'Full' | 'Differential'; entries: LocalListEntry[] }, maxLength: number): UpdateStatus;
@@ -40,6 +42,7 @@ export function createAuthorization(): Authorization {
     listSize: () => list?.size ?? 0,
     fromList: (idTag, now) => effective(list?.get(idTag), now),
     fromCache: (idTag, now) => effective(cache?.get(idTag), now),
+    parentOf: (idTag) => (list?.get(idTag) ?? cache?.get(idTag))?.parentIdTag,
     remember(idTag, info) {
       (cache ??= new Map()).set(idTag, info);
     },

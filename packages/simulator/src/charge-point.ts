@@ -6,8 +6,10 @@ import { connectorStatus, connectorView, makeConnector, pointStatus } from './co
 import { createEmitter, type Emitter } from './emitter.js';
 import { advance } from './meter.js';
 import type { IdTagInfo, Payload, StopReason } from './ocpp.js';
+import { createReservations } from './reservations.js';
 import { createScheduler } from './scheduler.js';
 import { createSession } from './session.js';
+import { createSmartCharging } from './smart-charging.js';
 import { createTransactions } from './transactions.js';
 import type {
   ChargePointEvents,
@@ -131,11 +133,17 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
 
   /** Recomputes a connector's status; a change is announced (and sent when registered). */
   function refresh(id: number) {
+    update(id);
+    // Reservations of any connector keep the last free ones Reserved: which ones can move.
+    if (id !== 0 && reservations.anyConnector() > 0) for (const c of connectors) if (c.id !== id) update(c.id);
+  }
+
+  function update(id: number) {
     const c = connector(id);
     const target = id === 0 ? point : c;
     if (!target) return;
     const fault = c ? c.fault : point.fault;
-    const status = c ? connectorStatus(c) : pointStatus(point);
+    const status = c ? connectorStatus(c, reservations.holds(c)) : pointStatus(point);
     const errorCode = fault?.errorCode ?? 'NoError';
     if (status === target.status && errorCode === target.errorCode) return;
     target.status = status;
@@ -168,12 +176,22 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     void tx.drained().then(once);
   }
 
+  const deps = { config, connectors, connector, point, scheduler, now: () => clock.now(), refresh, emit: events.emit };
+  const reservations = createReservations(deps);
+  const smartCharging = createSmartCharging(deps);
+  const view = (id: number) => {
+    const c = id === 0 ? undefined : must(id);
+    return connectorView(point, c, c && reservations.of(c)?.reservationId);
+  };
+
   const internals: PointInternals = {
     serialNumber,
     vendor,
     dataTransferVendors: options.dataTransferVendors ?? [vendor],
     config,
     auth,
+    reservations,
+    smartCharging,
     scheduler,
     random,
     connectors,
@@ -215,6 +233,8 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     ready: session.whenReady,
     async stop() {
       tx.halt();
+      reservations.halt();
+      smartCharging.halt();
       await session.stop();
     },
     disconnect: (offlineMs) => session.goOffline(offlineMs, false),
@@ -226,6 +246,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       if (c.tx) {
         advance(c.meter, c.spec, clock.now());
         c.meter.active = true;
+        smartCharging.apply(); // one more EV shares the point's limit
       }
       refresh(id);
     },
@@ -238,6 +259,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
         advance(c.meter, c.spec, clock.now());
         c.meter.active = false;
         c.meter.powerW = 0;
+        smartCharging.apply();
       }
       refresh(id);
     },
@@ -272,11 +294,11 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       connection: session.connection(),
       registration: session.registration(),
       heartbeatIntervalS: config.int('HeartbeatInterval'),
-      connectors: [point, ...connectors].map((_, id) => connectorView(point, connector(id))),
+      connectors: [point, ...connectors].map((_, id) => view(id)),
       queuedMessages: tx.queued(),
       pendingCalls: session.link.pendingCalls(),
       localListVersion: auth.listVersion(),
     }),
-    connector: (id) => connectorView(point, id === 0 ? undefined : must(id)),
+    connector: view,
   };
 }

@@ -1,6 +1,8 @@
 import type { Reply } from './connection.js';
 import { OcppError, type Payload } from './ocpp.js';
 import type { LocalListEntry } from './authorization.js';
+import { dateTime, field, isShape, oneOf } from './payload.js';
+import { CHARGING_PROFILE_PURPOSES, CHARGING_RATE_UNITS, parseChargingProfile, type ChargingProfile } from './smart-charging.js';
 import type { Connector, PointInternals } from './types.js';
 
 /**
@@ -9,36 +11,6 @@ import type { Connector, PointInternals } from './types.js';
  * wire (`afterwards`), so the CSMS sees e.g. RemoteStartTransaction.conf before the
  * StartTransaction it leads to. An action without a handler gets CALLERROR NotImplemented.
  */
-
-type Shape = 'string' | 'integer' | 'boolean' | 'array' | 'object';
-
-const isShape = (v: unknown, shape: Shape) =>
-  shape === 'integer'
-    ? Number.isInteger(v)
-    : shape === 'array'
-      ? Array.isArray(v)
-      : shape === 'object'
-        ? typeof v === 'object' && v !== null && !Array.isArray(v)
-        : typeof v === shape;
-
-function field<T>(p: Payload, key: string, shape: Shape, required: true): T;
-function field<T>(p: Payload, key: string, shape: Shape, required?: false): T | undefined;
-function field<T>(p: Payload, key: string, shape: Shape, required = false): T | undefined {
-  const v = p[key];
-  if (v === undefined) {
-    if (required) throw new OcppError('OccurenceConstraintViolation', `${key} is required`);
-    return undefined;
-  }
-  if (!isShape(v, shape)) throw new OcppError('TypeConstraintViolation', `${key} must be ${shape}`);
-  return v as T;
-}
-
-function oneOf<T extends string>(p: Payload, key: string, values: readonly T[]): T {
-  const v = field<string>(p, key, 'string', true);
-  if (!(values as readonly string[]).includes(v))
-    throw new OcppError('PropertyConstraintViolation', `${key} must be one of ${values.join(', ')}`);
-  return v as T;
-}
 
 const reply = (payload: Payload, afterwards?: () => void): Reply => ({ payload, ...(afterwards ? { afterwards } : {}) });
 const status = (s: string, afterwards?: () => void) => reply({ status: s }, afterwards);
@@ -54,13 +26,25 @@ const handlers: Record<string, Handler> = {
   RemoteStartTransaction(p, req) {
     const idTag = field<string>(req, 'idTag', 'string', true);
     const connectorId = field<number>(req, 'connectorId', 'integer');
-    field(req, 'chargingProfile', 'object');
+    const raw = field<Payload>(req, 'chargingProfile', 'object');
+    const chargingProfile: ChargingProfile | undefined = raw && parseChargingProfile(raw);
+    // A reserved connector takes only its idTag (or that tag's group, when the parent is known here).
+    const parent = p.auth.parentOf(idTag);
+    const usable = (x: Connector) => free(p, x) && p.reservations.claim(x, idTag, parent).allowed;
     let c: Connector | undefined;
     if (connectorId !== undefined) c = p.connector(connectorId);
-    else c = p.connectors.find((x) => free(p, x) && x.plugged) ?? p.connectors.find((x) => free(p, x));
-    if (!c || !free(p, c)) return status('Rejected');
+    else {
+      const candidates = p.connectors.filter(usable);
+      c = candidates.find((x) => p.reservations.of(x) !== undefined) ?? candidates.find((x) => x.plugged) ?? candidates[0];
+    }
+    if (!c || !usable(c)) return status('Rejected');
+    // The profile must be a TxProfile for the transaction to come (OCPP 1.6 §5.11).
+    if (chargingProfile && !p.smartCharging.checkRemoteStart(c.id, chargingProfile)) return status('Rejected');
     const target = c;
-    return status('Accepted', () => void p.startTransaction(target, idTag, { remote: true }).catch(warnOnFailure(p, 'remote start')));
+    return status(
+      'Accepted',
+      () => void p.startTransaction(target, idTag, { remote: true, chargingProfile }).catch(warnOnFailure(p, 'remote start')),
+    );
   },
 
   RemoteStopTransaction(p, req) {
@@ -158,29 +142,49 @@ const handlers: Record<string, Handler> = {
     return reply({ status: 'Accepted', ...(req.data !== undefined ? { data: req.data } : {}) });
   },
 
+  SetChargingProfile(p, req) {
+    const connectorId = field<number>(req, 'connectorId', 'integer', true);
+    const profile = parseChargingProfile(field<Payload>(req, 'csChargingProfiles', 'object', true));
+    const result = p.smartCharging.check(connectorId, profile);
+    return status(result, result === 'Accepted' ? () => p.smartCharging.install(connectorId, profile) : undefined);
+  },
+
+  ClearChargingProfile(p, req) {
+    const criteria = {
+      id: field<number>(req, 'id', 'integer'),
+      connectorId: field<number>(req, 'connectorId', 'integer'),
+      chargingProfilePurpose: oneOf(req, 'chargingProfilePurpose', CHARGING_PROFILE_PURPOSES, false),
+      stackLevel: field<number>(req, 'stackLevel', 'integer'),
+    };
+    if (p.smartCharging.matching(criteria) === 0) return status('Unknown');
+    return status('Accepted', () => p.smartCharging.clear(criteria));
+  },
+
   GetCompositeSchedule(p, req) {
     const connectorId = field<number>(req, 'connectorId', 'integer', true);
     const duration = field<number>(req, 'duration', 'integer', true);
-    const unit = req.chargingRateUnit === undefined ? 'W' : oneOf(req, 'chargingRateUnit', ['A', 'W'] as const);
-    const targets = connectorId === 0 ? p.connectors : [p.connector(connectorId)].filter((c) => c !== undefined);
-    if (targets.length === 0) return status('Rejected');
-    // No charging profile is installed: the limit is what the hardware delivers.
-    const watts = targets.reduce((sum, c) => sum + c.spec.maxPowerW, 0);
-    const first = targets[0]!.spec;
-    const phases = first.current === 'AC' ? first.phases : undefined;
-    const volts = first.current === 'AC' ? first.voltageV * first.phases : first.voltageV;
-    const limit = unit === 'W' ? Math.floor(watts) : Math.floor(watts / volts);
-    return reply({
-      status: 'Accepted',
-      connectorId,
-      scheduleStart: p.iso(),
-      chargingSchedule: {
-        duration,
-        startSchedule: p.iso(),
-        chargingRateUnit: unit,
-        chargingSchedulePeriod: [{ startPeriod: 0, limit, ...(phases ? { numberPhases: phases } : {}) }],
-      },
-    });
+    if (duration < 0) throw new OcppError('PropertyConstraintViolation', 'duration cannot be negative');
+    const unit = oneOf(req, 'chargingRateUnit', CHARGING_RATE_UNITS, false) ?? 'W';
+    const schedule = p.smartCharging.composite(connectorId, duration, unit);
+    if (!schedule) return status('Rejected');
+    return reply({ status: 'Accepted', connectorId, ...schedule });
+  },
+
+  ReserveNow(p, req) {
+    const connectorId = field<number>(req, 'connectorId', 'integer', true);
+    const expiresAt = dateTime(req, 'expiryDate', true);
+    const idTag = field<string>(req, 'idTag', 'string', true);
+    const parentIdTag = field<string>(req, 'parentIdTag', 'string');
+    const reservationId = field<number>(req, 'reservationId', 'integer', true);
+    const reservation = { reservationId, connectorId, idTag, expiresAt, ...(parentIdTag !== undefined ? { parentIdTag } : {}) };
+    const result = p.reservations.check(reservation);
+    return status(result, result === 'Accepted' ? () => p.reservations.add(reservation) : undefined);
+  },
+
+  CancelReservation(p, req) {
+    const reservationId = field<number>(req, 'reservationId', 'integer', true);
+    if (!p.reservations.has(reservationId)) return status('Rejected');
+    return status('Accepted', () => p.reservations.cancel(reservationId));
   },
 
   GetConfiguration(p, req) {

@@ -25,11 +25,17 @@ export function makeConnector(id: number, spec: ConnectorSpec, powerW: number): 
   };
 }
 
-/** OCPP's ChargePointStatus as it follows from the connector's state. */
-export function connectorStatus(c: Connector): ChargePointStatus {
+/** OCPP's ChargePointStatus as it follows from the connector's state (and whether a reservation holds it). */
+export function connectorStatus(c: Connector, reserved = false): ChargePointStatus {
   if (c.fault) return 'Faulted';
-  if (c.tx) return !c.plugged || c.meter.soc >= 100 ? 'SuspendedEV' : 'Charging';
+  if (c.tx) {
+    if (!c.plugged) return 'SuspendedEV';
+    // A charging profile at 0: the EVSE offers nothing, whatever the EV wants.
+    if (c.meter.limitW !== undefined && c.meter.limitW <= 0) return 'SuspendedEVSE';
+    return c.meter.soc >= 100 ? 'SuspendedEV' : 'Charging';
+  }
   if (!c.operative) return 'Unavailable';
+  if (reserved) return 'Reserved';
   if (c.plugged) return c.finishing ? 'Finishing' : 'Preparing';
   return 'Available';
 }
@@ -40,7 +46,7 @@ export function pointStatus(point: PointInternals['point']): ChargePointStatus {
   return point.operative ? 'Available' : 'Unavailable';
 }
 
-export function connectorView(point: PointInternals['point'], c: Connector | undefined): ConnectorView {
+export function connectorView(point: PointInternals['point'], c: Connector | undefined, reservationId?: number): ConnectorView {
   if (!c)
     return {
       connectorId: 0,
@@ -62,5 +68,7 @@ export function connectorView(point: PointInternals['point'], c: Connector | und
       : {}),
     energyRegisterWh: wholeWh(c.meter),
     powerW: Math.round(c.meter.powerW),
+    ...(reservationId !== undefined ? { reservationId } : {}),
+    ...(c.meter.limitW !== undefined ? { limitW: Math.round(c.meter.limitW) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * @csms/simulator: OCPP 1.6J charge points for the demo, the tests and the benchmark.
  * `createChargePoint` simulates one point; `runFleet` runs many on one shared scheduler.
+ * `compositeSchedule` is OCPP 1.6's composite schedule, the same the points answer with.
  */
 export { createChargePoint, type ChargePoint } from './charge-point.js';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
@@ -27,6 +28,32 @@ export { createConnectGate, runFleet, type Fleet, type FleetOptions, type FleetS
 export { createRandom } from './random.js';
 export type { ChargeOptions, DemoOptions, ScenarioName } from './scenarios.js';
 export { createScheduler, type Scheduler, type Task } from './scheduler.js';
+export type { Reservation, ReservationStatus } from './reservations.js';
+export {
+  CHARGING_PROFILE_KINDS,
+  CHARGING_PROFILE_PURPOSES,
+  CHARGING_RATE_UNITS,
+  RECURRENCY_KINDS,
+  chargingProfileProblem,
+  compositeSchedule,
+  limitFromW,
+  limitToW,
+  parseChargingProfile,
+  shareLimit,
+  type ChargingProfile,
+  type ChargingProfileKind,
+  type ChargingProfilePurpose,
+  type ChargingRateUnit,
+  type ChargingSchedule,
+  type ChargingSchedulePeriod,
+  type ClearCriteria,
+  type CompositeRequest,
+  type CompositeSchedule,
+  type Electrical,
+  type InstalledProfile,
+  type RecurrencyKind,
+  type ScheduleConnector,
+} from './smart-charging.js';
 export { createHistogram, type ActionStats, type Histogram } from './stats.js';
 export type {
   ChargePointEvents,

@@ -29,6 +29,8 @@ export interface Meter {
   at: number;
   /** Whether a session is drawing power. */
   active: boolean;
+  /** What the charging profiles let the connector offer now, W (none while the point holds no profile: its maximum). */
+  limitW?: number;
 }
 
 const STEP_MS = 60_000;
@@ -37,27 +39,33 @@ const STEP_MS = 60_000;
 export const wholeWh = (meter: Meter) => Math.floor(meter.registerWh + 1e-6);
 const TAPER_FROM = 80;
 
-/** What the EV accepts at this state of charge. */
-export function powerAt(spec: ElectricalSpec, soc: number): number {
+/** What the EV accepts at this state of charge, within what the connector offers. */
+export function powerAt(spec: ElectricalSpec, soc: number, limitW = Infinity): number {
   if (soc >= 100) return 0;
-  if (soc <= TAPER_FROM) return spec.maxPowerW;
-  return Math.max(spec.maxPowerW * 0.1, (spec.maxPowerW * (100 - soc)) / (100 - TAPER_FROM));
+  const wanted = soc <= TAPER_FROM ? spec.maxPowerW : Math.max(spec.maxPowerW * 0.1, (spec.maxPowerW * (100 - soc)) / (100 - TAPER_FROM));
+  return Math.max(0, Math.min(wanted, limitW));
 }
 
-/** Integrates energy and state of charge up to `now`, in steps short enough for the taper. */
+/** What the connector offers: its maximum, or less when a charging profile says so. */
+export const offeredW = (spec: ElectricalSpec, meter: Meter) => Math.min(spec.maxPowerW, meter.limitW ?? Infinity);
+
+/**
+ * Integrates energy and state of charge up to `now`, in steps short enough for the taper. The
+ * limit is the one in force over the whole span: whoever changes it advances the meter first.
+ */
 export function advance(meter: Meter, spec: ElectricalSpec, now: number): void {
   if (!meter.active) meter.at = Math.max(meter.at, now); // nothing flows: no need to walk the time
   while (meter.at < now) {
     const to = Math.min(now, meter.at + STEP_MS);
     if (meter.active) {
-      meter.powerW = powerAt(spec, meter.soc);
+      meter.powerW = powerAt(spec, meter.soc, meter.limitW);
       const wh = (meter.powerW * (to - meter.at)) / 3_600_000;
       meter.registerWh += wh;
       meter.soc = Math.min(100, meter.soc + (wh / spec.batteryWh) * 100);
     }
     meter.at = to;
   }
-  meter.powerW = meter.active ? powerAt(spec, meter.soc) : 0;
+  meter.powerW = meter.active ? powerAt(spec, meter.soc, meter.limitW) : 0;
 }
 
 export function voltage(spec: ElectricalSpec, meter: Meter, jitter: number): number {
@@ -91,13 +99,13 @@ export function sample(
         add(m, Math.round(meter.powerW).toString(), 'W', 'Outlet');
         break;
       case 'Power.Offered':
-        add(m, Math.round(spec.maxPowerW).toString(), 'W', 'Outlet');
+        add(m, Math.round(offeredW(spec, meter)).toString(), 'W', 'Outlet');
         break;
       case 'Current.Import':
         add(m, fixed1(perPhase(spec, meter.powerW, v)), 'A', 'Outlet');
         break;
       case 'Current.Offered':
-        add(m, fixed1(perPhase(spec, spec.maxPowerW, v)), 'A', 'Outlet');
+        add(m, fixed1(perPhase(spec, offeredW(spec, meter), v)), 'A', 'Outlet');
         break;
       case 'Voltage':
         add(m, fixed1(v), 'V', 'Outlet');

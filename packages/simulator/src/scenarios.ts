@@ -70,7 +70,7 @@ export function runScenario(cp: ChargePoint, name: ScenarioName, ctx: ScenarioCo
     later(id, between(demo.idleS ?? [120, 1200]), () => {
       const c = view(id);
       if (c.localTransactionId !== undefined) return charging(id); // the operator started one remotely
-      if (c.status === 'Faulted' || !c.operative) return idle(id);
+      if (c.status === 'Faulted' || c.status === 'Reserved' || !c.operative) return idle(id); // a reservation keeps drivers away
       if (random() < (demo.faultChance ?? 0.03)) {
         cp.fault(id, FAULTS[Math.floor(random() * FAULTS.length)]);
         return later(id, between(demo.faultS ?? [30, 180]), () => {
@@ -85,7 +85,7 @@ export function runScenario(cp: ChargePoint, name: ScenarioName, ctx: ScenarioCo
   async function plugAndStart(id: number): Promise<void> {
     const c = view(id);
     if (c.localTransactionId !== undefined) return charging(id);
-    if (c.status === 'Faulted' || !c.operative) return later(id, between(pauseS), () => idle(id));
+    if (c.status === 'Faulted' || c.status === 'Reserved' || !c.operative) return later(id, between(pauseS), () => idle(id));
     cp.plugIn(id);
     const result = await cp.startCharging(id, tag());
     if (!result.accepted) return later(id, between(pauseS), () => unplugThenIdle(id));

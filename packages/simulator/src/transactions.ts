@@ -26,6 +26,8 @@ type Engine = Pick<
   PointInternals,
   | 'config'
   | 'auth'
+  | 'reservations'
+  | 'smartCharging'
   | 'scheduler'
   | 'random'
   | 'connectors'
@@ -203,24 +205,45 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     const idTagInfo: IdTagInfo = skipAuth ? { status: 'Accepted' } : await authorize(idTag);
     if (idTagInfo.status !== 'Accepted') return { accepted: false, idTagInfo, connectorId: c.id };
     if (c.tx || c.fault) return { accepted: false, idTagInfo: { status: 'ConcurrentTx' }, connectorId: c.id };
+    // A reservation with a parentIdTag admits the tags of that group: the parent comes from
+    // Authorize, else from the local list or the cache (OCPP 1.6 §5.13).
+    const claim = p.reservations.claim(c, idTag, idTagInfo.parentIdTag ?? p.auth.parentOf(idTag));
+    if (!claim.allowed) throw new Error(`connector ${c.id} is reserved for another idTag`);
     const now = p.now();
     advance(c.meter, c.spec, now);
     c.meter.active = true;
     c.meter.soc = 10 + p.random() * 50;
-    advance(c.meter, c.spec, now); // sets the power the EV draws
-    const tx: Transaction = { localId: ++localSeq, connectorId: c.id, idTag, startedAt: now, meterStartWh: wholeWh(c.meter) };
-    tx.begin = readings(c, 'StopTxnSampledData', 'Transaction.Begin');
+    const tx: Transaction = {
+      localId: ++localSeq,
+      connectorId: c.id,
+      idTag,
+      startedAt: now,
+      meterStartWh: wholeWh(c.meter),
+      ...(claim.reservation ? { reservationId: claim.reservation.reservationId } : {}),
+    };
     c.tx = tx;
     c.nextSampleAt = undefined;
     const m: TxMessage = {
       action: 'StartTransaction',
-      payload: { connectorId: c.id, idTag, meterStart: tx.meterStartWh, timestamp: p.iso(now) },
+      payload: {
+        connectorId: c.id,
+        idTag,
+        meterStart: tx.meterStartWh,
+        timestamp: p.iso(now),
+        ...(tx.reservationId !== undefined ? { reservationId: tx.reservationId } : {}),
+      },
       tx,
       attempts: 0,
     };
     const answer = wait(m);
     p.emit('transaction', { type: 'started', connectorId: c.id, localId: tx.localId });
     enqueue(m);
+    // Only now the status changes it leads to: the CSMS hears of the transaction before them.
+    if (claim.reservation) p.reservations.use(claim.reservation);
+    if (options.chargingProfile) p.smartCharging.install(c.id, options.chargingProfile);
+    else p.smartCharging.apply(); // the point's limit is shared with one more EV
+    advance(c.meter, c.spec, now); // sets the power the EV draws
+    tx.begin = readings(c, 'StopTxnSampledData', 'Transaction.Begin');
     p.refresh(c.id);
     schedulePeriodic(c);
     if (!alignedTask) rescheduleAligned();
@@ -269,6 +292,7 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     const answer = wait(m);
     p.emit('transaction', { type: 'stopped', connectorId: c.id, localId: tx.localId, transactionId: tx.transactionId, reason });
     enqueue(m);
+    p.smartCharging.ended(tx);
     p.refresh(c.id);
     await answer;
     return { connectorId: c.id, transactionId: tx.transactionId, localId: tx.localId, meterStopWh: tx.meterStopWh, reason };

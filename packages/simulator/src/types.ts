@@ -4,7 +4,9 @@ import type { Configuration, KeyDefinition } from './configuration.js';
 import type { TlsOptions, TrafficEvent } from './connection.js';
 import type { ElectricalSpec, Meter } from './meter.js';
 import type { ChargePointStatus, IdTagInfo, Payload, ReadingContext, RegistrationStatus, StopReason } from './ocpp.js';
+import type { Reservations } from './reservations.js';
 import type { Scheduler, Task } from './scheduler.js';
+import type { ChargingProfile, SmartCharging } from './smart-charging.js';
 
 /** One connector's hardware; every field has a default. */
 export interface ConnectorSpec {
@@ -94,6 +96,8 @@ export interface Transaction {
   dropped?: boolean;
   /** Transaction.Begin reading, kept for the StopTransaction's transactionData. */
   begin?: Payload;
+  /** The reservation this transaction ended by starting. */
+  reservationId?: number;
 }
 
 export interface Fault {
@@ -135,6 +139,10 @@ export interface ConnectorView {
   energyRegisterWh: number;
   powerW: number;
   soc?: number;
+  /** The reservation on this connector (not one of connector 0's). */
+  reservationId?: number;
+  /** What the charging profiles let the connector offer now, W (absent while the point holds no profile). */
+  limitW?: number;
 }
 
 export interface ChargePointState {
@@ -164,6 +172,7 @@ export interface ChargePointEvents extends Record<string, unknown> {
   };
   traffic: TrafficEvent;
   reset: { type: 'Soft' | 'Hard' };
+  reservation: { type: 'reserved' | 'used' | 'expired' | 'cancelled'; reservationId: number; connectorId: number };
   warning: { message: string; error?: unknown };
 }
 
@@ -187,6 +196,8 @@ export interface StopResult {
 export interface StartOptions {
   /** A remote start: Authorize only when AuthorizeRemoteTxRequests is true. */
   remote?: boolean;
+  /** RemoteStartTransaction's TxProfile, installed for the new transaction. */
+  chargingProfile?: ChargingProfile;
 }
 
 /** What the CSMS-command handlers and the transaction engine see of a point. */
@@ -196,6 +207,8 @@ export interface PointInternals {
   readonly dataTransferVendors: readonly string[];
   readonly config: Configuration;
   readonly auth: Authorization;
+  readonly reservations: Reservations;
+  readonly smartCharging: SmartCharging;
   readonly scheduler: Scheduler;
   readonly random: () => number;
   readonly connectors: readonly Connector[];

@@ -30,7 +30,8 @@ export interface FakeCsmsOptions {
 const require = createRequire(import.meta.url);
 const schemas = require('ocpp-rpc/lib/schemas/ocpp1_6.json') as { $id: string }[];
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-const ajv = new Ajv({ strict: false, allErrors: true });
+// multipleOf checked to 6 decimals, as the server does: 0.3 / 0.1 is not an integer in binary floating point.
+const ajv = new Ajv({ strict: false, allErrors: true, multipleOfPrecision: 6 });
 addFormats(ajv);
 // Registered by name: ajv's URI library cannot serialise OCA's `urn:Action.req` ids.
 for (const { $id, ...schema } of schemas) ajv.addSchema(schema, $id.replace(/^urn:/, ''));
