@@ -94,8 +94,14 @@ export const pageQuery = pageQueryOf(pageSizes, 'validation.pageSize');
 /** The message list's paging, which also offers 1000 per page (spec §8). */
 export const longPageQuery = pageQueryOf(longPageSizes, 'validation.pageSizeLong');
 
+/**
+ * A page of a list and how many rows match. Lists of records, logs and drivers count exactly up to
+ * 10,000 matching rows (the OCPP log up to 1,000); past that `total` is the database's estimate,
+ * never below the limit + 1, and `totalEstimated` is true, so a screen can say "about". The last
+ * page, shorter than the page size, always gives the exact total.
+ */
 export function listOf<T extends z.ZodType>(item: T) {
-  return z.object({ list: z.array(item), total: z.number().int() });
+  return z.object({ list: z.array(item), total: z.number().int(), totalEstimated: z.boolean().optional() });
 }
 
 export const idsBody = z.object({ ids: z.array(z.number().int().positive()).min(1) });

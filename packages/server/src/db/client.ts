@@ -124,6 +124,11 @@ export function openPostgres(url: string): Database {
   // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
   // process: the pool replaces it on the next query.
   pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
+  // No JIT compilation: our statements are short, and a plan whose estimated cost crosses
+  // jit_above_cost (an OCPP-log count, a dashboard sum) spent 20–100 ms compiling before it ran
+  // (bench/console-load.ts). Queued before any other statement of the connection; a server without
+  // the setting keeps its own.
+  pool.on('connect', (client) => void client.query('set jit = off').catch(() => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, pool, kind: 'postgres', close: () => pool.end() };
 }

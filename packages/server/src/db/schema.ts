@@ -284,6 +284,8 @@ export const chargeUser = pgTable(
     index('charge_user_provider').on(t.providerId),
     index('charge_user_phone').on(t.phone),
     index('charge_user_group').on(t.groupId),
+    // New members today and this month (dashboard).
+    index('charge_user_created').on(t.createdAt),
   ],
 );
 
@@ -349,6 +351,10 @@ export const ledger = pgTable(
     index('ledger_card').on(t.cardId, t.id),
     index('ledger_charge_user').on(t.chargeUserId, t.id),
     index('ledger_provider_created').on(t.providerId, t.createdAt),
+    // Recharge records (recharges and refunds among the far more numerous charges), newest first.
+    index('ledger_topup')
+      .on(t.id, t.providerId, t.createdAt)
+      .where(sql`${t.tradeType} in ('recharge', 'refund')`),
     uniqueIndex('ledger_card_charge_ref')
       .on(t.cardId, t.transactionRef)
       .where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
@@ -429,7 +435,12 @@ export const station = pgTable(
     isUnassigned: boolean('is_unassigned').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('station_provider_name').on(t.providerId, sql`lower(${t.name})`), index('station_provider').on(t.providerId)],
+  (t) => [
+    uniqueIndex('station_provider_name').on(t.providerId, sql`lower(${t.name})`),
+    index('station_provider').on(t.providerId),
+    // The monitor's points are listed by station name: stations in name order, each one's points by serial number.
+    index('station_name').on(t.name, t.id),
+  ],
 );
 
 /** Charge points. `serialNumber` is the OCPP identity (unique system-wide). */
@@ -608,6 +619,23 @@ export const chargingTransaction = pgTable(
       .on(t.chargePointId)
       .where(sql`${t.stoppedAt} is null`),
     index('charging_transaction_id_tag').on(t.idTag),
+    // Charging records, newest first (the list and the dashboard's days). The trailing columns are
+    // the list's own conditions (finished, provider, station): the scan skips other rows without
+    // reading the table, and counts stay in the index. Migration 0011_console_indexes.
+    index('charging_transaction_started').on(t.startedAt, t.id, t.stoppedAt, t.providerId, t.stationId),
+    index('charging_transaction_station_started').on(t.stationId, t.startedAt, t.id, t.stoppedAt, t.providerId),
+    // Sessions that ended after an instant (today's charging time counts those that began before midnight).
+    index('charging_transaction_stopped').on(t.stoppedAt),
+    // Searches by card and account, and "is this card or user still referred to".
+    index('charging_transaction_card').on(t.cardId),
+    index('charging_transaction_charge_user').on(t.chargeUserId),
+    // The rare records an operator looks for: invalid ones to confirm, unauthorised ones.
+    index('charging_transaction_invalid')
+      .on(t.startedAt, t.id, t.providerId, t.stationId)
+      .where(sql`${t.valid} = false`),
+    index('charging_transaction_unauthorized')
+      .on(t.startedAt, t.id, t.providerId, t.stationId)
+      .where(sql`${t.authStatus} <> 'Accepted'`),
   ],
 );
 
@@ -635,7 +663,13 @@ export const meterValue = pgTable(
     /** The sampledValue array as received. */
     raw: jsonb('raw'),
   },
-  (t) => [index('meter_value_transaction').on(t.transactionId, t.sampledAt), index('meter_value_point').on(t.chargePointId, t.sampledAt)],
+  (t) => [
+    index('meter_value_transaction').on(t.transactionId, t.sampledAt),
+    index('meter_value_point').on(t.chargePointId, t.sampledAt),
+    // The dashboard's last 24 hours of power. Samples arrive in time order, so a BRIN index (a few
+    // pages per million rows, next to nothing per insert) finds the recent ones.
+    index('meter_value_sampled').using('brin', t.sampledAt),
+  ],
 );
 
 /** Every OCPP frame in and out, and refused connection attempts (DESIGN.md §6). */
@@ -662,9 +696,25 @@ export const ocppLog = pgTable(
   (t) => [
     index('ocpp_log_point_created').on(t.serialNumber, t.createdAt),
     index('ocpp_log_created').on(t.createdAt),
-    index('ocpp_log_message').on(t.serialNumber, t.messageId),
+    // Pairs a response with its request (both columns compared for equality) and finds a message id
+    // typed alone, which the former (serial_number, message_id) could not.
+    index('ocpp_log_message_serial').on(t.messageId, t.serialNumber),
+    // Refused connection attempts: a small part of the log that the list filters on.
+    index('ocpp_log_refused')
+      .on(t.id)
+      .where(sql`${t.direction} = 'refused'`),
   ],
 );
+
+/**
+ * Every identity (`serial_number`) the OCPP log holds, one row each, kept by a statement trigger on
+ * the log (migration 0011_console_indexes): the log's serial-number search matches the text against
+ * these few thousand names and then reads those identities' rows by index, instead of testing every
+ * row of the log.
+ */
+export const ocppLogIdentity = pgTable('ocpp_log_identity', {
+  serialNumber: varchar('serial_number', { length: 64 }).primaryKey(),
+});
 
 /** Faults from status notifications: serious when a connector goes Faulted, common otherwise. */
 export const alarm = pgTable(
@@ -692,6 +742,12 @@ export const alarm = pgTable(
   },
   (t) => [
     index('alarm_provider_occurred').on(t.providerId, t.occurredAt),
+    // Alarm records newest first, of all, of a station, of a point (trailing columns as for charging records).
+    index('alarm_occurred').on(t.occurredAt, t.id, t.providerId, t.stationId),
+    index('alarm_station_occurred').on(t.stationId, t.occurredAt, t.id, t.providerId),
+    index('alarm_point_occurred').on(t.chargePointId, t.occurredAt, t.id),
+    // The error-code search walks the few distinct codes on this index, then reads the matching codes' rows.
+    index('alarm_error_code').on(t.errorCode),
     index('alarm_point_open')
       .on(t.chargePointId, t.connectorNo)
       .where(sql`${t.clearedAt} is null`),

@@ -1,8 +1,9 @@
 import type { AlarmRecordDto, AlarmRecordFilter } from '@csms/contract';
-import { and, asc, count as countRows, desc, eq, gt, gte, ilike, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count as countRows, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { alarm, chargePoint, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 
 export type AlarmFilter = Omit<AlarmRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
@@ -70,11 +71,21 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
       f.endTime ? lte(alarm.occurredAt, f.endTime) : undefined,
       f.stationId ? eq(alarm.stationId, f.stationId) : undefined,
       f.pointId ? eq(alarm.chargePointId, f.pointId) : undefined,
+      // The matching points first, then their alarms by index.
       f.serialNumber
-        ? sql`${sql.raw('"alarm"."charge_point_id"')} in (select cp.id from charge_point cp where cp.serial_number ilike ${`%${f.serialNumber}%`})`
+        ? sql`${sql.raw('"alarm"."charge_point_id"')} in (select cp.id from charge_point cp where lower(cp.serial_number) like lower(${`%${f.serialNumber}%`}))`
         : undefined,
       f.level ? eq(alarm.level, f.level) : undefined,
-      f.errorCode ? ilike(alarm.errorCode, `%${f.errorCode}%`) : undefined,
+      // The few error codes the table holds that contain the text (walked on their index), then
+      // those codes' rows: matching the text against every alarm read the whole table to count.
+      f.errorCode
+        ? sql`${sql.raw('"alarm"."error_code"')} = any(array(
+            with recursive codes(code) as (
+              select min(a.error_code) from alarm a
+              union all
+              select (select min(a.error_code) from alarm a where a.error_code > codes.code) from codes where codes.code is not null)
+            select code from codes where code ilike ${`%${f.errorCode}%`}))`
+        : undefined,
       f.state === 'open' ? isNull(alarm.clearedAt) : f.state === 'cleared' ? isNotNull(alarm.clearedAt) : undefined,
       f.providerId ? eq(alarm.providerId, f.providerId) : undefined,
     );
@@ -89,6 +100,7 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
       return r ? [toDto(r, now)] : [];
     });
   }
+  /** Exact, for exports. */
   const count = async (p: Principal, f: AlarmFilter) => {
     const [row] = await db.select({ n: countRows() }).from(alarm).where(where(p, f));
     return row?.n ?? 0;
@@ -96,17 +108,19 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
 
   return {
     async list(p: Principal, f: AlarmFilter, page: number, limit: number) {
-      const [ids, total] = await Promise.all([
-        db
-          .select({ id: alarm.id })
-          .from(alarm)
-          .where(where(p, f))
-          .orderBy(desc(alarm.occurredAt), desc(alarm.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        count(p, f),
+      const offset = (page - 1) * limit;
+      const ids = await db
+        .select({ id: alarm.id })
+        .from(alarm)
+        .where(where(p, f))
+        .orderBy(desc(alarm.occurredAt), desc(alarm.id))
+        .limit(limit)
+        .offset(offset);
+      const [list, total] = await Promise.all([
+        byIds(ids.map((r) => r.id)),
+        pageTotal(db, { offset, size: limit, rows: ids.length }, db.select({ id: alarm.id }).from(alarm).where(where(p, f))),
       ]);
-      return { list: await byIds(ids.map((r) => r.id)), total };
+      return { list, ...total };
     },
     count,
     async page(p: Principal, f: AlarmFilter, afterId: number, size: number) {

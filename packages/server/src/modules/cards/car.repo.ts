@@ -1,9 +1,11 @@
 import type { CarDto } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { car, chargeUser, provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
+import { lowerLike } from '../../lib/text-search.js';
 import { contains } from './common.js';
 
 export interface CarFilter {
@@ -38,10 +40,10 @@ export function createCarRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, car.providerId), ...more);
   const filterSql = (f: CarFilter) =>
     and(
-      f.plate ? ilike(car.plate, contains(f.plate)) : undefined,
-      f.vin ? ilike(car.vin, contains(f.vin)) : undefined,
-      f.account ? ilike(chargeUser.account, contains(f.account)) : undefined,
-      f.brand ? ilike(car.brand, contains(f.brand)) : undefined,
+      f.plate ? lowerLike(car.plate, contains(f.plate)) : undefined,
+      f.vin ? lowerLike(car.vin, contains(f.vin)) : undefined,
+      f.account ? lowerLike(chargeUser.account, contains(f.account)) : undefined,
+      f.brand ? lowerLike(car.brand, contains(f.brand)) : undefined,
       f.providerId ? eq(car.providerId, f.providerId) : undefined,
       f.chargeUserId ? eq(car.chargeUserId, f.chargeUserId) : undefined,
     );
@@ -57,16 +59,16 @@ export function createCarRepo({ db }: { db: Db }) {
   return {
     async list(p: Principal, f: CarFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
-      const [rows, [total]] = await Promise.all([
-        base()
-          .where(cond)
-          .orderBy(desc(car.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        counted(cond),
-      ]);
-      return { list: rows.map(toCarDto), total: total?.n ?? 0 };
+      const offset = (page - 1) * limit;
+      const rows = await base().where(cond).orderBy(desc(car.id)).limit(limit).offset(offset);
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: rows.length },
+        db.select({ id: car.id }).from(car).leftJoin(chargeUser, eq(chargeUser.id, car.chargeUserId)).where(cond),
+      );
+      return { list: rows.map(toCarDto), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: CarFilter) {
       const [r] = await counted(where(p, filterSql(f)));
       return r?.n ?? 0;

@@ -1,9 +1,11 @@
 import type { CardDto, CardState } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
+import { lowerLike } from '../../lib/text-search.js';
 import { contains } from './common.js';
 
 export interface CardFilter {
@@ -94,9 +96,9 @@ export function createCardRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, card.providerId), ...more);
   const filterSql = (f: CardFilter) =>
     and(
-      f.cardNumber ? ilike(card.cardNumber, contains(f.cardNumber)) : undefined,
-      f.physicalId ? ilike(card.physicalId, contains(f.physicalId)) : undefined,
-      f.account ? ilike(chargeUser.account, contains(f.account)) : undefined,
+      f.cardNumber ? lowerLike(card.cardNumber, contains(f.cardNumber)) : undefined,
+      f.physicalId ? lowerLike(card.physicalId, contains(f.physicalId)) : undefined,
+      f.account ? lowerLike(chargeUser.account, contains(f.account)) : undefined,
       f.state ? stateSql(f.state) : undefined,
       f.providerId ? eq(card.providerId, f.providerId) : undefined,
       f.chargeUserId ? eq(card.chargeUserId, f.chargeUserId) : undefined,
@@ -113,16 +115,16 @@ export function createCardRepo({ db }: { db: Db }) {
   return {
     async list(p: Principal, f: CardFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
-      const [rows, [total]] = await Promise.all([
-        base()
-          .where(cond)
-          .orderBy(desc(card.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        counted(cond),
-      ]);
-      return { list: rows.map(toCardDto), total: total?.n ?? 0 };
+      const offset = (page - 1) * limit;
+      const rows = await base().where(cond).orderBy(desc(card.id)).limit(limit).offset(offset);
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: rows.length },
+        db.select({ id: card.id }).from(card).leftJoin(chargeUser, eq(chargeUser.id, card.chargeUserId)).where(cond),
+      );
+      return { list: rows.map(toCardDto), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: CardFilter) {
       const [r] = await counted(where(p, filterSql(f)));
       return r?.n ?? 0;

@@ -1,9 +1,11 @@
 import type { ChargeUserDto, ChargeUserType } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { car, card, chargeUser, chargingTransaction, ledger, provider, userGroup } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
+import { lowerLike } from '../../lib/text-search.js';
 import { contains } from './common.js';
 
 export interface ChargeUserFilter {
@@ -79,9 +81,9 @@ export function createChargeUserRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, chargeUser.providerId), ...more);
   const filterSql = (f: ChargeUserFilter) =>
     and(
-      f.account ? ilike(chargeUser.account, contains(f.account)) : undefined,
-      f.phone ? ilike(chargeUser.phone, contains(f.phone)) : undefined,
-      f.email ? ilike(chargeUser.email, contains(f.email)) : undefined,
+      f.account ? lowerLike(chargeUser.account, contains(f.account)) : undefined,
+      f.phone ? lowerLike(chargeUser.phone, contains(f.phone)) : undefined,
+      f.email ? lowerLike(chargeUser.email, contains(f.email)) : undefined,
       f.userType ? eq(chargeUser.userType, f.userType) : undefined,
       f.status !== undefined ? eq(chargeUser.status, f.status) : undefined,
       f.providerId ? eq(chargeUser.providerId, f.providerId) : undefined,
@@ -97,16 +99,16 @@ export function createChargeUserRepo({ db }: { db: Db }) {
   return {
     async list(p: Principal, f: ChargeUserFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
-      const [rows, [total]] = await Promise.all([
-        base()
-          .where(cond)
-          .orderBy(desc(chargeUser.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ n: count() }).from(chargeUser).where(cond),
-      ]);
-      return { list: rows.map(toChargeUserDto), total: total?.n ?? 0 };
+      const offset = (page - 1) * limit;
+      const rows = await base().where(cond).orderBy(desc(chargeUser.id)).limit(limit).offset(offset);
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: rows.length },
+        db.select({ id: chargeUser.id }).from(chargeUser).where(cond),
+      );
+      return { list: rows.map(toChargeUserDto), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: ChargeUserFilter) {
       const [r] = await db
         .select({ n: count() })
@@ -140,7 +142,7 @@ export function createChargeUserRepo({ db }: { db: Db }) {
         .where(
           where(
             p,
-            keyword ? or(ilike(chargeUser.account, contains(keyword)), ilike(chargeUser.phone, contains(keyword))) : undefined,
+            keyword ? or(lowerLike(chargeUser.account, contains(keyword)), lowerLike(chargeUser.phone, contains(keyword))) : undefined,
             providerId ? eq(chargeUser.providerId, providerId) : undefined,
           ),
         )

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, sql, type SQL 
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, ledger, provider, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
 import { contains } from './common.js';
 
@@ -50,14 +51,26 @@ export const toLedgerDto = ({ createdAt, ...r }: LedgerRowRaw): LedgerRow => ({
  * by `createLedger().post` alone. The account shown is the mobile account's user, or the card's owner.
  */
 export function createRechargeRecordRepo({ db }: { db: Db }) {
+  // Spelled out: the subqueries below have columns of the same names.
+  const own = (col: string) => sql.raw(`"ledger"."${col}"`);
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, ledger.providerId), ...more);
   const filterSql = (f: RechargeRecordFilter) =>
     and(
       f.tradeType ? eq(ledger.tradeType, f.tradeType) : inArray(ledger.tradeType, ['recharge', 'refund']),
       f.startTime ? gte(ledger.createdAt, f.startTime) : undefined,
       f.endTime ? lte(ledger.createdAt, f.endTime) : undefined,
-      f.account ? ilike(chargeUser.account, contains(f.account)) : undefined,
-      f.cardNumber ? ilike(card.cardNumber, contains(f.cardNumber)) : undefined,
+      // The account shown is the mobile account's user, else the card's owner (see `rows`). Both
+      // searches match the few users or cards first and read their rows on the ledger's indexes by
+      // card and by charge user (`= any(array(…))` under the `or`, each computed once); text is
+      // compared as `lower(…) like lower(…)` (lib/text-search.ts).
+      f.account
+        ? sql`(${own('charge_user_id')} = any(array(select u.id from charge_user u where lower(u.account) like lower(${contains(f.account)})))
+            or (${own('charge_user_id')} is null and ${own('card_id')} = any(array(select c.id from card c where c.charge_user_id in (
+              select u.id from charge_user u where lower(u.account) like lower(${contains(f.account)}))))))`
+        : undefined,
+      f.cardNumber
+        ? sql`${own('card_id')} in (select c.id from card c where lower(c.card_number) like lower(${contains(f.cardNumber)}))`
+        : undefined,
       f.accountKind ? eq(ledger.accountKind, f.accountKind) : undefined,
       f.thirdPartyTxnId ? ilike(ledger.thirdPartyTxnId, contains(f.thirdPartyTxnId)) : undefined,
       f.providerId ? eq(ledger.providerId, f.providerId) : undefined,
@@ -70,27 +83,18 @@ export function createRechargeRecordRepo({ db }: { db: Db }) {
       .leftJoin(card, eq(card.id, ledger.cardId))
       .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${ledger.chargeUserId}, ${card.chargeUserId})`))
       .leftJoin(systemUser, eq(systemUser.id, ledger.operatorUserId));
-  const counted = (cond: SQL | undefined) =>
-    db
-      .select({ n: count() })
-      .from(ledger)
-      .leftJoin(card, eq(card.id, ledger.cardId))
-      .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${ledger.chargeUserId}, ${card.chargeUserId})`))
-      .where(cond);
+  // Every condition is on the ledger's own columns, so counting needs no join.
+  const counted = (cond: SQL | undefined) => db.select({ n: count() }).from(ledger).where(cond);
 
   return {
     async list(p: Principal, f: RechargeRecordFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
-      const [list, [total]] = await Promise.all([
-        rows()
-          .where(cond)
-          .orderBy(desc(ledger.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        counted(cond),
-      ]);
-      return { list: list.map((r) => toLedgerDto(r as LedgerRowRaw)), total: total?.n ?? 0 };
+      const offset = (page - 1) * limit;
+      const list = await rows().where(cond).orderBy(desc(ledger.id)).limit(limit).offset(offset);
+      const total = await pageTotal(db, { offset, size: limit, rows: list.length }, db.select({ id: ledger.id }).from(ledger).where(cond));
+      return { list: list.map((r) => toLedgerDto(r as LedgerRowRaw)), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: RechargeRecordFilter) {
       const [r] = await counted(where(p, filterSql(f)));
       return r?.n ?? 0;

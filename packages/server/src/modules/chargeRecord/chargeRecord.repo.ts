@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { card, chargePoint, chargeUser, chargingTransaction as t, price, provider, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 
 export type RecordFilter = Omit<ChargeRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
@@ -258,9 +259,34 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
 
   // Filters on the transaction's own columns, or subqueries: the id queries stay single-table, so they
   // stream from an index however many records there are; the joins run only for the rows shown.
+  // Searches match the few points, cards or users first and read their records by index; text is
+  // compared as `lower(…) like lower(…)` (ILIKE's rule, the pattern lowered once: lib/text-search.ts).
   const own = (col: string) => sql.raw(`"charging_transaction"."${col}"`);
   const like = (v: string) => `%${v}%`;
-  const filterSql = (f: RecordFilter): SQL | undefined =>
+  const ids = (list: number[]) => sql`${`{${list.join(',')}}`}::int[]`;
+  /**
+   * A list's searches resolved once before its two queries (page and count), each a scan of the
+   * users or cards: the ids they match. Unresolved (the export's keyset pages), the same matches are
+   * subqueries of each statement.
+   */
+  type Found = { users?: number[]; ownedCards?: number[]; cards?: number[] };
+  async function resolve(f: RecordFilter): Promise<Found> {
+    const found: Found = {};
+    if (f.account) {
+      const users = await db.execute(sql`select u.id from charge_user u where lower(u.account) like lower(${like(f.account)})`);
+      found.users = (users as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
+      const owned = found.users.length
+        ? await db.execute(sql`select c.id from card c where c.charge_user_id = any(${ids(found.users)})`)
+        : { rows: [] };
+      found.ownedCards = (owned as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
+    }
+    if (f.cardNumber) {
+      const cards = await db.execute(sql`select c.id from card c where lower(c.card_number) like lower(${like(f.cardNumber)})`);
+      found.cards = (cards as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
+    }
+    return found;
+  }
+  const filterSql = (f: RecordFilter, found: Found = {}): SQL | undefined =>
     and(
       isNotNull(t.stoppedAt),
       f.startTime ? gte(t.startedAt, f.startTime) : undefined,
@@ -269,17 +295,32 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       f.stationId ? eq(t.stationId, f.stationId) : undefined,
       f.pointId ? eq(t.chargePointId, f.pointId) : undefined,
       f.serialNumber
-        ? sql`${own('charge_point_id')} in (select cp.id from charge_point cp where cp.serial_number ilike ${like(f.serialNumber)})`
+        ? sql`${own('charge_point_id')} in (select cp.id from charge_point cp where lower(cp.serial_number) like lower(${like(f.serialNumber)}))`
         : undefined,
       // The account is the card owner's, else (no card, or a card without owner) the session's own charge user;
       // an unauthorised session has neither (see selectRecords).
       f.account || f.cardNumber ? authorized : undefined,
+      // Two arms that the indexes by card and by charge user answer (`= any(array(…))`, each computed
+      // once); `in (select …)` under the `or` was tested row by row over every record.
       f.account
-        ? sql`(${own('card_id')} in (select c.id from card c join charge_user u on u.id = c.charge_user_id where u.account ilike ${like(f.account)})
-            or (${own('charge_user_id')} in (select u.id from charge_user u where u.account ilike ${like(f.account)})
-              and (${own('card_id')} is null or ${own('card_id')} in (select c.id from card c where c.charge_user_id is null))))`
+        ? sql`(${own('card_id')} = any(${
+            found.ownedCards
+              ? ids(found.ownedCards)
+              : sql`array(select c.id from card c where c.charge_user_id in (
+              select u.id from charge_user u where lower(u.account) like lower(${like(f.account)})))`
+          })
+            or (${own('charge_user_id')} = any(${
+              found.users
+                ? ids(found.users)
+                : sql`array(select u.id from charge_user u where lower(u.account) like lower(${like(f.account)}))`
+            })
+              and (${own('card_id')} is null or exists (select 1 from card c where c.id = ${own('card_id')} and c.charge_user_id is null))))`
         : undefined,
-      f.cardNumber ? sql`${own('card_id')} in (select c.id from card c where c.card_number ilike ${like(f.cardNumber)})` : undefined,
+      f.cardNumber
+        ? found.cards
+          ? sql`${own('card_id')} = any(${ids(found.cards)})`
+          : sql`${own('card_id')} in (select c.id from card c where lower(c.card_number) like lower(${like(f.cardNumber)}))`
+        : undefined,
       f.startType ? eq(t.startType, f.startType) : undefined,
       // OCPP 1.6 leaves the reason out when it is Local.
       f.stopReason
@@ -295,6 +336,7 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       f.providerId ? eq(t.providerId, f.providerId) : undefined,
     );
   const where = (p: Principal, f: RecordFilter, ...more: SQL[]) => and(scope(p), filterSql(f), ...more);
+  const whereFound = (p: Principal, f: RecordFilter, found: Found) => and(scope(p), filterSql(f, found));
 
   /** The records of these ids with everything joined, in the ids' order. */
   async function byIds(ids: number[]) {
@@ -306,24 +348,23 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
       return r ? [toDto(r)] : [];
     });
   }
+  /** Exact: an export states its size and refuses what is over its limit. */
   const count = async (p: Principal, f: RecordFilter) => {
     const [row] = await db.select({ n: countRows() }).from(t).where(where(p, f));
     return row?.n ?? 0;
   };
 
   return {
+    /** A page newest first, and the total (exact up to `EXACT_COUNT_LIMIT`, an estimate past it). */
     async list(p: Principal, f: RecordFilter, page: number, limit: number) {
-      const [ids, total] = await Promise.all([
-        db
-          .select({ id: t.id })
-          .from(t)
-          .where(where(p, f))
-          .orderBy(desc(t.startedAt), desc(t.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        count(p, f),
+      const offset = (page - 1) * limit;
+      const cond = whereFound(p, f, await resolve(f));
+      const pageIds = await db.select({ id: t.id }).from(t).where(cond).orderBy(desc(t.startedAt), desc(t.id)).limit(limit).offset(offset);
+      const [list, total] = await Promise.all([
+        byIds(pageIds.map((r) => r.id)),
+        pageTotal(db, { offset, size: limit, rows: pageIds.length }, db.select({ id: t.id }).from(t).where(cond)),
       ]);
-      return { list: await byIds(ids.map((r) => r.id)), total };
+      return { list, ...total };
     },
     count,
     /** One keyset page (by id) for the export engine, with the exported fields only. */

@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { message, messageRecipient, role, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
 
 export interface MessageFilter {
@@ -115,20 +116,27 @@ export function createMessageRepo({ db }: { db: Db }) {
     },
     async list(p: Principal, view: View, f: MessageFilter, page: number, limit: number) {
       const cond = and(viewSql(p, view), filterSql(f));
-      const [rows, [total]] = await Promise.all([
+      const offset = (page - 1) * limit;
+      const rows = await db
+        .select(rowColumns)
+        .from(messageRecipient)
+        .innerJoin(message, eq(message.id, messageRecipient.messageId))
+        .innerJoin(recipient, eq(recipient.id, messageRecipient.userId))
+        .leftJoin(sender, eq(sender.id, message.createUserId))
+        .where(cond)
+        .orderBy(desc(message.id), asc(messageRecipient.id))
+        .limit(limit)
+        .offset(offset);
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: rows.length },
         db
-          .select(rowColumns)
+          .select({ id: messageRecipient.id })
           .from(messageRecipient)
           .innerJoin(message, eq(message.id, messageRecipient.messageId))
-          .innerJoin(recipient, eq(recipient.id, messageRecipient.userId))
-          .leftJoin(sender, eq(sender.id, message.createUserId))
-          .where(cond)
-          .orderBy(desc(message.id), asc(messageRecipient.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ n: count() }).from(messageRecipient).innerJoin(message, eq(message.id, messageRecipient.messageId)).where(cond),
-      ]);
-      return { list: rows.map(toRow), total: total?.n ?? 0, view };
+          .where(cond),
+      );
+      return { list: rows.map(toRow), ...total, view };
     },
     /** Messages (not recipient rows) in the view, for the export: one row per message. */
     async countMessages(p: Principal, view: View, f: MessageFilter) {

@@ -10,6 +10,7 @@ import {
 } from '@csms/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { lowerLike } from '../../lib/text-search.js';
 import {
   alarm,
   card,
@@ -36,7 +37,10 @@ const mappedStatus = sql`case when not ${chargePoint.online} then 'offline'
 const countWhere = (cond: SQL) => sql<number>`count(${connector.id}) filter (where ${cond})`.mapWith(Number);
 const countStatus = (s: PointStatus) => countWhere(sql`${mappedStatus} = ${s}`);
 
-/** Points having a connector (or, for faults, the point itself) in the console status `s`; spelled out for the correlated subquery. */
+/**
+ * Points having a connector (or, for faults, the point itself) in the console status `s`. The
+ * connectors are matched in one pass (`in`), not probed point by point; spelled out for the subquery.
+ */
 function pointHasStatus(s: PointStatus): SQL {
   if (s === 'offline') return eq(chargePoint.online, false);
   const match: Record<Exclude<PointStatus, 'offline'>, SQL> = {
@@ -45,7 +49,7 @@ function pointHasStatus(s: PointStatus): SQL {
     charging: sql`c.status in ${OCCUPIED}`,
     unavailable: sql`(c.status is null or c.status not in ('Available', 'Faulted') and c.status not in ${OCCUPIED})`,
   };
-  const viaConnector = sql`exists (select 1 from "connector" c where c.charge_point_id = "charge_point"."id" and ${match[s]})`;
+  const viaConnector = sql`"charge_point"."id" in (select c.charge_point_id from "connector" c where ${match[s]})`;
   return and(eq(chargePoint.online, true), s === 'faulted' ? sql`(${chargePoint.status} = 'Faulted' or ${viaConnector})` : viaConnector)!;
 }
 
@@ -73,49 +77,68 @@ export function createMonitorRepo({ db }: { db: Db }) {
         isNull(tx.stoppedAt),
         stationScope(p, tx.providerId, tx.stationId),
         f.stationId ? eq(tx.stationId, f.stationId) : undefined,
-        f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+        f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
         f.idTag ? ilike(tx.idTag, `%${f.idTag}%`) : undefined,
       );
       // Energy so far: the stored total, or the latest sample above the start register (never negative).
       const energy = sql<number>`greatest(${tx.energyWh}, coalesce(${tx.lastMeterWh} - ${tx.meterStartWh}, 0), 0)`.mapWith(Number);
-      const [rows, [total]] = await Promise.all([
+      // The page's ids first (running sessions by start, from the partial index), then the names and
+      // accounts joined for those rows only: joined first, every running session was.
+      const [ids, [total]] = await Promise.all([
         db
-          .select({
-            transactionId: tx.id,
-            providerId: tx.providerId,
-            stationId: tx.stationId,
-            stationName: station.name,
-            chargePointId: tx.chargePointId,
-            serialNumber: chargePoint.serialNumber,
-            pointName: chargePoint.name,
-            connectorNo: tx.connectorNo,
-            idTag: tx.idTag,
-            cardNumber: card.cardNumber,
-            account: chargeUser.account,
-            startType: tx.startType,
-            startedAt: tx.startedAt,
-            meterStartWh: tx.meterStartWh,
-            energyWh: energy,
-            powerW: tx.lastPowerW,
-            soc: tx.lastSoc,
-            lastSampleAt: tx.lastSampleAt,
-            online: chargePoint.online,
-          })
+          .select({ id: tx.id })
           .from(tx)
           .innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId))
-          .innerJoin(station, eq(station.id, tx.stationId))
-          // Only an authorised session shows its card and charge user; an unauthorised one its idTag only (chargeRecord.repo.ts).
-          .leftJoin(card, and(eq(tx.authStatus, 'Accepted'), eq(card.id, tx.cardId)))
-          .leftJoin(
-            chargeUser,
-            and(eq(tx.authStatus, 'Accepted'), eq(chargeUser.id, sql`coalesce(${tx.chargeUserId}, ${card.chargeUserId})`)),
-          )
           .where(cond)
           .orderBy(desc(tx.startedAt), desc(tx.id))
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(tx).innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId)).where(cond),
       ]);
+      const rows =
+        ids.length === 0
+          ? []
+          : await db
+              .select({
+                transactionId: tx.id,
+                providerId: tx.providerId,
+                stationId: tx.stationId,
+                stationName: station.name,
+                chargePointId: tx.chargePointId,
+                serialNumber: chargePoint.serialNumber,
+                pointName: chargePoint.name,
+                connectorNo: tx.connectorNo,
+                idTag: tx.idTag,
+                cardNumber: card.cardNumber,
+                account: chargeUser.account,
+                startType: tx.startType,
+                startedAt: tx.startedAt,
+                meterStartWh: tx.meterStartWh,
+                energyWh: energy,
+                powerW: tx.lastPowerW,
+                soc: tx.lastSoc,
+                lastSampleAt: tx.lastSampleAt,
+                online: chargePoint.online,
+              })
+              .from(tx)
+              .innerJoin(chargePoint, eq(chargePoint.id, tx.chargePointId))
+              .innerJoin(station, eq(station.id, tx.stationId))
+              // Only an authorised session shows its card and charge user; an unauthorised one its idTag only (chargeRecord.repo.ts).
+              .leftJoin(card, and(eq(tx.authStatus, 'Accepted'), eq(card.id, tx.cardId)))
+              .leftJoin(
+                chargeUser,
+                and(eq(tx.authStatus, 'Accepted'), eq(chargeUser.id, sql`coalesce(${tx.chargeUserId}, ${card.chargeUserId})`)),
+              )
+              .where(
+                and(
+                  cond,
+                  inArray(
+                    tx.id,
+                    ids.map((r) => r.id),
+                  ),
+                ),
+              )
+              .orderBy(desc(tx.startedAt), desc(tx.id));
       return {
         list: rows.map((r) => ({
           ...r,
@@ -131,7 +154,7 @@ export function createMonitorRepo({ db }: { db: Db }) {
       const cond = and(
         pointScope(p),
         f.stationId ? eq(chargePoint.stationId, f.stationId) : undefined,
-        f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+        f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
         f.online !== undefined ? eq(chargePoint.online, f.online) : undefined,
         f.status ? pointHasStatus(f.status) : undefined,
       );
@@ -208,33 +231,49 @@ export function createMonitorRepo({ db }: { db: Db }) {
         stationScope(p, station.providerId, station.id),
         f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
       );
-      const [rows, [total]] = await Promise.all([
+      // The page's stations first (by name, from its index), then their points and connectors
+      // counted for those stations only: grouped first, every station's were.
+      const [ids, [total]] = await Promise.all([
         db
-          .select({
-            stationId: station.id,
-            stationName: station.name,
-            providerName: provider.name,
-            points: sql<number>`count(distinct ${chargePoint.id})`.mapWith(Number),
-            pointsOnline: sql<number>`count(distinct ${chargePoint.id}) filter (where ${chargePoint.online})`.mapWith(Number),
-            pointsOffline: sql<number>`count(distinct ${chargePoint.id}) filter (where not ${chargePoint.online})`.mapWith(Number),
-            connectors: sql<number>`count(${connector.id})`.mapWith(Number),
-            available: countStatus('available'),
-            charging: countStatus('charging'),
-            unavailable: countStatus('unavailable'),
-            faulted: countStatus('faulted'),
-            offline: countStatus('offline'),
-          })
+          .select({ id: station.id })
           .from(station)
-          .innerJoin(provider, eq(provider.id, station.providerId))
-          .leftJoin(chargePoint, eq(chargePoint.stationId, station.id))
-          .leftJoin(connector, eq(connector.chargePointId, chargePoint.id))
           .where(cond)
-          .groupBy(station.id, provider.name)
           .orderBy(asc(station.name), asc(station.id))
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(station).where(cond),
       ]);
+      if (ids.length === 0) return { list: [], total: total?.n ?? 0 };
+      const rows = await db
+        .select({
+          stationId: station.id,
+          stationName: station.name,
+          providerName: provider.name,
+          points: sql<number>`count(distinct ${chargePoint.id})`.mapWith(Number),
+          pointsOnline: sql<number>`count(distinct ${chargePoint.id}) filter (where ${chargePoint.online})`.mapWith(Number),
+          pointsOffline: sql<number>`count(distinct ${chargePoint.id}) filter (where not ${chargePoint.online})`.mapWith(Number),
+          connectors: sql<number>`count(${connector.id})`.mapWith(Number),
+          available: countStatus('available'),
+          charging: countStatus('charging'),
+          unavailable: countStatus('unavailable'),
+          faulted: countStatus('faulted'),
+          offline: countStatus('offline'),
+        })
+        .from(station)
+        .innerJoin(provider, eq(provider.id, station.providerId))
+        .leftJoin(chargePoint, eq(chargePoint.stationId, station.id))
+        .leftJoin(connector, eq(connector.chargePointId, chargePoint.id))
+        .where(
+          and(
+            cond,
+            inArray(
+              station.id,
+              ids.map((r) => r.id),
+            ),
+          ),
+        )
+        .groupBy(station.id, provider.name)
+        .orderBy(asc(station.name), asc(station.id));
       return { list: rows, total: total?.n ?? 0 };
     },
 
@@ -307,14 +346,21 @@ export function createMonitorRepo({ db }: { db: Db }) {
       const buckets = (24 * 60) / bucketMinutes;
       const first = Math.floor(now.getTime() / bucketMs) * bucketMs - (buckets - 1) * bucketMs;
       const seconds = bucketMinutes * 60;
-      const perConnector = db
+      // Whole seconds divided as integers: the same buckets as floor(epoch / seconds), without numeric division per sample.
+      const samples = db
         .select({
-          b: sql<number>`floor(extract(epoch from ${meterValue.sampledAt}) / ${seconds})`.as('b'),
+          b: sql<number>`floor(extract(epoch from ${meterValue.sampledAt}))::bigint / ${seconds}`.as('b'),
           avgW: sql<number>`avg(${meterValue.powerW})`.as('avg_w'),
         })
-        .from(meterValue)
-        .innerJoin(chargePoint, eq(chargePoint.id, meterValue.chargePointId))
-        .where(and(gte(meterValue.sampledAt, new Date(first)), isNotNull(meterValue.powerW), pointScope(p)))
+        .from(meterValue);
+      const scope = pointScope(p);
+      const recent = and(gte(meterValue.sampledAt, new Date(first)), isNotNull(meterValue.powerW));
+      // The points' table only when the caller's scope needs it (every sample has its point: a foreign key).
+      const perConnector = (
+        scope
+          ? samples.innerJoin(chargePoint, eq(chargePoint.id, meterValue.chargePointId)).where(and(recent, scope))
+          : samples.where(recent)
+      )
         .groupBy(sql`1`, meterValue.chargePointId, meterValue.connectorNo)
         .as('per_connector');
       const rows = await db

@@ -2,6 +2,13 @@ import type { AuthorizationReason, OcppLogDto } from '@csms/contract';
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
+
+/**
+ * The log counts exactly up to 1,000 rows, not 10,000: each response row costs a look-up of its
+ * request (the pairing), so counting 10,000 rows took 30–75 ms on the bench machine.
+ */
+const EXACT_LOG_COUNT = 1_000;
 
 export interface OcppLogFilter {
   serialNumber?: string | undefined;
@@ -79,7 +86,12 @@ export function createOcppLogRepo({ db }: { db: Db }) {
               p.stationIds.map((id) => sql`${id}`),
               sql`, `,
             )}))`,
-      f.serialNumber ? sql`l.serial_number ilike ${`%${f.serialNumber}%`}` : undefined,
+      // Every identity the log holds is in ocpp_log_identity (a trigger keeps it): the text is matched
+      // against those names, and the rows of the ones that match are read by index.
+      f.serialNumber
+        ? sql`l.serial_number in (select i.serial_number from ocpp_log_identity i where lower(i.serial_number) like lower(${`%${f.serialNumber}%`}))`
+        : undefined,
+      // ILIKE on the column itself: its statistics estimate how many rows match, which the total needs past 1,000.
       f.action ? sql`l.action ilike ${`%${f.action}%`}` : undefined,
       f.direction ? sql`l.direction = ${f.direction}` : undefined,
       f.messageId ? sql`l.message_id = ${f.messageId}` : undefined,
@@ -111,13 +123,23 @@ export function createOcppLogRepo({ db }: { db: Db }) {
   };
 
   return {
+    /** A page newest first, and the total (exact up to `EXACT_LOG_COUNT`, an estimate past it). */
     async list(p: Principal, f: OcppLogFilter, page: number, limit: number) {
-      const [list, [total]] = await Promise.all([
-        rows(sql`${select(false)} where ${where(p, f)} order by l.id desc limit ${limit} offset ${(page - 1) * limit}`),
-        rows(sql`select count(*)::int as id from ocpp_log l where ${where(p, f)}`),
-      ]);
-      return { list: list.map(toDto), total: Number(total?.id ?? 0) };
+      const offset = (page - 1) * limit;
+      // The page's ids first, then the responses paired to those rows only: paired in one query, every
+      // row the offset skipped was paired too.
+      const list = await rows(
+        sql`${select(false)} where l.id in (select l.id from ocpp_log l where ${where(p, f)} order by l.id desc limit ${limit} offset ${offset}) order by l.id desc`,
+      );
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: list.length },
+        sql`select 1 from ocpp_log l where ${where(p, f)}`,
+        EXACT_LOG_COUNT,
+      );
+      return { list: list.map(toDto), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: OcppLogFilter) {
       const [r] = await rows(sql`select count(*)::int as id from ocpp_log l where ${where(p, f)}`);
       return Number(r?.id ?? 0);

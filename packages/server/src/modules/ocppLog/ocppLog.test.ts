@@ -1,4 +1,5 @@
 import { api, type OcppLogDto } from '@csms/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -133,6 +134,19 @@ describe('OCPP log', () => {
     const elsewhere = await insertStation(db, a.providerId);
     const bound = await createUser(db, { providerId: a.providerId, roleId: a.roleId, stationIds: [elsewhere.id] });
     expect((await list('', await s.login(bound.username, bound.password))).total).toBe(0);
+  });
+
+  it('finds a serial number by any part of it, identities that are no charge point included, through the identities the log holds', async () => {
+    // The trigger noted every identity written, the refused unknown one too.
+    const known = (await db.execute(sql`select serial_number from ocpp_log_identity order by 1`)) as unknown as {
+      rows: { serial_number: string }[];
+    };
+    expect(known.rows.map((r) => r.serial_number)).toEqual(expect.arrayContaining([point.serialNumber, 'UNKNOWN-1']));
+    const part = point.serialNumber.slice(2, -1).toLowerCase();
+    expect((await list(`serialNumber=${encodeURIComponent(part)}`)).total).toBe(6);
+    expect((await list('serialNumber=known-', admin)).list.map((r) => r.id)).toEqual([ids.unknown]);
+    expect((await list('serialNumber=known-')).total).toBe(0);
+    expect((await list('serialNumber=no-such-identity', admin)).total).toBe(0);
   });
 
   it('exports the exchanges with their payloads', async () => {

@@ -1,9 +1,10 @@
 import { pointStatusOf, type ConnectorInput, type PointDto, type PointStatus } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, ilike, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chargePoint, chargingTransaction, connector, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { lowerLike } from '../../lib/text-search.js';
 
 export interface PointFilter {
   serialNumber?: string | undefined;
@@ -18,11 +19,18 @@ const occupiedList = sql.join(
   OCCUPIED.map((s) => sql`${s}`),
   sql`, `,
 );
-const statusSql = (ocpp: SQL) =>
-  sql`case when not "charge_point"."online" then 'offline' when ${ocpp} = 'Available' then 'available' when ${ocpp} = 'Faulted' then 'faulted' when ${ocpp} in (${occupiedList}) then 'charging' else 'unavailable' end`;
-/** The point itself or one of its connectors has status `s`. */
+/** The console status of an OCPP status while the point is online (offline is the point's flag). */
+const onlineStatusSql = (ocpp: SQL) =>
+  sql`case when ${ocpp} = 'Available' then 'available' when ${ocpp} = 'Faulted' then 'faulted' when ${ocpp} in (${occupiedList}) then 'charging' else 'unavailable' end`;
+/**
+ * The point itself or one of its connectors has status `s` (`pointStatusOf` of either): offline
+ * is the point's own flag; otherwise the point is online and its status or a connector's maps to
+ * `s`. The connectors are matched in one pass (`in`), not probed point by point.
+ */
 const statusFilter = (s: PointStatus) =>
-  sql`(${statusSql(sql`"charge_point"."status"`)} = ${s} or exists (select 1 from "connector" c where c.charge_point_id = "charge_point"."id" and ${statusSql(sql`c.status`)} = ${s}))`;
+  s === 'offline'
+    ? sql`not "charge_point"."online"`
+    : sql`("charge_point"."online" and (${onlineStatusSql(sql`"charge_point"."status"`)} = ${s} or "charge_point"."id" in (select c.charge_point_id from "connector" c where ${onlineStatusSql(sql`c.status`)} = ${s})))`;
 
 const columns = {
   id: chargePoint.id,
@@ -122,8 +130,8 @@ export function createPointRepo({ db }: { db: Db }) {
     and(providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId), ...more);
   const filterSql = (f: PointFilter) =>
     and(
-      f.serialNumber ? ilike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
-      f.pointName ? ilike(chargePoint.name, `%${f.pointName}%`) : undefined,
+      f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+      f.pointName ? lowerLike(chargePoint.name, `%${f.pointName}%`) : undefined,
       f.stationId ? eq(chargePoint.stationId, f.stationId) : undefined,
       f.status ? statusFilter(f.status) : undefined,
     );

@@ -1,6 +1,7 @@
 import type { IdTagOption } from '@csms/contract';
-import { and, asc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { lowerLike } from '../../lib/text-search.js';
 import { card, chargePoint, chargeUser, chargingTransaction } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { stationScope } from '../monitor/scope.js';
@@ -55,7 +56,9 @@ export function createPointActionRepo({ db }: { db: Db }) {
      */
     async idTagOptions(providerId: number, keyword: string | undefined, now = new Date()): Promise<IdTagOption[]> {
       const like = keyword ? `%${keyword}%` : undefined;
-      const match = like ? or(ilike(card.cardNumber, like), ilike(card.physicalId, like), ilike(chargeUser.account, like)) : undefined;
+      const match = like
+        ? or(lowerLike(card.cardNumber, like), lowerLike(card.physicalId, like), lowerLike(chargeUser.account, like))
+        : undefined;
       const cards = await db
         .select({ idTag: card.physicalId, cardNumber: card.cardNumber, account: chargeUser.account })
         .from(card)

@@ -14,7 +14,8 @@ export interface StationFilter {
 
 // Derived from the station's points, never stored. Spelled out: a correlated subquery needs the qualified outer column.
 const pointCount = sql<number>`(select count(*)::int from "charge_point" cp where cp.station_id = "station"."id")`;
-const connectorCount = sql<number>`(select count(*)::int from "connector" c join "charge_point" cp on cp.id = c.charge_point_id where cp.station_id = "station"."id")`;
+// Through the station's points, then each point's connectors by index (a join let the planner read every connector per station).
+const connectorCount = sql<number>`(select count(*)::int from "connector" c where c.charge_point_id in (select cp.id from "charge_point" cp where cp.station_id = "station"."id"))`;
 const totalPowerW = sql<number>`(select coalesce(sum(cp.rated_power_w), 0)::bigint from "charge_point" cp where cp.station_id = "station"."id")`;
 
 const columns = {
@@ -75,14 +76,32 @@ export function createStationRepo({ db }: { db: Db }) {
   return {
     async list(p: Principal, f: StationFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
-      const [rows, [total]] = await Promise.all([
-        base()
+      // The page's ids first, then the derived counts for those rows only: selected with the
+      // counts, an offset computed them for every row it skipped.
+      const [ids, [total]] = await Promise.all([
+        db
+          .select({ id: station.id })
+          .from(station)
           .where(cond)
           .orderBy(desc(station.id))
           .limit(limit)
           .offset((page - 1) * limit),
         db.select({ n: count() }).from(station).where(cond),
       ]);
+      const rows =
+        ids.length === 0
+          ? []
+          : await base()
+              .where(
+                and(
+                  cond,
+                  inArray(
+                    station.id,
+                    ids.map((r) => r.id),
+                  ),
+                ),
+              )
+              .orderBy(desc(station.id));
       return { list: (rows as StationRow[]).map(toDto), total: total?.n ?? 0 };
     },
     async count(p: Principal, f: StationFilter) {

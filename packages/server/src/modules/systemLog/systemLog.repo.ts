@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, ilike, lte, type SQL } from 'drizzl
 import type { Db } from '../../db/client.js';
 import { systemLog } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
 
 export interface SystemLogFilter {
@@ -48,18 +49,16 @@ export function createSystemLogRepo({ db }: { db: Db }) {
   return {
     async list(p: Principal, f: SystemLogFilter, page: number, limit: number) {
       const cond = where(p, f);
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(systemLog)
-          .where(cond)
-          .orderBy(desc(systemLog.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.select({ n: count() }).from(systemLog).where(cond),
-      ]);
-      return { list: rows.map(toDto), total: total?.n ?? 0 };
+      const offset = (page - 1) * limit;
+      const rows = await db.select().from(systemLog).where(cond).orderBy(desc(systemLog.id)).limit(limit).offset(offset);
+      const total = await pageTotal(
+        db,
+        { offset, size: limit, rows: rows.length },
+        db.select({ id: systemLog.id }).from(systemLog).where(cond),
+      );
+      return { list: rows.map(toDto), ...total };
     },
+    /** Exact, for exports. */
     async count(p: Principal, f: SystemLogFilter) {
       const [r] = await db.select({ n: count() }).from(systemLog).where(where(p, f));
       return r?.n ?? 0;

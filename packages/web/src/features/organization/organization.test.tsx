@@ -46,6 +46,17 @@ describe('organisations screen', () => {
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
   });
 
+  it('says "about" when the server estimated the total (lists past its exact-count limit)', async () => {
+    mockFetch((url) =>
+      url.pathname.endsWith('/queryOrganizations')
+        ? { code: 200, msg: 'ok', data: { list: [row], total: 12345, totalEstimated: true } }
+        : { code: 404, msg: 'x', data: null },
+    );
+    renderWithProviders(<OrganizationPage />);
+    await screen.findByText('North region');
+    expect(screen.getByText('About 12345 in total')).toBeTruthy();
+  });
+
   it('renders the same screen in Chinese', async () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     answerList();

@@ -36,6 +36,8 @@ export function ResourcePage({ resource: declared }: { resource: Resource }) {
       call(api.list, api.list.method === 'POST' ? { body: query as never } : { query: query as never }, { signal }) as Promise<{
         list: Row[];
         total: number;
+        /** Past the server's exact-count limit the total is the database's estimate (records and logs). */
+        totalEstimated?: boolean;
       }>,
     placeholderData: keepPreviousData,
   });
@@ -126,6 +128,7 @@ export function ResourcePage({ resource: declared }: { resource: Resource }) {
         text={text}
         rows={list.data?.list ?? []}
         total={list.data?.total ?? 0}
+        totalEstimated={list.data?.totalEstimated ?? false}
         loading={list.isFetching}
         page={query.page}
         limit={query.limit}

@@ -21,6 +21,8 @@ export interface ResourceTableProps {
   text: ResourceText;
   rows: Row[];
   total: number;
+  /** The total is the server's estimate: shown as "about". */
+  totalEstimated?: boolean;
   loading: boolean;
   page: number;
   limit: number;
@@ -184,7 +186,7 @@ export function ResourceTable(p: ResourceTableProps) {
         showSizeChanger: resource.pageSize === undefined,
         showQuickJumper: true,
         pageSizeOptions: pageSizes.map(String),
-        showTotal: (total) => text.t('kit.total', { total }),
+        showTotal: (total) => text.t(p.totalEstimated ? 'kit.totalAbout' : 'kit.total', { total }),
         onChange: (page, limit) => {
           p.onPage(page, limit);
           ref.current?.scrollTo?.({ top: 0 });

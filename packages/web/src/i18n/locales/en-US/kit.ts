@@ -11,6 +11,7 @@ const kit: UiCatalogue['kit'] = {
   dayZoneStation: 'Days in the time of {station} ({zone})',
   dayZoneDefault: 'Days in {zone} time; choose one station for its own',
   total: '{total} in total',
+  totalAbout: 'About {total} in total',
   columns: 'Columns',
   showSearch: 'Show search',
   hideSearch: 'Hide search',

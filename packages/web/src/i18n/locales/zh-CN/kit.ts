@@ -10,6 +10,7 @@ export default {
   dayZoneStation: '按场站“{station}”的时间（{zone}）计日',
   dayZoneDefault: '按 {zone} 时间计日；选择单个场站则按该场站时间',
   total: '共 {total} 条',
+  totalAbout: '约 {total} 条',
   columns: '列设置',
   showSearch: '显示搜索',
   hideSearch: '隐藏搜索',
