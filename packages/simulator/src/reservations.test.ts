@@ -1,51 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createChargePoint, type ChargePoint } from './charge-point.js';
-import { createManualClock, type ManualClock } from './clock.js';
-import { startFakeCsms, type FakeCsms } from './testing/fake-csms.js';
+import { describe, expect, it } from 'vitest';
+import { chargerFixture } from './testing/charger-fixture.js';
 import { settle } from './testing/helpers.js';
-import type { ChargePointOptions } from './types.js';
 
-let csms: FakeCsms;
-let clock: ManualClock;
-let cp: ChargePoint;
 const SN = 'CP-RES';
+const f = chargerFixture(SN, { connectors: 2 });
+const { boot, call, answer, statuses } = f;
 
-async function boot(extra: Partial<ChargePointOptions> = {}) {
-  cp = createChargePoint({
-    url: csms.url,
-    serialNumber: SN,
-    clock,
-    connectors: 2,
-    random: () => 0.5,
-    clockAlignedDataInterval: 0,
-    ...extra,
-  });
-  cp.start();
-  await cp.ready();
-  await settle(cp);
-}
-
-const call = (action: string, payload: Record<string, unknown>) => csms.call(SN, action, payload);
-const answer = async (action: string, payload: Record<string, unknown>) => {
-  const r = await call(action, payload);
-  return r.result?.status ?? r.error;
-};
-const inMinutes = (m: number) => new Date(clock.now() + m * 60_000).toISOString();
+const inMinutes = (m: number) => new Date(f.clock.now() + m * 60_000).toISOString();
 const reserve = (connectorId: number, idTag: string, reservationId: number, extra: Record<string, unknown> = {}) =>
   answer('ReserveNow', { connectorId, idTag, reservationId, expiryDate: inMinutes(30), ...extra });
-const statusOf = (connectorId: number) => cp.connector(connectorId).status;
-const statuses = (connectorId: number) =>
-  csms.of(SN, 'StatusNotification').flatMap((r) => (r.payload.connectorId === connectorId ? [r.payload.status] : []));
-
-beforeEach(async () => {
-  csms = await startFakeCsms();
-  clock = createManualClock();
-});
-afterEach(async () => {
-  await cp.stop();
-  await csms.close();
-  expect(csms.invalid).toEqual([]);
-});
+const statusOf = (connectorId: number) => f.cp.connector(connectorId).status;
 
 describe('ReserveNow', () => {
   it('reserves an Available connector for one idTag, which then starts there with the reservationId', async () => {
@@ -55,23 +19,23 @@ describe('ReserveNow', () => {
     }[];
     expect(profiles[0]!.value.split(',')).toEqual(expect.arrayContaining(['SmartCharging', 'Reservation']));
 
-    const reserved = csms.waitFor(SN, 'StatusNotification', (p) => p.connectorId === 1 && p.status === 'Reserved');
+    const reserved = f.csms.waitFor(SN, 'StatusNotification', (p) => p.connectorId === 1 && p.status === 'Reserved');
     expect(await reserve(1, 'DRIVER-A', 7)).toBe('Accepted');
     await reserved;
-    expect(cp.connector(1)).toMatchObject({ status: 'Reserved', reservationId: 7 });
+    expect(f.cp.connector(1)).toMatchObject({ status: 'Reserved', reservationId: 7 });
     expect(statusOf(2)).toBe('Available');
 
     // Another driver: refused at the connector, and by a remote start there.
-    await expect(cp.startCharging(1, 'DRIVER-B')).rejects.toThrow('reserved for another idTag');
-    expect(csms.of(SN, 'StartTransaction')).toHaveLength(0);
+    await expect(f.cp.startCharging(1, 'DRIVER-B')).rejects.toThrow('reserved for another idTag');
+    expect(f.csms.of(SN, 'StartTransaction')).toHaveLength(0);
     expect(statusOf(1)).toBe('Reserved'); // the other driver's cable changes nothing
     expect(await answer('RemoteStartTransaction', { connectorId: 1, idTag: 'DRIVER-B' })).toBe('Rejected');
 
-    const started = await cp.startCharging(1, 'driver-a'); // idTags ignore case
+    const started = await f.cp.startCharging(1, 'driver-a'); // idTags ignore case
     expect(started).toMatchObject({ accepted: true, transactionId: 101 });
-    expect(csms.of(SN, 'StartTransaction')[0]!.payload).toMatchObject({ connectorId: 1, idTag: 'driver-a', reservationId: 7 });
-    await settle(cp);
-    expect(cp.connector(1).reservationId).toBeUndefined();
+    expect(f.csms.of(SN, 'StartTransaction')[0]!.payload).toMatchObject({ connectorId: 1, idTag: 'driver-a', reservationId: 7 });
+    await settle(f.cp);
+    expect(f.cp.connector(1).reservationId).toBeUndefined();
     expect(statuses(1)).toEqual(['Available', 'Reserved', 'Charging']);
     expect(await answer('CancelReservation', { reservationId: 7 })).toBe('Rejected'); // used up
   });
@@ -79,13 +43,13 @@ describe('ReserveNow', () => {
   it('sends a remote start without a connector to the one reserved for its idTag, and others elsewhere', async () => {
     await boot();
     expect(await reserve(2, 'DRIVER-A', 1)).toBe('Accepted');
-    const first = csms.waitFor(SN, 'StartTransaction');
+    const first = f.csms.waitFor(SN, 'StartTransaction');
     expect(await answer('RemoteStartTransaction', { idTag: 'DRIVER-B' })).toBe('Accepted');
     expect((await first).payload).toMatchObject({ connectorId: 1, idTag: 'DRIVER-B' });
     expect((await first).payload.reservationId).toBeUndefined();
-    await settle(cp);
+    await settle(f.cp);
     expect(await answer('RemoteStartTransaction', { idTag: 'DRIVER-C' })).toBe('Rejected'); // only the reserved one is left
-    const second = csms.waitFor(SN, 'StartTransaction', (p) => p.connectorId === 2);
+    const second = f.csms.waitFor(SN, 'StartTransaction', (p) => p.connectorId === 2);
     expect(await answer('RemoteStartTransaction', { idTag: 'DRIVER-A' })).toBe('Accepted');
     expect((await second).payload).toMatchObject({ idTag: 'DRIVER-A', reservationId: 1 });
   });
@@ -102,33 +66,38 @@ describe('ReserveNow', () => {
     };
     expect(await answer('SendLocalList', list)).toBe('Accepted');
     expect(await reserve(1, 'CHILD-0', 3, { parentIdTag: 'FLEET-9' })).toBe('Accepted');
-    await expect(cp.startCharging(1, 'STRANGER')).rejects.toThrow('reserved');
-    expect(await cp.startCharging(1, 'CHILD-1')).toMatchObject({ accepted: true });
-    expect(csms.of(SN, 'StartTransaction')[0]!.payload).toMatchObject({ idTag: 'CHILD-1', reservationId: 3 });
+    await expect(f.cp.startCharging(1, 'STRANGER')).rejects.toThrow('reserved');
+    expect(await f.cp.startCharging(1, 'CHILD-1')).toMatchObject({ accepted: true });
+    expect(f.csms.of(SN, 'StartTransaction')[0]!.payload).toMatchObject({ idTag: 'CHILD-1', reservationId: 3 });
   });
 
   it('expires at expiryDate: the connector is Available again', async () => {
     await boot();
     expect(await reserve(1, 'DRIVER-A', 4, { expiryDate: inMinutes(10) })).toBe('Accepted');
-    await settle(cp);
-    clock.advance(10 * 60_000 - 1);
+    await settle(f.cp);
+    f.clock.advance(10 * 60_000 - 1);
     expect(statusOf(1)).toBe('Reserved');
-    const available = csms.waitFor(SN, 'StatusNotification', (p) => p.connectorId === 1 && p.status === 'Available', csms.received.length);
-    clock.advance(1);
+    const available = f.csms.waitFor(
+      SN,
+      'StatusNotification',
+      (p) => p.connectorId === 1 && p.status === 'Available',
+      f.csms.received.length,
+    );
+    f.clock.advance(1);
     await available;
     expect(statuses(1)).toEqual(['Available', 'Reserved', 'Available']);
-    expect(await cp.startCharging(1, 'DRIVER-B')).toMatchObject({ accepted: true });
+    expect(await f.cp.startCharging(1, 'DRIVER-B')).toMatchObject({ accepted: true });
   });
 
   it('replaces a reservation with the same id, and cancels one (Rejected for an unknown id)', async () => {
     await boot();
     expect(await reserve(1, 'DRIVER-A', 5)).toBe('Accepted');
     expect(await reserve(2, 'DRIVER-A', 5)).toBe('Accepted');
-    await settle(cp);
+    await settle(f.cp);
     expect([statusOf(1), statusOf(2)]).toEqual(['Available', 'Reserved']);
     expect(await answer('CancelReservation', { reservationId: 6 })).toBe('Rejected');
     expect(await answer('CancelReservation', { reservationId: 5 })).toBe('Accepted');
-    await settle(cp);
+    await settle(f.cp);
     expect(statuses(2)).toEqual(['Available', 'Reserved', 'Available']);
     expect(await answer('CancelReservation', { reservationId: 5 })).toBe('Rejected');
     expect(await answer('CancelReservation', {})).toBe('OccurenceConstraintViolation');
@@ -136,18 +105,18 @@ describe('ReserveNow', () => {
 
   it('answers Occupied, Faulted, Unavailable or Rejected when it cannot reserve', async () => {
     await boot({ connectors: 3 });
-    await cp.startCharging(1, 'TAG-1');
+    await f.cp.startCharging(1, 'TAG-1');
     expect(await reserve(1, 'DRIVER-A', 1)).toBe('Occupied'); // Charging
-    cp.plugIn(2);
+    f.cp.plugIn(2);
     expect(await reserve(2, 'DRIVER-A', 1)).toBe('Occupied'); // Preparing
-    await cp.unplug(2);
-    cp.fault(2, 'GroundFailure');
+    await f.cp.unplug(2);
+    f.cp.fault(2, 'GroundFailure');
     expect(await reserve(2, 'DRIVER-A', 1)).toBe('Faulted');
     expect(await answer('ChangeAvailability', { connectorId: 3, type: 'Inoperative' })).toBe('Accepted');
     expect(await reserve(3, 'DRIVER-A', 1)).toBe('Unavailable');
     expect(await reserve(0, 'DRIVER-A', 1)).toBe('Occupied'); // no free connector left
     expect(await reserve(4, 'DRIVER-A', 1)).toBe('Rejected'); // no such connector
-    cp.clearFault(2);
+    f.cp.clearFault(2);
     expect(await reserve(2, 'DRIVER-A', 1, { expiryDate: inMinutes(-1) })).toBe('Rejected'); // already expired
     expect(await reserve(2, 'DRIVER-A', 1)).toBe('Accepted');
     expect(await reserve(2, 'DRIVER-B', 2)).toBe('Occupied'); // reserved for someone else
@@ -167,27 +136,27 @@ describe('a reservation of connector 0', () => {
   it('keeps one connector free for its idTag: the last free one shows Reserved and takes only that idTag', async () => {
     await boot();
     expect(await reserve(0, 'DRIVER-A', 9)).toBe('Accepted');
-    await settle(cp);
+    await settle(f.cp);
     expect([statusOf(0), statusOf(1), statusOf(2)]).toEqual(['Available', 'Available', 'Available']);
     expect(await reserve(0, 'DRIVER-B', 10)).toBe('Accepted'); // two free connectors, two reservations
     expect(await reserve(0, 'DRIVER-C', 11)).toBe('Occupied');
-    await settle(cp);
+    await settle(f.cp);
     expect([statusOf(1), statusOf(2)]).toEqual(['Reserved', 'Reserved']);
     expect(await answer('CancelReservation', { reservationId: 10 })).toBe('Accepted');
-    await settle(cp);
+    await settle(f.cp);
     expect([statusOf(1), statusOf(2)]).toEqual(['Available', 'Available']);
 
-    expect(await cp.startCharging(1, 'DRIVER-B')).toMatchObject({ accepted: true });
-    await settle(cp);
+    expect(await f.cp.startCharging(1, 'DRIVER-B')).toMatchObject({ accepted: true });
+    await settle(f.cp);
     expect(statusOf(2)).toBe('Reserved');
-    await expect(cp.startCharging(2, 'DRIVER-C')).rejects.toThrow('reserved');
+    await expect(f.cp.startCharging(2, 'DRIVER-C')).rejects.toThrow('reserved');
     expect(await answer('RemoteStartTransaction', { connectorId: 2, idTag: 'DRIVER-C' })).toBe('Rejected');
-    expect(await cp.startCharging(2, 'DRIVER-A')).toMatchObject({ accepted: true });
-    expect(csms.of(SN, 'StartTransaction').map((r) => [r.payload.idTag, r.payload.reservationId])).toEqual([
+    expect(await f.cp.startCharging(2, 'DRIVER-A')).toMatchObject({ accepted: true });
+    expect(f.csms.of(SN, 'StartTransaction').map((r) => [r.payload.idTag, r.payload.reservationId])).toEqual([
       ['DRIVER-B', undefined],
       ['DRIVER-A', 9],
     ]);
-    await settle(cp);
+    await settle(f.cp);
     expect(statuses(2)).toEqual(['Available', 'Reserved', 'Available', 'Reserved', 'Charging']);
   });
 });

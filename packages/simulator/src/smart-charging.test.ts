@@ -1,58 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createChargePoint, type ChargePoint } from './charge-point.js';
-import { createManualClock, type ManualClock } from './clock.js';
+import { describe, expect, it } from 'vitest';
 import type { ChargingProfile } from './smart-charging.js';
-import { startFakeCsms, type FakeCsms } from './testing/fake-csms.js';
+import { chargerFixture } from './testing/charger-fixture.js';
 import { reading, settle, tick as tickBy } from './testing/helpers.js';
 import { profile, T0 } from './testing/profiles.js';
-import type { ChargePointOptions } from './types.js';
 
-let csms: FakeCsms;
-let clock: ManualClock;
-let cp: ChargePoint;
 const SN = 'CP-SMART';
+const f = chargerFixture(SN, { connectors: [{ maxPowerW: 11_000 }, { maxPowerW: 11_000 }] });
+const { boot, call, answer, statuses } = f;
 
-async function boot(extra: Partial<ChargePointOptions> = {}) {
-  cp = createChargePoint({
-    url: csms.url,
-    serialNumber: SN,
-    clock,
-    connectors: [{ maxPowerW: 11_000 }, { maxPowerW: 11_000 }],
-    random: () => 0.5,
-    clockAlignedDataInterval: 0,
-    ...extra,
-  });
-  cp.start();
-  await cp.ready();
-  await settle(cp);
-}
-
-const call = (action: string, payload: Record<string, unknown>) => csms.call(SN, action, payload);
 const set = (connectorId: number, p: ChargingProfile | Record<string, unknown>) =>
   call('SetChargingProfile', { connectorId, csChargingProfiles: p });
-const answer = async (action: string, payload: Record<string, unknown>) => {
-  const r = await call(action, payload);
-  return r.result?.status ?? r.error;
-};
 const limits = async (connectorId: number, duration = 3600, chargingRateUnit?: 'A' | 'W') => {
   const r = await call('GetCompositeSchedule', { connectorId, duration, ...(chargingRateUnit ? { chargingRateUnit } : {}) });
   const schedule = r.result!.chargingSchedule as { chargingSchedulePeriod: { startPeriod: number; limit: number }[] };
   return schedule.chargingSchedulePeriod.map((p) => [p.startPeriod, p.limit]);
 };
-const tick = (ms: number) => tickBy(clock, cp, ms);
-const meterValues = (from: number) => csms.received.slice(from).filter((r) => r.serial === SN && r.action === 'MeterValues');
-const statuses = (connectorId: number) =>
-  csms.of(SN, 'StatusNotification').flatMap((r) => (r.payload.connectorId === connectorId ? [r.payload.status] : []));
-
-beforeEach(async () => {
-  csms = await startFakeCsms();
-  clock = createManualClock();
-});
-afterEach(async () => {
-  await cp.stop();
-  await csms.close();
-  expect(csms.invalid).toEqual([]);
-});
+const tick = (ms: number) => tickBy(f.clock, f.cp, ms);
+const meterValues = (from: number) => f.csms.received.slice(from).filter((r) => r.serial === SN && r.action === 'MeterValues');
 
 const txDefault = (id: number, stackLevel: number, limit: number) => profile(id, 'TxDefaultProfile', stackLevel, [[0, limit]]);
 
@@ -127,7 +91,7 @@ describe('SetChargingProfile', () => {
 
   it('takes a TxProfile for the transaction in progress only, and drops it when the transaction ends', async () => {
     await boot();
-    const { transactionId } = await cp.startCharging(1, 'TAG-1');
+    const { transactionId } = await f.cp.startCharging(1, 'TAG-1');
     expect(transactionId).toBe(101);
     const tx = (id: number, transactionId?: number) =>
       profile(id, 'TxProfile', 0, [[0, 4000]], { kind: 'Relative', ...(transactionId ? { transactionId } : {}) });
@@ -135,8 +99,8 @@ describe('SetChargingProfile', () => {
     expect((await set(2, tx(1))).result).toEqual({ status: 'Rejected' });
     expect((await set(1, tx(1, 101))).result).toEqual({ status: 'Accepted' });
     expect(await limits(1)).toEqual([[0, 4000]]);
-    await cp.stopCharging(1);
-    await settle(cp);
+    await f.cp.stopCharging(1);
+    await settle(f.cp);
     expect(await limits(1)).toEqual([[0, 11_000]]);
     expect(await answer('ClearChargingProfile', { id: 1 })).toBe('Unknown');
   });
@@ -179,7 +143,7 @@ describe('ClearChargingProfile', () => {
 describe('GetCompositeSchedule', () => {
   it('answers the composite of the installed profiles from now, in W or A, with periods merged', async () => {
     await boot();
-    clock.advance(30 * 60_000);
+    f.clock.advance(30 * 60_000);
     expect((await set(0, profile(1, 'ChargePointMaxProfile', 0, [[0, 9000]], { start: T0 + 3_600_000 }))).result).toEqual({
       status: 'Accepted',
     });
@@ -226,13 +190,13 @@ describe('GetCompositeSchedule', () => {
 describe('charging under a profile', () => {
   it('draws only what the profile allows, suspends (SuspendedEVSE) at 0 and resumes when the limit rises', async () => {
     await boot({ meterValueSampleInterval: 60 });
-    await cp.startCharging(1, 'TAG-1');
+    await f.cp.startCharging(1, 'TAG-1');
     await tick(60_000);
     const first = meterValues(0).at(-1)!.payload;
     expect(reading(first, 'Power.Active.Import')).toBe(11_000);
     expect(reading(first, 'Energy.Active.Import.Register')).toBe(183);
 
-    const from = csms.received.length;
+    const from = f.csms.received.length;
     const stepped = profile(
       1,
       'TxProfile',
@@ -242,10 +206,10 @@ describe('charging under a profile', () => {
         [120, 0],
         [240, 4000],
       ],
-      { start: clock.now() },
+      { start: f.clock.now() },
     );
     expect((await set(1, stepped)).result).toEqual({ status: 'Accepted' });
-    expect(cp.connector(1)).toMatchObject({ powerW: 6000, limitW: 6000 });
+    expect(f.cp.connector(1)).toMatchObject({ powerW: 6000, limitW: 6000 });
     await tick(60_000); // 00:02
     const limited = meterValues(from).at(-1)!.payload;
     expect(reading(limited, 'Power.Active.Import')).toBe(6000);
@@ -253,23 +217,23 @@ describe('charging under a profile', () => {
     expect(reading(limited, 'Energy.Active.Import.Register')).toBe(283);
 
     await tick(60_000); // 00:03: the limit drops to 0
-    expect(cp.connector(1)).toMatchObject({ status: 'SuspendedEVSE', powerW: 0 });
+    expect(f.cp.connector(1)).toMatchObject({ status: 'SuspendedEVSE', powerW: 0 });
     await tick(60_000); // 00:04
     const suspended = meterValues(from).at(-1)!.payload;
     expect(reading(suspended, 'Power.Active.Import')).toBe(0);
     expect(reading(suspended, 'Energy.Active.Import.Register')).toBe(383);
 
     await tick(60_000); // 00:05: 4 kW
-    expect(cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 4000 });
+    expect(f.cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 4000 });
     await tick(60_000);
     expect(reading(meterValues(from).at(-1)!.payload, 'Energy.Active.Import.Register')).toBe(450);
     expect(statuses(1).slice(-3)).toEqual(['Charging', 'SuspendedEVSE', 'Charging']);
     for (const mv of meterValues(from)) expect(reading(mv.payload, 'Power.Active.Import')).toBeLessThanOrEqual(6000);
 
     expect(await answer('ClearChargingProfile', { id: 1 })).toBe('Accepted');
-    await settle(cp);
-    expect(cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 11_000 });
-    expect(cp.connector(1).limitW).toBeUndefined();
+    await settle(f.cp);
+    expect(f.cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 11_000 });
+    expect(f.cp.connector(1).limitW).toBeUndefined();
   });
 
   it('installs the TxProfile of a RemoteStartTransaction for the new transaction, and rejects another purpose', async () => {
@@ -280,28 +244,28 @@ describe('charging under a profile', () => {
     expect(
       await answer('RemoteStartTransaction', { connectorId: 1, idTag: 'R-1', chargingProfile: { ...chargingProfile, stackLevel: 'x' } }),
     ).toBe('TypeConstraintViolation');
-    const start = csms.waitFor(SN, 'StartTransaction');
+    const start = f.csms.waitFor(SN, 'StartTransaction');
     expect(await answer('RemoteStartTransaction', { connectorId: 1, idTag: 'R-1', chargingProfile })).toBe('Accepted');
     await start;
-    await settle(cp);
-    expect(cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 3680, limitW: 3680 }); // 16 A on one phase
+    await settle(f.cp);
+    expect(f.cp.connector(1)).toMatchObject({ status: 'Charging', powerW: 3680, limitW: 3680 }); // 16 A on one phase
     const r = await call('GetCompositeSchedule', { connectorId: 1, duration: 60, chargingRateUnit: 'A' });
     expect(r.result).toMatchObject({ chargingSchedule: { chargingSchedulePeriod: [{ startPeriod: 0, limit: 16, numberPhases: 1 }] } });
-    await cp.stopCharging(1);
+    await f.cp.stopCharging(1);
     expect(await answer('ClearChargingProfile', { id: 5 })).toBe('Unknown');
   });
 
   it('shares the ChargePointMaxProfile among the connectors that charge', async () => {
     await boot();
     expect((await set(0, profile(1, 'ChargePointMaxProfile', 0, [[0, 10_000]]))).result).toEqual({ status: 'Accepted' });
-    await cp.startCharging(1, 'TAG-1');
-    expect(cp.connector(1).powerW).toBe(10_000);
-    await cp.startCharging(2, 'TAG-2');
-    expect([cp.connector(1).powerW, cp.connector(2).powerW]).toEqual([5000, 5000]);
+    await f.cp.startCharging(1, 'TAG-1');
+    expect(f.cp.connector(1).powerW).toBe(10_000);
+    await f.cp.startCharging(2, 'TAG-2');
+    expect([f.cp.connector(1).powerW, f.cp.connector(2).powerW]).toEqual([5000, 5000]);
     expect((await set(2, profile(2, 'TxProfile', 0, [[0, 2000]], { kind: 'Relative' }))).result).toEqual({ status: 'Accepted' });
-    await settle(cp);
-    expect([cp.connector(1).powerW, cp.connector(2).powerW]).toEqual([8000, 2000]);
-    await cp.stopCharging(2);
-    expect(cp.connector(1).powerW).toBe(10_000);
+    await settle(f.cp);
+    expect([f.cp.connector(1).powerW, f.cp.connector(2).powerW]).toEqual([8000, 2000]);
+    await f.cp.stopCharging(2);
+    expect(f.cp.connector(1).powerW).toBe(10_000);
   });
 });
