@@ -34,11 +34,13 @@ export * from './api/ocpp-log.js';
 export * from './api/charge-record.js';
 export * from './api/alarm-record.js';
 export * from './api/statistics.js';
+export * from './api/charging-profile.js';
 
 import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
 import { chargeRecordApi } from './api/charge-record.js';
 import { statisticsApi } from './api/statistics.js';
+import { chargingProfileApi } from './api/charging-profile.js';
 import { carApi } from './api/car.js';
 import { cardApi } from './api/card.js';
 import { chargeUserApi } from './api/charge-user.js';
@@ -89,6 +91,7 @@ export const api = {
   chargeRecord: chargeRecordApi,
   alarmRecord: alarmRecordApi,
   statistics: statisticsApi,
+  chargingProfile: chargingProfileApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -69,6 +69,11 @@ export const permissionCatalogue: PermissionGroup[] = [
       ]),
     ],
   },
+  // Smart charging (issue 15): the central system's charging profiles; the other tabs add theirs as they land.
+  {
+    menu: '/realTimeMonitor/smartCharging',
+    permissions: actions('smart:chargingProfile', [...CRUD, 'send', 'clear']),
+  },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [...actions('config:pointConfig', ['query', 'edit']), ...actions('config:ocppLog', ['list', 'export'])],

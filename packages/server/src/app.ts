@@ -40,6 +40,9 @@ import { createOcppLogRepo } from './modules/ocppLog/ocppLog.repo.js';
 import { ocppLogRoutes } from './modules/ocppLog/ocppLog.routes.js';
 import { createPointActionRepo } from './modules/pointAction/pointAction.repo.js';
 import { pointActionRoutes } from './modules/pointAction/pointAction.routes.js';
+import { createChargingProfileRepo } from './modules/chargingProfile/chargingProfile.repo.js';
+import { chargingProfileRoutes } from './modules/chargingProfile/chargingProfile.routes.js';
+import { createProfileSender } from './modules/chargingProfile/chargingProfile.service.js';
 import { createCommandSender } from './modules/pointAction/pointAction.service.js';
 import { createAuthorizationService } from './modules/cards/authorize.js';
 import { createLocalListRepo } from './modules/localList/localList.repo.js';
@@ -277,6 +280,11 @@ export async function buildApp({
     intervalMs: config.localListSyncMs,
     onError: (err) => server.log.error({ err }, 'local list sync failed'),
   });
+  // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them).
+  const profiles = createChargingProfileRepo({ db });
+  const profileSender = createProfileSender({ repo: profiles, ask });
+  mount(api.chargingProfile, chargingProfileRoutes({ repo: profiles, sender: profileSender, ask, events, columns, config }));
+  ocpp.onBooted((point) => profileSender.afterBoot(point));
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 

@@ -170,6 +170,21 @@ const pointBody = (stationId: number) => ({
   connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
 });
 
+/** The station and point of the charging profiles the profile resource created, by profile id. */
+const profileTargets = new Map<number, { stationId: number; serialNumber: string }>();
+const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
+const profileBody = (stationId: number, serialNumber: string) => ({
+  stationId,
+  serialNumbers: [serialNumber],
+  connectors: [0],
+  purpose: 'ChargePointMaxProfile',
+  stackLevel: 1,
+  chargingProfileKind: 'Absolute',
+  chargingRateUnit: 'W',
+  startSchedule: new Date().toISOString(),
+  periods: [{ startPeriod: 0, limit: 5000 }],
+});
+
 const providerBody = (env: TenantEnv) => ({
   providerName: uniq('prov'),
   parentId: env.a.providerId,
@@ -627,6 +642,48 @@ export const tenantResources: TenantResource[] = [
         expect: 'emptyList',
       },
       { ep: api.point.export, input: (id) => ({ body: { format: 'csv', stationId: pointStations.get(id) ?? 0 } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'chargingProfile',
+    table: schema.chargingProfile,
+    create: async (env) => {
+      const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
+      const pb = pointBody(st.id);
+      await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pb }));
+      const profile = await ok(
+        env.s.call<{ id: number }>('POST', api.chargingProfile.add.path, { token: env.a.token, body: profileBody(st.id, pb.serialNumber) }),
+      );
+      profileTargets.set(profile.id, { stationId: st.id, serialNumber: pb.serialNumber });
+      return profile.id;
+    },
+    snapshot: async (env, id) => [
+      await row(schema.chargingProfile, schema.chargingProfile.id)(env, id),
+      await env.s.database.db.select().from(schema.chargingProfileTarget).where(eq(schema.chargingProfileTarget.profileId, id)),
+    ],
+    stationOf: stationCol(schema.chargingProfile, schema.chargingProfile.id, schema.chargingProfile.stationId),
+    endpoints: [
+      { ep: api.chargingProfile.get, input: (id) => ({ query: { id } }) },
+      // A new profile for A's station and point: B cannot name them.
+      { ep: api.chargingProfile.add, input: (id) => ({ body: profileBody(profileOf(id).stationId, profileOf(id).serialNumber) }) },
+      {
+        ep: api.chargingProfile.edit,
+        input: (id) => ({ body: { ...profileBody(profileOf(id).stationId, profileOf(id).serialNumber), id, stackLevel: 5 } }),
+      },
+      { ep: api.chargingProfile.send, input: (id) => ({ body: { id } }) },
+      { ep: api.chargingProfile.clear, input: (id) => ({ body: { serialNumber: profileOf(id).serialNumber, id } }) },
+      { ep: api.chargingProfile.inForce, input: (id) => ({ query: { serialNumber: profileOf(id).serialNumber } }), expect: 'notFound' },
+      { ep: api.chargingProfile.remove, input: (id) => ({ body: { ids: [id] } }) },
+      {
+        ep: api.chargingProfile.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: profileOf(id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.chargingProfile.export,
+        input: (id) => ({ body: { format: 'csv', stationId: profileOf(id).stationId } }),
+        expect: 'emptyList',
+      },
     ],
   },
   {

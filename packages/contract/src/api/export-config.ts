@@ -155,6 +155,26 @@ export const exportColumns = {
     'connectorNo',
     'providerName',
   ],
+  chargingProfile: [
+    'id',
+    'stationName',
+    'purpose',
+    'stackLevel',
+    'chargingProfileKind',
+    'recurrencyKind',
+    'chargingRateUnit',
+    'startSchedule',
+    'duration',
+    'validFrom',
+    'validTo',
+    'serialNumbers',
+    'connectors',
+    'periods',
+    'acceptedCount',
+    'providerName',
+    'createdByName',
+    'createTime',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 export type ExportSource = keyof typeof exportColumns;
 export const exportSources = Object.keys(exportColumns) as ExportSource[];

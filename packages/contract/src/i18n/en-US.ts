@@ -4,6 +4,7 @@ import { ocppEn } from './areas/ocpp.en.js';
 import { cardsEn } from './areas/cards.en.js';
 import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
+import { smartEn } from './areas/smart.en.js';
 
 export const enUS: Vocabulary = {
   fields: {
@@ -172,6 +173,7 @@ export const enUS: Vocabulary = {
     ...cardsEn.fields,
     ...priceEn.fields,
     ...recordsEn.fields,
+    ...smartEn.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -212,6 +214,7 @@ export const enUS: Vocabulary = {
       ...cardsEn.operation,
       ...priceEn.operation,
       ...recordsEn.operation,
+      ...smartEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
     passwordClass: { lower: 'lower-case letters', upper: 'upper-case letters', digit: 'digits', symbol: 'symbols' },
@@ -227,12 +230,14 @@ export const enUS: Vocabulary = {
       ...cardsEn.exportSource,
       ...priceEn.exportSource,
       ...recordsEn.exportSource,
+      ...smartEn.exportSource,
     },
     ...stationEn.enums,
     ...ocppEn.enums,
     ...cardsEn.enums,
     ...priceEn.enums,
     ...recordsEn.enums,
+    ...smartEn.enums,
   },
   errors: {
     success: 'Success',
@@ -337,6 +342,7 @@ export const enUS: Vocabulary = {
     ...cardsEn.errors,
     ...priceEn.errors,
     ...recordsEn.errors,
+    ...smartEn.errors,
   },
   validation: {
     required: '{field} is required',
@@ -363,5 +369,6 @@ export const enUS: Vocabulary = {
     ...cardsEn.validation,
     ...priceEn.validation,
     ...recordsEn.validation,
+    ...smartEn.validation,
   },
 };

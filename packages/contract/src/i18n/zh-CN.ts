@@ -4,6 +4,7 @@ import { ocppZh } from './areas/ocpp.js';
 import { cardsZh } from './areas/cards.js';
 import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
+import { smartZh } from './areas/smart.js';
 
 /** Domain vocabulary in Chinese: field names, enum labels, server messages. en-US must match it key for key. */
 export const zhCN = {
@@ -173,6 +174,7 @@ export const zhCN = {
     ...cardsZh.fields,
     ...priceZh.fields,
     ...recordsZh.fields,
+    ...smartZh.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -213,6 +215,7 @@ export const zhCN = {
       ...cardsZh.operation,
       ...priceZh.operation,
       ...recordsZh.operation,
+      ...smartZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
     passwordClass: { lower: '小写字母', upper: '大写字母', digit: '数字', symbol: '符号' },
@@ -228,12 +231,14 @@ export const zhCN = {
       ...cardsZh.exportSource,
       ...priceZh.exportSource,
       ...recordsZh.exportSource,
+      ...smartZh.exportSource,
     },
     ...stationZh.enums,
     ...ocppZh.enums,
     ...cardsZh.enums,
     ...priceZh.enums,
     ...recordsZh.enums,
+    ...smartZh.enums,
   },
   errors: {
     success: '操作成功',
@@ -332,6 +337,7 @@ export const zhCN = {
     ...cardsZh.errors,
     ...priceZh.errors,
     ...recordsZh.errors,
+    ...smartZh.errors,
   },
   validation: {
     required: '请输入{field}',
@@ -358,6 +364,7 @@ export const zhCN = {
     ...cardsZh.validation,
     ...priceZh.validation,
     ...recordsZh.validation,
+    ...smartZh.validation,
   },
 };
 

@@ -847,3 +847,6 @@ export const clientErrorQuota = pgTable('client_error_quota', {
   reports: integer('reports').notNull(),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
 });
+
+/** Second-wave modules, one file each (DESIGN.md §10). */
+export * from './schema/smart-charging.js';

@@ -25,6 +25,8 @@ export interface OcppCore {
    * Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.
    */
   transactionStopped(transactionId: number, idTag: string): void;
+  /** Tells listeners (stored charging profiles) that a point booted; called after the reply. */
+  booted(point: Pick<PointState, 'id' | 'serialNumber'>): void;
 }
 
 type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';

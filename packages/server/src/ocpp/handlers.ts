@@ -59,6 +59,7 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
           at: now,
         },
       });
+      core.booted(session.point);
       return { status: 'Accepted', currentTime: now.toISOString(), interval: core.config.heartbeatIntervalSec };
     },
 

@@ -70,6 +70,7 @@ export function createOcpp(deps: OcppDeps) {
   const sessions = new Map<string, ChargerSession>();
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
+  const bootListeners = new Set<(point: { id: number; serialNumber: string }) => void | Promise<void>>();
   const wss = new WebSocketServer({
     noServer: true,
     // Our session map tracks sockets; ws's own set would be a second reference per charger.
@@ -126,6 +127,17 @@ export function createOcpp(deps: OcppDeps) {
         );
         // Settlement moved the balance: what was cached before it is stale.
         void Promise.all(done).then(() => deps.authorization.forget(idTag));
+      });
+    },
+    booted(point) {
+      const { id, serialNumber } = point;
+      // After the reply has gone out, so that what the listeners send follows the BootNotification.conf.
+      setImmediate(() => {
+        for (const fn of bootListeners) {
+          Promise.resolve()
+            .then(() => fn({ id, serialNumber }))
+            .catch((err: unknown) => logger.error({ err, serialNumber }, 'ocpp: boot listener failed'));
+        }
       });
     },
   };
@@ -391,6 +403,12 @@ export function createOcpp(deps: OcppDeps) {
     onTransactionStopped(fn: (transactionId: number) => void | Promise<void>): () => void {
       stoppedListeners.add(fn);
       return () => stoppedListeners.delete(fn);
+    },
+
+    /** Listeners told (after the reply) that a point's BootNotification was accepted and stored. */
+    onBooted(fn: (point: { id: number; serialNumber: string }) => void | Promise<void>): () => void {
+      bootListeners.add(fn);
+      return () => bootListeners.delete(fn);
     },
 
     /** Writes buffered log rows and last-seen times. */

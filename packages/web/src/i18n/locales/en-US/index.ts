@@ -23,6 +23,7 @@ import records from './records';
 import cardReader from './cardReader';
 import monitor from './monitor';
 import ocpp from './ocpp';
+import smart from './smart';
 
 export const enUS: UiCatalogue = {
   common,
@@ -50,4 +51,5 @@ export const enUS: UiCatalogue = {
   cardReader,
   monitor,
   ocppLog: ocpp,
+  ...smart,
 };

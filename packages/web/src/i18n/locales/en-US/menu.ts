@@ -6,6 +6,7 @@ export default {
   charging: 'Remote Start/Stop',
   chargeStation: 'Station Status',
   chargePoint: 'Point Status',
+  smartCharging: 'Smart Charging',
   workOrder: 'Work Orders',
   list: 'Fault Treatment',
   create: 'Feedback',

@@ -32,9 +32,12 @@ const role: UiCatalogue['role'] = {
     charging: 'Live charging',
     pointConfig: 'Point configuration',
     ocppLog: 'OCPP log',
+    chargingProfile: 'Charging profiles',
     errorLog: 'Error log',
   },
   permActions: {
+    send: 'send',
+    clear: 'clear',
     list: 'list',
     query: 'view',
     add: 'add',

@@ -22,6 +22,7 @@ import records from './records';
 import cardReader from './cardReader';
 import monitor from './monitor';
 import ocpp from './ocpp';
+import smart from './smart';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -50,6 +51,7 @@ export const zhCN = {
   cardReader,
   monitor,
   ocppLog: ocpp,
+  ...smart,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

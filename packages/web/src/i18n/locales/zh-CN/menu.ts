@@ -5,6 +5,7 @@ export default {
   charging: '远程启停',
   chargeStation: '场站状态',
   chargePoint: '充电桩状态',
+  smartCharging: '智能充电',
   workOrder: '工单管理',
   list: '故障处理',
   create: '故障反馈',

@@ -31,9 +31,12 @@ export default {
     charging: '实时充电',
     pointConfig: '充电桩配置',
     ocppLog: 'OCPP 日志',
+    chargingProfile: '充电配置',
     errorLog: '错误日志',
   },
   permActions: {
+    send: '下发',
+    clear: '清除',
     list: '列表',
     query: '查看',
     add: '新增',

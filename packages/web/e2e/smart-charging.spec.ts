@@ -1,0 +1,75 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
+import { OCPP_URL, chooseFromDropdown, expectNoRawKeys, loose, looseButton, pointWithCard, signIn, tr } from './fixtures';
+
+/**
+ * Charging profiles (issue 15 item 1) against a simulated 22 kW charger: a limit above the point's
+ * rating is refused on its field, a valid default profile for the point's sessions is sent and accepted, the point lists it as held,
+ * and clearing it on the charger releases it. The screen's words are the same in both languages
+ * (screens.spec.ts renders it in each), so one run in English.
+ */
+const t = (key: string, params?: Record<string, string | number>) => tr('en-US', key, params);
+
+let charger: ChargePoint | undefined;
+test.afterEach(async () => {
+  await charger?.stop();
+  charger = undefined;
+});
+
+async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
+  await field.click();
+  if (typed) await field.fill(typed);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+test('a profile above the rating is refused; a valid one is sent, held by the point and cleared', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'en-US');
+  const { serialNumber, key } = await pointWithCard(page, 'SC', stamp);
+  charger = createChargePoint({ url: OCPP_URL, serialNumber, key, connectors: 1, powerW: 22_000, meterValueSampleInterval: 0 });
+  charger.start();
+  await charger.ready();
+
+  await page.goto('/realTimeMonitor/smartCharging');
+  await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
+  const dialog = page.getByRole('dialog');
+  await choose(page, dialog.locator('#chargingProfile-form_stationId'), `E2E SC ${stamp}`, `E2E SC ${stamp}`);
+  await choose(page, dialog.getByTestId('profile-points').locator('input'), serialNumber, serialNumber);
+  await page.keyboard.press('Escape');
+  await choose(page, dialog.locator('#chargingProfile-form_chargingProfileKind'), '', t('enums.profileKind.Relative'));
+  await dialog.getByLabel(`${t('fields.chargingProfile.limit')} 1`).fill('30000');
+  await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
+  // The server knows the point's rating: the field says which point and what it takes.
+  await expect(dialog).toContainText(`exceeds point ${serialNumber}'s maximum of 22000 W`);
+  await dialog.getByLabel(`${t('fields.chargingProfile.limit')} 1`).fill('11000');
+  await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
+  await expect(dialog).toHaveCount(0);
+
+  const row = page.getByRole('row').filter({ hasText: `E2E SC ${stamp}` });
+  await expect(row).toContainText(t('enums.profilePurpose.TxDefaultProfile'));
+  await chooseFromDropdown(page, row.getByRole('button', { name: looseButton(t('common.more')) }), loose(t('chargingProfile.send')));
+  await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+  const results = page.getByTestId('profile-results');
+  await expect(results.locator('[data-status=accepted]')).toHaveCount(1);
+  await expect(page.getByTestId('send-summary')).toHaveText(t('chargingProfile.sentSummary', { accepted: 1, total: 1 }));
+  await expectNoRawKeys(page);
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: looseButton(t('common.confirm')) })
+    .click();
+
+  // The point holds it.
+  await page.getByTestId('in-force-open').click();
+  const held = page.getByRole('dialog');
+  await choose(page, held.getByTestId('point-select').locator('input'), serialNumber, serialNumber);
+  await expect(held.getByTestId('in-force').locator('tbody tr.ant-table-row')).toHaveCount(1);
+  await held.getByRole('button', { name: 'Close' }).click();
+
+  // Cleared on the charger: no longer held.
+  await chooseFromDropdown(page, row.getByRole('button', { name: looseButton(t('common.more')) }), loose(t('chargingProfile.clear')));
+  await page.getByTestId('clear-ok').click();
+  await expect(page.getByTestId('clear-answer')).toContainText(t('chargingProfile.clearedSummary', { count: 1 }));
+  await page.getByTestId('clear-ok').click();
+  await row.locator('.ant-table-row-expand-icon').click();
+  await expect(page.getByTestId('profile-targets').locator('[data-status=cleared]')).toHaveCount(1);
+});
