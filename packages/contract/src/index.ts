@@ -35,12 +35,14 @@ export * from './api/charge-record.js';
 export * from './api/alarm-record.js';
 export * from './api/statistics.js';
 export * from './api/charging-profile.js';
+export * from './api/local-controller.js';
 
 import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
 import { chargeRecordApi } from './api/charge-record.js';
 import { statisticsApi } from './api/statistics.js';
 import { chargingProfileApi } from './api/charging-profile.js';
+import { localControllerApi } from './api/local-controller.js';
 import { carApi } from './api/car.js';
 import { cardApi } from './api/card.js';
 import { chargeUserApi } from './api/charge-user.js';
@@ -92,6 +94,7 @@ export const api = {
   alarmRecord: alarmRecordApi,
   statistics: statisticsApi,
   chargingProfile: chargingProfileApi,
+  localController: localControllerApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

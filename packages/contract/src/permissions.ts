@@ -69,10 +69,10 @@ export const permissionCatalogue: PermissionGroup[] = [
       ]),
     ],
   },
-  // Smart charging (issue 15): the central system's charging profiles; the other tabs add theirs as they land.
+  // Smart charging (issue 15): charging profiles, local controllers and the balancer's live view; timed charging joins as it lands.
   {
     menu: '/realTimeMonitor/smartCharging',
-    permissions: actions('smart:chargingProfile', [...CRUD, 'send', 'clear']),
+    permissions: [...actions('smart:chargingProfile', [...CRUD, 'send', 'clear']), ...actions('smart:localController', CRUD)],
   },
   {
     menu: '/configurationManagement/pointConfiguration',

@@ -43,6 +43,9 @@ import { pointActionRoutes } from './modules/pointAction/pointAction.routes.js';
 import { createChargingProfileRepo } from './modules/chargingProfile/chargingProfile.repo.js';
 import { chargingProfileRoutes } from './modules/chargingProfile/chargingProfile.routes.js';
 import { createProfileSender } from './modules/chargingProfile/chargingProfile.service.js';
+import { createBalancer, type Balancer } from './modules/localController/balancer.js';
+import { createLocalControllerRepo } from './modules/localController/localController.repo.js';
+import { localControllerRoutes } from './modules/localController/localController.routes.js';
 import { createCommandSender } from './modules/pointAction/pointAction.service.js';
 import { createAuthorizationService } from './modules/cards/authorize.js';
 import { createLocalListRepo } from './modules/localList/localList.repo.js';
@@ -82,6 +85,8 @@ export interface App {
   bus: ChargerBus;
   /** The OCPP 1.6J central system on the same port (`/ocpp/{serialNumber}`). */
   ocpp: Ocpp;
+  /** The built-in load balancer (issue 15 item 2). */
+  balancer: Balancer;
 }
 
 /** How long swipes and starts may use a card's cached data (see createAuthorizationService). */
@@ -285,6 +290,18 @@ export async function buildApp({
   const profileSender = createProfileSender({ repo: profiles, ask });
   mount(api.chargingProfile, chargingProfileRoutes({ repo: profiles, sender: profileSender, ask, events, columns, config }));
   ocpp.onBooted((point) => profileSender.afterBoot(point));
+  // The built-in load balancer: each local controller's sessions kept within its limit, re-planned on every charger event.
+  const controllers = createLocalControllerRepo({ db });
+  const balancer = createBalancer({
+    repo: controllers,
+    ask,
+    events,
+    holds: (serialNumber) => ocpp.holds(serialNumber),
+    onError: (err, controllerId) => server.log.error({ err, controllerId }, 'balancer: plan failed'),
+  });
+  const replan = (ids: number[]) =>
+    void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed'));
+  mount(api.localController, localControllerRoutes({ repo: controllers, points: profiles, changed: replan, uow, events, columns, config }));
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
@@ -338,9 +355,11 @@ export async function buildApp({
     ready = true;
   });
   server.addHook('onReady', async () => localListSync.start());
+  server.addHook('onReady', async () => balancer.start());
   server.addHook('preClose', async () => {
     ready = false;
     await localListSync.stop();
+    await balancer.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.
     await ocpp.close();
   });
@@ -348,5 +367,5 @@ export async function buildApp({
     await cluster?.close();
   });
   await ocpp.start();
-  return { server, events, bus, ocpp };
+  return { server, events, bus, ocpp, balancer };
 }

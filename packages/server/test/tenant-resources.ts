@@ -172,6 +172,9 @@ const pointBody = (stationId: number) => ({
 
 /** The station and point of the charging profiles the profile resource created, by profile id. */
 const profileTargets = new Map<number, { stationId: number; serialNumber: string }>();
+/** The station and point of the local controllers the controller resource created, by controller id. */
+const controllerTargets = new Map<number, { stationId: number; serialNumber: string }>();
+const controllerOf = (id: number) => controllerTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
 const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
 const profileBody = (stationId: number, serialNumber: string) => ({
   stationId,
@@ -684,6 +687,62 @@ export const tenantResources: TenantResource[] = [
         input: (id) => ({ body: { format: 'csv', stationId: profileOf(id).stationId } }),
         expect: 'emptyList',
       },
+    ],
+  },
+  {
+    name: 'localController',
+    table: schema.localController,
+    create: async (env) => {
+      const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
+      const pb = pointBody(st.id);
+      await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pb }));
+      const c = await ok(
+        env.s.call<{ id: number }>('POST', api.localController.add.path, {
+          token: env.a.token,
+          body: { name: uniq('lc'), stationId: st.id, limitW: 7000, serialNumbers: [pb.serialNumber] },
+        }),
+      );
+      controllerTargets.set(c.id, { stationId: st.id, serialNumber: pb.serialNumber });
+      return c.id;
+    },
+    snapshot: async (env, id) => [
+      await row(schema.localController, schema.localController.id)(env, id),
+      await env.s.database.db.select().from(schema.localControllerPoint).where(eq(schema.localControllerPoint.controllerId, id)),
+    ],
+    stationOf: stationCol(schema.localController, schema.localController.id, schema.localController.stationId),
+    endpoints: [
+      { ep: api.localController.get, input: (id) => ({ query: { id } }) },
+      // A new controller over A's station and point: B cannot name them.
+      {
+        ep: api.localController.add,
+        input: (id) => ({
+          body: { name: 'stolen', stationId: controllerOf(id).stationId, limitW: 7000, serialNumbers: [controllerOf(id).serialNumber] },
+        }),
+        bound: {
+          other: 404,
+          own: 400,
+          reason: 'The point already belongs to the controller created for the test (errors.localController.pointTaken).',
+        },
+      },
+      { ep: api.localController.history, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.localController.edit,
+        input: (id) => ({
+          body: { id, name: 'stolen', stationId: controllerOf(id).stationId, limitW: 7000, serialNumbers: [controllerOf(id).serialNumber] },
+        }),
+      },
+      { ep: api.localController.remove, input: (id) => ({ body: { ids: [id] } }) },
+      {
+        ep: api.localController.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: controllerOf(id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.localController.export,
+        input: (id) => ({ body: { format: 'csv', stationId: controllerOf(id).stationId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.localController.live, input: (id) => ({ query: { stationId: controllerOf(id).stationId } }), expect: 'emptyArray' },
     ],
   },
   {

@@ -20,8 +20,11 @@ export const recurrencyKinds = ['Daily', 'Weekly'] as const;
 export const profileTargetStatuses = ['notSent', ...actionStatuses, 'noTransaction', 'cleared'] as const;
 export type ProfileTargetStatus = (typeof profileTargetStatuses)[number];
 
-/** Stack levels an operator may use; the load balancer (issue 15 item 2) keeps the ones above. */
-export const MAX_OPERATOR_STACK_LEVEL = 99;
+/**
+ * Stack levels an operator may use: 0–7. The load balancer (issue 15 item 2) keeps 8, above them,
+ * within what chargers commonly allow (ChargeProfileMaxStackLevel is often 8 to 10).
+ */
+export const MAX_OPERATOR_STACK_LEVEL = 7;
 /** Mains voltage per phase the server assumes when it turns amperes into watts (spec §9: W, A, kW). */
 export const VOLTS_PER_PHASE = 230;
 /** OCPP's default when a period names no number of phases. */

@@ -175,6 +175,19 @@ export const exportColumns = {
     'createdByName',
     'createTime',
   ],
+  localController: [
+    'id',
+    'name',
+    'description',
+    'stationName',
+    'limitW',
+    'minCurrentA',
+    'serialNumbers',
+    'prioritySerialNumbers',
+    'ratedSumW',
+    'providerName',
+    'createTime',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 export type ExportSource = keyof typeof exportColumns;
 export const exportSources = Object.keys(exportColumns) as ExportSource[];

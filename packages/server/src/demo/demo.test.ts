@@ -31,8 +31,8 @@ describe('demo', () => {
     const db = s.database.db;
     const [p] = await db.select().from(provider).where(eq(provider.name, DEMO_PROVIDER));
     expect(p).toBeDefined();
-    expect(await db.select().from(station).where(eq(station.providerId, p!.id))).toHaveLength(2);
-    expect(await db.select().from(chargePoint).where(eq(chargePoint.providerId, p!.id))).toHaveLength(6);
+    expect(await db.select().from(station).where(eq(station.providerId, p!.id))).toHaveLength(3);
+    expect(await db.select().from(chargePoint).where(eq(chargePoint.providerId, p!.id))).toHaveLength(9);
     expect((await db.select().from(card).where(eq(card.providerId, p!.id))).every((c) => c.balanceCents > 0)).toBe(true);
 
     await Promise.all(demo.fleets.map((f) => f.booted()));
@@ -41,7 +41,7 @@ describe('demo', () => {
         .select()
         .from(chargePoint)
         .where(and(eq(chargePoint.providerId, p!.id), eq(chargePoint.online, true)));
-      return rows.length === 6 ? rows : undefined;
+      return rows.length === 9 ? rows : undefined;
     }, 'six demo points online');
     expect(online.every((r) => r.vendor === 'CSMS')).toBe(true);
 

@@ -2,13 +2,13 @@ import { runFleet, type Fleet } from '@csms/simulator';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { card, chargePoint, chargeUser, connector, price, provider, station } from '../db/schema.js';
+import { card, chargePoint, chargeUser, connector, localController, localControllerPoint, price, provider, station } from '../db/schema.js';
 import { createLedger } from '../modules/cards/ledger.js';
 import { generateOcppKey, hashOcppKey } from '../ocpp/keys.js';
 
 /**
- * The demo (`CSMS_DEMO=true`, which `npm start` sets unless told otherwise): a provider with two
- * stations, six charge points and ten cards, and a fleet of simulated chargers, in this process,
+ * The demo (`CSMS_DEMO=true`, which `npm start` sets unless told otherwise): a provider with three
+ * stations, nine charge points and fourteen cards, and fleets of simulated chargers, in this process,
  * that connect to our own OCPP endpoint over loopback and charge with those cards, so the console
  * is alive on first start. Everything is created once and found again on later starts; the points'
  * OCPP keys are renewed on each start (only their hashes are stored) and handed to the fleet.
@@ -18,9 +18,20 @@ export const DEMO_PROVIDER = 'Demo Charging Co.';
 const STATIONS = [
   { name: 'Demo Park – Pudong', address: '88 Century Avenue, Pudong, Shanghai', longitude: 121.5069, latitude: 31.2397 },
   { name: 'Demo Mall – Xuhui', address: '1 Hongqiao Road, Xuhui, Shanghai', longitude: 121.4365, latitude: 31.1951 },
+  // Three 22 kW points behind a 30 kW grid connection: the load balancer at work from the first start (issue 15).
+  {
+    name: 'Demo Depot – Minhang',
+    address: '500 Jianchuan Road, Minhang, Shanghai',
+    longitude: 121.4126,
+    latitude: 31.0233,
+    balanced: true,
+  },
 ];
+/** The balanced depot's local controller: below the 66 kW its points could draw together. */
+const DEPOT_LIMIT_W = 30_000;
+const DEPOT_POINT_W = 22_000;
 const POINTS_PER_STATION = 3;
-const CARDS = 10;
+const CARDS = 14;
 const START_BALANCE_CENTS = 50_000;
 const TOP_UP_BELOW_CENTS = 5_000;
 
@@ -47,7 +58,7 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
 
   const keys = new Map<string, string>();
   let index = 0;
-  for (const s of STATIONS) {
+  for (const { balanced, ...s } of STATIONS) {
     let [st] = await db
       .select()
       .from(station)
@@ -85,17 +96,19 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
         slots: SLOTS,
       });
     }
+    const pointIds: number[] = [];
     for (let p = 0; p < POINTS_PER_STATION; p++) {
       const serialNumber = demoSerial(++index);
       const key = generateOcppKey();
       keys.set(serialNumber, key);
-      const dc = p === 0;
+      const dc = p === 0 && !balanced;
       const [existing] = await db.select({ id: chargePoint.id }).from(chargePoint).where(eq(chargePoint.serialNumber, serialNumber));
       if (existing) {
         await db
           .update(chargePoint)
           .set({ ocppKeyHash: hashOcppKey(key) })
           .where(eq(chargePoint.id, existing.id));
+        pointIds.push(existing.id);
         continue;
       }
       const [cp] = await db
@@ -106,7 +119,7 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
           serialNumber,
           name: `${dc ? 'DC' : 'AC'} ${index}`,
           equipmentType: dc ? 'dc' : 'ac',
-          ratedPowerW: dc ? 60_000 : 7_000,
+          ratedPowerW: dc ? 60_000 : balanced ? DEPOT_POINT_W : 7_000,
           softwareVersion: 'sim-1.0',
           ocppKeyHash: hashOcppKey(key),
         })
@@ -120,6 +133,23 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
           type: dc ? 'CCS2' : 'Type2',
         })),
       );
+      pointIds.push(cp!.id);
+    }
+    if (balanced) {
+      const [has] = await db.select({ id: localController.id }).from(localController).where(eq(localController.stationId, st.id)).limit(1);
+      if (!has) {
+        const [c] = await db
+          .insert(localController)
+          .values({
+            providerId,
+            stationId: st.id,
+            name: 'Depot grid connection',
+            description: '30 kW for three 22 kW points',
+            limitW: DEPOT_LIMIT_W,
+          })
+          .returning();
+        await db.insert(localControllerPoint).values(pointIds.map((chargePointId) => ({ controllerId: c!.id, chargePointId })));
+      }
     }
   }
 
@@ -186,10 +216,13 @@ export interface Demo {
 export async function startDemo({ db, config, port }: { db: Db; config: Config; port: number }): Promise<Demo> {
   const keys = await ensureData(db, config);
   const serials = [...keys.keys()];
-  // The first point of each station is a 60 kW DC charger, the others 7 kW AC: two fleets, so each charges at its rating.
-  const dc = serials.filter((_, i) => i % POINTS_PER_STATION === 0);
-  const ac = serials.filter((_, i) => i % POINTS_PER_STATION !== 0);
-  const fleet = (list: string[], powerW: number) =>
+  // The first point of the first two stations is a 60 kW DC charger, the others 7 kW AC; the depot's are 22 kW AC and
+  // busy, so that its controller has sessions to balance: three fleets, so each charges at its rating.
+  const plain = serials.slice(0, 2 * POINTS_PER_STATION);
+  const dc = plain.filter((_, i) => i % POINTS_PER_STATION === 0);
+  const ac = plain.filter((_, i) => i % POINTS_PER_STATION !== 0);
+  const depot = serials.slice(2 * POINTS_PER_STATION);
+  const fleet = (list: string[], powerW: number, busy = false) =>
     runFleet({
       url: `ws://127.0.0.1:${port}/ocpp`,
       count: list.length,
@@ -199,8 +232,10 @@ export async function startDemo({ db, config, port }: { db: Db; config: Config; 
       idTags: Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1)),
       connectors: 2,
       point: { powerW, meterValueSampleInterval: 15, clockAlignedDataInterval: 300, vendor: 'CSMS', model: 'Simulator' },
-      demo: { initialChargingShare: 0.5, idleS: [60, 600], sessionS: [300, 1500] },
+      demo: busy
+        ? { initialChargingShare: 0.9, idleS: [30, 120], sessionS: [900, 2400] }
+        : { initialChargingShare: 0.5, idleS: [60, 600], sessionS: [300, 1500] },
     });
-  const fleets = [fleet(dc, 50_000), fleet(ac, 7_000)];
+  const fleets = [fleet(dc, 50_000), fleet(ac, 7_000), fleet(depot, DEPOT_POINT_W, true)];
   return { fleets, stop: async () => void (await Promise.all(fleets.map((f) => f.stop()))) };
 }

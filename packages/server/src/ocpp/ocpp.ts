@@ -405,6 +405,11 @@ export function createOcpp(deps: OcppDeps) {
       return () => stoppedListeners.delete(fn);
     },
 
+    /** Whether this node holds the point's socket (work for a charger is done where it is connected). */
+    holds(serialNumber: string): boolean {
+      return sessions.has(serialNumber);
+    },
+
     /** Listeners told (after the reply) that a point's BootNotification was accepted and stored. */
     onBooted(fn: (point: { id: number; serialNumber: string }) => void | Promise<void>): () => void {
       bootListeners.add(fn);

@@ -42,8 +42,35 @@ export const smartEn: Strings<typeof smartZh> = {
       createTime: 'Created',
       updateTime: 'Updated',
     },
+    localController: {
+      id: 'Controller ID',
+      name: 'Controller name',
+      description: 'Description',
+      stationId: 'Station',
+      stationName: 'Station',
+      limitW: 'Limit power (W)',
+      minCurrentA: 'Minimum current (A per phase)',
+      serialNumbers: 'Points',
+      prioritySerialNumbers: 'Priority points',
+      ratedSumW: 'Rated power of the points (W)',
+      providerId: 'Provider',
+      providerName: 'Provider',
+      createTime: 'Created',
+      updateTime: 'Updated',
+      allocatedW: 'Allocated (W)',
+      measuredW: 'Measured (W)',
+      state: 'State',
+      priority: 'Priority',
+      answer: 'Charger answer',
+      plannedTime: 'Planned at',
+      connectorNo: 'Connector',
+      serialNumber: 'Point serial number',
+      transactionId: 'Transaction ID',
+      at: 'Time',
+    },
   },
   enums: {
+    allocationState: { charging: 'Charging', waiting: 'Waiting (0 W)', offline: 'Offline (last allocation kept)' },
     profilePurpose: {
       ChargePointMaxProfile: 'Charge point max power',
       TxDefaultProfile: 'Tx default',
@@ -69,7 +96,7 @@ export const smartEn: Strings<typeof smartZh> = {
       cleared: 'Cleared',
     },
   },
-  exportSource: { chargingProfile: 'Charging profiles' },
+  exportSource: { chargingProfile: 'Charging profiles', localController: 'Local controllers' },
   operation: { sendProfile: 'Send charging profile', clearProfile: 'Clear charging profiles' },
   errors: {
     chargingProfile: {
@@ -79,6 +106,11 @@ export const smartEn: Strings<typeof smartZh> = {
       minRateTooHigh: "The minimum charging rate {rate} {unit} exceeds point {serialNumber}'s maximum of {max} {unit}",
       inForce: 'Charging profile {id} is still held by {count} chargers: clear it first',
       notOnPoint: 'Point {serialNumber} is not one of this profile’s points',
+    },
+    localController: {
+      otherStation: 'Point {serialNumber} is not in the chosen station',
+      pointTaken: 'Point {serialNumber} already belongs to local controller “{name}”',
+      limitBelowMinimum: 'A limit of {limitW} W cannot charge even one car at the minimum current ({minW} W)',
     },
   },
   validation: {
@@ -95,5 +127,6 @@ export const smartEn: Strings<typeof smartZh> = {
     profilePeriodBeyond: 'A period must start before the duration of {max} seconds',
     profileDurationCycle: '{field} cannot exceed one recurrence cycle ({max} seconds)',
     duplicate: '{field} holds the same value twice',
+    controllerPriorityOutside: '{field} must be among the controller’s points',
   },
 };

@@ -41,8 +41,35 @@ export const smartZh = {
       createTime: '创建时间',
       updateTime: '更新时间',
     },
+    localController: {
+      id: '控制器编号',
+      name: '控制器名称',
+      description: '描述',
+      stationId: '场站',
+      stationName: '场站',
+      limitW: '限制功率（W）',
+      minCurrentA: '最小电流（A/相）',
+      serialNumbers: '充电桩',
+      prioritySerialNumbers: '优先充电桩',
+      ratedSumW: '额定功率合计（W）',
+      providerId: '运营商',
+      providerName: '运营商',
+      createTime: '创建时间',
+      updateTime: '更新时间',
+      allocatedW: '分配功率（W）',
+      measuredW: '实测功率（W）',
+      state: '状态',
+      priority: '优先',
+      answer: '充电桩应答',
+      plannedTime: '规划时间',
+      connectorNo: '充电枪',
+      serialNumber: '充电桩编号',
+      transactionId: '交易编号',
+      at: '时间',
+    },
   },
   enums: {
+    allocationState: { charging: '充电中', waiting: '排队等待（0 W）', offline: '离线（保留上次分配）' },
     profilePurpose: {
       ChargePointMaxProfile: '充电桩最大功率',
       TxDefaultProfile: '默认交易配置',
@@ -68,7 +95,7 @@ export const smartZh = {
       cleared: '已清除',
     },
   },
-  exportSource: { chargingProfile: '充电配置' },
+  exportSource: { chargingProfile: '充电配置', localController: '本地控制器' },
   operation: { sendProfile: '下发充电配置', clearProfile: '清除充电配置' },
   errors: {
     chargingProfile: {
@@ -78,6 +105,11 @@ export const smartZh = {
       minRateTooHigh: '最小充电速率 {rate} {unit} 超过充电桩 {serialNumber} 的上限 {max} {unit}',
       inForce: '充电配置 {id} 仍在 {count} 个充电桩上生效，请先清除',
       notOnPoint: '充电桩 {serialNumber} 不在该充电配置中',
+    },
+    localController: {
+      otherStation: '充电桩 {serialNumber} 不属于所选场站',
+      pointTaken: '充电桩 {serialNumber} 已属于本地控制器“{name}”',
+      limitBelowMinimum: '限制功率 {limitW} W 不足以让一台车以最小电流 {minW} W 充电',
     },
   },
   validation: {
@@ -94,5 +126,6 @@ export const smartZh = {
     profilePeriodBeyond: '时段开始须小于时长 {max} 秒',
     profileDurationCycle: '{field}不能超过一个循环周期（{max} 秒）',
     duplicate: '{field}中有重复的值',
+    controllerPriorityOutside: '{field}只能从该控制器的充电桩中选择',
   },
 } satisfies AreaVocabulary;

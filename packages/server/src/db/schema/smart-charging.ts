@@ -1,5 +1,18 @@
 import type { ProfilePeriod, ProfilePurpose, ProfileTargetStatus } from '@csms/contract';
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, timestamp, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { chargePoint, chargingTransaction, provider, station } from '../schema.js';
 
 /**
@@ -56,4 +69,82 @@ export const chargingProfileTarget = pgTable(
     primaryKey({ columns: [t.profileId, t.chargePointId, t.connectorNo] }),
     index('charging_profile_target_point').on(t.chargePointId),
   ],
+);
+
+/** A power budget the server enforces over points of one station (spec §3 local controller; issue 15 item 2). */
+export const localController = pgTable(
+  'local_controller',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    description: varchar('description', { length: 255 }),
+    limitW: integer('limit_w').notNull(),
+    minCurrentA: doublePrecision('min_current_a').notNull().default(6),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('local_controller_station').on(t.stationId)],
+);
+
+/** The points of a controller; a point belongs to at most one. */
+export const localControllerPoint = pgTable(
+  'local_controller_point',
+  {
+    controllerId: integer('controller_id')
+      .notNull()
+      .references(() => localController.id, { onDelete: 'cascade' }),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    /** Its sessions are served first. */
+    priority: boolean('priority').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.controllerId, t.chargePointId] }), uniqueIndex('local_controller_point_once').on(t.chargePointId)],
+);
+
+/** The last plan of a controller, per connector with a session (what the live view shows). */
+export const controllerAllocation = pgTable(
+  'controller_allocation',
+  {
+    controllerId: integer('controller_id')
+      .notNull()
+      .references(() => localController.id, { onDelete: 'cascade' }),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    connectorNo: integer('connector_no').notNull(),
+    transactionId: integer('transaction_id'),
+    state: varchar('state', { length: 8 }).$type<'charging' | 'waiting' | 'offline'>().notNull(),
+    priority: boolean('priority').notNull().default(false),
+    allocatedW: integer('allocated_w').notNull(),
+    measuredW: integer('measured_w'),
+    /** The allocation the charger last accepted in a profile; null: none sent yet. */
+    sentW: integer('sent_w'),
+    answer: varchar('answer', { length: 16 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.controllerId, t.chargePointId, t.connectorNo] })],
+);
+
+/** A controller's totals at each plan (at least every minute): the live view's last hour. */
+export const controllerSample = pgTable(
+  'controller_sample',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    controllerId: integer('controller_id')
+      .notNull()
+      .references(() => localController.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    limitW: integer('limit_w').notNull(),
+    allocatedW: integer('allocated_w').notNull(),
+    measuredW: integer('measured_w').notNull(),
+  },
+  (t) => [index('controller_sample_at').on(t.controllerId, t.at)],
 );

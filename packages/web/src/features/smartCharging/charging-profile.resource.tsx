@@ -1,6 +1,7 @@
 import {
   api,
   chargingRateUnits,
+  MAX_OPERATOR_STACK_LEVEL,
   profileKinds,
   profilePurposes,
   recurrencyKinds,
@@ -89,7 +90,7 @@ export function chargingProfileResource(actions: ProfileActions) {
       { key: 'serialNumbers', kind: 'custom', render: (ctx) => <PointsField {...ctx} /> },
       { key: 'connectors', kind: 'custom', render: (ctx) => <ConnectorsField {...ctx} /> },
       { key: 'purpose', kind: 'select', options: enumOptions('profilePurpose', profilePurposes) },
-      { key: 'stackLevel', kind: 'number', props: { min: 0, max: 99, precision: 0 } },
+      { key: 'stackLevel', kind: 'number', props: { min: 0, max: MAX_OPERATOR_STACK_LEVEL, precision: 0 } },
       { key: 'chargingProfileKind', kind: 'select', options: enumOptions('profileKind', profileKinds) },
       { key: 'recurrencyKind', kind: 'select', options: enumOptions('recurrencyKind', recurrencyKinds) },
       { key: 'chargingRateUnit', kind: 'select', options: enumOptions('chargingRateUnit', chargingRateUnits) },

@@ -1,4 +1,11 @@
-import { api, profilePurposes, type ChargingProfileDto, type ProfileInForce, type ProfileSendResult } from '@csms/contract';
+import {
+  api,
+  MAX_OPERATOR_STACK_LEVEL,
+  profilePurposes,
+  type ChargingProfileDto,
+  type ProfileInForce,
+  type ProfileSendResult,
+} from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Form, InputNumber, Modal, Radio, Select, Space, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -108,7 +115,7 @@ export function ClearDialog({ profile, onClose }: { profile: ChargingProfileDto 
               />
             </Form.Item>
             <Form.Item name="stackLevel" label={t('fields.chargingProfile.stackLevel')}>
-              <InputNumber min={0} max={99} precision={0} />
+              <InputNumber min={0} max={MAX_OPERATOR_STACK_LEVEL} precision={0} />
             </Form.Item>
           </Space>
         )}

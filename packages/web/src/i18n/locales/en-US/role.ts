@@ -33,6 +33,7 @@ const role: UiCatalogue['role'] = {
     pointConfig: 'Point configuration',
     ocppLog: 'OCPP log',
     chargingProfile: 'Charging profiles',
+    localController: 'Local controllers',
     errorLog: 'Error log',
   },
   permActions: {

@@ -32,6 +32,7 @@ export default {
     pointConfig: '充电桩配置',
     ocppLog: 'OCPP 日志',
     chargingProfile: '充电配置',
+    localController: '本地控制器',
     errorLog: '错误日志',
   },
   permActions: {

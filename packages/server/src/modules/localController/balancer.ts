@@ -1,0 +1,209 @@
+import { BALANCER_PROFILE_ID_BASE, BALANCER_STACK_LEVEL, type ConsoleEventPayloads } from '@csms/contract';
+import type { EventHub } from '../../lib/events.js';
+import type { CommandSender } from '../pointAction/pointAction.service.js';
+import type { AllocationRow, LocalControllerRepo, SessionRow } from './localController.repo.js';
+import { minPowerW, plan, type PlanEntry } from './planner.js';
+
+/** Charger events after which a controller's plan may be out of date. */
+const TRIGGERS = new Set(['point.online', 'point.status', 'transaction.started', 'transaction.meter', 'transaction.stopped']);
+
+/** A change this small (W, or this share of the allocation) is not worth a new profile. */
+const RESEND_MIN_W = 100;
+const RESEND_SHARE = 0.02;
+
+export interface BalancerOptions {
+  repo: LocalControllerRepo;
+  ask: CommandSender;
+  events: EventHub;
+  /** Whether this node holds a charger's socket: each node sends profiles to its own chargers only. */
+  holds: (serialNumber: string) => boolean;
+  onError: (err: unknown, controllerId: number) => void;
+  /** Coalescing window after a trigger (default 300 ms). */
+  debounceMs?: number;
+  /** No controller is planned more often than this (default 1 s): meter values come many times a second. */
+  minIntervalMs?: number;
+  /** Every controller is planned at least this often, so the history has a sample a minute (default 60 s). */
+  tickMs?: number;
+  /** Told after each plan (the benchmark's timings, tests). */
+  onPlanned?: (controllerId: number, ms: number) => void;
+}
+
+const keyOf = (pointId: number, connectorNo: number) => `${pointId}:${connectorNo}`;
+
+/** The balancer's profile for one session: a TxProfile at its reserved stack level, `limitW` from now on. */
+export function balancerProfile(connectorNo: number, transactionId: number, limitW: number) {
+  return {
+    connectorId: connectorNo,
+    csChargingProfiles: {
+      chargingProfileId: BALANCER_PROFILE_ID_BASE + connectorNo,
+      transactionId,
+      stackLevel: BALANCER_STACK_LEVEL,
+      chargingProfilePurpose: 'TxProfile',
+      chargingProfileKind: 'Relative',
+      chargingSchedule: { chargingRateUnit: 'W', chargingSchedulePeriod: [{ startPeriod: 0, limit: limitW }] },
+    },
+  };
+}
+
+/**
+ * The built-in load balancer (issue 15 item 2): keeps each local controller's sessions within its
+ * limit. Any charger event of a controller's point (start, stop, status, meter value, online or
+ * offline) and any change to the controller re-plans it within about a second (`plan`), sends each
+ * charging connector whose share moved a TxProfile (decreases before increases, so the sum never
+ * overshoots while profiles are on their way), and stores the plan and a sample for the live view.
+ */
+export function createBalancer(o: BalancerOptions) {
+  const debounceMs = o.debounceMs ?? 300;
+  const minIntervalMs = o.minIntervalMs ?? 1000;
+  const tickMs = o.tickMs ?? 60_000;
+  let controllerOf = new Map<number, number>();
+  const timers = new Map<number, NodeJS.Timeout>();
+  const running = new Map<number, Promise<void>>();
+  const again = new Set<number>();
+  const lastRun = new Map<number, number>();
+  let unsubscribe: (() => void) | undefined;
+  let tick: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function refresh() {
+    const rows = await o.repo.memberships();
+    controllerOf = new Map(rows.map((r) => [r.chargePointId, r.controllerId]));
+  }
+
+  function trigger(controllerId: number) {
+    if (stopped || timers.has(controllerId)) return;
+    if (running.has(controllerId)) {
+      again.add(controllerId);
+      return;
+    }
+    const wait = Math.max(debounceMs, (lastRun.get(controllerId) ?? 0) + minIntervalMs - Date.now());
+    const t = setTimeout(() => {
+      timers.delete(controllerId);
+      const p = run(controllerId)
+        .catch((err: unknown) => o.onError(err, controllerId))
+        .finally(() => {
+          running.delete(controllerId);
+          if (again.delete(controllerId)) trigger(controllerId);
+        });
+      running.set(controllerId, p);
+    }, wait);
+    t.unref();
+    timers.set(controllerId, t);
+  }
+
+  /** Sends the sessions' new shares; returns what each charger answered, by session key. */
+  async function send(entries: { s: SessionRow; e: PlanEntry; prev: AllocationRow | undefined }[]) {
+    const answers = new Map<string, { answer: string; accepted: boolean }>();
+    const due = entries.filter(({ s, e, prev }) => {
+      if (e.state === 'offline' || !o.holds(s.serialNumber)) return false;
+      if (!prev || prev.sentW === null || prev.transactionId !== s.transactionId) return true;
+      return Math.abs(prev.sentW - e.allocatedW) >= Math.max(RESEND_MIN_W, RESEND_SHARE * Math.max(prev.sentW, e.allocatedW));
+    });
+    const change = (x: (typeof due)[number]) => x.e.allocatedW - (x.prev?.sentW ?? Number.POSITIVE_INFINITY);
+    const down = due.filter((x) => change(x) < 0);
+    const up = due.filter((x) => change(x) >= 0);
+    for (const batch of [down, up]) {
+      await Promise.all(
+        batch.map(async ({ s, e }) => {
+          const a = await o.ask(s.serialNumber, 'SetChargingProfile', balancerProfile(s.connectorNo, s.transactionId, e.allocatedW));
+          answers.set(keyOf(s.chargePointId, s.connectorNo), { answer: a.status, accepted: a.status === 'accepted' });
+        }),
+      );
+    }
+    return answers;
+  }
+
+  async function run(controllerId: number) {
+    const started = performance.now();
+    lastRun.set(controllerId, Date.now());
+    const c = await o.repo.controller(controllerId);
+    if (!c) return;
+    const [sessions, previous] = await Promise.all([o.repo.sessions(controllerId), o.repo.allocations(controllerId)]);
+    // Idle before and now: nothing to send and nothing to store (the history shows no sessions).
+    if (sessions.length === 0 && previous.length === 0) return;
+    const prevOf = new Map(previous.map((p) => [keyOf(p.chargePointId, p.connectorNo), p]));
+    const entries = plan(
+      c.limitW,
+      sessions.map((s) => {
+        const prev = prevOf.get(keyOf(s.chargePointId, s.connectorNo));
+        const same = prev?.transactionId === s.transactionId;
+        return {
+          key: keyOf(s.chargePointId, s.connectorNo),
+          arrival: s.startedAt.getTime(),
+          ratedW: s.ratedPowerW,
+          minW: minPowerW(c.minCurrentA, s.ratedPowerW),
+          online: s.online,
+          priority: s.priority,
+          measuredW: s.lastPowerW ?? undefined,
+          previousW: same ? prev?.allocatedW : undefined,
+        };
+      }),
+    );
+    const joined = sessions.map((s, i) => ({ s, e: entries[i]!, prev: prevOf.get(keyOf(s.chargePointId, s.connectorNo)) }));
+    const answers = await send(joined);
+    const rows = joined.map(({ s, e, prev }) => {
+      const k = keyOf(s.chargePointId, s.connectorNo);
+      const a = answers.get(k);
+      const sameTx = prev?.transactionId === s.transactionId;
+      return {
+        chargePointId: s.chargePointId,
+        connectorNo: s.connectorNo,
+        transactionId: s.transactionId,
+        state: e.state,
+        priority: s.priority,
+        allocatedW: e.allocatedW,
+        measuredW: s.lastPowerW,
+        // What the charger holds: the new share when it accepted, else what it held before (sent again next plan).
+        sentW: a ? (a.accepted ? e.allocatedW : sameTx ? (prev?.sentW ?? null) : null) : sameTx ? (prev?.sentW ?? null) : null,
+        answer: a ? a.answer : sameTx ? (prev?.answer ?? null) : null,
+      };
+    });
+    await o.repo.savePlan(controllerId, rows, {
+      limitW: c.limitW,
+      allocatedW: rows.reduce((a, r) => a + r.allocatedW, 0),
+      measuredW: rows.reduce((a, r) => a + (r.state === 'waiting' ? 0 : (r.measuredW ?? 0)), 0),
+    });
+    o.onPlanned?.(controllerId, performance.now() - started);
+  }
+
+  return {
+    async start() {
+      await refresh();
+      unsubscribe = o.events.subscribe({
+        userId: 0,
+        canSee: () => true,
+        send: (event) => {
+          if (!TRIGGERS.has(event.type)) return;
+          const pointId = (event.payload as unknown as ConsoleEventPayloads['point.online']).chargePointId;
+          const controllerId = controllerOf.get(pointId);
+          if (controllerId !== undefined) trigger(controllerId);
+        },
+      });
+      tick = setInterval(() => {
+        for (const id of new Set(controllerOf.values())) trigger(id);
+      }, tickMs);
+      tick.unref();
+      for (const id of new Set(controllerOf.values())) trigger(id);
+    },
+    /** After an operator changed or removed controllers: the map is re-read and each is planned again. */
+    async changed(controllerIds: number[]) {
+      await refresh();
+      for (const id of controllerIds) trigger(id);
+    },
+    /** Plans now and waits for it (tests, the benchmark). */
+    async planNow(controllerId: number) {
+      await running.get(controllerId);
+      await run(controllerId);
+    },
+    async stop() {
+      stopped = true;
+      unsubscribe?.();
+      clearInterval(tick);
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Balancer = ReturnType<typeof createBalancer>;

@@ -1,0 +1,132 @@
+import { api, type ControllerLive, type LocalControllerDto } from '@csms/contract';
+import { createChargePoint, type ChargePoint } from '@csms/simulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../harness.js';
+import { createPoint, eventually } from '../ocpp/support.js';
+
+/*
+ * The built-in load balancer (issue 15 item 2) over real sockets: three simulated 22 kW chargers
+ * behind a 30 kW local controller. With three sessions the power the chargers report stays within
+ * 30 kW; when one stops, the others rise. Runs on PGlite and, with DATABASE_URL, on PostgreSQL.
+ */
+
+type Reply<T> = { code: number; msg: string; data: T };
+
+let s: TestServer;
+let admin: string;
+const sims: ChargePoint[] = [];
+
+beforeAll(async () => {
+  s = await startServer();
+  admin = await s.login();
+});
+afterAll(async () => {
+  await Promise.all(sims.map((x) => x.stop()));
+  await s.close();
+});
+
+const post = <T>(ep: { path: string }, body: unknown, lang: 'en' | 'zh' = 'en') =>
+  s.call<T>('POST', ep.path, { token: admin, body, lang }) as Promise<Reply<T>>;
+const live = async (id: number) =>
+  (await s.call<ControllerLive[]>('GET', api.localController.live.path, { token: admin })).data.find((c) => c.id === id)!;
+
+/** A station with `n` simulated 22 kW one-connector chargers, booted, each with a card of its own. */
+async function site(n: number) {
+  const first = await createPoint(s.database.db, { connectors: 1, ratedPowerW: 22_000 });
+  const points = [first];
+  for (let i = 1; i < n; i++)
+    points.push(await createPoint(s.database.db, { connectors: 1, ratedPowerW: 22_000, stationId: first.stationId }));
+  const chargers = [];
+  for (const p of points) {
+    const sim = createChargePoint({
+      url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
+      serialNumber: p.serialNumber,
+      key: p.key!,
+      connectors: 1,
+      powerW: 22_000,
+      meterValueSampleInterval: 1,
+      clockAlignedDataInterval: 0,
+    });
+    sims.push(sim);
+    sim.start();
+    await sim.ready();
+    const tag = `LB${p.point.id}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+    const r = await s.call<{ id: number }>('POST', api.card.add.path, {
+      token: admin,
+      body: {
+        cardNumber: tag,
+        physicalId: tag,
+        providerId: 1,
+        expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+        prepaidCents: 1_000_000,
+        email: 'driver@example.test',
+      },
+    });
+    expect(r.code).toBe(200);
+    chargers.push({ sim, serialNumber: p.serialNumber, tag });
+  }
+  return { stationId: first.stationId, chargers };
+}
+
+/** The power each charger reports (its last MeterValues), as the live view shows it. */
+const reported = (l: ControllerLive) => l.connectors.filter((c) => c.state === 'charging').map((c) => c.measuredW ?? 0);
+
+describe('a 30 kW controller over three 22 kW points', () => {
+  it('holds three sessions within 30 kW, and gives the freed power to the others when one stops', async () => {
+    const { stationId, chargers } = await site(3);
+    const added = await post<LocalControllerDto>(api.localController.add, {
+      name: 'Car park',
+      stationId,
+      limitW: 30_000,
+      serialNumbers: chargers.map((c) => c.serialNumber),
+    });
+    expect(added.code, added.msg).toBe(200);
+    expect(added.data.ratedSumW).toBe(66_000);
+    const id = added.data.id;
+
+    for (const c of chargers) {
+      c.sim.plugIn(1);
+      await c.sim.startCharging(1, c.tag);
+    }
+    const three = await eventually(async () => {
+      const l = await live(id);
+      const power = reported(l);
+      return power.length === 3 && power.every((w) => w > 9_000 && w <= 10_000) ? l : undefined;
+    });
+    expect(three.allocatedW).toBeLessThanOrEqual(30_000);
+    expect(reported(three).reduce((a, w) => a + w, 0)).toBeLessThanOrEqual(30_000);
+    expect(three.connectors.every((c) => c.answer === 'accepted')).toBe(true);
+
+    await chargers[0]!.sim.stopCharging(1);
+    const two = await eventually(async () => {
+      const l = await live(id);
+      const power = reported(l);
+      return l.connectors.length === 2 && power.every((w) => w > 14_000 && w <= 15_000) ? l : undefined;
+    });
+    expect(two.allocatedW).toBeLessThanOrEqual(30_000);
+
+    // The last hour is sampled at each plan.
+    const history = await s.call<{ limitW: number; allocatedW: number }[]>('GET', `${api.localController.history.path}?id=${id}`, {
+      token: admin,
+    });
+    expect(history.data.length).toBeGreaterThan(1);
+    expect(history.data.every((x) => x.allocatedW <= x.limitW)).toBe(true);
+  });
+
+  it('a point belongs to at most one controller, and the limit must let one car charge', async () => {
+    const { stationId, chargers } = await site(1);
+    const body = { name: 'A', stationId, limitW: 11_000, serialNumbers: [chargers[0]!.serialNumber] };
+    expect((await post(api.localController.add, body)).code).toBe(200);
+    const again = await post<{ field: string }>(api.localController.add, { ...body, name: 'B' });
+    expect([again.code, again.data.field]).toEqual([400, 'serialNumbers']);
+    expect(again.msg).toContain('already belongs to local controller “A”');
+    const other = await site(1);
+    const low = await post<{ field: string }>(
+      api.localController.add,
+      { name: 'C', stationId: other.stationId, limitW: 1_000, serialNumbers: [other.chargers[0]!.serialNumber] },
+      'zh',
+    );
+    expect([low.code, low.data.field]).toEqual([400, 'limitW']);
+    expect(low.msg).toContain('4140 W');
+  });
+});
