@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,20 @@ function start(port: number): { child: ChildProcess; output: () => string; ready
   return { child, output: () => out, ready };
 }
 
+/**
+ * A port no one holds now, from the system (a random one in 20000–40000 could be a client socket's
+ * local port on a busy machine, within the ephemeral range).
+ */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     child.on('exit', (code) => resolve(code));
@@ -52,7 +67,7 @@ const stop = (child: ChildProcess) =>
 
 describe.skipIf(!!process.env.DATABASE_URL)('main', () => {
   it('prints a generated admin password once, keeps data across a restart, shuts down cleanly', { timeout: 300_000 }, async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const first = start(port);
     await first.ready;
     const match = first.output().match(/username: admin\s+password: (\S+)/);

@@ -2,7 +2,7 @@ import { BALANCER_PROFILE_ID_BASE, BALANCER_STACK_LEVEL, type ConsoleEventPayloa
 import type { EventHub } from '../../lib/events.js';
 import type { CommandSender } from '../pointAction/pointAction.service.js';
 import type { AllocationRow, LocalControllerRepo, SessionRow } from './localController.repo.js';
-import { minPowerW, plan, type PlanEntry } from './planner.js';
+import { minPowerW, plan, TAKES_LESS, type PlanEntry } from './planner.js';
 
 /** Charger events after which a controller's plan may be out of date. */
 const TRIGGERS = new Set(['point.online', 'point.status', 'transaction.started', 'transaction.meter', 'transaction.stopped']);
@@ -10,6 +10,8 @@ const TRIGGERS = new Set(['point.online', 'point.status', 'transaction.started',
 /** A change this small (W, or this share of the allocation) is not worth a new profile. */
 const RESEND_MIN_W = 100;
 const RESEND_SHARE = 0.02;
+/** An unchanged plan is stored (with a history sample) at most this often. */
+const SAMPLE_EVERY_MS = 60_000;
 
 export interface BalancerOptions {
   repo: LocalControllerRepo;
@@ -64,6 +66,22 @@ export function createBalancer(o: BalancerOptions) {
   let unsubscribe: (() => void) | undefined;
   let tick: NodeJS.Timeout | undefined;
   let stopped = false;
+  /** Per session of the last plans: its allocation and whether its car then drew clearly less. */
+  const lastPlan = new Map<string, { allocatedW: number; takesLess: boolean }>();
+  /** When each controller's plan was last stored with a sample. */
+  const lastSample = new Map<number, number>();
+
+  /**
+   * Whether a meter value can change its controller's plan: only when the car starts or stops taking
+   * clearly less than it was given (a share freed, or wanted back). Steady draws, the usual case at
+   * thousands of meter values a second, need no plan.
+   */
+  function meterMatters(p: ConsoleEventPayloads['transaction.meter']): boolean {
+    if (p.powerW === undefined) return false;
+    const last = lastPlan.get(keyOf(p.chargePointId, p.connectorNo));
+    if (!last) return true;
+    return p.powerW < TAKES_LESS * last.allocatedW !== last.takesLess;
+  }
 
   async function refresh() {
     const rows = await o.repo.memberships();
@@ -158,6 +176,23 @@ export function createBalancer(o: BalancerOptions) {
         answer: a ? a.answer : sameTx ? (prev?.answer ?? null) : null,
       };
     });
+    for (const p of previous) lastPlan.delete(keyOf(p.chargePointId, p.connectorNo));
+    for (const r of rows) {
+      const takesLess = r.measuredW !== null && r.allocatedW > 0 && r.measuredW < TAKES_LESS * r.allocatedW;
+      lastPlan.set(keyOf(r.chargePointId, r.connectorNo), { allocatedW: r.allocatedW, takesLess });
+    }
+    // An unchanged plan is not stored again, but for a sample a minute (the history).
+    const same =
+      rows.length === previous.length &&
+      rows.every((r) => {
+        const p = prevOf.get(keyOf(r.chargePointId, r.connectorNo));
+        return p && p.allocatedW === r.allocatedW && p.state === r.state && p.transactionId === r.transactionId && p.sentW === r.sentW;
+      });
+    if (same && Date.now() - (lastSample.get(controllerId) ?? 0) < SAMPLE_EVERY_MS) {
+      o.onPlanned?.(controllerId, performance.now() - started);
+      return;
+    }
+    lastSample.set(controllerId, Date.now());
     await o.repo.savePlan(controllerId, rows, {
       limitW: c.limitW,
       allocatedW: rows.reduce((a, r) => a + r.allocatedW, 0),
@@ -174,13 +209,20 @@ export function createBalancer(o: BalancerOptions) {
         canSee: () => true,
         send: (event) => {
           if (!TRIGGERS.has(event.type)) return;
+          if (event.type === 'transaction.meter' && !meterMatters(event.payload as unknown as ConsoleEventPayloads['transaction.meter']))
+            return;
           const pointId = (event.payload as unknown as ConsoleEventPayloads['point.online']).chargePointId;
           const controllerId = controllerOf.get(pointId);
           if (controllerId !== undefined) trigger(controllerId);
         },
       });
+      let pruned = Date.now();
       tick = setInterval(() => {
         for (const id of new Set(controllerOf.values())) trigger(id);
+        if (Date.now() - pruned >= 3_600_000) {
+          pruned = Date.now();
+          o.repo.pruneSamples(new Date(pruned - 86_400_000)).catch((err: unknown) => o.onError(err, 0));
+        }
       }, tickMs);
       tick.unref();
       for (const id of new Set(controllerOf.values())) trigger(id);

@@ -231,24 +231,21 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
         await q.delete(controllerAllocation).where(eq(controllerAllocation.controllerId, controllerId));
         if (rows.length > 0) await q.insert(controllerAllocation).values(rows.map((r) => ({ ...r, controllerId, updatedAt: now })));
         await q.insert(controllerSample).values({ controllerId, at: now, ...sample });
-        // The live view shows one hour; a day is kept.
-        await q
-          .delete(controllerSample)
-          .where(
-            and(
-              eq(controllerSample.controllerId, controllerId),
-              sql`${controllerSample.at} < ${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`,
-            ),
-          );
       });
+    },
+    /** The live view shows one hour; a day of samples is kept. */
+    async pruneSamples(before: Date) {
+      await db.delete(controllerSample).where(sql`${controllerSample.at} < ${before.toISOString()}::timestamptz`);
     },
     async live(ids: number[]): Promise<ControllerLive[]> {
       if (ids.length === 0) return [];
       const controllers = await db.select().from(localController).where(inArray(localController.id, ids)).orderBy(asc(localController.id));
+      // The measured power is the session's latest, not the one the last plan saw: plans are rarer than meter values.
       const rows = await db
-        .select({ a: controllerAllocation, serialNumber: chargePoint.serialNumber })
+        .select({ a: controllerAllocation, serialNumber: chargePoint.serialNumber, nowW: chargingTransaction.lastPowerW })
         .from(controllerAllocation)
         .innerJoin(chargePoint, eq(chargePoint.id, controllerAllocation.chargePointId))
+        .leftJoin(chargingTransaction, eq(chargingTransaction.id, controllerAllocation.transactionId))
         .where(inArray(controllerAllocation.controllerId, ids))
         .orderBy(asc(chargePoint.serialNumber), asc(controllerAllocation.connectorNo));
       return controllers.map((c) => {
@@ -258,16 +255,16 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
           name: c.name,
           limitW: c.limitW,
           allocatedW: mine.reduce((a, r) => a + r.a.allocatedW, 0),
-          measuredW: mine.reduce((a, r) => a + (r.a.measuredW ?? 0), 0),
+          measuredW: mine.reduce((a, r) => a + (r.nowW ?? r.a.measuredW ?? 0), 0),
           plannedTime: mine.length ? new Date(Math.max(...mine.map((r) => r.a.updatedAt.getTime()))).toISOString() : null,
-          connectors: mine.map(({ a, serialNumber }) => ({
+          connectors: mine.map(({ a, serialNumber, nowW }) => ({
             serialNumber,
             connectorNo: a.connectorNo,
             transactionId: a.transactionId,
             state: a.state,
             priority: a.priority,
             allocatedW: a.allocatedW,
-            measuredW: a.measuredW,
+            measuredW: nowW ?? a.measuredW,
             answer: a.answer,
           })),
         };

@@ -26,7 +26,7 @@ export interface PlanEntry {
 }
 
 /** Below this share of its allocation, a car is taken to want no more than it draws. */
-const TAKES_LESS = 0.9;
+export const TAKES_LESS = 0.9;
 /** Room a car drawing less than it was given keeps above its draw, to show that it wants more. */
 const HEADROOM = 1.2;
 
