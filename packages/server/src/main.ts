@@ -42,7 +42,7 @@ async function prepare(config: Config): Promise<Database> {
 /** One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other workers). */
 async function serve(config: Config, opts: { prepared?: Database; transport?: Cluster; demo: boolean }) {
   const database = opts.prepared ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const { server } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
+  const { server, balancer } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
     // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
     console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
     await database.close();
@@ -75,7 +75,9 @@ async function serve(config: Config, opts: { prepared?: Database; transport?: Cl
   await server.listen({ port: config.port, host: config.host });
   if (opts.demo) {
     demo = await startDemo({ db: database.db, config, port: config.port });
-    server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0006 are connecting (CSMS_DEMO=false turns them off)');
+    // The demo's local controller may have just been created: the balancer reads its points again.
+    await balancer.changed([]);
+    server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0009 are connecting (CSMS_DEMO=false turns them off)');
   }
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
   const node = config.workers > 1 ? `, node ${config.nodeId}` : '';

@@ -11,9 +11,11 @@ import { OCPP_URL, chooseFromDropdown, expectNoRawKeys, loose, looseButton, poin
 const t = (key: string, params?: Record<string, string | number>) => tr('en-US', key, params);
 
 let charger: ChargePoint | undefined;
+const chargers: ChargePoint[] = [];
 test.afterEach(async () => {
   await charger?.stop();
   charger = undefined;
+  await Promise.all(chargers.splice(0).map((c) => c.stop()));
 });
 
 async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
@@ -30,7 +32,7 @@ test('a profile above the rating is refused; a valid one is sent, held by the po
   charger.start();
   await charger.ready();
 
-  await page.goto('/realTimeMonitor/smartCharging');
+  await page.goto('/realTimeMonitor/smartCharging?tab=chargingProfile');
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const dialog = page.getByRole('dialog');
   await choose(page, dialog.locator('#chargingProfile-form_stationId'), `E2E SC ${stamp}`, `E2E SC ${stamp}`);
@@ -72,4 +74,47 @@ test('a profile above the rating is refused; a valid one is sent, held by the po
   await page.getByTestId('clear-ok').click();
   await row.locator('.ant-table-row-expand-icon').click();
   await expect(page.getByTestId('profile-targets').locator('[data-status=cleared]')).toHaveCount(1);
+});
+
+test('a local controller made in the console limits a 22 kW charger, shown live', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'en-US');
+  const a = await pointWithCard(page, 'LBA', stamp);
+  const sims = [a].map((x) =>
+    createChargePoint({
+      url: OCPP_URL,
+      serialNumber: x.serialNumber,
+      key: x.key,
+      connectors: 1,
+      powerW: 22_000,
+      meterValueSampleInterval: 1,
+    }),
+  );
+  chargers.push(...sims);
+  for (const s of sims) {
+    s.start();
+    await s.ready();
+  }
+
+  await page.goto('/realTimeMonitor/smartCharging?tab=localController');
+  await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('#localController-form_name').fill(`Depot ${stamp}`);
+  await choose(page, dialog.locator('#localController-form_stationId'), `E2E LBA ${stamp}`, `E2E LBA ${stamp}`);
+  await choose(page, dialog.getByTestId('controller-points').locator('input'), a.serialNumber, a.serialNumber);
+  await page.keyboard.press('Escape');
+  await dialog.locator('#localController-form_limitW').fill('20000');
+  await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // One session under a 20 kW limit: the charger draws 20 kW, not its 22 (sharing among several: load-balancing.test.ts).
+  sims[0]!.plugIn(1);
+  await sims[0]!.startCharging(1, `LBA${stamp}`.toUpperCase().slice(0, 20));
+  await page.goto('/realTimeMonitor/smartCharging?tab=loadBalancing');
+  const card = page.getByTestId('live-controller').filter({ hasText: `Depot ${stamp}` });
+  await expect(card.getByTestId('live-limit')).toHaveText('20000');
+  await expect(card.locator('[data-state=charging]')).toHaveCount(1);
+  await expect(card.getByTestId('live-allocated')).toHaveText('20000');
+  await expect(card.getByTestId('live-measured')).toHaveText('20000');
+  await expectNoRawKeys(page);
 });

@@ -218,7 +218,12 @@ export function createBalancer(o: BalancerOptions) {
       });
       let pruned = Date.now();
       tick = setInterval(() => {
-        for (const id of new Set(controllerOf.values())) trigger(id);
+        // The map is read again too: controllers made outside this node's routes (another node, the demo) join within a tick.
+        void refresh()
+          .then(() => {
+            for (const id of new Set(controllerOf.values())) trigger(id);
+          })
+          .catch((err: unknown) => o.onError(err, 0));
         if (Date.now() - pruned >= 3_600_000) {
           pruned = Date.now();
           o.repo.pruneSamples(new Date(pruned - 86_400_000)).catch((err: unknown) => o.onError(err, 0));

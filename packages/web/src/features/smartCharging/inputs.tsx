@@ -20,8 +20,21 @@ function useStationPoints(stationId: number | undefined) {
   });
 }
 
+const pointLabel = (p: { serialNumber: string; pointName: string }) => `${p.serialNumber} · ${p.pointName}`;
+
+/** Forms whose `serialNumbers` pick points of their `stationId` (the label is `fields.<resource>.serialNumbers`). */
+type PointsResource = 'chargingProfile' | 'localController';
+
 /** Points of the chosen station, several at once. */
-export function PointsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string[]>) {
+export function PointsField({
+  form,
+  t,
+  value,
+  onChange,
+  id,
+  resource = 'chargingProfile',
+  testId = 'profile-points',
+}: FormFieldCtx & Injected<string[]> & { resource?: PointsResource; testId?: string }) {
   const stationId = Form.useWatch('stationId', form) as number | undefined;
   const { data, isFetching } = useStationPoints(stationId);
   return (
@@ -36,11 +49,43 @@ export function PointsField({ form, t, value, onChange, id }: FormFieldCtx & Inj
       placeholder={
         stationId === undefined
           ? t('chargingProfile.chooseStationFirst')
-          : t('kit.selectPlaceholder', { field: t('fields.chargingProfile.serialNumbers') })
+          : t('kit.selectPlaceholder', { field: t(`fields.${resource}.serialNumbers`) })
       }
       showSearch={{ optionFilterProp: 'label' }}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: `${p.serialNumber} · ${p.pointName}` }))}
-      data-testid="profile-points"
+      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
+      data-testid={testId}
+    />
+  );
+}
+
+/**
+ * A local controller's priority points: offered among the points chosen above it. A priority point
+ * taken out of those stays shown, and the contract's rule names it on save rather than dropping it unseen.
+ */
+export function PriorityPointsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string[]>) {
+  const stationId = Form.useWatch('stationId', form) as number | undefined;
+  const chosen = (Form.useWatch('serialNumbers', form) as string[] | undefined) ?? [];
+  const { data } = useStationPoints(stationId);
+  const names = new Map((data ?? []).map((p) => [p.serialNumber, p] as const));
+  return (
+    <Select
+      id={id}
+      mode="multiple"
+      allowClear
+      value={value}
+      onChange={onChange}
+      disabled={chosen.length === 0 && !value?.length}
+      placeholder={
+        chosen.length === 0
+          ? t('localController.choosePointsFirst')
+          : t('kit.selectPlaceholder', { field: t('fields.localController.prioritySerialNumbers') })
+      }
+      showSearch={{ optionFilterProp: 'label' }}
+      options={chosen.map((sn) => {
+        const p = names.get(sn);
+        return { value: sn, label: p ? pointLabel(p) : sn };
+      })}
+      data-testid="controller-priority"
     />
   );
 }

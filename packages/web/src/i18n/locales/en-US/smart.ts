@@ -4,7 +4,7 @@ type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]>
 
 const smart: Strings<typeof zh> = {
   smart: {
-    tabs: { chargingProfile: 'Central system smart charging' },
+    tabs: { loadBalancing: 'Load balancing', chargingProfile: 'Central system smart charging', localController: 'Local smart charging' },
   },
   chargingProfile: {
     entity: 'charging profile',
@@ -28,6 +28,30 @@ const smart: Strings<typeof zh> = {
     connectorPoint: '0 (whole point)',
     chooseStationFirst: 'Choose the station first',
     targetsTitle: 'Targets and answers',
+  },
+  localController: {
+    entity: 'local controller',
+    limitHint:
+      'The power all the controller’s points may draw together; the platform shares it among the charging connectors and shares it again as sessions start and end.',
+    minCurrentHint: 'No car charges at less than this current per phase; when the power runs short, later sessions wait at 0 W.',
+    priorityHint: 'Sessions on these points are served first.',
+    choosePointsFirst: 'Choose the points first',
+  },
+  loadBalancing: {
+    allStations: 'All stations',
+    refreshHint: 'Refreshes every 2 seconds',
+    empty:
+      'No local controllers yet. Add one in the Local smart charging tab and choose its points: the platform then shares its limit among the connectors that charge.',
+    emptyStation: 'This station has no local controller.',
+    openControllers: 'Go to Local smart charging',
+    noSessions: 'No connector is charging or waiting',
+    usage: 'Measured power is {percent}% of the limit',
+    plannedAt: 'Last planned: {time}',
+    notPlanned: 'Not planned yet',
+    lastHour: 'Last hour',
+    noHistory: 'Nothing recorded in the last hour',
+    watts: '{value} W',
+    loadFailed: 'Live figures are unavailable for now: {reason}',
   },
 };
 export default smart;

@@ -1,7 +1,7 @@
-/** Smart charging (issue 15): the page's tabs and the charging profiles tab. */
+/** Smart charging (issue 15): the page's tabs, the charging profiles, local controllers and the load balancing view. */
 const smart = {
   smart: {
-    tabs: { chargingProfile: '中心系统智能充电' },
+    tabs: { loadBalancing: '负载均衡', chargingProfile: '中心系统智能充电', localController: '本地智能充电' },
   },
   chargingProfile: {
     entity: '充电配置',
@@ -25,6 +25,28 @@ const smart = {
     connectorPoint: '0（整桩）',
     chooseStationFirst: '请先选择场站',
     targetsTitle: '下发对象与应答',
+  },
+  localController: {
+    entity: '本地控制器',
+    limitHint: '控制器下所有充电桩合计可用的功率；平台把它分给正在充电的充电枪，会话开始或结束时重新分配。',
+    minCurrentHint: '每辆车至少按此电流（每相）充电；功率不够时，后到的会话以 0 W 排队等待。',
+    priorityHint: '这些充电桩上的会话优先获得功率。',
+    choosePointsFirst: '请先选择充电桩',
+  },
+  loadBalancing: {
+    allStations: '全部场站',
+    refreshHint: '每 2 秒刷新',
+    empty: '还没有本地控制器。请在“本地智能充电”页签中添加控制器并选择它的充电桩，平台随后会按限制功率在正在充电的充电枪之间分配功率。',
+    emptyStation: '该场站没有本地控制器。',
+    openControllers: '前往本地智能充电',
+    noSessions: '没有正在充电或排队的充电枪',
+    usage: '实测功率为限制功率的 {percent}%',
+    plannedAt: '上次规划：{time}',
+    notPlanned: '尚未规划',
+    lastHour: '最近一小时',
+    noHistory: '最近一小时没有记录',
+    watts: '{value} W',
+    loadFailed: '暂时无法获取实时数据：{reason}',
   },
 };
 export default smart;
