@@ -67,6 +67,21 @@ test('a profile above the rating is refused; a valid one is sent, held by the po
   await expect(held.getByTestId('in-force').locator('tbody tr.ant-table-row')).toHaveCount(1);
   await held.getByRole('button', { name: 'Close' }).click();
 
+  // The charger's composite schedule, from the point menu, is drawn: its limit is the profile's.
+  await page.goto(`/realTimeMonitor/chargePoint?serialNumber=${serialNumber}`);
+  const pointRow = page.getByRole('row').filter({ hasText: serialNumber });
+  await chooseFromDropdown(
+    page,
+    pointRow.getByRole('button', { name: looseButton(t('common.more')) }),
+    loose(t('monitor.actions.getCompositeSchedule')),
+  );
+  await page.getByTestId('action-send').click();
+  await expect(page.getByTestId('action-answer')).toHaveAttribute('data-status', 'accepted');
+  await expect(page.getByTestId('schedule-chart').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('action-answer')).toContainText('11000');
+  await page.getByTestId('action-close').click();
+  await page.goto('/realTimeMonitor/smartCharging?tab=chargingProfile');
+
   // Cleared on the charger: no longer held.
   await chooseFromDropdown(page, row.getByRole('button', { name: looseButton(t('common.more')) }), loose(t('chargingProfile.clear')));
   await page.getByTestId('clear-ok').click();

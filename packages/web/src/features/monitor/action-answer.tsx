@@ -1,9 +1,13 @@
 import type { ActionStatus, LocalListState } from '@csms/contract';
 import { Descriptions, Table, Tag, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/resource/cells';
 import type { ActionKey } from './actions';
 import { LocalListRecord } from './local-list';
+
+// ECharts comes with a composite schedule's answer, not with the monitoring screens.
+const ScheduleChart = lazy(() => import('./schedule-chart'));
 
 /** What every action answers, plus the charger's own fields of some. */
 export interface Answer {
@@ -75,21 +79,26 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
       {action === 'getCompositeSchedule' && answer.status === 'accepted' && (
         <div style={{ marginTop: 12 }}>
           {schedule ? (
-            <Table
-              size="small"
-              pagination={false}
-              rowKey="startPeriod"
-              dataSource={schedule.chargingSchedulePeriod}
-              columns={[
-                { key: 'startPeriod', dataIndex: 'startPeriod', title: t('monitor.dialog.startPeriod') },
-                {
-                  key: 'limit',
-                  dataIndex: 'limit',
-                  title: `${t('monitor.dialog.limit')} (${schedule.chargingRateUnit})`,
-                },
-                { key: 'numberPhases', dataIndex: 'numberPhases', title: t('monitor.dialog.phases') },
-              ]}
-            />
+            <>
+              <Suspense fallback={null}>
+                <ScheduleChart schedule={schedule} start={answer.scheduleStart ?? null} />
+              </Suspense>
+              <Table
+                size="small"
+                pagination={false}
+                rowKey="startPeriod"
+                dataSource={schedule.chargingSchedulePeriod}
+                columns={[
+                  { key: 'startPeriod', dataIndex: 'startPeriod', title: t('monitor.dialog.startPeriod') },
+                  {
+                    key: 'limit',
+                    dataIndex: 'limit',
+                    title: `${t('monitor.dialog.limit')} (${schedule.chargingRateUnit})`,
+                  },
+                  { key: 'numberPhases', dataIndex: 'numberPhases', title: t('monitor.dialog.phases') },
+                ]}
+              />
+            </>
           ) : (
             <Typography.Text type="secondary">{t('monitor.dialog.noSchedule')}</Typography.Text>
           )}

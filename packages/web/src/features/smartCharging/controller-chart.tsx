@@ -1,23 +1,8 @@
 import type { ControllerSample } from '@csms/contract';
 import { theme } from 'antd';
-import { LineChart, type LineSeriesOption } from 'echarts/charts';
-import {
-  GridComponent,
-  LegendComponent,
-  TooltipComponent,
-  type GridComponentOption,
-  type LegendComponentOption,
-  type TooltipComponentOption,
-} from 'echarts/components';
-import { init, use as register, type ComposeOption, type EChartsType } from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-
-// Only what this chart draws: lines on a grid with a tooltip and a legend, as SVG.
-register([LineChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
-
-type Option = ComposeOption<LineSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
+import EChart, { type LineChartOption, type LineSeriesOption } from '../../shared/charts/EChart';
 
 /**
  * A local controller's last hour: its limit, what the balancer allocated and what the chargers drew
@@ -27,23 +12,7 @@ type Option = ComposeOption<LineSeriesOption | GridComponentOption | TooltipComp
 export default function ControllerChart({ samples }: { samples: ControllerSample[] }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<EChartsType | null>(null);
-
-  useEffect(() => {
-    const el = box.current!;
-    const c = init(el, null, { renderer: 'svg' });
-    chart.current = c;
-    const resized = new ResizeObserver(() => c.resize());
-    resized.observe(el);
-    return () => {
-      resized.disconnect();
-      c.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  const option = useMemo<Option>(() => {
+  const option = useMemo<LineChartOption>(() => {
     const at = (s: ControllerSample) => Date.parse(s.at);
     const series = (key: 'limitW' | 'allocatedW' | 'measuredW', color: string, extra: LineSeriesOption): LineSeriesOption => ({
       type: 'line',
@@ -70,17 +39,5 @@ export default function ControllerChart({ samples }: { samples: ControllerSample
     };
   }, [samples, t, token]);
 
-  useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
-  }, [option]);
-
-  return (
-    <div
-      ref={box}
-      role="img"
-      aria-label={t('loadBalancing.lastHour')}
-      style={{ width: '100%', height: 240 }}
-      data-testid="controller-chart"
-    />
-  );
+  return <EChart option={option} label={t('loadBalancing.lastHour')} testId="controller-chart" />;
 }

@@ -60,6 +60,7 @@ const monitor: UiCatalogue['monitor'] = {
     startPeriod: 'Start (s)',
     limit: 'Limit',
     phases: 'Phases',
+    scheduleChart: 'The composite schedule: limit over time',
     noSchedule: 'The charge point returned no schedule',
     unlocked: 'Unlocked',
   },

@@ -57,6 +57,7 @@ export default {
     startPeriod: '开始（秒）',
     limit: '限值',
     phases: '相数',
+    scheduleChart: '组合充电计划：限值随时间变化',
     noSchedule: '充电桩没有返回充电计划',
     unlocked: '已解锁',
   },
