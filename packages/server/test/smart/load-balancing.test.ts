@@ -1,5 +1,6 @@
 import { api, type ControllerLive, type LocalControllerDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
@@ -128,5 +129,23 @@ describe('a 30 kW controller over three 22 kW points', () => {
     );
     expect([low.code, low.data.field]).toEqual([400, 'limitW']);
     expect(low.msg).toContain('4140 W');
+  });
+
+  it('a point moved to another station leaves its controller', async () => {
+    const { stationId, chargers } = await site(2);
+    const added = await post<LocalControllerDto>(api.localController.add, {
+      name: 'Moving',
+      stationId,
+      limitW: 20_000,
+      serialNumbers: chargers.map((c) => c.serialNumber),
+    });
+    const elsewhere = await createPoint(s.database.db, { connectors: 1 });
+    const [moving] = await s.database.db
+      .execute(sql`select id from charge_point where serial_number = ${chargers[1]!.serialNumber}`)
+      .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
+    const moved = await post(api.point.move, { id: moving!.id, stationId: elsewhere.stationId });
+    expect(moved.code).toBe(200);
+    const after = await s.call<LocalControllerDto>('GET', `${api.localController.get.path}?id=${added.data.id}`, { token: admin });
+    expect(after.data.serialNumbers).toEqual([chargers[0]!.serialNumber]);
   });
 });

@@ -1,7 +1,7 @@
 import { pointStatusOf, type ConnectorInput, type PointDto, type PointStatus } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargingTransaction, connector, provider, station } from '../../db/schema.js';
+import { chargePoint, chargingTransaction, connector, localControllerPoint, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 import { lowerLike } from '../../lib/text-search.js';
@@ -242,8 +242,10 @@ export function createPointRepo({ db }: { db: Db }) {
         }
       });
     },
+    /** A local controller holds points of its own station: a moved point leaves its controller. */
     async move(id: number, to: { stationId: number; providerId: number; needsPlacement: boolean }) {
       await db.update(chargePoint).set(to).where(eq(chargePoint.id, id));
+      await db.delete(localControllerPoint).where(eq(localControllerPoint.chargePointId, id));
     },
     async setKeyHash(id: number, ocppKeyHash: string) {
       await db.update(chargePoint).set({ ocppKeyHash }).where(eq(chargePoint.id, id));
