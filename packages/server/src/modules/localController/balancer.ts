@@ -1,7 +1,7 @@
 import { BALANCER_PROFILE_ID_BASE, BALANCER_STACK_LEVEL, type ConsoleEventPayloads } from '@csms/contract';
 import type { EventHub } from '../../lib/events.js';
 import type { CommandSender } from '../pointAction/pointAction.service.js';
-import type { AllocationRow, LocalControllerRepo, SessionRow } from './localController.repo.js';
+import type { AllocationRow, ControllerRow, LocalControllerRepo, SessionRow } from './localController.repo.js';
 import { minPowerW, plan, TAKES_LESS, type PlanEntry } from './planner.js';
 
 /** Charger events after which a controller's plan may be out of date. */
@@ -12,6 +12,16 @@ const RESEND_MIN_W = 100;
 const RESEND_SHARE = 0.02;
 /** An unchanged plan is stored (with a history sample) at most this often. */
 const SAMPLE_EVERY_MS = 60_000;
+/** A controller's sessions kept in memory are read again from the database at least this often. */
+const RESYNC_MS = 60_000;
+
+/** What the balancer holds of a controller between plans, kept up to date by the charger events. */
+interface Held {
+  controller: ControllerRow;
+  sessions: Map<string, SessionRow>;
+  previous: AllocationRow[];
+  loadedAt: number;
+}
 
 export interface BalancerOptions {
   repo: LocalControllerRepo;
@@ -70,6 +80,56 @@ export function createBalancer(o: BalancerOptions) {
   const lastPlan = new Map<string, { allocatedW: number; takesLess: boolean }>();
   /** When each controller's plan was last stored with a sample. */
   const lastSample = new Map<number, number>();
+  /** Controllers' sessions and last plans in memory: a plan reads the database only to load or resync them. */
+  const held = new Map<number, Held>();
+  /** Controllers whose memory an event could not update (a session it does not know): read again before the next plan. */
+  const stale = new Set<number>();
+
+  async function load(controllerId: number): Promise<Held | undefined> {
+    const controller = await o.repo.controller(controllerId);
+    if (!controller) {
+      held.delete(controllerId);
+      return undefined;
+    }
+    const [sessions, previous] = await Promise.all([o.repo.sessions(controllerId), o.repo.allocations(controllerId)]);
+    const h = {
+      controller,
+      sessions: new Map(sessions.map((x) => [keyOf(x.chargePointId, x.connectorNo), x])),
+      previous,
+      loadedAt: Date.now(),
+    };
+    held.set(controllerId, h);
+    stale.delete(controllerId);
+    return h;
+  }
+
+  /** Applies a charger event to the controller's sessions in memory (or marks them to be read again). */
+  function apply(controllerId: number, type: string, payload: Record<string, unknown>) {
+    const h = held.get(controllerId);
+    if (!h) return;
+    const pointId = payload.chargePointId as number;
+    const key = keyOf(pointId, payload.connectorNo as number);
+    switch (type) {
+      case 'transaction.started':
+        // Its point's rating, priority and online flag come with the row: starts are rare, read them.
+        stale.add(controllerId);
+        break;
+      case 'transaction.stopped':
+        if (h.sessions.get(key)?.transactionId === payload.transactionId) h.sessions.delete(key);
+        else stale.add(controllerId);
+        break;
+      case 'transaction.meter': {
+        const session = h.sessions.get(key);
+        if (session && session.transactionId === payload.transactionId) {
+          if (typeof payload.powerW === 'number') session.lastPowerW = payload.powerW;
+        } else stale.add(controllerId);
+        break;
+      }
+      case 'point.online':
+        for (const x of h.sessions.values()) if (x.chargePointId === pointId) x.online = payload.online === true;
+        break;
+    }
+  }
 
   /**
    * Whether a meter value can change its controller's plan: only when the car starts or stops taking
@@ -134,9 +194,12 @@ export function createBalancer(o: BalancerOptions) {
   async function run(controllerId: number) {
     const started = performance.now();
     lastRun.set(controllerId, Date.now());
-    const c = await o.repo.controller(controllerId);
-    if (!c) return;
-    const [sessions, previous] = await Promise.all([o.repo.sessions(controllerId), o.repo.allocations(controllerId)]);
+    const h0 = held.get(controllerId);
+    const h = !h0 || stale.has(controllerId) || Date.now() - h0.loadedAt >= RESYNC_MS ? await load(controllerId) : h0;
+    if (!h) return;
+    const c = h.controller;
+    const sessions = [...h.sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+    const previous = h.previous;
     // Idle before and now: nothing to send and nothing to store (the history shows no sessions).
     if (sessions.length === 0 && previous.length === 0) return;
     const prevOf = new Map(previous.map((p) => [keyOf(p.chargePointId, p.connectorNo), p]));
@@ -188,6 +251,7 @@ export function createBalancer(o: BalancerOptions) {
         const p = prevOf.get(keyOf(r.chargePointId, r.connectorNo));
         return p && p.allocatedW === r.allocatedW && p.state === r.state && p.transactionId === r.transactionId && p.sentW === r.sentW;
       });
+    h.previous = rows.map((r) => ({ ...r, controllerId, updatedAt: new Date() }));
     if (same && Date.now() - (lastSample.get(controllerId) ?? 0) < SAMPLE_EVERY_MS) {
       o.onPlanned?.(controllerId, performance.now() - started);
       return;
@@ -209,11 +273,13 @@ export function createBalancer(o: BalancerOptions) {
         canSee: () => true,
         send: (event) => {
           if (!TRIGGERS.has(event.type)) return;
-          if (event.type === 'transaction.meter' && !meterMatters(event.payload as unknown as ConsoleEventPayloads['transaction.meter']))
-            return;
           const pointId = (event.payload as unknown as ConsoleEventPayloads['point.online']).chargePointId;
           const controllerId = controllerOf.get(pointId);
-          if (controllerId !== undefined) trigger(controllerId);
+          if (controllerId === undefined) return;
+          apply(controllerId, event.type, event.payload);
+          if (event.type === 'transaction.meter' && !meterMatters(event.payload as unknown as ConsoleEventPayloads['transaction.meter']))
+            return;
+          trigger(controllerId);
         },
       });
       let pruned = Date.now();
@@ -234,6 +300,9 @@ export function createBalancer(o: BalancerOptions) {
     },
     /** After an operator changed or removed controllers: the map is re-read and each is planned again. */
     async changed(controllerIds: number[]) {
+      // Limits, points or priorities changed: what memory holds of them is read again.
+      if (controllerIds.length === 0) held.clear();
+      for (const id of controllerIds) held.delete(id);
       await refresh();
       for (const id of controllerIds) trigger(id);
     },
