@@ -299,8 +299,12 @@ export async function buildApp({
     holds: (serialNumber) => ocpp.holds(serialNumber),
     onError: (err, controllerId) => server.log.error({ err, controllerId }, 'balancer: plan failed'),
   });
-  const replan = (ids: number[]) =>
-    void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed'));
+  // Every node plans from memory: a change made through one node is told to all of them.
+  const replan = everywhere(
+    cluster?.fanout,
+    'balancer.changed',
+    (ids: number[]) => void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed')),
+  );
   mount(api.localController, localControllerRoutes({ repo: controllers, points: profiles, changed: replan, uow, events, columns, config }));
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
