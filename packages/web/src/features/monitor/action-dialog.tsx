@@ -6,7 +6,8 @@ import { ApiError, call } from '../../shared/api/client';
 import { ActionAnswer, type Answer } from './action-answer';
 import { confirmOnly, endpointOf, type ActionKey, type ActionRequest, type ActionTarget } from './actions';
 import { fullOffered, LocalListRecord, useLocalListState } from './local-list';
-import { IdTagSelect, PointSelect } from './pickers';
+import { PointSelect } from '../../shared/options/point-select';
+import { IdTagSelect } from './pickers';
 
 type Values = Record<string, unknown>;
 
@@ -279,6 +280,7 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
           {!request.target && (
             <Form.Item name="serialNumber" label={t('monitor.dialog.point')} rules={required('serialNumber', t('monitor.dialog.point'))}>
               <PointSelect
+                placeholder={t('monitor.dialog.pointPlaceholder')}
                 onPick={(p) => {
                   setPicked(
                     p ? { serialNumber: p.serialNumber, connectors: p.connectors.map((c) => ({ connectorNo: c.connectorNo })) } : undefined,

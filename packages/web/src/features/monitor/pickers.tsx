@@ -1,4 +1,4 @@
-import { api, type IdTagOption, type PointOption } from '@csms/contract';
+import { api, type IdTagOption } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useState } from 'react';
@@ -36,31 +36,6 @@ export function IdTagSelect({ serialNumber, value, onChange, id }: PickerProps<s
       // A charge user and that user's first card share an idTag: the option key tells them apart.
       options={(data ?? []).map((o) => ({ key: `${o.kind}:${o.idTag}`, value: o.idTag, label: label(o) }))}
       data-testid="idtag-select"
-    />
-  );
-}
-
-/** The caller's points (`getPoints`), searched by serial number; the choice comes with its connectors. */
-export function PointSelect({ value, onChange, onPick, id }: PickerProps<string> & { onPick: (p: PointOption | undefined) => void }) {
-  const { t } = useTranslation();
-  const [keyword, setKeyword] = useState('');
-  const { data, isFetching } = useQuery({
-    queryKey: [api.point.options.path, keyword],
-    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
-  });
-  return (
-    <Select
-      id={id}
-      showSearch={{ filterOption: false, onSearch: setKeyword }}
-      value={value}
-      onChange={(v: string) => {
-        onChange?.(v);
-        onPick(data?.find((p) => p.serialNumber === v));
-      }}
-      loading={isFetching}
-      placeholder={t('monitor.dialog.pointPlaceholder')}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: `${p.serialNumber} · ${p.pointName} · ${p.stationName}` }))}
-      data-testid="point-select"
     />
   );
 }

@@ -11,6 +11,7 @@ import { Alert, Form, InputNumber, Modal, Radio, Select, Space, Table, Typograph
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
+import { PointSelect } from '../../shared/options/point-select';
 import { formatDateTime } from '../../shared/resource/cells';
 import { periodsText } from './charging-profile.resource';
 import { ResultsTable, TargetStatus } from './targets';
@@ -136,28 +137,6 @@ export function ClearDialog({ profile, onClose }: { profile: ChargingProfileDto 
   );
 }
 
-/** The caller's points (`getPoints`), searched by serial number on the server. */
-function PointSelect({ value, onChange }: { value?: string; onChange: (v: string) => void }) {
-  const { t } = useTranslation();
-  const [keyword, setKeyword] = useState('');
-  const { data, isFetching } = useQuery({
-    queryKey: [api.point.options.path, keyword],
-    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
-  });
-  return (
-    <Select
-      showSearch={{ filterOption: false, onSearch: setKeyword }}
-      value={value}
-      onChange={onChange}
-      loading={isFetching}
-      style={{ width: '100%' }}
-      placeholder={t('chargingProfile.pickPoint')}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: `${p.serialNumber} · ${p.pointName} · ${p.stationName}` }))}
-      data-testid="point-select"
-    />
-  );
-}
-
 /** The profiles one point holds, as the server last learnt from its answers. */
 export function InForceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -179,7 +158,7 @@ export function InForceDialog({ open, onClose }: { open: boolean; onClose: () =>
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <div style={{ maxWidth: 420 }}>
-          <PointSelect value={serialNumber} onChange={setSerialNumber} />
+          <PointSelect value={serialNumber} onChange={setSerialNumber} placeholder={t('chargingProfile.pickPoint')} />
         </div>
         {serialNumber && (
           <Table<ProfileInForce>

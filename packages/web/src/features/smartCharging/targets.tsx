@@ -1,5 +1,7 @@
 import type { ProfileSendResult, ProfileTargetDto, ProfileTargetStatus } from '@csms/contract';
-import { Table, Tag, Typography } from 'antd';
+import { Table, Tag, Typography, type TableColumnType } from 'antd';
+
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/resource/cells';
 
@@ -33,20 +35,38 @@ export function TargetStatus({ status }: { status: ProfileTargetStatus }) {
   );
 }
 
-/** Each point and connector of a profile with the charger's last answer. */
-export function TargetsTable({ targets }: { targets: ProfileTargetDto[] }) {
+type Answered = Pick<ProfileTargetDto, 'serialNumber' | 'connectorNo' | 'status' | 'chargerStatus'>;
+
+/** A small table of charger answers, one row per point and connector: the shared columns, then `extra` (key, title key, cell). */
+function AnswersTable<R extends Answered>({
+  rows,
+  testId,
+  extra,
+}: {
+  rows: R[];
+  testId: string;
+  extra: { key: Extract<keyof R, string>; after?: 'serialNumber'; render?: (v: R[keyof R]) => ReactNode }[];
+}) {
   const { t } = useTranslation();
   const f = (key: string) => t(`fields.chargingProfile.${key}`);
+  const column = (c: (typeof extra)[number]): TableColumnType<R> => ({
+    key: c.key,
+    dataIndex: c.key,
+    title: f(c.key),
+    ...(c.render ? { render: (v: R[keyof R]) => c.render!(v) } : {}),
+  });
+  const afterSerial = extra.filter((c) => c.after === 'serialNumber').map(column);
+  const atEnd = extra.filter((c) => c.after !== 'serialNumber').map(column);
   return (
-    <Table<ProfileTargetDto>
+    <Table<R>
       size="small"
       pagination={false}
       rowKey={(r) => `${r.serialNumber}:${r.connectorNo}`}
-      dataSource={targets}
-      data-testid="profile-targets"
+      dataSource={rows}
+      data-testid={testId}
       columns={[
         { key: 'serialNumber', dataIndex: 'serialNumber', title: f('serialNumber') },
-        { key: 'pointName', dataIndex: 'pointName', title: f('pointName') },
+        ...afterSerial,
         { key: 'connectorNo', dataIndex: 'connectorNo', title: f('connectorNo'), render: (n: number) => <ConnectorNo n={n} /> },
         { key: 'status', dataIndex: 'status', title: f('status'), render: (s: ProfileTargetStatus) => <TargetStatus status={s} /> },
         {
@@ -55,8 +75,22 @@ export function TargetsTable({ targets }: { targets: ProfileTargetDto[] }) {
           title: f('chargerStatus'),
           render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null),
         },
-        { key: 'transactionId', dataIndex: 'transactionId', title: f('transactionId') },
-        { key: 'sentTime', dataIndex: 'sentTime', title: f('sentTime'), render: (v: string | null) => (v ? formatDateTime(v) : null) },
+        ...atEnd,
+      ]}
+    />
+  );
+}
+
+/** Each point and connector of a profile with the charger's last answer. */
+export function TargetsTable({ targets }: { targets: ProfileTargetDto[] }) {
+  return (
+    <AnswersTable
+      rows={targets}
+      testId="profile-targets"
+      extra={[
+        { key: 'pointName', after: 'serialNumber' },
+        { key: 'transactionId' },
+        { key: 'sentTime', render: (v) => (v ? formatDateTime(v) : null) },
       ]}
     />
   );
@@ -64,27 +98,5 @@ export function TargetsTable({ targets }: { targets: ProfileTargetDto[] }) {
 
 /** The answers of one send or clear. */
 export function ResultsTable({ results }: { results: ProfileSendResult[] }) {
-  const { t } = useTranslation();
-  const f = (key: string) => t(`fields.chargingProfile.${key}`);
-  return (
-    <Table<ProfileSendResult>
-      size="small"
-      pagination={false}
-      rowKey={(r) => `${r.serialNumber}:${r.connectorNo}`}
-      dataSource={results}
-      data-testid="profile-results"
-      columns={[
-        { key: 'serialNumber', dataIndex: 'serialNumber', title: f('serialNumber') },
-        { key: 'connectorNo', dataIndex: 'connectorNo', title: f('connectorNo'), render: (n: number) => <ConnectorNo n={n} /> },
-        { key: 'status', dataIndex: 'status', title: f('status'), render: (s: ProfileTargetStatus) => <TargetStatus status={s} /> },
-        {
-          key: 'chargerStatus',
-          dataIndex: 'chargerStatus',
-          title: f('chargerStatus'),
-          render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null),
-        },
-        { key: 'message', dataIndex: 'message', title: f('message') },
-      ]}
-    />
-  );
+  return <AnswersTable rows={results} testId="profile-results" extra={[{ key: 'message' }]} />;
 }
