@@ -11,8 +11,9 @@
 // to the last StatusNotification answer; (4) the other K − N connect, all K are held, memory
 // again; (5) MeterValues/StatusNotification flat out; (6) the same at a fixed rate R with latency
 // per action and the server's event-loop delay (its health endpoint); (7) Start, meter values and
-// Stop flat out, then the server is SIGKILLed and every answered transaction is looked up in the
-// database. CPU of the server (health endpoint), the clients (their own accounting), PostgreSQL
+// Stop flat out, billed (the admin first gives the chargers' station a price and each charger running
+// transactions a card of its own, through the server's API), then the server is SIGKILLed, every
+// answered transaction is looked up in the database and the stopped ones' bills counted. CPU of the server (health endpoint), the clients (their own accounting), PostgreSQL
 // and the whole machine (/proc) is taken over every window: that is where the "why" comes from.
 //
 //   npm run bench -- --quick                      # smoke run: 500 chargers, short windows
@@ -255,7 +256,10 @@ function machine() {
 async function createDatabase(kind) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-bench-ocpp-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  if (kind === 'pglite') return { kind, label: "PGlite (the server process's database thread)", dir, env: { CSMS_DATA_DIR: dir } };
+  // The admin is created with it on the database's first start; the bench signs in with it to seed prices and cards.
+  const adminPassword = randomBytes(12).toString('hex');
+  if (kind === 'pglite')
+    return { kind, label: "PGlite (the server process's database thread)", dir, adminPassword, env: { CSMS_DATA_DIR: dir } };
   const { default: pg } = await import('pg');
   const name = `bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
@@ -283,13 +287,16 @@ async function createDatabase(kind) {
     dir,
     url: u.toString(),
     stats,
+    adminPassword,
     env: { CSMS_DATA_DIR: dir, DATABASE_URL: u.toString() },
   };
 }
 
-/** Transactions as stored: id, serial number, start time, stopped or not. */
+/** Transactions as stored: id, serial number, start time, stopped or not, and what billing made of them. */
 async function storedTransactions(db) {
-  const query = `select t.id, p.serial_number as serial, t.started_at as started, t.stopped_at is not null as stopped
+  const query = `select t.id, p.serial_number as serial, t.started_at as started, t.stopped_at is not null as stopped,
+      t.auth_status as "authStatus", t.billed_at is not null as billed, t.billing_note as note, t.valid,
+      coalesce(t.total_cents, 0)::int as cents
     from charging_transaction t join charge_point p on p.id = t.charge_point_id`;
   if (db.kind === 'postgres') {
     const { default: pg } = await import('pg');
@@ -326,7 +333,7 @@ async function startServer(db, tag, extraEnv = {}) {
     CSMS_CAPTCHA: 'false',
     CSMS_LOG_LEVEL: 'warn',
     CSMS_DEMO: 'false',
-    CSMS_ADMIN_PASSWORD: randomBytes(12).toString('hex'),
+    CSMS_ADMIN_PASSWORD: db.adminPassword,
     ...extraEnv,
   });
   const profileDir = path.join(os.tmpdir(), `csms-ocpp-profile-${process.pid}`);
@@ -586,6 +593,107 @@ function errorText(m) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What a real network has before its chargers bill anything: a price at the chargers' station and a
+// card per driver, entered by the admin through the server's own HTTP API (DESIGN.md §4).
+
+/** Unit prices of the bench's price (1/10,000 of the currency per kWh): 1.00 electricity + 0.50 service. */
+const BENCH_PRICE = { elec: 10_000, service: 5_000 };
+/** Each card's prepaid balance (cents): far more than a window of transactions can spend. */
+const BENCH_BALANCE_CENTS = 10_000_000;
+/** The idTag of the card issued for a charger (OCPP's IdToken: at most 20 characters). */
+const tagOf = (serial) => `BT-${serial}`;
+
+async function seedBilling(server, db, serials, log) {
+  const base = `http://127.0.0.1:${server.port}/prod-api`;
+  const call = async (method, route, body, token) => {
+    const res = await fetch(`${base}${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const reply = await res.json();
+    if (reply.code !== 200) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(reply).slice(0, 300)}`);
+    return reply.data;
+  };
+  // The bench server runs with CSMS_CAPTCHA=false: no captcha to solve.
+  const { token } = await call('POST', '/web/login', { username: 'admin', password: db.adminPassword, code: '', uuid: '' });
+  const api = (method, route, body) => call(method, route, body, token);
+
+  // Auto-registration puts a charger into its provider's "Unassigned" station: find each one's station and provider.
+  const wanted = new Set(serials);
+  const where = new Map();
+  for (let page = 1; where.size < wanted.size; page++) {
+    const { list } = await api('GET', `/web/point/list?serialNumber=BENCH-&page=${page}&limit=300`);
+    for (const p of list) if (wanted.has(p.serialNumber)) where.set(p.serialNumber, { stationId: p.stationId, providerId: p.providerId });
+    if (list.length < 300) break;
+  }
+  if (where.size < wanted.size) throw new Error(`${wanted.size - where.size} of the transaction chargers are not in the point list`);
+
+  const stations = [...new Set([...where.values()].map((w) => w.stationId))];
+  const fees = Object.fromEntries(
+    ['sharp', 'peak', 'flat', 'valley'].flatMap((tier) => [
+      [`${tier}Elec`, BENCH_PRICE.elec],
+      [`${tier}Service`, BENCH_PRICE.service],
+    ]),
+  );
+  for (const stationId of stations) {
+    await api('POST', '/web/price/add', { stationId, ...fees, reserveFeeCents: 0, slots: Array(48).fill('flat') });
+  }
+
+  const expireTime = new Date(Date.now() + 365 * 86_400_000).toISOString();
+  const todo = [...where];
+  const worker = async () => {
+    for (let next = todo.shift(); next; next = todo.shift()) {
+      const [serial, { providerId }] = next;
+      await api('POST', '/web/card/add', {
+        cardNumber: `BENCH-CARD-${serial}`,
+        physicalId: tagOf(serial),
+        providerId,
+        expireTime,
+        prepaidCents: BENCH_BALANCE_CENTS,
+        email: 'bench@example.com',
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  log(`billing: a price at ${stations.length} station(s), ${fmt(where.size)} cards of ${fmt(BENCH_BALANCE_CENTS / 100)} each`);
+  return { stations: stations.length, cards: where.size };
+}
+
+/**
+ * What billing made of the stored transactions that were stopped: billed (settled, bill written),
+ * not billed (a note says why: unauthorized, noPrice, noAccount, badSamples; or flagged invalid), or
+ * not settled yet (its settlement runs after the Stop's answer, and the SIGKILL can come first; the
+ * next start settles it).
+ */
+function billingOf(rows) {
+  const stopped = rows.filter((row) => row.stopped);
+  const notBilled = {};
+  let billed = 0;
+  let cents = 0;
+  let pending = 0;
+  for (const row of stopped) {
+    if (row.billed) {
+      billed += 1;
+      cents += Number(row.cents);
+      continue;
+    }
+    const why = row.note ?? (row.valid === false ? 'invalid' : row.authStatus !== 'Accepted' ? `start ${row.authStatus}` : null);
+    if (why) notBilled[why] = (notBilled[why] ?? 0) + 1;
+    else pending += 1;
+  }
+  return {
+    stopped: stopped.length,
+    billed,
+    cents,
+    notBilled,
+    notBilledCount: Object.values(notBilled).reduce((a, n) => a + n, 0),
+    pending,
+    refused: rows.filter((row) => row.authStatus !== 'Accepted').length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // One run on one database
 
 async function runOne(kind, info) {
@@ -721,14 +829,26 @@ async function runOne(kind, info) {
     `stall test: worst window p99 ${fmt(Math.max(...r.stall.samples.map((x) => x.loop.p99Ms)), 1)} ms, max ${fmt(Math.max(...r.stall.samples.map((x) => x.loop.maxMs)))} ms`,
   );
 
-  // 7. Transactions flat out, then the server is killed (SIGKILL) at once: every answered Start and
-  //    Stop must be in the database exactly once.
+  // 7. Transactions flat out, billed: a price at the chargers' station and a card per charger first
+  //    (each charger starts with its own card: a card already charging is refused a second session).
+  //    Then the server is killed (SIGKILL) at once: every answered Start and Stop must be in the
+  //    database exactly once, and every stopped one billed.
+  const txInflight = (c) => Math.floor(TX_INFLIGHT / P) + (c < TX_INFLIGHT % P ? 1 : 0);
+  const pools = await all(clients, 'txPool', (c) => ({ inflight: txInflight(c) }));
+  r.seed = await seedBilling(
+    server,
+    db,
+    pools.flatMap((x) => x.result),
+    log,
+  );
+  await sleep(1000);
   log(`transactions flat out for ${WINDOW_MS / 1000} s (${fmt(TX_INFLIGHT)} chargers)…`);
   r.tx = await measured(server, db, async () => ({
     replies: await all(clients, 'transactions', (c) => ({
       windowMs: WINDOW_MS,
-      inflight: Math.floor(TX_INFLIGHT / P) + (c < TX_INFLIGHT % P ? 1 : 0),
+      inflight: txInflight(c),
       meters: METERS_PER_TX,
+      tags: pools[c].result.map((serial) => [serial, tagOf(serial)]),
     })),
   }));
   await server.kill(opt.profile ? 'SIGTERM' : 'SIGKILL');
@@ -738,7 +858,12 @@ async function runOne(kind, info) {
   delete r.tx.replies;
   await all(clients, 'stop');
   log(`${fmt(r.tx.pairsPerS, 1)} transactions/s; server killed, checking ${fmt(acks.length)} answered transactions…`);
-  r.tx.check = compareTransactions(acks, await storedTransactions(db));
+  const stored = await storedTransactions(db);
+  r.tx.check = compareTransactions(acks, stored);
+  r.tx.billing = billingOf(stored);
+  log(
+    `billing: ${fmt(r.tx.billing.billed)} of ${fmt(r.tx.billing.stopped)} stopped billed, ${fmt(r.tx.billing.notBilledCount)} not billed, ${fmt(r.tx.billing.pending)} not settled yet`,
+  );
 
   // 8. Every core (CSMS_WORKERS, PostgreSQL only): the flat-out window again with two server
   //    processes sharing the port, all K chargers reconnected to them, against step 5's one.
@@ -987,10 +1112,10 @@ function table(r, m) {
     rows.push([
       `server CPU and commits per transaction (Start, ${METERS_PER_TX} MeterValues, Stop, billed)`,
       `≤ ${us(GOAL.pgTxUs)}, ≤ ${GOAL.pgTxCommits} commits`,
-      `${us(server(txCpu))} (main ${us(txCpu.main)}, other threads ${us(txCpu.other)}); ${fmt(commitsPerTx, 1)} commits`,
+      `${us(server(txCpu))} (main ${us(txCpu.main)}, other threads ${us(txCpu.other)}); ${fmt(commitsPerTx, 2)} commits`,
       verdict(
         server(txCpu) <= GOAL.pgTxUs && commitsPerTx <= GOAL.pgTxCommits,
-        `${us(server(txCpu))}, ${fmt(commitsPerTx, 1)} commits per transaction (commits are the database's, group commit shared between transactions)`,
+        `${us(server(txCpu))}, ${fmt(commitsPerTx, 2)} commits per transaction (commits are the database's, group commit shared between transactions)`,
       ),
     ]);
   }
@@ -1003,6 +1128,19 @@ function table(r, m) {
     'measured (no goal)',
     `${fmt(t.pairsPerS, 1)}/s with ${fmt(TX_INFLIGHT)} chargers (Start p99 ${fmt(startH?.percentile(99))} ms, Stop p99 ${fmt(stopH?.percentile(99))} ms)`,
     why(t, { n: t.pairs, name: 'transaction' }),
+  ]);
+  const b = t.billing;
+  const notBilledWhy = Object.entries(b.notBilled)
+    .map(([k, v]) => `${fmt(v)} ${k}`)
+    .join(', ');
+  rows.push([
+    `transactions billed (a price at ${fmt(r.seed.stations)} station(s), a card for each of ${fmt(r.seed.cards)} chargers)`,
+    'every stopped one',
+    `${fmt(b.billed)} of ${fmt(b.stopped)} stopped billed (${fmt(b.cents / 100, 2)} in all); ${fmt(b.notBilledCount)} not billed${notBilledWhy ? ` (${notBilledWhy})` : ''}; ${fmt(b.pending)} not settled when the server was killed (settled at its next start)${b.refused ? `; ${fmt(b.refused)} starts refused` : ''}`,
+    verdict(
+      b.notBilledCount === 0 && b.billed > 0,
+      `${fmt(b.notBilledCount)} stopped transactions not billed${notBilledWhy ? `: ${notBilledWhy}` : ''}`,
+    ),
   ]);
   const c = t.check;
   rows.push([

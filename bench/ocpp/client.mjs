@@ -7,7 +7,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createHistogram, runFleet } from '../../packages/simulator/dist/index.js';
 
 const CONNECTORS = 2;
-const ID_TAG = 'BENCH-TAG';
 
 /** @type {{ url: string, serials: string[], secret: string }} */
 let setup;
@@ -263,13 +262,24 @@ async function rate({ windowMs, perSecond }) {
   return { sent, replies, skipped, windowMs };
 }
 
+/** The serial numbers of the points that will run transactions (the parent issues each a card). */
+function txPool({ inflight }) {
+  return ready()
+    .slice(0, inflight)
+    .map((cp) => cp.serialNumber);
+}
+
 /**
- * Transactions flat out: `inflight` points (one loop each, connector 1) run Start, `meters`
- * MeterValues and Stop over and over until the window ends; every transaction id answered is
- * returned, with whether its Stop was answered, for the parent to compare with the database.
+ * Transactions flat out: the points of `tags` (one loop each, connector 1, each with its own card's
+ * idTag) run Start, `meters` MeterValues and Stop over and over until the window ends; every
+ * transaction id answered is returned, with whether its Stop was answered, for the parent to
+ * compare with the database.
  */
-async function transactions({ windowMs, inflight, meters }) {
-  const pool = ready().slice(0, inflight);
+async function transactions({ windowMs, inflight, meters, tags }) {
+  const tagOf = new Map(tags);
+  const pool = ready()
+    .filter((cp) => tagOf.has(cp.serialNumber))
+    .slice(0, inflight);
   const end = Date.now() + windowMs;
   const acks = []; // [transactionId, serial, startedAtIso, stopAcked]
   let pairs = 0;
@@ -281,12 +291,13 @@ async function transactions({ windowMs, inflight, meters }) {
     return new Date(t).toISOString();
   };
   const worker = async (cp) => {
+    const idTag = tagOf.get(cp.serialNumber);
     while (Date.now() < end) {
       let ack;
       try {
         const meterStart = nextEnergy(cp, 0);
         const startedAt = stamp(cp);
-        const res = await cp.send('StartTransaction', { connectorId: 1, idTag: ID_TAG, meterStart, timestamp: startedAt });
+        const res = await cp.send('StartTransaction', { connectorId: 1, idTag, meterStart, timestamp: startedAt });
         const id = res.transactionId;
         ack = [id, cp.serialNumber, startedAt, 0];
         acks.push(ack);
@@ -306,7 +317,7 @@ async function transactions({ windowMs, inflight, meters }) {
         }
         await cp.send('StopTransaction', {
           transactionId: id,
-          idTag: ID_TAG,
+          idTag,
           meterStop: nextEnergy(cp, 50),
           timestamp: stamp(cp),
           reason: 'Local',
@@ -338,6 +349,7 @@ const commands = {
   held: async () => held(),
   flat,
   rate,
+  txPool: async (args) => txPool(args),
   transactions,
   stop: stopAll,
 };

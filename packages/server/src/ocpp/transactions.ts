@@ -1,7 +1,8 @@
 import { dayAndMonthStart } from '@csms/contract';
 import { and, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
 import { chargingTransaction } from '../db/schema.js';
-import type { AuthorizationResult } from '../modules/cards/authorize.js';
+import { cardRowSql, type AuthorizationContext, type AuthorizationResult } from '../modules/cards/authorize.js';
 import { emit, type OcppCore } from './core.js';
 import { advance, readSample, type SampledValue } from './meter.js';
 import { txFromRow, txJson, type PointState, type TxJson, type TxState } from './registry.js';
@@ -38,6 +39,9 @@ interface StopReq {
 
 /** What a late Stop adds to the row it closes (see `lateStop`). */
 type LateStopFields = { lateStopAt?: Date; adjustmentDue?: SQL };
+
+/** What a StartTransaction supersedes: the sessions still open on its point and connector, started before it. */
+type Superseding = { point: PointState; connectorNo: number; startedAt: Date };
 
 /** How long an accepted RemoteStartTransaction makes the next matching start a remote one. */
 const REMOTE_START_WINDOW_MS = 10 * 60_000;
@@ -99,11 +103,17 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
   /**
    * Whether the idTag really has an authorized session open, asked only when the index says so (a
    * refusal: rare). Counts can drift (a node that joined while a start was on its way counts it twice):
-   * a refusal is never made on them alone, and a wrong entry is dropped.
+   * a refusal is never made on them alone, and a wrong entry is dropped. Sessions a Start is about to
+   * supersede (`superseding`: open on its point and connector, started before it) do not count: the
+   * driver of a session the charger lost usually swipes the same card again.
    */
-  async function stillRunning(idTag: string): Promise<boolean> {
+  async function stillRunning(idTag: string, superseding?: Superseding): Promise<boolean> {
+    const lost = superseding
+      ? sql`${chargingTransaction.chargePointId} = ${superseding.point.id} and ${chargingTransaction.connectorNo} = ${superseding.connectorNo}
+          and ${chargingTransaction.startedAt} < ${superseding.startedAt.toISOString()}::timestamptz`
+      : sql`false`;
     const [row] = await db
-      .select({ id: chargingTransaction.id })
+      .select({ open: sql<number>`count(*)::int`, running: sql<number>`(count(*) filter (where not (${lost})))::int` })
       .from(chargingTransaction)
       .where(
         and(
@@ -111,20 +121,31 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           eq(chargingTransaction.authStatus, 'Accepted'),
           eq(sql`lower(${chargingTransaction.idTag})`, idTag.toLowerCase()),
         ),
-      )
-      .limit(1);
-    if (!row) idTags.forget(idTag);
-    return row !== undefined;
+      );
+    if (!row?.open) idTags.forget(idTag);
+    return (row?.running ?? 0) > 0;
   }
 
-  function authorize(idTag: string, point: PointState, exceptRunning = false) {
+  /**
+   * The decision on an idTag at `point`. `exceptRunning`: a session of the idTag does not make it
+   * ConcurrentTx (a Stop). `superseding`: the sessions a Start supersedes do not (see `stillRunning`), and
+   * the decision may come from the cached card row, checked by the Start's statement (`checkedWrite`).
+   * `cardAsRead`: the card's row as the caller's statement read it (a Stop's).
+   */
+  function authorize(
+    idTag: string,
+    point: PointState,
+    opts: { exceptRunning?: boolean; superseding?: Superseding } & Pick<AuthorizationContext, 'cardAsRead'> = {},
+  ) {
     const now = new Date();
     return core.authorization.authorize(idTag, {
       now,
-      hasActiveTransaction: async (tag) => !exceptRunning && idTags.has(tag) && (await stillRunning(tag)),
+      hasActiveTransaction: async (tag) => !opts.exceptRunning && idTags.has(tag) && (await stillRunning(tag, opts.superseding)),
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
-      monthKey: dayAndMonthStart(now, point.timeZone).month.toISOString(),
+      monthKey: () => dayAndMonthStart(now, point.timeZone).month.toISOString(),
       providerId: point.providerId,
+      ...(opts.superseding ? { checkedWrite: true } : {}),
+      ...(opts.cardAsRead ? { cardAsRead: opts.cardAsRead } : {}),
     });
   }
 
@@ -167,44 +188,91 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
   }
 
   /**
+   * A StartTransaction's one statement (one commit): it supersedes the older sessions still open on the
+   * connector and inserts the new one, or, when the decision came from a cached card row, does both only
+   * if the card is still as decided (`check`) and otherwise nothing, returning the card's row instead.
+   *
    * One transaction per connector: an older one still open there will never see its Stop (the charger lost
    * it, e.g. on a power loss; a Stop it had queued would have come before this Start). It ends where its last
-   * sample left it, flagged `notStopped`, and is billed only once an operator confirms it.
+   * sample left it, flagged `notStopped`, and is billed only once an operator confirms it. That happens
+   * whatever the new one's decision, and also when the Start is a repeat (the insert then finds its row).
    */
-  async function supersedeOlder(point: PointState, connectorNo: number, startedAt: Date): Promise<void> {
-    const res = (await db.execute(sql`update charging_transaction
+  async function startStatement(
+    point: PointState,
+    p: StartReq,
+    startedAt: Date,
+    auth: AuthorizationResult,
+    remote: boolean,
+    late: boolean,
+  ) {
+    const who = owner(auth);
+    const check = auth.check;
+    const at = startedAt.toISOString();
+    const res = (await db.execute(sql`with ok as (select ${check ? check.holds : sql`true`} as ok),
+      superseded as (
+        update charging_transaction
         set stopped_at = greatest(coalesce(last_sample_at, started_at), started_at), meter_stop_wh = last_meter_wh,
             stop_reason = 'Other', valid = false, invalid_reason = coalesce(invalid_reason, 'notStopped')
-        where charge_point_id = ${point.id} and connector_no = ${connectorNo} and stopped_at is null
-          and started_at < ${startedAt.toISOString()}::timestamptz
-        returning id, id_tag, auth_status, energy_wh, stopped_at`)) as unknown as {
-      rows: { id: number; id_tag: string; auth_status: string; energy_wh: number | string; stopped_at: string | Date }[];
+        where charge_point_id = ${point.id} and connector_no = ${p.connectorId} and stopped_at is null
+          and started_at < ${at}::timestamptz and (select ok from ok)
+        returning id, id_tag, auth_status, energy_wh, stopped_at),
+      inserted as (
+        insert into charging_transaction (provider_id, station_id, charge_point_id, connector_no, id_tag, card_id, charge_user_id,
+          start_type, auth_status, auth_reason, reservation_id, meter_start_wh, started_at, last_meter_wh, late)
+        select ${point.providerId}::int, ${point.stationId}::int, ${point.id}::int, ${p.connectorId}::int, ${p.idTag}::text,
+          ${who.cardId}::int, ${who.chargeUserId}::int, ${remote ? 'remote' : 'card'}::text, ${auth.status}::text, ${auth.reason}::text,
+          ${p.reservationId ?? null}::int, ${p.meterStart}::bigint, ${at}::timestamptz, ${p.meterStart}::bigint, ${late}::boolean
+        where (select ok from ok)
+        on conflict do nothing
+        returning id)
+      select (select id from inserted) as id, (select ok from ok) as ok,
+        (select coalesce(json_agg(s), '[]') from superseded s) as superseded
+        ${check ? sql`, ${check.row} as card` : sql``}`)) as unknown as {
+      rows: { id: number | null; ok: boolean; superseded: unknown; card?: unknown }[];
     };
-    for (const old of res.rows) {
+    const row = res.rows[0]!;
+    const superseded = (typeof row.superseded === 'string' ? JSON.parse(row.superseded) : row.superseded) as {
+      id: number;
+      id_tag: string;
+      auth_status: string;
+      energy_wh: number | string;
+      stopped_at: string;
+    }[];
+    for (const old of superseded) {
       point.transactions.delete(old.id);
       if (old.auth_status === 'Accepted') idTags.remove(old.id_tag);
       emit(events, 'transaction.stopped', point, {
         transactionId: old.id,
-        connectorNo,
+        connectorNo: p.connectorId,
         energyWh: Number(old.energy_wh),
         stoppedAt: new Date(old.stopped_at).toISOString(),
         reason: 'Other',
       });
       core.transactionStopped(old.id, old.id_tag);
     }
+    return { id: row.id, ok: row.ok, card: row.card };
   }
 
   /**
-   * Writes a Stop's end (and the samples it carries) onto `tx` if `still` holds for its row, in one database
-   * transaction; then tells the console and billing. Returns whether it was written.
+   * Writes a Stop's end (and the samples it carries) onto `tx` if `still` holds for its row, in one statement
+   * (with samples, one database transaction); then tells the console and billing. Returns whether it was
+   * written, and what the statement also read (`card`, SQL of a value to return beside the row).
    */
-  async function recordStop(point: PointState, tx: TxState, p: StopReq, late: boolean, still: SQL, extra: LateStopFields = {}) {
+  async function recordStop(
+    point: PointState,
+    tx: TxState,
+    p: StopReq,
+    late: boolean,
+    still: SQL,
+    extra: LateStopFields = {},
+    card: SQL = sql`null`,
+  ): Promise<{ card: unknown } | undefined> {
     const stoppedAt = new Date(p.timestamp);
     const rows = meterRows(point, tx.connectorNo, tx.id, p.transactionData ?? []);
     const next = accounted(tx, rows, point.ratedPowerW);
     advance(next, p.meterStop, stoppedAt.getTime(), point.ratedPowerW, true);
     const live = latest(rows);
-    const stopped = await db.transaction(async (q) => {
+    const write = async (q: Db | Tx): Promise<{ card: unknown } | undefined> => {
       const done = await q
         .update(chargingTransaction)
         .set({
@@ -223,12 +291,14 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           ...extra,
         })
         .where(and(eq(chargingTransaction.id, tx.id), still))
-        .returning({ id: chargingTransaction.id });
-      if (done.length === 0) return false;
+        .returning({ id: chargingTransaction.id, card: sql<unknown>`${card}` });
+      if (done.length === 0) return undefined;
       await insertMeterRows(q, rows);
-      return true;
-    });
-    if (!stopped) return false;
+      return { card: done[0]!.card };
+    };
+    // A Stop without samples is one statement (it commits on its own); with samples, one database transaction.
+    const stopped = rows.length === 0 ? await write(db) : await db.transaction(write);
+    if (!stopped) return undefined;
     emit(events, 'transaction.stopped', point, {
       transactionId: tx.id,
       connectorNo: tx.connectorNo,
@@ -237,11 +307,11 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       ...(p.reason ? { reason: p.reason } : {}),
     });
     core.transactionStopped(tx.id, tx.idTag);
-    return true;
+    return stopped;
   }
 
   /**
-   * The Stop of a session `supersedeOlder` ended: the charger broke OCPP's order, or came back from a long
+   * The Stop of a session a later Start superseded (`startStatement`): the charger broke OCPP's order, or came back from a long
    * offline period, and sent it after the next Start. Its real end (meter stop, time, reason, samples)
    * replaces the guessed one, the `notStopped` flag goes and the record is marked closed late. Not yet
    * billed: billing settles it for what the charger measured. Already billed (an operator confirmed the
@@ -286,33 +356,21 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
         if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
           return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
       }
-      // Before the decision: the driver of a session the charger lost usually swipes the same card again.
-      await supersedeOlder(point, p.connectorId, startedAt);
-      const auth = await authorize(p.idTag, point);
-      const who = owner(auth);
+      // The sessions this Start supersedes do not count against its driver (see `stillRunning`).
+      let auth = await authorize(p.idTag, point, { superseding: { point, connectorNo: p.connectorId, startedAt } });
       const late = startedMs < session.connectedAt;
       const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
-      const [row] = await db
-        .insert(chargingTransaction)
-        .values({
-          providerId: point.providerId,
-          stationId: point.stationId,
-          chargePointId: point.id,
-          connectorNo: p.connectorId,
-          idTag: p.idTag,
-          cardId: who.cardId,
-          chargeUserId: who.chargeUserId,
-          startType: remote ? 'remote' : 'card',
-          authStatus: auth.status,
-          authReason: auth.reason,
-          reservationId: p.reservationId ?? null,
-          meterStartWh: p.meterStart,
-          startedAt,
-          lastMeterWh: p.meterStart,
-          late,
-        })
-        .onConflictDoNothing()
-        .returning({ id: chargingTransaction.id });
+      let written = await startStatement(point, p, startedAt, auth, remote, late);
+      if (auth.check) {
+        if (written.ok) auth.check.seen(written.card);
+        else {
+          // The card changed since the cached row was read: decided again on the row as it was, and written unchecked.
+          const { check: _check, ...again } = await auth.check.again(written.card);
+          auth = again;
+          written = await startStatement(point, p, startedAt, auth, remote, late);
+        }
+      }
+      const row = written.id === null ? undefined : { id: Number(written.id) };
 
       if (!row) {
         // Repeated after a restart or a reconnect: answer what the first one was answered.
@@ -408,21 +466,34 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       const p = payload as unknown as StopReq;
       const point = session.point;
       // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
-      const decision = p.idTag !== undefined ? await authorize(p.idTag, point, true) : undefined;
-      const reply: Payload = decision ? decided({ idTagInfo: idTagInfo(decision) }, decision) : {};
+      const reply = async (card?: { card: unknown }): Promise<Payload> => {
+        if (p.idTag === undefined) return {};
+        const decision = await authorize(p.idTag, point, { exceptRunning: true, ...(card ? { cardAsRead: { row: card.card } } : {}) });
+        return decided({ idTagInfo: idTagInfo(decision) }, decision);
+      };
       const tx = await openTx(point, p.transactionId);
       if (!tx) {
         // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes
         // its real stop; a repeat, another point's or an unknown one changes nothing.
+        const answer = await reply();
         await lateStop(point, p);
-        return reply;
+        return answer;
       }
 
       const late = tx.late || new Date(p.timestamp).getTime() < session.connectedAt;
-      await recordStop(point, tx, p, late, isNull(chargingTransaction.stoppedAt));
+      // The card's row comes with the Stop's own statement: the answer needs no read of its own.
+      const written = await recordStop(
+        point,
+        tx,
+        p,
+        late,
+        isNull(chargingTransaction.stoppedAt),
+        {},
+        p.idTag !== undefined ? cardRowSql(p.idTag) : undefined,
+      );
       point.transactions.delete(tx.id);
       if (tx.accepted) idTags.remove(tx.idTag);
-      return reply;
+      return reply(written);
     },
   };
 }

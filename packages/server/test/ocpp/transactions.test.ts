@@ -200,6 +200,43 @@ describe('authorization and transactions', () => {
     await c.close();
   });
 
+  it("decides a start on the card's cached row and checks it in the start's own statement; a stop answers from the card its statement read", async () => {
+    const { c } = await connect();
+    const good = await newCard();
+    const start = (connectorId: number) =>
+      c.ok<{ transactionId: number; idTagInfo: { status: string } }>('StartTransaction', {
+        connectorId,
+        idTag: good.physicalId,
+        meterStart: 0,
+        timestamp: iso(),
+      });
+    const first = await start(1);
+    expect(first.idTagInfo.status).toBe('Accepted');
+    await c.ok('StopTransaction', { transactionId: first.transactionId, meterStop: 100, timestamp: iso() });
+    // The session ended, so its card's balance moves: the cached row is now only the next start's guess, which still holds.
+    const second = await start(1);
+    expect(second.idTagInfo.status).toBe('Accepted');
+    expect(await txRow(second.transactionId)).toMatchObject({ authStatus: 'Accepted', cardId: good.id });
+
+    // Changed behind the server's back (SQL) while the session runs: the Stop's answer reads the card with the Stop's own write.
+    await db.update(card).set({ status: 'lost' }).where(eq(card.id, good.id));
+    expect(
+      await c.ok('StopTransaction', { transactionId: second.transactionId, idTag: good.physicalId, meterStop: 200, timestamp: iso() }),
+    ).toEqual({ idTagInfo: { status: 'Blocked' } });
+    expect(await txRow(second.transactionId)).toMatchObject({ meterStopWh: 200, stopIdTag: good.physicalId });
+
+    // The card found again, but with nothing left: the guess (valid, 10,000) fails the start's check, and the start is
+    // decided again on the card as the statement read it: refused, attached to nobody.
+    await db.update(card).set({ status: 'valid', balanceCents: 0 }).where(eq(card.id, good.id));
+    const third = await start(2);
+    expect(third.idTagInfo.status).toBe('Blocked');
+    expect(await txRow(third.transactionId)).toMatchObject({ authStatus: 'Blocked', authReason: 'insufficientBalance', cardId: null });
+    // What the check read is what the cache holds now.
+    expect(await c.ok('Authorize', { idTag: good.physicalId })).toEqual({ idTagInfo: { status: 'Blocked' } });
+    await c.ok('StopTransaction', { transactionId: third.transactionId, meterStop: 0, timestamp: iso() });
+    await c.close();
+  });
+
   it('ends a session the charger lost when a new one starts on its connector: flagged, unbilled, the card free again', async () => {
     const { c } = await connect();
     const tag = (await newCard()).physicalId;

@@ -202,6 +202,59 @@ describe('settlement', () => {
     expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed', totalCents: 700 });
   });
 
+  it('prices with the version in force at the start and each one taken effect before the stop; a group price later than the start leaves the station price', async () => {
+    // A station of its own: versions before, during and after the session (23:30–00:30 UTC), all hours flat.
+    const [st] = await db
+      .insert(station)
+      .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121.47, latitude: 31.23, timeZone: 'Asia/Shanghai' })
+      .returning();
+    const [cp] = await db
+      .insert(chargePoint)
+      .values({ providerId, stationId: st!.id, serialNumber: uniq('SN'), name: 'p', equipmentType: 'ac', ratedPowerW: 7000 })
+      .returning();
+    const flat = Array.from({ length: 48 }, () => 'flat' as const);
+    const version = async (from: string, flatElec: number, groupId: number | null = null) =>
+      (
+        await db
+          .insert(price)
+          .values({
+            providerId,
+            stationId: st!.id,
+            groupId,
+            effectiveFrom: new Date(from),
+            slots: flat,
+            ...prices,
+            flatElec,
+            flatService: 0,
+          })
+          .returning()
+      )[0]!;
+    await version('2026-01-01T00:00:00Z', 10_000);
+    const atStart = await version('2026-02-01T00:00:00Z', 20_000);
+    const during = await version('2026-03-02T00:00:00Z', 40_000);
+    await version('2026-03-02T01:00:00Z', 80_000);
+    const [g] = await db
+      .insert(userGroup)
+      .values({ providerId, name: uniq('g') })
+      .returning();
+    await version('2026-03-02T00:10:00Z', 1, g!.id);
+    const member = await newCard(10_000, g!.id);
+    const t = await session(member.id, { stationId: st!.id, chargePointId: cp!.id });
+    // 3.5 kWh before midnight at 2.00, 3.5 kWh after at 4.00.
+    expect(await billing.settle(t.id)).toMatchObject({ kind: 'billed', totalCents: 700 + 1400 });
+    const lines = await db.select().from(billLine).where(eq(billLine.transactionId, t.id));
+    expect(
+      lines
+        .filter((l) => l.kind === 'elec')
+        .map((l) => [l.priceId, l.energyWh, l.amountCents])
+        .sort((a, b) => a[0]! - b[0]!),
+    ).toEqual([
+      [atStart.id, 3500, 700],
+      [during.id, 3500, 1400],
+    ]);
+    expect(await balance(member.id)).toBe(10_000 - 2100);
+  });
+
   it('records why a session before any price cannot be billed, and charges nothing', async () => {
     const c = await newCard(10_000);
     const t = await session(c.id, { startedAt: new Date('2025-06-01T00:00:00Z'), stoppedAt: new Date('2025-06-01T01:00:00Z') });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
 import { advance, type MeterState } from '../../ocpp/meter.js';
@@ -117,15 +117,17 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
   type Session = typeof chargingTransaction.$inferSelect;
   type Priced = { kind: 'bill'; bill: Bill; account: LedgerAccount | null } | { kind: 'unbillable'; reason: 'noPrice' | 'badSamples' };
 
-  /**
-   * Prices one finished session (or a running one as if it stopped at `t.stoppedAt`) with the
-   * versions `load` gives, and names the account that pays it (none for a session of no card or
-   * user). Shared by settlement, late-Stop adjustments and the price impact preview, so that all
-   * of them price exactly alike.
-   */
-  async function priceOf(tx: Tx | Db, t: Quotable, load: VersionLoader): Promise<Priced> {
-    const stoppedAt = t.stoppedAt;
-    // Who pays, and which group price applies.
+  /** What pricing reads besides the versions: who pays and their group, the station's zone, the point's power, the register readings. */
+  interface Facts {
+    chargeUserId: number | null;
+    groupId: number | null;
+    timeZone: string;
+    ratedPowerW: number;
+    meter: { at: Date; wh: number }[];
+  }
+
+  /** The facts of a session, one read each (the price impact preview and late-Stop adjustments). */
+  async function factsOf(tx: Tx | Db, t: Quotable): Promise<Facts> {
     let chargeUserId = t.chargeUserId;
     if (t.cardId !== null) {
       const [c] = await tx.select({ chargeUserId: card.chargeUserId }).from(card).where(eq(card.id, t.cardId));
@@ -134,41 +136,122 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
     const [user] =
       chargeUserId === null ? [] : await tx.select({ groupId: chargeUser.groupId }).from(chargeUser).where(eq(chargeUser.id, chargeUserId));
     const [st] = await tx.select({ timeZone: station.timeZone }).from(station).where(eq(station.id, t.stationId));
-
-    // A group price overrides the station's for members, when it was in force at the start.
-    let rows: PriceRow[] = [];
-    if (user?.groupId) rows = await load(t.stationId, user.groupId, t.startedAt, stoppedAt);
-    if (rows.length === 0 || rows[0]!.effectiveFrom > t.startedAt) rows = await load(t.stationId, null, t.startedAt, stoppedAt);
-
     const meter = await tx
       .select({ at: meterValue.sampledAt, wh: meterValue.energyWh })
       .from(meterValue)
       .where(and(eq(meterValue.transactionId, t.id), isNotNull(meterValue.energyWh)))
       .orderBy(asc(meterValue.sampledAt));
     const [cp] = await tx.select({ ratedPowerW: chargePoint.ratedPowerW }).from(chargePoint).where(eq(chargePoint.id, t.chargePointId));
+    return {
+      chargeUserId,
+      groupId: user?.groupId ?? null,
+      timeZone: st?.timeZone ?? 'UTC',
+      ratedPowerW: cp?.ratedPowerW ?? 0,
+      meter: meter.map((m) => ({ at: m.at, wh: m.wh! })),
+    };
+  }
+
+  /** A group price overrides the station's for members, when it was in force at the start. */
+  async function versionsOf(t: Quotable, groupId: number | null, load: VersionLoader): Promise<PriceRow[]> {
+    let rows: PriceRow[] = [];
+    if (groupId) rows = await load(t.stationId, groupId, t.startedAt, t.stoppedAt);
+    if (rows.length === 0 || rows[0]!.effectiveFrom > t.startedAt) rows = await load(t.stationId, null, t.startedAt, t.stoppedAt);
+    return rows;
+  }
+
+  /**
+   * Prices one finished session (or a running one as if it stopped at `t.stoppedAt`) with the
+   * versions `rows`, and names the account that pays it (none for a session of no card or user).
+   * Shared by settlement, late-Stop adjustments and the price impact preview, so that all of them
+   * price exactly alike.
+   */
+  function billOf(t: Quotable, facts: Facts, rows: readonly PriceRow[]): Priced {
+    const { chargeUserId } = facts;
     const samples = plausibleSeries(
       [
         { at: t.startedAt, wh: t.meterStartWh },
-        ...meter.filter((m) => m.at > t.startedAt && m.at < stoppedAt).map((m) => ({ at: m.at, wh: m.wh! })),
-        { at: stoppedAt, wh: t.meterStopWh },
+        ...facts.meter.filter((m) => m.at > t.startedAt && m.at < t.stoppedAt),
+        { at: t.stoppedAt, wh: t.meterStopWh },
       ],
-      cp?.ratedPowerW ?? 0,
+      facts.ratedPowerW,
     );
     const account: LedgerAccount | null =
       t.cardId !== null ? { kind: 'card', cardId: t.cardId } : chargeUserId !== null ? { kind: 'mobile', chargeUserId } : null;
     try {
-      return { kind: 'bill', bill: computeBill({ samples, versions: rows.map(toVersion), timeZone: st?.timeZone ?? 'UTC' }), account };
+      return { kind: 'bill', bill: computeBill({ samples, versions: rows.map(toVersion), timeZone: facts.timeZone }), account };
     } catch (e) {
       if (e instanceof TariffError) return { kind: 'unbillable', reason: e.reason };
       throw e;
     }
   }
 
+  async function priceOf(tx: Tx | Db, t: Quotable, load: VersionLoader): Promise<Priced> {
+    const facts = await factsOf(tx, t);
+    return billOf(t, facts, await versionsOf(t, facts.groupId, load));
+  }
+
   /** A session's bill as settlement charges it: none when there is money to pay and nobody to pay it. */
+  const chargeable = (priced: Priced): Quote =>
+    priced.kind === 'bill' && !priced.account && priced.bill.totalCents > 0 ? { kind: 'unbillable', reason: 'noAccount' } : priced;
+
   async function quote(tx: Tx | Db, t: Quotable, load: VersionLoader): Promise<Quote> {
-    const priced = await priceOf(tx, t, load);
-    if (priced.kind === 'bill' && !priced.account && priced.bill.totalCents > 0) return { kind: 'unbillable', reason: 'noAccount' };
-    return priced;
+    return chargeable(await priceOf(tx, t, load));
+  }
+
+  /**
+   * Settlement's reads after the lock, in one statement: the session's register readings, and the price
+   * versions of its station and of its user's group there that may apply (`versionsFor`'s choice for
+   * each, locked for share alike), which `versionsInForce` then picks from as `versionsFor` would.
+   */
+  async function meterAndVersions(
+    tx: Tx,
+    t: Quotable,
+    groupId: number | null,
+  ): Promise<{ meter: Facts['meter']; versions: VersionLoader }> {
+    const from = t.startedAt.toISOString();
+    const to = t.stoppedAt.toISOString();
+    const scope = sql`station_id = ${t.stationId} and (group_id is null or group_id = ${groupId}::int)`;
+    const res = (await tx.execute(sql`select m.meter, p.*
+      from (select coalesce(json_agg(json_build_object('at', sampled_at, 'wh', energy_wh) order by sampled_at), '[]'::json) as meter
+            from meter_value where transaction_id = ${t.id} and energy_wh is not null) m
+      left join (
+        select * from price where ${scope} and effective_from <= ${to}::timestamptz
+          and (effective_from > ${from}::timestamptz or id in (
+            select distinct on (group_id) id from price where ${scope} and effective_from <= ${from}::timestamptz
+            order by group_id, effective_from desc, id desc))
+        for share) p on true`)) as unknown as { rows: Record<string, unknown>[] };
+    const first = res.rows[0]!;
+    const raw = (typeof first.meter === 'string' ? JSON.parse(first.meter) : first.meter) as { at: string; wh: number | string }[];
+    const all: PriceRow[] = res.rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: Number(r.id),
+        providerId: Number(r.provider_id),
+        stationId: Number(r.station_id),
+        groupId: r.group_id === null ? null : Number(r.group_id),
+        effectiveFrom: new Date(r.effective_from as string | Date),
+        sharpElec: Number(r.sharp_elec),
+        sharpService: Number(r.sharp_service),
+        peakElec: Number(r.peak_elec),
+        peakService: Number(r.peak_service),
+        flatElec: Number(r.flat_elec),
+        flatService: Number(r.flat_service),
+        valleyElec: Number(r.valley_elec),
+        valleyService: Number(r.valley_service),
+        reserveFeeCents: Number(r.reserve_fee_cents),
+        slots: (typeof r.slots === 'string' ? JSON.parse(r.slots) : r.slots) as PriceRow['slots'],
+        createdBy: r.created_by === null ? null : Number(r.created_by),
+        createdAt: new Date(r.created_at as string | Date),
+      }));
+    return {
+      meter: raw.map((m) => ({ at: new Date(m.at), wh: Number(m.wh) })),
+      versions: async (_stationId, gid, f, tt) =>
+        versionsInForce(
+          all.filter((v) => v.groupId === gid),
+          f,
+          tt,
+        ),
+    };
   }
 
   /**
@@ -220,11 +303,31 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
     return { kind: 'adjusted', adjustmentCents };
   }
 
-  /** Everything happens in one database transaction with the session's row locked. */
+  /**
+   * Everything happens in one database transaction with the session's row locked: the lock with what
+   * the bill needs that a price change does not move (one statement), the register readings with the
+   * versions (one statement), the ledger's posting, and the bill lines with the session's fees (one
+   * statement).
+   */
   const settle = (transactionId: number): Promise<SettleOutcome> =>
     db.transaction(async (tx): Promise<SettleOutcome> => {
-      const [t] = await tx.select().from(chargingTransaction).where(eq(chargingTransaction.id, transactionId)).for('update');
-      if (!t) return { kind: 'skipped', reason: 'notFound' };
+      const [locked] = await tx
+        .select({
+          t: chargingTransaction,
+          cardUserId: card.chargeUserId,
+          groupId: chargeUser.groupId,
+          timeZone: station.timeZone,
+          ratedPowerW: chargePoint.ratedPowerW,
+        })
+        .from(chargingTransaction)
+        .leftJoin(card, eq(card.id, chargingTransaction.cardId))
+        .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
+        .leftJoin(station, eq(station.id, chargingTransaction.stationId))
+        .leftJoin(chargePoint, eq(chargePoint.id, chargingTransaction.chargePointId))
+        .where(eq(chargingTransaction.id, transactionId))
+        .for('update', { of: chargingTransaction });
+      if (!locked) return { kind: 'skipped', reason: 'notFound' };
+      const { t } = locked;
       if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
       if (t.billedAt) {
         if (t.adjustmentDue && t.adjustmentCents === null) return adjust(tx, t, t.stoppedAt, t.meterStopWh);
@@ -238,14 +341,22 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         await tx.update(chargingTransaction).set({ billingNote: 'unauthorized' }).where(eq(chargingTransaction.id, t.id));
         return { kind: 'unbillable', reason: 'unauthorized' };
       }
-      const q = await quote(tx, { ...t, stoppedAt: t.stoppedAt, meterStopWh: t.meterStopWh }, (...a) => versionsFor(tx, ...a));
+      const session = { ...t, stoppedAt: t.stoppedAt, meterStopWh: t.meterStopWh };
+      const read = await meterAndVersions(tx, session, locked.groupId);
+      const facts: Facts = {
+        chargeUserId: locked.cardUserId ?? t.chargeUserId,
+        groupId: locked.groupId,
+        timeZone: locked.timeZone ?? 'UTC',
+        ratedPowerW: locked.ratedPowerW ?? 0,
+        meter: read.meter,
+      };
+      const q = chargeable(billOf(session, facts, await versionsOf(session, facts.groupId, read.versions)));
       if (q.kind === 'unbillable') {
         await tx.update(chargingTransaction).set({ billingNote: q.reason }).where(eq(chargingTransaction.id, t.id));
         return { kind: 'unbillable', reason: q.reason };
       }
       const { bill, account } = q;
 
-      if (bill.lines.length) await tx.insert(billLine).values(bill.lines.map((l) => ({ ...l, transactionId: t.id })));
       let replayed = false;
       if (account && bill.totalCents > 0) {
         const entry = await ledger.post(
@@ -254,7 +365,7 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         );
         replayed = entry.replayed;
       }
-      await tx
+      const billed = tx
         .update(chargingTransaction)
         .set({
           elecFeeCents: bill.elecFeeCents,
@@ -266,6 +377,11 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
           billingNote: null,
         })
         .where(eq(chargingTransaction.id, t.id));
+      // The lines and the session's fees in one statement.
+      if (bill.lines.length) {
+        const lines = tx.insert(billLine).values(bill.lines.map((l) => ({ ...l, transactionId: t.id })));
+        await tx.execute(sql`with lines as (${lines.getSQL()}) ${billed.getSQL()}`);
+      } else await billed;
       return { kind: 'billed', totalCents: bill.totalCents, replayed };
     });
 

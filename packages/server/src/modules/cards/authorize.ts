@@ -1,5 +1,5 @@
 import type { AuthorizationReason } from '@csms/contract';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, localListVersion, provider, userGroup } from '../../db/schema.js';
 
@@ -18,6 +18,23 @@ export interface AuthorizationResult extends IdTagInfo {
   reason: AuthorizationReason;
   /** The card the idTag names and its charge user, whatever the decision; absent for an unknown idTag. */
   owner?: { cardId: number; chargeUserId: number | null };
+  /** Present when the decision was taken on a cached card row for a write that checks it (`checkedWrite`). */
+  check?: CardCheck;
+}
+
+/**
+ * How the write that records a decision taken without a read (a card row held in memory, however old)
+ * confirms it in the same statement. The caller writes only where `holds`, selects `row`, and then calls
+ * `seen` (it held: the row is cached as read) or `again` (it did not: the decision on the row as read,
+ * which the caller writes without a check).
+ */
+export interface CardCheck {
+  /** SQL, true while the card's row is the one decided on: every field the same, its balance (which may have moved) still enough. */
+  holds: SQL;
+  /** SQL, the card's row as it is now, as JSON (null: no such card any more). */
+  row: SQL;
+  seen(row: unknown): void;
+  again(row: unknown): Promise<AuthorizationResult>;
 }
 
 export interface AuthorizationContext {
@@ -29,14 +46,29 @@ export interface AuthorizationContext {
    * Only called when the user's group has a monthly limit.
    */
   usedWhThisMonth(chargeUserId: number): number | Promise<number>;
-  /** Which month `usedWhThisMonth` counts (e.g. its start in the station's zone), for the cache. */
-  monthKey?: string;
+  /**
+   * Which month `usedWhThisMonth` counts (e.g. its start in the station's zone), for the cache; a
+   * function is asked only when the month counts (a user with a group limit).
+   */
+  monthKey?: string | (() => string);
   /**
    * The provider of the charger asking. A card is good at its own provider's chargers and at
    * those of the providers below it; elsewhere it is unknown (Invalid, reason `otherProvider`).
    * Omitted: no provider check (tests of the card rules alone).
    */
   providerId?: number;
+  /**
+   * The caller records the decision with one statement that can check it (StartTransaction): an
+   * Accepted decision may then be taken on a card row the cache holds, even one `forget(idTag)`
+   * marked outdated (a session of the card ended: its balance moved), without reading the
+   * database; the result then carries `check`, which the caller must honour.
+   */
+  checkedWrite?: boolean;
+  /**
+   * The card's row as the caller's own statement has just read it (`cardRowSql`, e.g. beside a
+   * StopTransaction's write): decided on as it is, without a read of its own.
+   */
+  cardAsRead?: { row: unknown };
 }
 
 /** Entries each cache holds at most (the oldest go first). */
@@ -53,6 +85,24 @@ interface CardRow {
   account: string | null;
   userStatus: number | null;
   monthlyLimitWh: number | null;
+}
+
+/** The card (`c`) an idTag names, with its user (`u`) and the user's group (`g`), for statements of others (`CardCheck`). */
+const cardFrom = (key: string) => sql`card c left join charge_user u on u.id = c.charge_user_id
+  left join user_group g on g.id = u.group_id where lower(c.physical_id) = ${key}`;
+
+/** A `CardRow` as JSON (`rowFromJson` reads it back). */
+const cardJson = sql`json_build_object('id', c.id, 'providerId', c.provider_id, 'physicalId', c.physical_id, 'status', c.status,
+  'expireAt', c.expire_at, 'balanceCents', c.balance_cents, 'chargeUserId', c.charge_user_id, 'account', u.account,
+  'userStatus', u.status, 'monthlyLimitWh', g.monthly_limit_wh)`;
+
+/** SQL: the row of the card an idTag names, as JSON (null: none), for a caller's statement (`cardAsRead`). */
+export const cardRowSql = (idTag: string) => sql`(select ${cardJson} from ${cardFrom(idTag.toLowerCase())})`;
+
+function rowFromJson(value: unknown): CardRow | undefined {
+  if (value === null || value === undefined) return undefined;
+  const j = (typeof value === 'string' ? JSON.parse(value) : value) as Omit<CardRow, 'expireAt'> & { expireAt: string };
+  return { ...j, expireAt: new Date(j.expireAt) };
 }
 
 const columns = {
@@ -105,7 +155,8 @@ export function createAuthorizationService({
    * How long a card's row (with its user and group) and a user's energy this month are kept in
    * memory, so that swipes and starts read no database (DESIGN.md §6). Changes made through this
    * node are seen at once (`forget`); changes made elsewhere (another node, SQL) within this time.
-   * 0: no cache.
+   * A StartTransaction may decide on a cached row of any age, even one `forget(idTag)` kept as
+   * outdated: its own statement checks the row (`checkedWrite`). 0: no cache.
    */
   cacheMs?: number;
 }) {
@@ -116,41 +167,63 @@ export function createAuthorizationService({
       .leftJoin(chargeUser, eq(chargeUser.id, card.chargeUserId))
       .leftJoin(userGroup, eq(userGroup.id, chargeUser.groupId));
 
-  /** A provider and its ancestors (cached briefly: the tree rarely changes, and this runs on every swipe). */
-  const lineageCache = new Map<number, { at: number; ids: Set<number> }>();
-  async function lineage(providerId: number): Promise<Set<number>> {
+  /**
+   * A provider and its ancestors (cached briefly: the tree rarely changes, and this runs on every swipe).
+   * Swipes that miss at once share one read.
+   */
+  const lineageCache = new Map<number, { at: number; ids: Promise<Set<number>> }>();
+  function lineage(providerId: number): Promise<Set<number>> {
     const hit = lineageCache.get(providerId);
     if (hit && Date.now() - hit.at < 60_000) return hit.ids;
-    const ids = new Set<number>();
-    for (let id: number | null = providerId; id !== null && !ids.has(id);) {
-      ids.add(id);
-      const [row] = await db.select({ parentId: provider.parentId }).from(provider).where(eq(provider.id, id));
-      id = row?.parentId ?? null;
-    }
-    lineageCache.set(providerId, { at: Date.now(), ids });
+    const ids = (async () => {
+      const found = new Set<number>();
+      for (let id: number | null = providerId; id !== null && !found.has(id);) {
+        found.add(id);
+        const [row] = await db.select({ parentId: provider.parentId }).from(provider).where(eq(provider.id, id));
+        id = row?.parentId ?? null;
+      }
+      return found;
+    })();
+    const entry = { at: Date.now(), ids };
+    lineageCache.set(providerId, entry);
+    // A failed read is not kept.
+    ids.catch(() => {
+      if (lineageCache.get(providerId) === entry) lineageCache.delete(providerId);
+    });
     return ids;
   }
 
-  /** Cards by lower-cased idTag (unknown ones too), and energy this month by charge user. */
-  const cards = new Map<string, { at: number; row: CardRow | undefined }>();
+  /**
+   * Cards by lower-cased idTag (unknown ones too), and energy this month by charge user. An entry
+   * `forget(idTag)` marked `outdated` answers no swipe; it is only the guess a checked write starts from.
+   */
+  type CardEntry = { at: number; row: CardRow | undefined; outdated?: true };
+  const cards = new Map<string, CardEntry>();
   const usedWh = new Map<number, { at: number; key: string; wh: number }>();
+  /** Bumped by `forget()`: a read that began before it must not be cached after it. */
+  let generation = 0;
+
+  /** Caches a row read at `at`, unless this node changed the card (a forget) since the read began (`entry`, `gen`). */
+  function remember(key: string, row: CardRow | undefined, at: number, entry: CardEntry | undefined, gen: number): void {
+    if (cacheMs <= 0 || gen !== generation || cards.get(key) !== entry) return;
+    if (!entry && cards.size >= MAX_CACHED) cards.delete(cards.keys().next().value!);
+    cards.set(key, { at, row });
+  }
 
   async function cardOf(idTag: string): Promise<CardRow | undefined> {
     const key = idTag.toLowerCase();
     const hit = cards.get(key);
-    if (hit && Date.now() - hit.at < cacheMs) return hit.row;
+    if (hit && !hit.outdated && Date.now() - hit.at < cacheMs) return hit.row;
     const at = Date.now();
+    const gen = generation;
     const [row] = await base().where(eq(sql`lower(${card.physicalId})`, key));
-    if (cacheMs > 0) {
-      if (cards.size >= MAX_CACHED) cards.delete(cards.keys().next().value!);
-      cards.set(key, { at, row });
-    }
+    remember(key, row, at, hit, gen);
     return row;
   }
 
   async function usedWhThisMonth(userId: number, ctx: AuthorizationContext): Promise<number> {
     // The month is the station's, so the key says which one was counted.
-    const key = ctx.monthKey ?? '';
+    const key = (typeof ctx.monthKey === 'function' ? ctx.monthKey() : ctx.monthKey) ?? '';
     const hit = usedWh.get(userId);
     if (hit && hit.key === key && Date.now() - hit.at < cacheMs) return hit.wh;
     const at = Date.now();
@@ -162,21 +235,57 @@ export function createAuthorizationService({
     return wh;
   }
 
+  async function decide(c: CardRow | undefined, idTag: string, ctx: AuthorizationContext): Promise<AuthorizationResult> {
+    if (!c) return { status: 'Invalid', reason: 'unknown' };
+    const owner = { cardId: c.id, chargeUserId: c.chargeUserId };
+    if (ctx.providerId !== undefined && !(await lineage(ctx.providerId)).has(c.providerId))
+      return { status: 'Invalid', reason: 'otherProvider', owner };
+    const decision = staticDecision(c, ctx.now);
+    if (decision.status !== 'Accepted') return { ...decision, owner };
+    if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx', owner };
+    if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance', owner };
+    if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await usedWhThisMonth(c.chargeUserId, ctx)) >= c.monthlyLimitWh) {
+      return { status: 'Blocked', reason: 'groupLimit', owner };
+    }
+    return { ...decision, owner };
+  }
+
+  /**
+   * The check of a decision taken on `guess`: the card row must still hold every value the decision
+   * read (expiry to the millisecond, as cached) and a balance that passes. A user's monthly energy is
+   * not in the row, so a card with a group limit is never guessed.
+   */
+  function checkOf(idTag: string, guess: CardRow, ctx: AuthorizationContext, entry: CardEntry): CardCheck {
+    const key = idTag.toLowerCase();
+    const at = Date.now();
+    const gen = generation;
+    const same = sql`c.id = ${guess.id} and c.provider_id = ${guess.providerId} and c.physical_id = ${guess.physicalId}
+      and c.status = ${guess.status} and date_trunc('milliseconds', c.expire_at) = ${guess.expireAt.toISOString()}::timestamptz
+      and c.charge_user_id is not distinct from ${guess.chargeUserId}::int and u.account is not distinct from ${guess.account}::text
+      and u.status is not distinct from ${guess.userStatus}::int and g.monthly_limit_wh is null
+      and c.balance_cents > 0 and c.balance_cents >= ${minBalanceCents}::int`;
+    return {
+      holds: sql`exists (select 1 from ${cardFrom(key)} and ${same})`,
+      row: cardRowSql(idTag),
+      seen: (row) => remember(key, rowFromJson(row), at, entry, gen),
+      again: async (row) => {
+        const c = rowFromJson(row);
+        remember(key, c, at, entry, gen);
+        return decide(c, idTag, ctx);
+      },
+    };
+  }
+
   return {
     async authorize(idTag: string, ctx: AuthorizationContext): Promise<AuthorizationResult> {
-      const c = await cardOf(idTag);
-      if (!c) return { status: 'Invalid', reason: 'unknown' };
-      const owner = { cardId: c.id, chargeUserId: c.chargeUserId };
-      if (ctx.providerId !== undefined && !(await lineage(ctx.providerId)).has(c.providerId))
-        return { status: 'Invalid', reason: 'otherProvider', owner };
-      const decision = staticDecision(c, ctx.now);
-      if (decision.status !== 'Accepted') return { ...decision, owner };
-      if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx', owner };
-      if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance', owner };
-      if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await usedWhThisMonth(c.chargeUserId, ctx)) >= c.monthlyLimitWh) {
-        return { status: 'Blocked', reason: 'groupLimit', owner };
+      if (ctx.cardAsRead) return decide(rowFromJson(ctx.cardAsRead.row), idTag, ctx);
+      const entry = cards.get(idTag.toLowerCase());
+      if (ctx.checkedWrite && entry?.row && entry.row.monthlyLimitWh === null) {
+        // Taken on the cached row, however old: the write checks it against the card as it is then.
+        const guessed = await decide(entry.row, idTag, ctx);
+        if (guessed.status === 'Accepted') return { ...guessed, check: checkOf(idTag, entry.row, ctx, entry) };
       }
-      return { ...decision, owner };
+      return decide(await cardOf(idTag), idTag, ctx);
     },
 
     /**
@@ -186,13 +295,17 @@ export function createAuthorizationService({
      */
     forget(idTag?: string): void {
       if (idTag === undefined) {
+        generation += 1;
         cards.clear();
         usedWh.clear();
         return;
       }
       const key = idTag.toLowerCase();
-      const userId = cards.get(key)?.row?.chargeUserId;
-      cards.delete(key);
+      const hit = cards.get(key);
+      const userId = hit?.row?.chargeUserId;
+      // Kept, outdated, as the guess of the next checked write (the card's next start); a swipe reads it again.
+      if (hit?.row) cards.set(key, { at: hit.at, row: hit.row, outdated: true });
+      else cards.delete(key);
       if (userId !== undefined && userId !== null) usedWh.delete(userId);
     },
 
