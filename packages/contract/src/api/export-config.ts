@@ -184,6 +184,7 @@ export const exportColumns = {
     'minCurrentA',
     'serialNumbers',
     'prioritySerialNumbers',
+    'priorityGroupNames',
     'ratedSumW',
     'providerName',
     'createTime',

@@ -32,6 +32,8 @@ const fields = {
   serialNumbers: z.array(serialNumber).min(1).max(200),
   /** Points whose sessions are served first (a subset of `serialNumbers`). */
   prioritySerialNumbers: z.array(serialNumber).max(200).optional(),
+  /** User groups of the controller's provider whose members' sessions are served first. */
+  priorityGroupIds: z.array(z.number().int().positive()).max(50).optional(),
 };
 
 function rules(v: { serialNumbers: string[]; prioritySerialNumbers?: string[] | undefined }, ctx: z.RefinementCtx) {
@@ -58,6 +60,8 @@ export const localControllerDto = z.object({
   minCurrentA: z.number(),
   serialNumbers: z.array(z.string()),
   prioritySerialNumbers: z.array(z.string()),
+  priorityGroupIds: z.array(z.number()),
+  priorityGroupNames: z.array(z.string()),
   /** Sum of the points' rated power, W: above `limitW` the balancer has work to do. */
   ratedSumW: z.number(),
   createTime: z.string(),

@@ -1,8 +1,9 @@
 import { api, type ControllerLive, type LocalControllerDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../harness.js';
+import { card, chargeUser, provider, userGroup } from '../../src/db/schema.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 
 /*
@@ -112,6 +113,60 @@ describe('a 30 kW controller over three 22 kW points', () => {
     });
     expect(history.data.length).toBeGreaterThan(1);
     expect(history.data.every((x) => x.allocatedW <= x.limitW)).toBe(true);
+  });
+
+  it('serves the sessions of a priority user group’s members first', async () => {
+    const { stationId, chargers } = await site(2);
+    const db = s.database.db;
+    const [group] = await db
+      .insert(userGroup)
+      .values({ providerId: 1, name: `fleet ${Date.now()}` })
+      .returning();
+    const [driver] = await db
+      .insert(chargeUser)
+      .values({ providerId: 1, account: `fleet-${Date.now()}`, userType: 'card', groupId: group!.id })
+      .returning();
+    await db.update(card).set({ chargeUserId: driver!.id }).where(eq(card.physicalId, chargers[1]!.tag));
+    const added = await post<LocalControllerDto>(api.localController.add, {
+      name: 'Fleet first',
+      stationId,
+      limitW: 20_000,
+      serialNumbers: chargers.map((c) => c.serialNumber),
+      priorityGroupIds: [group!.id],
+    });
+    expect(added.code, added.msg).toBe(200);
+    expect(added.data.priorityGroupNames).toEqual([group!.name]);
+    for (const c of chargers) {
+      c.sim.plugIn(1);
+      await c.sim.startCharging(1, c.tag);
+    }
+    // The member's session fills up first; the other keeps its minimum (6 A on three phases: 4,140 W).
+    const l = await eventually(async () => {
+      const now = await live(added.data.id);
+      const byPoint = Object.fromEntries(now.connectors.map((c) => [c.serialNumber, c]));
+      const other = byPoint[chargers[0]!.serialNumber];
+      const member = byPoint[chargers[1]!.serialNumber];
+      return other?.measuredW === 4_140 && member?.measuredW === 15_860 ? now : undefined;
+    });
+    expect(l.connectors.find((c) => c.serialNumber === chargers[1]!.serialNumber)?.priority).toBe(true);
+    // A group of another provider is refused on its field.
+    const [otherProvider] = await db
+      .insert(provider)
+      .values({ name: `other ${Date.now()}`, type: 'common', parentId: 1, contact: 'x', email: 'x@example.com' })
+      .returning();
+    const [foreign] = await db
+      .insert(userGroup)
+      .values({ providerId: otherProvider!.id, name: `other ${Date.now()}` })
+      .returning();
+    const refused = await post<{ field: string }>(api.localController.edit, {
+      id: added.data.id,
+      name: 'Fleet first',
+      stationId,
+      limitW: 20_000,
+      serialNumbers: chargers.map((c) => c.serialNumber),
+      priorityGroupIds: [foreign!.id],
+    });
+    expect([refused.code, refused.data.field]).toEqual([400, 'priorityGroupIds']);
   });
 
   it('a point belongs to at most one controller, and the limit must let one car charge', async () => {

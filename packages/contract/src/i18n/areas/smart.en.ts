@@ -52,6 +52,8 @@ export const smartEn: Strings<typeof smartZh> = {
       minCurrentA: 'Minimum current (A per phase)',
       serialNumbers: 'Points',
       prioritySerialNumbers: 'Priority points',
+      priorityGroupIds: 'Priority user groups',
+      priorityGroupNames: 'Priority user groups',
       ratedSumW: 'Rated power of the points (W)',
       providerId: 'Provider',
       providerName: 'Provider',
@@ -111,6 +113,7 @@ export const smartEn: Strings<typeof smartZh> = {
       otherStation: 'Point {serialNumber} is not in the chosen station',
       pointTaken: 'Point {serialNumber} already belongs to local controller “{name}”',
       limitBelowMinimum: 'A limit of {limitW} W cannot charge even one car at the minimum current ({minW} W)',
+      groupOtherProvider: 'User group “{name}” is not of the controller’s provider',
     },
   },
   validation: {

@@ -51,6 +51,8 @@ export const smartZh = {
       minCurrentA: '最小电流（A/相）',
       serialNumbers: '充电桩',
       prioritySerialNumbers: '优先充电桩',
+      priorityGroupIds: '优先用户组',
+      priorityGroupNames: '优先用户组',
       ratedSumW: '额定功率合计（W）',
       providerId: '运营商',
       providerName: '运营商',
@@ -110,6 +112,7 @@ export const smartZh = {
       otherStation: '充电桩 {serialNumber} 不属于所选场站',
       pointTaken: '充电桩 {serialNumber} 已属于本地控制器“{name}”',
       limitBelowMinimum: '限制功率 {limitW} W 不足以让一台车以最小电流 {minW} W 充电',
+      groupOtherProvider: '用户组“{name}”不属于该控制器的运营商',
     },
   },
   validation: {

@@ -1,4 +1,5 @@
 import type { ProfilePeriod, ProfilePurpose, ProfileTargetStatus } from '@csms/contract';
+import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -86,6 +87,11 @@ export const localController = pgTable(
     description: varchar('description', { length: 255 }),
     limitW: integer('limit_w').notNull(),
     minCurrentA: doublePrecision('min_current_a').notNull().default(6),
+    /** Sessions of charge users in these groups are served first, like those of priority points. */
+    priorityGroupIds: integer('priority_group_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     createdBy: integer('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

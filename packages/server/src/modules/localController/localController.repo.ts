@@ -10,11 +10,13 @@ import {
   localControllerPoint,
   provider,
   station,
+  userGroup,
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
+import { providerScope } from '../../lib/scope.js';
 import { stationScope } from '../monitor/scope.js';
 
 export interface ControllerFilter {
@@ -76,8 +78,15 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
         ),
       )
       .orderBy(asc(chargePoint.serialNumber));
+    const groupIds = [...new Set(rows.flatMap((r) => r.c.priorityGroupIds))];
+    const groups = groupIds.length
+      ? await db.select({ id: userGroup.id, name: userGroup.name }).from(userGroup).where(inArray(userGroup.id, groupIds))
+      : [];
+    const groupName = new Map(groups.map((g) => [g.id, g.name]));
     return rows.map(({ c, providerName, stationName }) => {
       const mine = points.filter((x) => x.controllerId === c.id);
+      // A group removed since keeps no priority (and drops out of the list).
+      const priorityGroupIds = c.priorityGroupIds.filter((id) => groupName.has(id));
       return {
         id: c.id,
         name: c.name,
@@ -90,6 +99,8 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
         minCurrentA: c.minCurrentA,
         serialNumbers: mine.map((x) => x.serialNumber),
         prioritySerialNumbers: mine.filter((x) => x.priority).map((x) => x.serialNumber),
+        priorityGroupIds,
+        priorityGroupNames: priorityGroupIds.map((id) => groupName.get(id)!),
         ratedSumW: mine.reduce((a, x) => a + x.ratedPowerW, 0),
         createTime: c.createdAt.toISOString(),
         updateTime: c.updatedAt.toISOString(),
@@ -143,6 +154,14 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
         .where(where(p, stationId ? eq(localController.stationId, stationId) : undefined))
         .orderBy(asc(localController.id));
       return rows.map((r) => r.id);
+    },
+    /** User groups among `ids` the caller may see, with their providers. */
+    async groups(p: Principal, ids: number[]) {
+      if (ids.length === 0) return [];
+      return db
+        .select({ id: userGroup.id, providerId: userGroup.providerId, name: userGroup.name })
+        .from(userGroup)
+        .where(and(inArray(userGroup.id, ids), providerScope(p, userGroup.providerId)));
     },
     /** The controller (other than `exceptId`) a point already belongs to. */
     async owners(pointIds: number[], exceptId?: number) {
@@ -212,7 +231,10 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
           startedAt: chargingTransaction.startedAt,
           ratedPowerW: chargePoint.ratedPowerW,
           online: chargePoint.online,
-          priority: localControllerPoint.priority,
+          // A priority point, or a charge user of one of the controller's priority groups.
+          priority: sql<boolean>`(local_controller_point.priority or coalesce((select cu.group_id = any(lc.priority_group_ids)
+            from charge_user cu, local_controller lc
+            where cu.id = charging_transaction.charge_user_id and lc.id = local_controller_point.controller_id), false))`,
           lastPowerW: chargingTransaction.lastPowerW,
         })
         .from(localControllerPoint)

@@ -47,6 +47,11 @@ export function localControllerRoutes({ repo, points, changed, uow, events, colu
     const minCurrentA = b.minCurrentA ?? DEFAULT_MIN_CURRENT_A;
     const minW = Math.min(...found.map((x) => minPowerW(minCurrentA, x.ratedPowerW)));
     if (b.limitW < minW) throw badField('limitW', 'errors.localController.limitBelowMinimum', { limitW: b.limitW, minW });
+    const groupIds = [...new Set(b.priorityGroupIds ?? [])];
+    const groups = await repo.groups(p, groupIds);
+    if (groups.length !== groupIds.length) throw notFound();
+    const foreign = groups.find((g) => g.providerId !== st.providerId);
+    if (foreign) throw badField('priorityGroupIds', 'errors.localController.groupOtherProvider', { name: foreign.name });
     const priority = new Set(b.prioritySerialNumbers ?? []);
     return {
       values: {
@@ -56,6 +61,7 @@ export function localControllerRoutes({ repo, points, changed, uow, events, colu
         description: b.description || null,
         limitW: b.limitW,
         minCurrentA,
+        priorityGroupIds: groupIds,
       },
       members: found.map((x) => ({ chargePointId: x.id, priority: priority.has(x.serialNumber) })),
     };
@@ -108,6 +114,7 @@ export function localControllerRoutes({ repo, points, changed, uow, events, colu
         { key: 'minCurrentA' },
         { key: 'serialNumbers', value: (r) => r.serialNumbers.join(', ') },
         { key: 'prioritySerialNumbers', value: (r) => r.prioritySerialNumbers.join(', ') },
+        { key: 'priorityGroupNames', value: (r) => r.priorityGroupNames.join(', ') },
         { key: 'ratedSumW' },
         { key: 'providerName' },
         { key: 'createTime' },

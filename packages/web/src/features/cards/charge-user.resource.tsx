@@ -5,7 +5,8 @@ import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { formatMoney } from '../../shared/format/units';
 import { GroupSelect } from './inputs';
-import { groupOptions, providerOptions } from './options';
+import { groupOptions } from '../../shared/options/group-options';
+import { providerOptions } from './options';
 
 const permi = (action: string) => `user:chargeUser:${action}`;
 const setStatus = (status: 0 | 1) => (row: ChargeUserDto) => call(api.chargeUser.status, { body: { id: row.id, status } });

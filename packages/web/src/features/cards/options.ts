@@ -12,9 +12,3 @@ export const providerOptions: RemoteOptions = {
       label: p.providerName,
     })),
 };
-
-/** User groups the caller can see, for the search bar. */
-export const groupOptions: RemoteOptions = {
-  key: 'userGroups',
-  load: async () => (await call(api.userGroup.options, { query: {} })).map((g) => ({ value: g.id, label: g.name })),
-};

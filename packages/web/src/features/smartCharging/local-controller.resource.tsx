@@ -1,4 +1,5 @@
 import { api, DEFAULT_MIN_CURRENT_A } from '@csms/contract';
+import { groupOptions } from '../../shared/options/group-options';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
 import { PointsField, PriorityPointsField } from './inputs';
@@ -29,6 +30,7 @@ export const localControllerResource = defineResource({
     { key: 'minCurrentA', width: 150 },
     { key: 'serialNumbers', width: 220, render: joined, ellipsis: true },
     { key: 'prioritySerialNumbers', width: 180, render: joined, ellipsis: true },
+    { key: 'priorityGroupNames', width: 160, render: joined, ellipsis: true },
     { key: 'ratedSumW', width: 180 },
     { key: 'providerName', width: 140, defaultHidden: true },
     { key: 'createTime', kind: 'datetime', width: 170 },
@@ -57,6 +59,14 @@ export const localControllerResource = defineResource({
       span: 24,
       extra: () => 'localController.priorityHint',
       render: (ctx) => <PriorityPointsField {...ctx} />,
+    },
+    {
+      key: 'priorityGroupIds',
+      kind: 'select',
+      span: 24,
+      remote: groupOptions,
+      props: { mode: 'multiple' },
+      extra: () => 'localController.priorityGroupHint',
     },
   ],
 });

@@ -79,6 +79,8 @@ const controller: LocalControllerDto = {
   minCurrentA: 6,
   serialNumbers: ['CP-1', 'CP-2'],
   prioritySerialNumbers: ['CP-2'],
+  priorityGroupIds: [],
+  priorityGroupNames: [],
   ratedSumW: 44_000,
   createTime: '2025-01-02T03:04:05Z',
   updateTime: '2025-01-02T03:04:05Z',

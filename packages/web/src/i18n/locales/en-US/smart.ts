@@ -35,6 +35,7 @@ const smart: Strings<typeof zh> = {
       'The power all the controller’s points may draw together; the platform shares it among the charging connectors and shares it again as sessions start and end.',
     minCurrentHint: 'No car charges at less than this current per phase; when the power runs short, later sessions wait at 0 W.',
     priorityHint: 'Sessions on these points are served first.',
+    priorityGroupHint: 'Sessions of these user groups’ members are served first, as on priority points.',
     choosePointsFirst: 'Choose the points first',
   },
   loadBalancing: {

@@ -31,6 +31,7 @@ const smart = {
     limitHint: '控制器下所有充电桩合计可用的功率；平台把它分给正在充电的充电枪，会话开始或结束时重新分配。',
     minCurrentHint: '每辆车至少按此电流（每相）充电；功率不够时，后到的会话以 0 W 排队等待。',
     priorityHint: '这些充电桩上的会话优先获得功率。',
+    priorityGroupHint: '这些用户组成员的充电会话优先分配功率，与优先充电桩相同。',
     choosePointsFirst: '请先选择充电桩',
   },
   loadBalancing: {

@@ -1,0 +1,1 @@
+ALTER TABLE "local_controller" ADD COLUMN "priority_group_ids" integer[] DEFAULT '{}'::int[] NOT NULL;
