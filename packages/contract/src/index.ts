@@ -36,6 +36,8 @@ export * from './api/alarm-record.js';
 export * from './api/statistics.js';
 export * from './api/charging-profile.js';
 export * from './api/local-controller.js';
+export * from './api/timed-charge.js';
+export * from './api/reservation.js';
 
 import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
@@ -43,6 +45,8 @@ import { chargeRecordApi } from './api/charge-record.js';
 import { statisticsApi } from './api/statistics.js';
 import { chargingProfileApi } from './api/charging-profile.js';
 import { localControllerApi } from './api/local-controller.js';
+import { timedChargeApi } from './api/timed-charge.js';
+import { reservationApi } from './api/reservation.js';
 import { carApi } from './api/car.js';
 import { cardApi } from './api/card.js';
 import { chargeUserApi } from './api/charge-user.js';
@@ -95,6 +99,8 @@ export const api = {
   statistics: statisticsApi,
   chargingProfile: chargingProfileApi,
   localController: localControllerApi,
+  timedCharge: timedChargeApi,
+  reservation: reservationApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

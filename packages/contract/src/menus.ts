@@ -26,7 +26,7 @@ const group = (path: string, redirect: string, children: (string | [string, { hi
 });
 
 export const menuTree: MenuNode[] = [
-  group('/realTimeMonitor', 'charging', ['charging', 'chargeStation', 'chargePoint', 'smartCharging']),
+  group('/realTimeMonitor', 'charging', ['charging', 'chargeStation', 'chargePoint', 'smartCharging', 'reservation']),
   group('/workOrder', 'list', ['list', 'create', 'warnManage', 'sparePartsManage', 'maintainManage']),
   group('/historyRecord', 'chargeRecord', ['chargeRecord', 'alarmRecord']),
   group('/userManagement', 'cardManage', ['cardManage', 'chargeUser', 'userGroup']),

@@ -69,11 +69,16 @@ export const permissionCatalogue: PermissionGroup[] = [
       ]),
     ],
   },
-  // Smart charging (issue 15): charging profiles, local controllers and the balancer's live view; timed charging joins as it lands.
+  // Smart charging (issue 15): charging profiles, local controllers and the balancer's live view, timed charging.
   {
     menu: '/realTimeMonitor/smartCharging',
-    permissions: [...actions('smart:chargingProfile', [...CRUD, 'send', 'clear']), ...actions('smart:localController', CRUD)],
+    permissions: [
+      ...actions('smart:chargingProfile', [...CRUD, 'send', 'clear']),
+      ...actions('smart:localController', CRUD),
+      ...actions('smart:timedCharge', ['list', 'query', 'add', 'edit', 'cancel', 'export']),
+    ],
   },
+  { menu: '/realTimeMonitor/reservation', permissions: actions('smart:reservation', ['list', 'query', 'add', 'cancel', 'export']) },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [...actions('config:pointConfig', ['query', 'edit']), ...actions('config:ocppLog', ['list', 'export'])],

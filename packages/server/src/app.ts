@@ -32,6 +32,7 @@ import { commonRoutes } from './modules/common/common.routes.js';
 import { createDayZone } from './lib/day-zone.js';
 import { createExportColumns } from './lib/export-config.js';
 import { exportConfigRoutes } from './modules/exportConfig/exportConfig.routes.js';
+import { createJobs, type Jobs } from './lib/jobs.js';
 import { createMessageRepo } from './modules/message/message.repo.js';
 import { messageRoutes } from './modules/message/message.routes.js';
 import { createMonitorRepo } from './modules/monitor/monitor.repo.js';
@@ -45,6 +46,12 @@ import { chargingProfileRoutes } from './modules/chargingProfile/chargingProfile
 import { createProfileSender } from './modules/chargingProfile/chargingProfile.service.js';
 import { createBalancer, type Balancer } from './modules/localController/balancer.js';
 import { createLocalControllerRepo } from './modules/localController/localController.repo.js';
+import { createReservationRepo } from './modules/reservation/reservation.repo.js';
+import { reservationRoutes } from './modules/reservation/reservation.routes.js';
+import { createReservationExpiry } from './modules/reservation/reservation.service.js';
+import { createTimedChargeRepo } from './modules/timedCharge/timedCharge.repo.js';
+import { timedChargeRoutes } from './modules/timedCharge/timedCharge.routes.js';
+import { createTimedCharging, type TimedCharging } from './modules/timedCharge/timedCharge.service.js';
 import { localControllerRoutes } from './modules/localController/localController.routes.js';
 import { createCommandSender } from './modules/pointAction/pointAction.service.js';
 import { createAuthorizationService } from './modules/cards/authorize.js';
@@ -87,6 +94,9 @@ export interface App {
   ocpp: Ocpp;
   /** The built-in load balancer (issue 15 item 2). */
   balancer: Balancer;
+  /** The durable job queue (DESIGN.md §10) and the timed charging it runs. */
+  jobs: Jobs;
+  timed: TimedCharging;
 }
 
 /** How long swipes and starts may use a card's cached data (see createAuthorizationService). */
@@ -228,7 +238,8 @@ export async function buildApp({
   mount(api.systemLog, systemLogRoutes({ repo: createSystemLogRepo({ db }), events, columns, config }));
   // Uncaught errors of production consoles (spec §9): reported by any console, listed for administrators.
   mount(api.clientError, clientErrorRoutes({ repo: createClientErrorRepo({ db }), sessions }));
-  mount(api.message, messageRoutes({ repo: createMessageRepo({ db }), events, columns, config, images }));
+  const messages = createMessageRepo({ db });
+  mount(api.message, messageRoutes({ repo: messages, events, columns, config, images }));
   mount(api.exportConfig, exportConfigRoutes({ db, columns }));
 
   // Configuration: stations and their charge points. The OCPP endpoint refreshes its cache of points through ocppHooks.
@@ -306,11 +317,54 @@ export async function buildApp({
     (ids: number[]) => void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed')),
   );
   mount(api.localController, localControllerRoutes({ repo: controllers, points: profiles, changed: replan, uow, events, columns, config }));
+  const ledger = createLedger({ db });
+  // Scheduled work (DESIGN.md §10): the durable job queue in the database, polled by every node, each job run by one.
+  const jobs = createJobs({
+    pool: database.pool,
+    pollSeconds: config.jobPollSeconds,
+    onError: (err, queue) => server.log.error({ err, queue }, 'job failed (it is retried)'),
+  });
+  // Timed charging: a daily remote start, queued one start at a time.
+  const timedRepo = createTimedChargeRepo({ db });
+  const timed = createTimedCharging({ db, repo: timedRepo, jobs, ask, messages, events });
+  jobs.work<{ id: number; at: string }>('timedCharge', async (job) => void (await timed.run(job.id, new Date(job.at))));
+  mount(
+    api.timedCharge,
+    timedChargeRoutes({
+      repo: timedRepo,
+      points: profiles,
+      timed,
+      uow,
+      events,
+      columns,
+      config,
+      onError: (err) => server.log.error({ err }, 'timed charge: queueing failed (queued again at start-up)'),
+    }),
+  );
+  // Reservations: ReserveNow and CancelReservation; expiry from the queue, the fee through the ledger.
+  const reservationExpiry = createReservationExpiry({ db, ledger, jobs });
+  jobs.work<{ id: number }>('reservationExpiry', async (job) => {
+    if ((await reservationExpiry.expire(job.id)) === 'notDue') throw new Error(`reservation ${job.id} is not due yet on this node's clock`);
+  });
+  mount(
+    api.reservation,
+    reservationRoutes({
+      db,
+      repo: createReservationRepo({ db }),
+      points: profiles,
+      expiry: reservationExpiry,
+      ask,
+      events,
+      columns,
+      config,
+      dayZone,
+    }),
+  );
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
   // Finance: prices. Billing settles finished sessions; a price change settles the sessions that waited for one.
-  const billing = createBilling({ db, ledger: createLedger({ db }) });
+  const billing = createBilling({ db, ledger });
   mount(api.price, priceRoutes({ repo: createPriceRepo({ db }), billing, log: server.log }));
   // Each finished session is settled once, right after its StopTransaction is answered; a sweep at start-up
   // settles the ones a crash or restart left unbilled (settlement is idempotent, so overlaps are harmless).
@@ -360,10 +414,18 @@ export async function buildApp({
   });
   server.addHook('onReady', async () => localListSync.start());
   server.addHook('onReady', async () => balancer.start());
+  // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
+  server.addHook('onReady', async () => {
+    await jobs.start();
+    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld()]).catch((err: unknown) =>
+      server.log.error({ err }, 'jobs: queueing at start-up failed'),
+    );
+  });
   server.addHook('preClose', async () => {
     ready = false;
     await localListSync.stop();
     await balancer.stop();
+    await jobs.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.
     await ocpp.close();
   });
@@ -371,5 +433,5 @@ export async function buildApp({
     await cluster?.close();
   });
   await ocpp.start();
-  return { server, events, bus, ocpp, balancer };
+  return { server, events, bus, ocpp, balancer, jobs, timed };
 }

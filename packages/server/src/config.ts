@@ -54,6 +54,8 @@ export interface Config {
    * automatic local list sync (`CSMS_LOCAL_LIST_SYNC_SECONDS`); 0 turns the sweep off.
    */
   localListSyncMs: number;
+  /** How often each node asks the job queue for due work (timed charging, reservation expiry), seconds; a job runs at most that late. */
+  jobPollSeconds: number;
 }
 
 export interface OcppConfig {
@@ -166,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: env.CSMS_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     eventStreamPingMs: 25_000,
     localListSyncMs: Math.max(0, int('CSMS_LOCAL_LIST_SYNC_SECONDS', env.CSMS_LOCAL_LIST_SYNC_SECONDS, 30)) * 1000,
+    jobPollSeconds: 2,
     ocpp: {
       heartbeatIntervalSec: Math.max(1, int('CSMS_OCPP_HEARTBEAT_INTERVAL', env.CSMS_OCPP_HEARTBEAT_INTERVAL, 300)),
       callTimeoutSec: Math.max(1, int('CSMS_OCPP_CALL_TIMEOUT', env.CSMS_OCPP_CALL_TIMEOUT, 30)),

@@ -176,6 +176,41 @@ const profileTargets = new Map<number, { stationId: number; serialNumber: string
 const controllerTargets = new Map<number, { stationId: number; serialNumber: string }>();
 const controllerOf = (id: number) => controllerTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
 const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
+/** The station, point and charge user of the timed charges and reservations created, by their id. */
+const smartTargets = new Map<string, { stationId: number; serialNumber: string; chargeUserId: number }>();
+const smartOf = (kind: string, id: number) =>
+  smartTargets.get(`${kind}:${id}`) ?? { stationId: 0, serialNumber: 'missing', chargeUserId: 0 };
+const timedBody = (t: { serialNumber: string; chargeUserId: number }) => ({
+  serialNumber: t.serialNumber,
+  connectors: [1],
+  chargeUserId: t.chargeUserId,
+  validFrom: '2030-01-01',
+  validTo: '2030-12-31',
+  startTime: '02:00',
+});
+/** A station with one point and a charge user with a valid card, all of provider A. */
+async function pointAndDriver(env: TenantEnv) {
+  const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
+  const pb = pointBody(st.id);
+  const point = await ok(env.s.call<{ id: number }>('POST', api.point.add.path, { token: env.a.token, body: pb }));
+  const db = env.s.database.db;
+  const [u] = await db
+    .insert(schema.chargeUser)
+    .values({ providerId: env.a.providerId, account: uniq('drv'), userType: 'card' })
+    .returning();
+  const tag = uniq('R').toUpperCase().slice(0, 20);
+  const [c] = await db
+    .insert(schema.card)
+    .values({
+      providerId: env.a.providerId,
+      cardNumber: tag,
+      physicalId: tag,
+      chargeUserId: u!.id,
+      expireAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning();
+  return { stationId: st.id, pointId: point.id, serialNumber: pb.serialNumber, chargeUserId: u!.id, cardId: c!.id, tag };
+}
 const profileBody = (stationId: number, serialNumber: string) => ({
   stationId,
   serialNumbers: [serialNumber],
@@ -743,6 +778,101 @@ export const tenantResources: TenantResource[] = [
         expect: 'emptyList',
       },
       { ep: api.localController.live, input: (id) => ({ query: { stationId: controllerOf(id).stationId } }), expect: 'emptyArray' },
+    ],
+  },
+  {
+    name: 'timedCharge',
+    table: schema.timedCharge,
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const row = await ok(env.s.call<{ id: number }>('POST', api.timedCharge.add.path, { token: env.a.token, body: timedBody(t) }));
+      smartTargets.set(`timedCharge:${row.id}`, t);
+      return row.id;
+    },
+    snapshot: row(schema.timedCharge, schema.timedCharge.id),
+    stationOf: stationCol(schema.timedCharge, schema.timedCharge.id, schema.timedCharge.stationId),
+    endpoints: [
+      { ep: api.timedCharge.get, input: (id) => ({ query: { id } }) },
+      { ep: api.timedCharge.runs, input: (id) => ({ query: { id } }) },
+      // A new timed charge on A's point for A's user: B cannot name them.
+      { ep: api.timedCharge.add, input: (id) => ({ body: timedBody(smartOf('timedCharge', id)) }) },
+      { ep: api.timedCharge.edit, input: (id) => ({ body: { ...timedBody(smartOf('timedCharge', id)), id, startTime: '03:00' } }) },
+      {
+        ep: api.timedCharge.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('timedCharge', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.timedCharge.export,
+        input: (id) => ({ body: { format: 'csv', stationId: smartOf('timedCharge', id).stationId } }),
+        expect: 'emptyList',
+      },
+      // Last: it ends the row's schedule.
+      { ep: api.timedCharge.cancel, input: (id) => ({ body: { ids: [id] } }) },
+    ],
+  },
+  {
+    name: 'reservation',
+    table: schema.reservation,
+    // Written to the database: reserving over the API needs a connected charger to answer ReserveNow.
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const [r] = await env.s.database.db
+        .insert(schema.reservation)
+        .values({
+          providerId: env.a.providerId,
+          stationId: t.stationId,
+          chargePointId: t.pointId,
+          connectorNo: 1,
+          chargeUserId: t.chargeUserId,
+          cardId: t.cardId,
+          idTag: t.tag,
+          expiryAt: new Date(Date.now() + 3_600_000),
+          status: 'reserved',
+        })
+        .returning();
+      smartTargets.set(`reservation:${r!.id}`, t);
+      return r!.id;
+    },
+    snapshot: row(schema.reservation, schema.reservation.id),
+    stationOf: stationCol(schema.reservation, schema.reservation.id, schema.reservation.stationId),
+    endpoints: [
+      { ep: api.reservation.get, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.reservation.add,
+        input: (id) => ({
+          body: {
+            serialNumber: smartOf('reservation', id).serialNumber,
+            connectorNo: 1,
+            chargeUserId: smartOf('reservation', id).chargeUserId,
+            expiryTime: new Date(Date.now() + 3_600_000).toISOString(),
+          },
+        }),
+        bound: {
+          other: 404,
+          own: 409,
+          reason: 'Found, then refused: the test’s point has no charger connected (errors.reservation.offline).',
+        },
+      },
+      {
+        ep: api.reservation.cancel,
+        input: (id) => ({ body: { id } }),
+        bound: {
+          other: 404,
+          own: 409,
+          reason: 'Found, then refused: the test’s point has no charger connected (errors.reservation.offline).',
+        },
+      },
+      {
+        ep: api.reservation.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('reservation', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.reservation.export,
+        input: (id) => ({ body: { format: 'csv', stationId: smartOf('reservation', id).stationId } }),
+        expect: 'emptyList',
+      },
     ],
   },
   {

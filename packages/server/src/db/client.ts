@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { serverRoot } from '../config.js';
+import { installJobSchema } from '../lib/jobs.js';
 import { templatePath } from './pglite-template.js';
 import * as schema from './schema.js';
 
@@ -139,6 +140,8 @@ export async function migrate(database: Database): Promise<void> {
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    // The job queue's own schema (pg-boss), versioned by the installed package.
+    await installJobSchema(client);
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();

@@ -224,6 +224,15 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
           ${p.reservationId ?? null}::int, ${p.meterStart}::bigint, ${at}::timestamptz, ${p.meterStart}::bigint, ${late}::boolean
         where (select ok from ok)
         on conflict do nothing
+        returning id),
+      -- The point's reservation this start uses (OCPP 1.6 §5.13): the one it names, else the reserving idTag's on
+      -- this connector or on any (0). Marked used with the session, which its fee is then settled with.
+      used as (
+        update reservation set status = 'used', transaction_id = (select id from inserted), updated_at = now()
+        where id = (select r.id from reservation r
+          where r.charge_point_id = ${point.id} and r.status = 'reserved' and (select id from inserted) is not null
+            and (r.id = ${p.reservationId ?? null}::int or (lower(r.id_tag) = lower(${p.idTag}::text) and r.connector_no in (0, ${p.connectorId}::int)))
+          order by (r.id = ${p.reservationId ?? null}::int) desc nulls last, r.id limit 1)
         returning id)
       select (select id from inserted) as id, (select ok from ok) as ok,
         (select coalesce(json_agg(s), '[]') from superseded s) as superseded

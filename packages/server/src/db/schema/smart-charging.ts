@@ -1,7 +1,16 @@
-import type { ProfilePeriod, ProfilePurpose, ProfileTargetStatus } from '@csms/contract';
+import type {
+  Lang,
+  ProfilePeriod,
+  ProfilePurpose,
+  ProfileTargetStatus,
+  ReservationStatus,
+  TimedChargeReason,
+  TimedChargeStatus,
+} from '@csms/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  date,
   boolean,
   doublePrecision,
   index,
@@ -14,7 +23,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { chargePoint, chargingTransaction, provider, station } from '../schema.js';
+import { card, chargePoint, chargeUser, chargingTransaction, provider, station } from '../schema.js';
 
 /**
  * Smart charging (issue 15): the central system's charging profiles (OCPP 1.6 csChargingProfiles)
@@ -153,4 +162,108 @@ export const controllerSample = pgTable(
     measuredW: integer('measured_w').notNull(),
   },
   (t) => [index('controller_sample_at').on(t.controllerId, t.at)],
+);
+
+/**
+ * Timed charging (issue 15 item 3): a daily remote start on a point's connectors for a charge user,
+ * from `validFrom` to `validTo` at `startTime` on the station's wall clock. The job queue holds the
+ * next start (lib/jobs.ts); this row is what it reads when it runs.
+ */
+export const timedCharge = pgTable(
+  'timed_charge',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    connectors: integer('connectors').array().notNull(),
+    chargeUserId: integer('charge_user_id')
+      .notNull()
+      .references(() => chargeUser.id),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }).notNull(),
+    /** `HH:mm`, station's wall clock. */
+    startTime: varchar('start_time', { length: 5 }).notNull(),
+    status: varchar('status', { length: 10 }).$type<TimedChargeStatus>().notNull().default('waiting'),
+    /** The next start the queue holds; null when none is left. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    lastRunDay: date('last_run_day', { mode: 'string' }),
+    lastReason: varchar('last_reason', { length: 16 }).$type<TimedChargeReason>(),
+    /** The creator's language: the system message of a failed day is written in it. */
+    lang: varchar('lang', { length: 2 }).$type<Lang>().notNull().default('zh'),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('timed_charge_provider').on(t.providerId), index('timed_charge_due').on(t.status, t.nextRunAt)],
+);
+
+/** One connector's start of one day: written first (claiming the day), so a job that runs twice starts once. */
+export const timedChargeRun = pgTable(
+  'timed_charge_run',
+  {
+    timedChargeId: integer('timed_charge_id')
+      .notNull()
+      .references(() => timedCharge.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    connectorNo: integer('connector_no').notNull(),
+    status: varchar('status', { length: 8 }).$type<'running' | 'started' | 'failed'>().notNull(),
+    reason: varchar('reason', { length: 16 }).$type<TimedChargeReason>(),
+    chargerStatus: varchar('charger_status', { length: 40 }),
+    cardId: integer('card_id').references(() => card.id),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.timedChargeId, t.day, t.connectorNo] })],
+);
+
+/**
+ * Reservations (issue 15 item 4). `id` is the OCPP reservationId. A refused ReserveNow is kept with
+ * the charger's refusal as its status; `feeCents` is set once the reservation fee is charged.
+ */
+export const reservation = pgTable(
+  'reservation',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    /** 0: any connector. */
+    connectorNo: integer('connector_no').notNull(),
+    chargeUserId: integer('charge_user_id')
+      .notNull()
+      .references(() => chargeUser.id),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => card.id),
+    /** The idTag sent (the card's physical id as issued). */
+    idTag: varchar('id_tag', { length: 20 }).notNull(),
+    expiryAt: timestamp('expiry_at', { withTimezone: true }).notNull(),
+    status: varchar('status', { length: 12 }).$type<ReservationStatus>().notNull(),
+    chargerStatus: varchar('charger_status', { length: 40 }),
+    transactionId: integer('transaction_id').references(() => chargingTransaction.id),
+    feeCents: integer('fee_cents'),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('reservation_provider').on(t.providerId, t.id),
+    // A StartTransaction looks up the point's live reservations.
+    index('reservation_live')
+      .on(t.chargePointId)
+      .where(sql`status = 'reserved'`),
+    index('reservation_transaction').on(t.transactionId),
+  ],
 );

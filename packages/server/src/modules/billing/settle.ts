@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
-import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, station } from '../../db/schema.js';
+import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, reservation, station } from '../../db/schema.js';
 import { advance, type MeterState } from '../../ocpp/meter.js';
 import type { Ledger, LedgerAccount } from '../cards/ledger.js';
 import { computeBill, TariffError, type Bill, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
@@ -287,7 +287,8 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         };
       })
       .filter((l) => l.energyWh !== 0 || l.amountCents !== 0);
-    const adjustmentCents = bill.totalCents - (t.totalCents ?? 0);
+    // The reservation fee was charged with the settled bill and does not change with the energy.
+    const adjustmentCents = bill.totalCents + (t.reserveFeeCents ?? 0) - (t.totalCents ?? 0);
     if (deltas.length) await tx.insert(billLine).values(deltas);
     const posted = account !== null && adjustmentCents !== 0;
     if (posted) {
@@ -318,8 +319,11 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
           groupId: chargeUser.groupId,
           timeZone: station.timeZone,
           ratedPowerW: chargePoint.ratedPowerW,
+          // The reservation this session used, when its fee is still to be charged (issue 15 item 4).
+          reservationId: reservation.id,
         })
         .from(chargingTransaction)
+        .leftJoin(reservation, and(eq(reservation.transactionId, chargingTransaction.id), isNull(reservation.feeCents)))
         .leftJoin(card, eq(card.id, chargingTransaction.cardId))
         .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
         .leftJoin(station, eq(station.id, chargingTransaction.stationId))
@@ -350,17 +354,21 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         ratedPowerW: locked.ratedPowerW ?? 0,
         meter: read.meter,
       };
-      const q = chargeable(billOf(session, facts, await versionsOf(session, facts.groupId, read.versions)));
+      const versions = await versionsOf(session, facts.groupId, read.versions);
+      const q = chargeable(billOf(session, facts, versions));
       if (q.kind === 'unbillable') {
         await tx.update(chargingTransaction).set({ billingNote: q.reason }).where(eq(chargingTransaction.id, t.id));
         return { kind: 'unbillable', reason: q.reason };
       }
       const { bill, account } = q;
+      // A used reservation's fee: the price version in force at the start, charged with the bill, once.
+      const reserveFeeCents = locked.reservationId !== null && account ? (versions[0]?.reserveFeeCents ?? 0) : 0;
+      const totalCents = bill.totalCents + reserveFeeCents;
 
       let replayed = false;
-      if (account && bill.totalCents > 0) {
+      if (account && totalCents > 0) {
         const entry = await ledger.post(
-          { account, tradeType: 'charge', amountCents: -bill.totalCents, source: 'ocpp', transactionRef: String(t.id) },
+          { account, tradeType: 'charge', amountCents: -totalCents, source: 'ocpp', transactionRef: String(t.id) },
           tx,
         );
         replayed = entry.replayed;
@@ -370,19 +378,31 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         .set({
           elecFeeCents: bill.elecFeeCents,
           serviceFeeCents: bill.serviceFeeCents,
-          reserveFeeCents: 0,
-          totalCents: bill.totalCents,
+          reserveFeeCents,
+          totalCents,
           billedAt: new Date(),
-          paidFrom: account && bill.totalCents > 0 ? account.kind : null,
+          paidFrom: account && totalCents > 0 ? account.kind : null,
           billingNote: null,
         })
         .where(eq(chargingTransaction.id, t.id));
-      // The lines and the session's fees in one statement.
+      // The lines, the reservation's fee and the session's fees in one statement.
+      const parts: SQL[] = [];
       if (bill.lines.length) {
-        const lines = tx.insert(billLine).values(bill.lines.map((l) => ({ ...l, transactionId: t.id })));
-        await tx.execute(sql`with lines as (${lines.getSQL()}) ${billed.getSQL()}`);
-      } else await billed;
-      return { kind: 'billed', totalCents: bill.totalCents, replayed };
+        parts.push(
+          sql`lines as (${tx
+            .insert(billLine)
+            .values(bill.lines.map((l) => ({ ...l, transactionId: t.id })))
+            .getSQL()})`,
+        );
+      }
+      if (locked.reservationId !== null) {
+        parts.push(
+          sql`fee as (${tx.update(reservation).set({ feeCents: reserveFeeCents }).where(eq(reservation.id, locked.reservationId)).getSQL()})`,
+        );
+      }
+      if (parts.length) await tx.execute(sql`with ${sql.join(parts, sql`, `)} ${billed.getSQL()}`);
+      else await billed;
+      return { kind: 'billed', totalCents, replayed };
     });
 
   return {

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+
+/**
+ * The durable job queue (DESIGN.md §10): scheduled and background work (timed charging, reservation
+ * expiry, and later firmware dates, retries, rollups) is a row in the database, claimed by one node
+ * with `FOR UPDATE SKIP LOCKED`, retried with back-off, kept after failure for the operator to see.
+ * pg-boss does that on both databases: it reaches PGlite's thread and a PostgreSQL server through the
+ * server's own node-postgres pool (its `db` adapter), so it shares the connection, not a second one.
+ *
+ * What a job does is read again from our own tables when it runs: a job is the timer, the truth is
+ * the row it names. A handler must therefore be idempotent (a job may run again after a crash), and
+ * a module whose jobs matter re-sends them at start-up (`send` with the same key adds nothing while
+ * the first one waits).
+ */
+
+/** pg-boss's schema: installed with the migrations, so that a node's start (and a test's) only checks it. */
+export const JOB_SCHEMA = 'pgboss';
+
+/** Every queue, with its retry policy: created with the migrations (a queue is a partition table). */
+export const JOB_QUEUES = {
+  /** One daily start of a timed charge (issue 15 item 3). */
+  timedCharge: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
+  /** A reservation reaching its expiry (issue 15 item 4). */
+  reservationExpiry: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
+} as const satisfies Record<string, PgBoss.Queue extends infer Q ? Omit<Q, 'name'> : never>;
+
+export type JobQueue = keyof typeof JOB_QUEUES;
+const queueName = (q: JobQueue) => `csms.${q}`;
+
+/** A queue's job id for a key: the same key is the same job, so sending it twice adds it once. */
+export function jobId(queue: JobQueue, key: string): string {
+  const h = createHash('sha1').update(`${queue}\0${key}`).digest('hex');
+  // RFC 4122 layout (version 5, variant 10): pg-boss keeps ids in a uuid column.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
+}
+
+const adapter = (pool: pg.Pool): PgBoss.Db => ({
+  executeSql: async (text, values) => {
+    const res = await pool.query(text, values);
+    // A multi-statement text (pg-boss's plans run as one) answers an array of results.
+    return Array.isArray(res) ? (res.at(-1) as pg.QueryResult) : res;
+  },
+});
+
+/** Installs pg-boss's schema and our queues when absent (part of `migrate`, under its lock). */
+export async function installJobSchema(pool: pg.ClientBase): Promise<void> {
+  const { rows } = await pool.query<{ installed: boolean }>(`select to_regclass('${JOB_SCHEMA}.version') is not null as installed`);
+  if (!rows[0]?.installed) await pool.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
+  for (const [q, options] of Object.entries(JOB_QUEUES)) {
+    await pool.query(`select ${JOB_SCHEMA}.create_queue($1, $2)`, [queueName(q as JobQueue), { policy: 'standard', ...options }]);
+  }
+}
+
+export interface Jobs {
+  /**
+   * Adds a job to run at `at` (now when absent). With `key`, once: a job of the same key that has not
+   * yet been archived is not added again.
+   */
+  send(queue: JobQueue, data: object, opts?: { at?: Date; key?: string }): Promise<void>;
+  /** Drops a waiting job of that key (nothing when it ran or never existed). */
+  cancel(queue: JobQueue, key: string): Promise<void>;
+  /** Runs `handler` for each job of the queue on this node; a throw fails the job, to be retried with back-off. */
+  work<T extends object>(queue: JobQueue, handler: (data: T) => Promise<void>): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The queue on `pool`. `pollSeconds`: how often each of this node's workers asks for due jobs (a job
+ * runs at most that late); every node polls, and each job is claimed by one.
+ */
+export function createJobs({
+  pool,
+  pollSeconds = 2,
+  onError,
+}: {
+  pool: pg.Pool;
+  pollSeconds?: number;
+  onError: (err: unknown, queue?: JobQueue) => void;
+}): Jobs {
+  const boss = new PgBoss({
+    db: adapter(pool),
+    schema: JOB_SCHEMA,
+    // Installed by the migrations; a node only checks the version.
+    migrate: false,
+    // No cron: each job carries its own start time.
+    schedule: false,
+    supervise: true,
+    maintenanceIntervalSeconds: 300,
+    archiveCompletedAfterSeconds: 12 * 3600,
+    deleteAfterDays: 30,
+  });
+  boss.on('error', (err) => onError(err));
+  const handlers = new Map<JobQueue, (data: object) => Promise<void>>();
+  let started: Promise<void> | undefined;
+  let stopped = false;
+
+  return {
+    async send(queue, data, opts = {}) {
+      await boss.send(queueName(queue), data, {
+        ...(opts.at ? { startAfter: opts.at } : {}),
+        ...(opts.key ? { id: jobId(queue, opts.key) } : {}),
+      });
+    },
+    async cancel(queue, key) {
+      await boss.cancel(queueName(queue), jobId(queue, key));
+    },
+    work(queue, handler) {
+      handlers.set(queue, handler as (data: object) => Promise<void>);
+    },
+    start: () =>
+      (started ??= (async () => {
+        await boss.start();
+        for (const [queue, handler] of handlers) {
+          await boss.work<object>(queueName(queue), { pollingIntervalSeconds: pollSeconds, batchSize: 1 }, async ([job]) => {
+            if (!job) return;
+            try {
+              await handler(job.data);
+            } catch (err) {
+              onError(err, queue);
+              throw err;
+            }
+          });
+        }
+      })()),
+    async stop() {
+      if (!started || stopped) return;
+      stopped = true;
+      await started.catch(() => {});
+      // Active jobs finish (a charger's answer takes up to its call timeout); then the pool may close.
+      await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+    },
+  };
+}
