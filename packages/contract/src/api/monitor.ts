@@ -78,6 +78,8 @@ export const connectorState = z.object({
   statusAt: z.string().nullable(),
   /** The transaction running on it, if any. */
   transactionId: z.number().nullable(),
+  /** The reservation holding it (issue 15 item 4): one of this connector, or one of any connector while it shows Reserved. */
+  reservation: z.object({ id: z.number(), chargeUserAccount: z.string(), expiryTime: z.string() }).nullable().optional(),
 });
 export type ConnectorState = z.infer<typeof connectorState>;
 

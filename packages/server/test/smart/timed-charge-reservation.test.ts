@@ -1,4 +1,4 @@
-import { api, wallClock, type ReservationDto, type TimedChargeDto, type TimedChargeRunDto } from '@csms/contract';
+import { api, wallClock, type PointState, type ReservationDto, type TimedChargeDto, type TimedChargeRunDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,6 +265,12 @@ describe('reservations', () => {
     expect(r.code, r.msg).toBe(200);
     expect(r.data).toMatchObject({ status: 'reserved', connectorNo: 1, cardNumber: d.tag, feeCents: null });
     await eventually(async () => (await connectorStatus(c.pointId, 1)) === 'Reserved');
+    // Monitoring shows whose reservation holds the connector.
+    const points = await get<{ list: PointState[] }>(`${api.monitor.points.path}?page=1&limit=10&serialNumber=${c.serialNumber}`);
+    expect(points.data.list[0]!.connectors.find((x) => x.connectorNo === 1)!.reservation).toMatchObject({
+      id: r.data.id,
+      chargeUserAccount: d.account,
+    });
 
     // Only the reserving card may start there.
     const other = await driver();

@@ -18,6 +18,7 @@ import {
   chargeUser,
   chargingTransaction as tx,
   connector,
+  reservation,
   meterValue,
   provider,
   station,
@@ -184,9 +185,9 @@ export function createMonitorRepo({ db }: { db: Db }) {
         db.select({ n: count() }).from(chargePoint).innerJoin(station, eq(station.id, chargePoint.stationId)).where(cond),
       ]);
       const ids = rows.map((r) => r.chargePointId);
-      const [connectors, running] =
+      const [connectors, running, reserved] =
         ids.length === 0
-          ? [[], []]
+          ? [[], [], []]
           : await Promise.all([
               db.select().from(connector).where(inArray(connector.chargePointId, ids)).orderBy(asc(connector.connectorNo)),
               db
@@ -194,8 +195,26 @@ export function createMonitorRepo({ db }: { db: Db }) {
                 .from(tx)
                 .where(and(inArray(tx.chargePointId, ids), isNull(tx.stoppedAt)))
                 .orderBy(asc(tx.id)),
+              db
+                .select({
+                  id: reservation.id,
+                  chargePointId: reservation.chargePointId,
+                  connectorNo: reservation.connectorNo,
+                  chargeUserAccount: chargeUser.account,
+                  expiryAt: reservation.expiryAt,
+                })
+                .from(reservation)
+                .innerJoin(chargeUser, eq(chargeUser.id, reservation.chargeUserId))
+                .where(and(inArray(reservation.chargePointId, ids), eq(reservation.status, 'reserved')))
+                .orderBy(asc(reservation.id)),
             ]);
       const txOf = new Map(running.map((t) => [`${t.chargePointId}:${t.connectorNo}`, t.id]));
+      const reservationOf = (pointId: number, no: number, ocppStatus: string | null) => {
+        const r =
+          reserved.find((x) => x.chargePointId === pointId && x.connectorNo === no) ??
+          (ocppStatus === 'Reserved' ? reserved.find((x) => x.chargePointId === pointId && x.connectorNo === 0) : undefined);
+        return r ? { id: r.id, chargeUserAccount: r.chargeUserAccount, expiryTime: r.expiryAt.toISOString() } : null;
+      };
       return {
         list: rows.map((r) => ({
           ...r,
@@ -215,6 +234,7 @@ export function createMonitorRepo({ db }: { db: Db }) {
               info: c.info,
               statusAt: iso(c.statusAt),
               transactionId: txOf.get(`${r.chargePointId}:${c.connectorNo}`) ?? null,
+              reservation: reservationOf(r.chargePointId, c.connectorNo, c.status),
             })),
         })),
         total: total?.n ?? 0,
