@@ -38,6 +38,7 @@ export * from './api/charging-profile.js';
 export * from './api/local-controller.js';
 export * from './api/timed-charge.js';
 export * from './api/reservation.js';
+export * from './api/firmware.js';
 
 import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
@@ -47,6 +48,7 @@ import { chargingProfileApi } from './api/charging-profile.js';
 import { localControllerApi } from './api/local-controller.js';
 import { timedChargeApi } from './api/timed-charge.js';
 import { reservationApi } from './api/reservation.js';
+import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { carApi } from './api/car.js';
 import { cardApi } from './api/card.js';
 import { chargeUserApi } from './api/charge-user.js';
@@ -101,6 +103,8 @@ export const api = {
   localController: localControllerApi,
   timedCharge: timedChargeApi,
   reservation: reservationApi,
+  firmwareVersion: firmwareVersionApi,
+  firmwareUpgrade: firmwareUpgradeApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -41,6 +41,14 @@ export const permissionCatalogue: PermissionGroup[] = [
     permissions: actions('user:chargeUser', [...CRUD, 'status', 'recharge', 'refund']),
   },
   { menu: '/userManagement/userGroup', permissions: actions('user:group', [...CRUD, 'members']) },
+  // Remote maintenance (issue 16): firmware packages and upgrades, on the version management page.
+  {
+    menu: '/configurationManagement/versionManage',
+    permissions: [
+      ...actions('config:firmwareVersion', ['list', 'query', 'add', 'edit', 'remove']),
+      ...actions('config:firmwareUpgrade', ['list', 'query', 'add', 'retry']),
+    ],
+  },
   { menu: '/configurationManagement/carManage', permissions: actions('config:car', [...CRUD, 'import']) },
   { menu: '/historyRecord/chargeRecord', permissions: actions('record:charge', ['list', 'query', 'export', 'confirm']) },
   { menu: '/historyRecord/alarmRecord', permissions: actions('record:alarm', ['list', 'query', 'export']) },

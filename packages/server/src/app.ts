@@ -46,6 +46,9 @@ import { chargingProfileRoutes } from './modules/chargingProfile/chargingProfile
 import { createProfileSender } from './modules/chargingProfile/chargingProfile.service.js';
 import { createBalancer, type Balancer } from './modules/localController/balancer.js';
 import { createLocalControllerRepo } from './modules/localController/localController.repo.js';
+import { createFirmwareRepo } from './modules/firmware/firmware.repo.js';
+import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './modules/firmware/firmware.routes.js';
+import { createFirmwareUpgrades } from './modules/firmware/firmware.service.js';
 import { createReservationRepo } from './modules/reservation/reservation.repo.js';
 import { reservationRoutes } from './modules/reservation/reservation.routes.js';
 import { createReservationExpiry } from './modules/reservation/reservation.service.js';
@@ -360,6 +363,23 @@ export async function buildApp({
       dayZone,
     }),
   );
+  // Remote maintenance: firmware packages served to chargers by the server itself, upgrades followed point by point.
+  const firmware = createFirmwareRepo({ db });
+  const firmwareUpgrades = createFirmwareUpgrades({ repo: firmware, ask });
+  mount(api.firmwareVersion, firmwareVersionRoutes({ repo: firmware, config }));
+  mount(
+    api.firmwareUpgrade,
+    firmwareUpgradeRoutes({
+      repo: firmware,
+      upgrades: firmwareUpgrades,
+      uow,
+      config,
+      onError: (err) => server.log.error({ err }, 'firmware upgrade: sending failed'),
+    }),
+  );
+  firmwareFiles(server, { repo: firmware, config });
+  ocpp.onBooted((point) => firmwareUpgrades.booted(point));
+  ocpp.onFirmwareStatus((point, status) => firmwareUpgrades.reported(point, status));
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 

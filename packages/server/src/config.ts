@@ -12,6 +12,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * The address chargers reach this server by (`CSMS_PUBLIC_URL`, e.g. `https://csms.example.com`), which the URLs of the files
+   * they fetch (firmware) start with; absent: the host of the operator's request that made the job.
+   */
+  publicUrl: string | undefined;
   databaseUrl: string | undefined;
   natsUrl: string | undefined;
   /** First token of every NATS subject (`CSMS_NATS_SUBJECT_PREFIX`), so deployments can share one NATS. */
@@ -143,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: int('PORT', env.PORT, 8080),
     host: env.HOST || '0.0.0.0',
     dataDir,
+    publicUrl: env.CSMS_PUBLIC_URL ? env.CSMS_PUBLIC_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),

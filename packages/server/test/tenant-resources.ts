@@ -876,6 +876,84 @@ export const tenantResources: TenantResource[] = [
     ],
   },
   {
+    name: 'firmwareVersion',
+    table: schema.firmwareVersion,
+    // Written to the database: the upload is multipart, and no endpoint here reads the file before finding the row.
+    create: async (env) => {
+      const [v] = await env.s.database.db
+        .insert(schema.firmwareVersion)
+        .values({
+          providerId: env.a.providerId,
+          version: uniq('v'),
+          applicationType: 'AC',
+          communicationType: '4G',
+          storedName: 'firmware/none',
+          fileName: 'fw.bin',
+          sizeBytes: 1,
+          sha256: '0'.repeat(64),
+          token: uniq('t').padEnd(64, '0').slice(0, 64),
+        })
+        .returning();
+      return v!.id;
+    },
+    snapshot: row(schema.firmwareVersion, schema.firmwareVersion.id),
+    notStationScoped: 'Firmware packages are the provider’s, usable on any of its points: no station owns them.',
+    endpoints: [
+      { ep: api.firmwareVersion.get, input: (id) => ({ query: { id } }) },
+      { ep: api.firmwareVersion.download, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.firmwareVersion.edit,
+        input: (id) => ({ body: { id, version: 'stolen', applicationType: 'AC', communicationType: '4G' } }),
+      },
+      { ep: api.firmwareVersion.remove, input: (id) => ({ body: { ids: [id] } }) },
+      {
+        ep: api.firmwareVersion.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      // An upgrade with A's package: the package is looked up before the points, so B is refused for naming it.
+      { ep: api.firmwareUpgrade.add, input: (id) => ({ body: { serialNumbers: ['ANY-POINT'], versionId: id } }) },
+    ],
+  },
+  {
+    name: 'firmwareUpgrade',
+    table: schema.firmwareUpgrade,
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const u = await ok(
+        env.s.call<{ id: number }>('POST', api.firmwareUpgrade.add.path, {
+          token: env.a.token,
+          body: { serialNumbers: [t.serialNumber], location: 'https://firmware.example.com/fw.bin' },
+        }),
+      );
+      smartTargets.set(`firmwareUpgrade:${u.id}`, t);
+      return u.id;
+    },
+    snapshot: async (env, id) => [
+      await row(schema.firmwareUpgrade, schema.firmwareUpgrade.id)(env, id),
+      await env.s.database.db.select().from(schema.firmwareUpgradePoint).where(eq(schema.firmwareUpgradePoint.upgradeId, id)),
+    ],
+    notStationScoped:
+      'An upgrade may span several stations of its provider; its points are listed only for the stations the caller is bound to.',
+    endpoints: [
+      { ep: api.firmwareUpgrade.get, input: (id) => ({ query: { id } }) },
+      { ep: api.firmwareUpgrade.points, input: (id) => ({ query: { id } }) },
+      { ep: api.firmwareUpgrade.retry, input: (id) => ({ body: { id } }) },
+      {
+        ep: api.firmwareUpgrade.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      // A new upgrade of A's point: B cannot name it.
+      {
+        ep: api.firmwareUpgrade.add,
+        input: (id) => ({
+          body: { serialNumbers: [smartOf('firmwareUpgrade', id).serialNumber], location: 'https://firmware.example.com/x.bin' },
+        }),
+      },
+    ],
+  },
+  {
     name: 'exportConfig',
     table: schema.exportConfig,
     endpoints: [],

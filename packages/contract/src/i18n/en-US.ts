@@ -4,6 +4,7 @@ import { ocppEn } from './areas/ocpp.en.js';
 import { cardsEn } from './areas/cards.en.js';
 import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
+import { maintenanceEn } from './areas/maintenance.en.js';
 import { smartEn } from './areas/smart.en.js';
 
 export const enUS: Vocabulary = {
@@ -174,6 +175,7 @@ export const enUS: Vocabulary = {
     ...priceEn.fields,
     ...recordsEn.fields,
     ...smartEn.fields,
+    ...maintenanceEn.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -215,6 +217,7 @@ export const enUS: Vocabulary = {
       ...priceEn.operation,
       ...recordsEn.operation,
       ...smartEn.operation,
+      ...maintenanceEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
     passwordClass: { lower: 'lower-case letters', upper: 'upper-case letters', digit: 'digits', symbol: 'symbols' },
@@ -231,6 +234,7 @@ export const enUS: Vocabulary = {
       ...priceEn.exportSource,
       ...recordsEn.exportSource,
       ...smartEn.exportSource,
+      ...maintenanceEn.exportSource,
     },
     ...stationEn.enums,
     ...ocppEn.enums,
@@ -238,6 +242,7 @@ export const enUS: Vocabulary = {
     ...priceEn.enums,
     ...recordsEn.enums,
     ...smartEn.enums,
+    ...maintenanceEn.enums,
   },
   errors: {
     success: 'Success',
@@ -343,6 +348,7 @@ export const enUS: Vocabulary = {
     ...priceEn.errors,
     ...recordsEn.errors,
     ...smartEn.errors,
+    ...maintenanceEn.errors,
   },
   validation: {
     required: '{field} is required',
@@ -370,5 +376,6 @@ export const enUS: Vocabulary = {
     ...priceEn.validation,
     ...recordsEn.validation,
     ...smartEn.validation,
+    ...maintenanceEn.validation,
   },
 };

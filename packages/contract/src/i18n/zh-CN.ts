@@ -4,6 +4,7 @@ import { ocppZh } from './areas/ocpp.js';
 import { cardsZh } from './areas/cards.js';
 import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
+import { maintenanceZh } from './areas/maintenance.js';
 import { smartZh } from './areas/smart.js';
 
 /** Domain vocabulary in Chinese: field names, enum labels, server messages. en-US must match it key for key. */
@@ -175,6 +176,7 @@ export const zhCN = {
     ...priceZh.fields,
     ...recordsZh.fields,
     ...smartZh.fields,
+    ...maintenanceZh.fields,
   },
   enums: {
     language: { zh: '中文', en: 'English' },
@@ -216,6 +218,7 @@ export const zhCN = {
       ...priceZh.operation,
       ...recordsZh.operation,
       ...smartZh.operation,
+      ...maintenanceZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
     passwordClass: { lower: '小写字母', upper: '大写字母', digit: '数字', symbol: '符号' },
@@ -232,6 +235,7 @@ export const zhCN = {
       ...priceZh.exportSource,
       ...recordsZh.exportSource,
       ...smartZh.exportSource,
+      ...maintenanceZh.exportSource,
     },
     ...stationZh.enums,
     ...ocppZh.enums,
@@ -239,6 +243,7 @@ export const zhCN = {
     ...priceZh.enums,
     ...recordsZh.enums,
     ...smartZh.enums,
+    ...maintenanceZh.enums,
   },
   errors: {
     success: '操作成功',
@@ -338,6 +343,7 @@ export const zhCN = {
     ...priceZh.errors,
     ...recordsZh.errors,
     ...smartZh.errors,
+    ...maintenanceZh.errors,
   },
   validation: {
     required: '请输入{field}',
@@ -365,6 +371,7 @@ export const zhCN = {
     ...priceZh.validation,
     ...recordsZh.validation,
     ...smartZh.validation,
+    ...maintenanceZh.validation,
   },
 };
 

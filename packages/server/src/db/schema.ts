@@ -850,3 +850,4 @@ export const clientErrorQuota = pgTable('client_error_quota', {
 
 /** Second-wave modules, one file each (DESIGN.md §10). */
 export * from './schema/smart-charging.js';
+export * from './schema/maintenance.js';

@@ -25,8 +25,10 @@ export interface OcppCore {
    * Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.
    */
   transactionStopped(transactionId: number, idTag: string): void;
-  /** Tells listeners (stored charging profiles) that a point booted; called after the reply. */
-  booted(point: Pick<PointState, 'id' | 'serialNumber'>): void;
+  /** Tells listeners (stored charging profiles, firmware upgrades) that a point booted; called after the reply. */
+  booted(point: Pick<PointState, 'id' | 'serialNumber'>, firmwareVersion: string | null): void;
+  /** Tells listeners (firmware upgrades) of a FirmwareStatusNotification once it is stored; called after the reply. */
+  firmwareStatus(point: Pick<PointState, 'id' | 'serialNumber'>, status: string): void;
 }
 
 type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';

@@ -59,7 +59,7 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
           at: now,
         },
       });
-      core.booted(session.point);
+      core.booted(session.point, p.firmwareVersion ?? null);
       return { status: 'Accepted', currentTime: now.toISOString(), interval: core.config.heartbeatIntervalSec };
     },
 
@@ -170,6 +170,7 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
         .update(chargePoint)
         .set({ firmwareStatus: String(payload.status) })
         .where(eq(chargePoint.id, session.point.id));
+      core.firmwareStatus(session.point, String(payload.status));
       return {};
     },
 

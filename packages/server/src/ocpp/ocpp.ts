@@ -70,7 +70,8 @@ export function createOcpp(deps: OcppDeps) {
   const sessions = new Map<string, ChargerSession>();
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
-  const bootListeners = new Set<(point: { id: number; serialNumber: string }) => void | Promise<void>>();
+  const bootListeners = new Set<(point: { id: number; serialNumber: string; firmwareVersion: string | null }) => void | Promise<void>>();
+  const firmwareListeners = new Set<(point: { id: number; serialNumber: string }, status: string) => void | Promise<void>>();
   const wss = new WebSocketServer({
     noServer: true,
     // Our session map tracks sockets; ws's own set would be a second reference per charger.
@@ -129,13 +130,23 @@ export function createOcpp(deps: OcppDeps) {
         void Promise.all(done).then(() => deps.authorization.forget(idTag));
       });
     },
-    booted(point) {
+    firmwareStatus(point, status) {
+      const { id, serialNumber } = point;
+      setImmediate(() => {
+        for (const fn of firmwareListeners) {
+          Promise.resolve()
+            .then(() => fn({ id, serialNumber }, status))
+            .catch((err: unknown) => logger.error({ err, serialNumber }, 'ocpp: firmware status listener failed'));
+        }
+      });
+    },
+    booted(point, firmwareVersion) {
       const { id, serialNumber } = point;
       // After the reply has gone out, so that what the listeners send follows the BootNotification.conf.
       setImmediate(() => {
         for (const fn of bootListeners) {
           Promise.resolve()
-            .then(() => fn({ id, serialNumber }))
+            .then(() => fn({ id, serialNumber, firmwareVersion }))
             .catch((err: unknown) => logger.error({ err, serialNumber }, 'ocpp: boot listener failed'));
         }
       });
@@ -411,9 +422,15 @@ export function createOcpp(deps: OcppDeps) {
     },
 
     /** Listeners told (after the reply) that a point's BootNotification was accepted and stored. */
-    onBooted(fn: (point: { id: number; serialNumber: string }) => void | Promise<void>): () => void {
+    onBooted(fn: (point: { id: number; serialNumber: string; firmwareVersion: string | null }) => void | Promise<void>): () => void {
       bootListeners.add(fn);
       return () => bootListeners.delete(fn);
+    },
+
+    /** Listeners told (after the reply) of each FirmwareStatusNotification a point sent, once stored. */
+    onFirmwareStatus(fn: (point: { id: number; serialNumber: string }, status: string) => void | Promise<void>): () => void {
+      firmwareListeners.add(fn);
+      return () => firmwareListeners.delete(fn);
     },
 
     /** Writes buffered log rows and last-seen times. */

@@ -1,0 +1,75 @@
+import type { FirmwarePointState } from '@csms/contract';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, primaryKey, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { chargePoint, provider } from '../schema.js';
+
+/**
+ * Remote maintenance (issue 16): firmware packages kept in the file store (`CSMS_DATA_DIR/uploads`)
+ * and offered to chargers under an unguessable token; upgrades and, per point, how far each got.
+ */
+export const firmwareVersion = pgTable(
+  'firmware_version',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    version: varchar('version', { length: 50 }).notNull(),
+    applicationType: varchar('application_type', { length: 50 }).notNull(),
+    communicationType: varchar('communication_type', { length: 50 }).notNull(),
+    note: varchar('note', { length: 500 }),
+    /** Path under the uploads directory. */
+    storedName: varchar('stored_name', { length: 255 }).notNull(),
+    /** The uploaded file's name, the last segment of the URL chargers are sent. */
+    fileName: varchar('file_name', { length: 255 }).notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    /** 32 random bytes, hex: the URL's secret. */
+    token: varchar('token', { length: 64 }).notNull(),
+    uploadedBy: integer('uploaded_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('firmware_version_token').on(t.token),
+    uniqueIndex('firmware_version_provider_version').on(t.providerId, sql`lower(${t.version})`),
+  ],
+);
+
+export const firmwareUpgrade = pgTable(
+  'firmware_upgrade',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    versionId: integer('version_id').references(() => firmwareVersion.id),
+    /** UpdateFirmware's location, as sent. */
+    location: varchar('location', { length: 600 }).notNull(),
+    retrieveAt: timestamp('retrieve_at', { withTimezone: true }).notNull(),
+    retries: integer('retries'),
+    retryInterval: integer('retry_interval'),
+    description: varchar('description', { length: 500 }),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('firmware_upgrade_provider').on(t.providerId, t.id), index('firmware_upgrade_version').on(t.versionId)],
+);
+
+export const firmwareUpgradePoint = pgTable(
+  'firmware_upgrade_point',
+  {
+    upgradeId: integer('upgrade_id')
+      .notNull()
+      .references(() => firmwareUpgrade.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    state: varchar('state', { length: 20 }).$type<FirmwarePointState>().notNull(),
+    reason: varchar('reason', { length: 200 }),
+    fromVersion: varchar('from_version', { length: 50 }),
+    reportedVersion: varchar('reported_version', { length: 50 }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.upgradeId, t.chargePointId] }), index('firmware_upgrade_point_point').on(t.chargePointId, t.upgradeId)],
+);
