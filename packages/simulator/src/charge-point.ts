@@ -3,7 +3,9 @@ import { systemClock } from './clock.js';
 import { handleCommand } from './commands.js';
 import { createConfiguration, type Configuration } from './configuration.js';
 import { connectorStatus, connectorView, makeConnector, pointStatus } from './connectors.js';
+import { createDiagnostics } from './diagnostics.js';
 import { createEmitter, type Emitter } from './emitter.js';
+import { createFirmware, type FirmwareOptions } from './firmware.js';
 import { advance } from './meter.js';
 import type { IdTagInfo, Payload, StopReason } from './ocpp.js';
 import { createReservations } from './reservations.js';
@@ -50,6 +52,8 @@ export interface ChargePoint extends Pick<Emitter<ChargePointEvents>, 'on' | 'ne
   clearFault(connectorId: number): void;
   /** A local reboot, as a Reset from the CSMS does. */
   reset(type?: 'Soft' | 'Hard'): void;
+  /** How the next firmware installs go (replaces the `firmware` option): a checksum to expect, or failing on purpose. */
+  configureFirmware(options: FirmwareOptions): void;
   /** Sends any call as is (answers resolve, CALLERRORs reject). */
   send(action: string, payload: Payload): Promise<Payload>;
   /** Resolves when no transaction message waits to be sent. */
@@ -67,6 +71,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
   const scheduler = options.scheduler ?? createScheduler(clock);
   const random = options.random ?? Math.random;
   const vendor = options.vendor ?? 'CSMS Simulator';
+  const model = options.model ?? 'SIM-AC22';
   const callTimeoutMs = options.callTimeoutMs ?? 30_000;
   const specs: ConnectorSpec[] =
     typeof options.connectors === 'object' ? options.connectors : Array.from({ length: options.connectors ?? 2 }, () => ({}));
@@ -106,13 +111,13 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     bootRetryMs: options.bootRetryMs ?? 30_000,
     bootOnReconnect: options.bootOnReconnect ?? true,
     ...(options.connectGate ? { connectGate: options.connectGate } : {}),
-    bootPayload: {
+    bootPayload: () => ({
       chargePointVendor: vendor,
-      chargePointModel: options.model ?? 'SIM-AC22',
+      chargePointModel: model,
       chargePointSerialNumber: serialNumber,
-      firmwareVersion: options.firmwareVersion ?? '1.0.0',
+      firmwareVersion: firmware.version(),
       meterType: 'SIM-METER',
-    },
+    }),
     emit: events.emit,
     onCall: (action, payload) => handleCommand(internals, action, payload),
     onAccepted() {
@@ -183,6 +188,37 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     const c = id === 0 ? undefined : must(id);
     return connectorView(point, c, c && reservations.of(c)?.reservationId);
   };
+  const transferDeps = {
+    serialNumber,
+    scheduler,
+    now: () => clock.now(),
+    iso,
+    online: () => session.connection() === 'open',
+    call: (action: string, payload: Payload) => session.link.call(action, payload),
+    emit: events.emit,
+    reboot,
+  };
+  const firmware = createFirmware(transferDeps, options.firmwareVersion ?? '1.0.0', options.firmware);
+  const diagnostics = createDiagnostics(transferDeps, () => ({
+    vendor,
+    model,
+    firmwareVersion: firmware.version(),
+    firmwareStatus: firmware.status(),
+    state: state(),
+    configuration: config.read().configurationKey,
+  }));
+  const state = (): ChargePointState => ({
+    serialNumber,
+    connection: session.connection(),
+    registration: session.registration(),
+    heartbeatIntervalS: config.int('HeartbeatInterval'),
+    connectors: [point, ...connectors].map((_, id) => view(id)),
+    queuedMessages: tx.queued(),
+    pendingCalls: session.link.pendingCalls(),
+    localListVersion: auth.listVersion(),
+    firmware: { version: firmware.version(), status: firmware.status() },
+    diagnosticsStatus: diagnostics.status(),
+  });
 
   const internals: PointInternals = {
     serialNumber,
@@ -192,6 +228,8 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     auth,
     reservations,
     smartCharging,
+    firmware,
+    diagnostics,
     scheduler,
     random,
     connectors,
@@ -235,6 +273,8 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       tx.halt();
       reservations.halt();
       smartCharging.halt();
+      firmware.halt();
+      diagnostics.halt();
       await session.stop();
     },
     disconnect: (offlineMs) => session.goOffline(offlineMs, false),
@@ -287,18 +327,10 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       refresh(id);
     },
     reset: (type = 'Soft') => reboot(type),
+    configureFirmware: (o) => firmware.configure(o),
     send: (action, payload) => session.link.call(action, payload),
     drained: () => tx.drained(),
-    state: () => ({
-      serialNumber,
-      connection: session.connection(),
-      registration: session.registration(),
-      heartbeatIntervalS: config.int('HeartbeatInterval'),
-      connectors: [point, ...connectors].map((_, id) => view(id)),
-      queuedMessages: tx.queued(),
-      pendingCalls: session.link.pendingCalls(),
-      localListVersion: auth.listVersion(),
-    }),
+    state,
     connector: view,
   };
 }

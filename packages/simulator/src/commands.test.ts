@@ -225,6 +225,9 @@ describe('trigger, data transfer and configuration', () => {
       await sent;
     }
     expect(csms.of(SN, 'StatusNotification').at(-1)!.payload).toMatchObject({ connectorId: 2 });
+    // Nothing is being downloaded or uploaded.
+    expect(csms.of(SN, 'DiagnosticsStatusNotification').map((r) => r.payload)).toEqual([{ status: 'Idle' }]);
+    expect(csms.of(SN, 'FirmwareStatusNotification').map((r) => r.payload)).toEqual([{ status: 'Idle' }]);
     await settle(cp);
 
     await cp.startCharging(1, 'TAG-1');
@@ -283,7 +286,8 @@ describe('trigger, data transfer and configuration', () => {
 describe('errors', () => {
   it('answers an unknown action with CALLERROR NotImplemented and a malformed request with the matching error', async () => {
     expect(await call('MakeCoffee', {})).toEqual({ error: 'NotImplemented' });
-    expect(await call('GetDiagnostics', { location: 'ftp://example.com/logs' })).toEqual({ error: 'NotImplemented' });
+    expect(await call('SignedUpdateFirmware', { requestId: 1 })).toEqual({ error: 'NotImplemented' });
+    expect(await call('GetDiagnostics', {})).toEqual({ error: 'OccurenceConstraintViolation' });
     expect(await call('RemoteStartTransaction', {})).toEqual({ error: 'OccurenceConstraintViolation' });
     expect(await call('RemoteStopTransaction', { transactionId: 'one' })).toEqual({ error: 'TypeConstraintViolation' });
     expect(await call('Reset', { type: 'Gentle' })).toEqual({ error: 'PropertyConstraintViolation' });

@@ -22,6 +22,18 @@ const warnOnFailure = (p: PointInternals, what: string) => (err: unknown) => p.e
 
 type Handler = (p: PointInternals, req: Payload) => Reply;
 
+/** When UpdateFirmware or GetDiagnostics leaves them out, this charger does not retry, and would wait a minute if it did. */
+const DEFAULT_RETRIES = 0;
+const DEFAULT_RETRY_INTERVAL_S = 60;
+
+/** `retries` (tries after the first failed one) and `retryInterval` (s) of a transfer. */
+function retrying(req: Payload) {
+  const retries = field<number>(req, 'retries', 'integer') ?? DEFAULT_RETRIES;
+  const retryIntervalS = field<number>(req, 'retryInterval', 'integer') ?? DEFAULT_RETRY_INTERVAL_S;
+  if (retries < 0 || retryIntervalS < 0) throw new OcppError('PropertyConstraintViolation', 'retries and retryInterval cannot be negative');
+  return { retries, retryIntervalS };
+}
+
 const handlers: Record<string, Handler> = {
   RemoteStartTransaction(p, req) {
     const idTag = field<string>(req, 'idTag', 'string', true);
@@ -126,8 +138,8 @@ const handlers: Record<string, Handler> = {
         else p.sendStatus(connectorId);
       },
       MeterValues: () => connectors.forEach((c) => p.meterValues(c, 'Trigger')),
-      DiagnosticsStatusNotification: () => p.notify('DiagnosticsStatusNotification', { status: 'Idle' }),
-      FirmwareStatusNotification: () => p.notify('FirmwareStatusNotification', { status: 'Idle' }),
+      DiagnosticsStatusNotification: () => p.notify('DiagnosticsStatusNotification', { status: p.diagnostics.status() }),
+      FirmwareStatusNotification: () => p.notify('FirmwareStatusNotification', { status: p.firmware.status() }),
     };
     const action = send[requested];
     return action ? status('Accepted', action) : status('NotImplemented');
@@ -185,6 +197,26 @@ const handlers: Record<string, Handler> = {
     const reservationId = field<number>(req, 'reservationId', 'integer', true);
     if (!p.reservations.has(reservationId)) return status('Rejected');
     return status('Accepted', () => p.reservations.cancel(reservationId));
+  },
+
+  UpdateFirmware(p, req) {
+    const location = field<string>(req, 'location', 'string', true);
+    const retrieveAt = dateTime(req, 'retrieveDate', true);
+    const { retries, retryIntervalS } = retrying(req);
+    return reply({}, () => p.firmware.update({ location, retrieveAt, retries, retryIntervalS }));
+  },
+
+  GetDiagnostics(p, req) {
+    const location = field<string>(req, 'location', 'string', true);
+    const startTime = dateTime(req, 'startTime');
+    const stopTime = dateTime(req, 'stopTime');
+    const upload = p.diagnostics.request({
+      location,
+      ...retrying(req),
+      ...(startTime !== undefined ? { startTime } : {}),
+      ...(stopTime !== undefined ? { stopTime } : {}),
+    });
+    return reply({ fileName: upload.fileName }, upload.start);
   },
 
   GetConfiguration(p, req) {

@@ -2,12 +2,28 @@
  * @csms/simulator: OCPP 1.6J charge points for the demo, the tests and the benchmark.
  * `createChargePoint` simulates one point; `runFleet` runs many on one shared scheduler.
  * `compositeSchedule` is OCPP 1.6's composite schedule, the same the points answer with.
+ * `firmwareVersionOf` is the rule by which a point names the firmware it installs.
  */
 export { createChargePoint, type ChargePoint } from './charge-point.js';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { SUPPORTED_COMMANDS } from './commands.js';
 export { DEFAULT_KEYS, type ChangeConfigurationStatus, type Configuration, type KeyDefinition } from './configuration.js';
 export type { TlsOptions, TrafficEvent } from './connection.js';
+export {
+  DIAGNOSTICS_STATUSES,
+  diagnosticsFileName,
+  type DiagnosticsEvent,
+  type DiagnosticsRequest,
+  type DiagnosticsStatus,
+} from './diagnostics.js';
+export {
+  FIRMWARE_STATUSES,
+  firmwareVersionOf,
+  type FirmwareEvent,
+  type FirmwareOptions,
+  type FirmwareRequest,
+  type FirmwareStatus,
+} from './firmware.js';
 export {
   CHARGE_POINT_ERROR_CODES,
   CHARGE_POINT_STATUSES,

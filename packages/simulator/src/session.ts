@@ -23,7 +23,8 @@ export interface SessionOptions {
   bootRetryMs: number;
   bootOnReconnect: boolean;
   connectGate?: ConnectGate;
-  bootPayload: Payload;
+  /** Read at every boot: the firmware version changes after an update. */
+  bootPayload(): Payload;
   emit: <K extends keyof ChargePointEvents>(event: K, payload: ChargePointEvents[K]) => void;
   onCall(action: string, payload: Payload): Reply | undefined;
   /** Registered (again): report statuses, send what waits. */
@@ -113,7 +114,7 @@ export function createSession(o: SessionOptions): Session {
     bootTask?.cancel();
     bootTask = undefined;
     if (connection !== 'open') return;
-    link.call('BootNotification', o.bootPayload).then(
+    link.call('BootNotification', o.bootPayload()).then(
       (res) => {
         const status = res.status as RegistrationStatus;
         const interval = Number(res.interval) || 0;

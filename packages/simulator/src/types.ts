@@ -2,6 +2,8 @@ import type { Authorization } from './authorization.js';
 import type { Clock } from './clock.js';
 import type { Configuration, KeyDefinition } from './configuration.js';
 import type { TlsOptions, TrafficEvent } from './connection.js';
+import type { Diagnostics, DiagnosticsEvent, DiagnosticsStatus } from './diagnostics.js';
+import type { Firmware, FirmwareEvent, FirmwareOptions, FirmwareStatus } from './firmware.js';
 import type { ElectricalSpec, Meter } from './meter.js';
 import type { ChargePointStatus, IdTagInfo, Payload, ReadingContext, RegistrationStatus, StopReason } from './ocpp.js';
 import type { Reservations } from './reservations.js';
@@ -42,7 +44,10 @@ export interface ChargePointOptions {
   connectors?: number | ConnectorSpec[];
   vendor?: string;
   model?: string;
+  /** The version BootNotification reports until a firmware update installs another (default 1.0.0). */
   firmwareVersion?: string;
+  /** How UpdateFirmware's installs go: fail on a SHA-256 other than `expectSha256`, or always (`failInstall`). */
+  firmware?: FirmwareOptions;
   /** Seconds between periodic meter samples during a transaction (default 60). */
   meterValueSampleInterval?: number;
   /** Seconds between clock-aligned samples; 0 turns them off (default 900). */
@@ -157,6 +162,10 @@ export interface ChargePointState {
   /** Calls in flight or waiting for the one in flight. */
   pendingCalls: number;
   localListVersion: number;
+  /** The version BootNotification reports, and where a firmware update stands (Idle: none). */
+  firmware: { version: string; status: FirmwareStatus };
+  /** Where a diagnostics upload stands (Idle: none). */
+  diagnosticsStatus: DiagnosticsStatus;
 }
 
 export interface ChargePointEvents extends Record<string, unknown> {
@@ -173,6 +182,10 @@ export interface ChargePointEvents extends Record<string, unknown> {
   traffic: TrafficEvent;
   reset: { type: 'Soft' | 'Hard' };
   reservation: { type: 'reserved' | 'used' | 'expired' | 'cancelled'; reservationId: number; connectorId: number };
+  /** Each FirmwareStatusNotification of an UpdateFirmware, as it is sent. */
+  firmware: FirmwareEvent;
+  /** Each DiagnosticsStatusNotification of a GetDiagnostics, as it is sent. */
+  diagnostics: DiagnosticsEvent;
   warning: { message: string; error?: unknown };
 }
 
@@ -209,6 +222,8 @@ export interface PointInternals {
   readonly auth: Authorization;
   readonly reservations: Reservations;
   readonly smartCharging: SmartCharging;
+  readonly firmware: Firmware;
+  readonly diagnostics: Diagnostics;
   readonly scheduler: Scheduler;
   readonly random: () => number;
   readonly connectors: readonly Connector[];

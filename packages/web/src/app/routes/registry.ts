@@ -44,8 +44,9 @@ export const screens: ScreenDef[] = [
   { path: '/realTimeMonitor/charging', component: lazyScreen(() => import('../../features/monitor/charging.page')) },
   { path: '/realTimeMonitor/chargeStation', component: lazyScreen(() => import('../../features/monitor/charge-station.page')) },
   { path: '/realTimeMonitor/chargePoint', component: lazyScreen(() => import('../../features/monitor/charge-point.page')) },
-  // Smart charging (issue 15): charging profiles; load balancing, local controllers and timed charging join as tabs.
+  // Smart charging (issue 15): load balancing, charging profiles, local controllers and timed charging, one tab each; reservations.
   { path: '/realTimeMonitor/smartCharging', component: lazyScreen(() => import('../../features/smartCharging/smart-charging.page')) },
+  { path: '/realTimeMonitor/reservation', component: lazyScreen(() => import('../../features/reservation/reservation.page')) },
   // Configuration: stations and charge points (two tabs), the station's new and edit pages outside the menu.
   { path: '/configurationManagement/stationManagement', component: lazyScreen(() => import('./station-management.page')) },
   {

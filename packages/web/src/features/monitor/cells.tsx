@@ -2,6 +2,7 @@ import { pointStatuses, type ConnectorState, type PointStatus, type StationState
 import { Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../../shared/format/units';
+import { formatDateTime } from '../../shared/resource/cells';
 import { useNow } from './clock';
 
 export const statusColor: Record<PointStatus, string> = {
@@ -47,12 +48,23 @@ export function ConnectorTags({ serialNumber, connectors }: { serialNumber: stri
           c.ocppStatus && t(`enums.ocppStatus.${c.ocppStatus}`),
           c.errorCode && c.errorCode !== 'NoError' ? c.errorCode : null,
           c.info,
+          c.reservation &&
+            t('monitor.reservedFor', {
+              id: c.reservation.id,
+              account: c.reservation.chargeUserAccount,
+              expiry: formatDateTime(c.reservation.expiryTime),
+            }),
         ]
           .filter(Boolean)
           .join(' · ');
         return (
           <Tooltip key={c.connectorNo} title={said || undefined}>
-            <Tag color={statusColor[c.status]} data-testid={`connector-${serialNumber}-${c.connectorNo}`} data-status={c.status}>
+            <Tag
+              color={statusColor[c.status]}
+              data-testid={`connector-${serialNumber}-${c.connectorNo}`}
+              data-status={c.status}
+              data-reservation={c.reservation?.id}
+            >
               {t('monitor.connectorShort', { n: c.connectorNo })} {t(`enums.pointStatus.${c.status}`)}
             </Tag>
           </Tooltip>

@@ -1,8 +1,6 @@
-import { api } from '@csms/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../shared/api/client';
+import { pointLabel, useStationPoints } from '../../shared/options/station-point-options';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
 interface Injected<V> {
@@ -11,16 +9,7 @@ interface Injected<V> {
   id?: string;
 }
 
-/** The points of the form's station (`getPoints`), with their connectors. */
-function useStationPoints(stationId: number | undefined) {
-  return useQuery({
-    queryKey: [api.point.options.path, 'station', stationId],
-    queryFn: ({ signal }) => call(api.point.options, { body: { stationId } }, { signal }),
-    enabled: stationId !== undefined,
-  });
-}
-
-const pointLabel = (p: { serialNumber: string; pointName: string }) => `${p.serialNumber} · ${p.pointName}`;
+export { pointLabel, useStationPoints };
 
 /** Forms whose `serialNumbers` pick points of their `stationId` (the label is `fields.<resource>.serialNumbers`). */
 type PointsResource = 'chargingProfile' | 'localController';

@@ -1,17 +1,22 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
-import type { ChargingProfileDto, ProfileSendResult } from '@csms/contract';
+import { api, type ChargingProfileDto, type ProfileSendResult, type TimedChargeDto } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Spin, Tabs } from 'antd';
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
+import { confirmThenCall } from '../../shared/resource/actions';
+import { makeResourceText } from '../../shared/resource/labels';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
 import type { Resource } from '../../shared/resource/types';
 import { TAB_PARAM } from '../../shared/resource/url-query';
 import { chargingProfileResource } from './charging-profile.resource';
 import { ClearDialog, InForceDialog, SendResultDialog } from './dialogs';
 import { localControllerResource } from './local-controller.resource';
+import { timedChargeResource } from './timed-charge.resource';
+import { TimedChargeRunsDialog } from './timed-charge-runs';
 
 // Its own chunk: the live view (and, below it, the chart library) loads when the tab opens.
 const LoadBalancing = lazy(() => import('./load-balancing'));
@@ -20,7 +25,7 @@ const LoadBalancing = lazy(() => import('./load-balancing'));
 const DEFAULT_TAB = 'loadBalancing';
 
 interface SmartTab {
-  key: 'loadBalancing' | 'chargingProfile' | 'localController';
+  key: 'loadBalancing' | 'chargingProfile' | 'localController' | 'timedCharge';
   /** What the user needs to see the tab (the list permission of what it shows). */
   permi: string | undefined;
   /** The list the tab shows, refreshed when the tab is opened again. */
@@ -30,12 +35,12 @@ interface SmartTab {
 
 /**
  * Real-time monitoring → Smart Charging (spec §2; issue 15): load balancing (the local controllers
- * live), the central system's charging profiles and the local controllers. As with `ResourceTabs`,
+ * live), the central system's charging profiles, the local controllers and timed charging. As with `ResourceTabs`,
  * the open tab lives in the URL (`?tab=`) and only it is mounted: the lists never read each other's
  * filters, and the live view stops polling when it is left.
  */
 export default function SmartChargingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { hasPermi } = useAuth();
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
@@ -45,6 +50,26 @@ export default function SmartChargingPage() {
   const profiles = useMemo(
     () => chargingProfileResource({ sent: (profile, results) => setSent({ profile, results }), clear: setClearing }),
     [],
+  );
+  const [runsOf, setRunsOf] = useState<TimedChargeDto | null>(null);
+  // Made once (a new resource would reset an open form); the confirm's words are looked up when it opens.
+  const timed = useMemo(
+    () =>
+      timedChargeResource({
+        runs: setRunsOf,
+        // `rows` are the selected ones still cancellable (the button's `applies`).
+        cancel: (rows) =>
+          confirmThenCall(
+            makeResourceText(i18n.t, (k) => i18n.exists(k), i18n.language, 'timedCharge'),
+            {
+              content: 'timedCharge.cancelConfirm',
+              params: { ids: rows.map((r) => r.id).join(', ') },
+              onOk: () => call(api.timedCharge.cancel, { body: { ids: rows.map((r) => r.id) } }),
+            },
+            () => void queryClient.invalidateQueries({ queryKey: [api.timedCharge.list.path] }),
+          ),
+      }),
+    [i18n, queryClient],
   );
 
   const tabs: SmartTab[] = [
@@ -75,6 +100,12 @@ export default function SmartChargingPage() {
       permi: localControllerResource.permissions.list,
       resource: localControllerResource,
       render: () => <ResourcePage resource={localControllerResource} />,
+    },
+    {
+      key: 'timedCharge',
+      permi: timed.permissions.list,
+      resource: timed,
+      render: () => <ResourcePage resource={timed} />,
     },
   ];
   const visible = tabs.filter((tab) => !tab.permi || hasPermi(tab.permi));
@@ -109,6 +140,7 @@ export default function SmartChargingPage() {
       <SendResultDialog sent={sent} onClose={() => setSent(null)} />
       <ClearDialog profile={clearing} onClose={() => setClearing(null)} />
       <InForceDialog open={inForce} onClose={() => setInForce(false)} />
+      <TimedChargeRunsDialog row={runsOf} onClose={() => setRunsOf(null)} />
     </Card>
   );
 }

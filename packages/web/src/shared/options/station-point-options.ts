@@ -1,4 +1,5 @@
 import { api } from '@csms/contract';
+import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/client';
 import type { RemoteOptions } from '../resource/types';
 
@@ -14,3 +15,14 @@ export const pointOptions: RemoteOptions = {
   load: async () =>
     (await call(api.point.options, { body: {} })).map((p) => ({ value: p.id, label: `${p.serialNumber} · ${p.pointName}` })),
 };
+
+/** The points of one station (`getPoints`) with their connectors, for forms that pick a station and then its points. */
+export function useStationPoints(stationId: number | undefined) {
+  return useQuery({
+    queryKey: [api.point.options.path, 'station', stationId],
+    queryFn: ({ signal }) => call(api.point.options, { body: { stationId } }, { signal }),
+    enabled: stationId !== undefined,
+  });
+}
+
+export const pointLabel = (p: { serialNumber: string; pointName: string }) => `${p.serialNumber} · ${p.pointName}`;

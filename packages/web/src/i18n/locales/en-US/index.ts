@@ -24,6 +24,7 @@ import cardReader from './cardReader';
 import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
+import reservation from './reservation';
 
 export const enUS: UiCatalogue = {
   common,
@@ -52,4 +53,5 @@ export const enUS: UiCatalogue = {
   monitor,
   ocppLog: ocpp,
   ...smart,
+  reservation,
 };

@@ -7,6 +7,7 @@ export default {
   chargeStation: 'Station Status',
   chargePoint: 'Point Status',
   smartCharging: 'Smart Charging',
+  reservation: 'Reservations',
   workOrder: 'Work Orders',
   list: 'Fault Treatment',
   create: 'Feedback',

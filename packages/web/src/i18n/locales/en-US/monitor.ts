@@ -7,6 +7,7 @@ const monitor: UiCatalogue['monitor'] = {
   noConnectors: 'No connectors',
   connectorNo: 'Connector {n}',
   connectorShort: '#{n}',
+  reservedFor: 'Reservation {id}: {account}, until {expiry}',
   wholePoint: 'Whole point (0)',
   stopSession: 'Stop',
   kw: '{value} kW',

@@ -4,7 +4,12 @@ type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]>
 
 const smart: Strings<typeof zh> = {
   smart: {
-    tabs: { loadBalancing: 'Load balancing', chargingProfile: 'Central system smart charging', localController: 'Local smart charging' },
+    tabs: {
+      loadBalancing: 'Load balancing',
+      chargingProfile: 'Central system smart charging',
+      localController: 'Local smart charging',
+      timedCharge: 'Timed charging',
+    },
   },
   chargingProfile: {
     entity: 'charging profile',
@@ -53,6 +58,18 @@ const smart: Strings<typeof zh> = {
     noHistory: 'Nothing recorded in the last hour',
     watts: '{value} W',
     loadFailed: 'Live figures are unavailable for now: {reason}',
+  },
+  timedCharge: {
+    entity: 'timed charge',
+    cancel: 'Cancel timed charge',
+    cancelConfirm: 'Cancel timed charges {ids}? No further start is sent; a charge already started is not stopped.',
+    runs: 'Runs',
+    runsTitle: 'Runs: timed charge {id} (point {serialNumber})',
+    runsHint: 'One row per day and connector, newest first; times on the station’s clock ({zone}).',
+    runsEmpty: 'Not run yet',
+    choosePointFirst: 'Choose the point first',
+    userHint: 'Each day’s start uses a valid card of this user.',
+    startTimeHint: 'On the station’s clock: every day of the valid period at this time.',
   },
 };
 export default smart;

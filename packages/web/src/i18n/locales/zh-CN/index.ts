@@ -23,6 +23,7 @@ import cardReader from './cardReader';
 import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
+import reservation from './reservation';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -52,6 +53,7 @@ export const zhCN = {
   monitor,
   ocppLog: ocpp,
   ...smart,
+  reservation,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

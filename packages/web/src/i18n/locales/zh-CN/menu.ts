@@ -6,6 +6,7 @@ export default {
   chargeStation: '场站状态',
   chargePoint: '充电桩状态',
   smartCharging: '智能充电',
+  reservation: '预约管理',
   workOrder: '工单管理',
   list: '故障处理',
   create: '故障反馈',

@@ -6,6 +6,7 @@ export default {
   noConnectors: '暂无充电枪',
   connectorNo: '{n} 号枪',
   connectorShort: '{n} 号',
+  reservedFor: '预约 {id}：{account}，至 {expiry}',
   wholePoint: '整桩（0 号）',
   stopSession: '远程停止',
   kw: '{value} kW',

@@ -1,7 +1,7 @@
-/** Smart charging (issue 15): the page's tabs, the charging profiles, local controllers and the load balancing view. */
+/** Smart charging (issue 15): the page's tabs, the charging profiles, local controllers, the load balancing view and timed charging. */
 const smart = {
   smart: {
-    tabs: { loadBalancing: '负载均衡', chargingProfile: '中心系统智能充电', localController: '本地智能充电' },
+    tabs: { loadBalancing: '负载均衡', chargingProfile: '中心系统智能充电', localController: '本地智能充电', timedCharge: '定时充电' },
   },
   chargingProfile: {
     entity: '充电配置',
@@ -48,6 +48,18 @@ const smart = {
     noHistory: '最近一小时没有记录',
     watts: '{value} W',
     loadFailed: '暂时无法获取实时数据：{reason}',
+  },
+  timedCharge: {
+    entity: '定时充电',
+    cancel: '取消定时',
+    cancelConfirm: '确认取消定时充电 {ids} 吗？之后不再启动；已经启动的充电不会停止。',
+    runs: '执行记录',
+    runsTitle: '执行记录：定时充电 {id}（充电桩 {serialNumber}）',
+    runsHint: '每天每把枪一条，最新的在前；时间为场站时区 {zone} 的时间。',
+    runsEmpty: '还没有执行过',
+    choosePointFirst: '请先选择充电桩',
+    userHint: '每天用该用户的有效卡远程启动。',
+    startTimeHint: '按场站时区的当地时间，在有效期内每天这个时间启动。',
   },
 };
 export default smart;

@@ -1,0 +1,129 @@
+import { DatePicker, Form, Select, TimePicker } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
+import { chargeUserOptions } from '../../shared/options/charge-user-options';
+import { RemoteSelect } from '../../shared/resource/inputs';
+import type { FormFieldCtx } from '../../shared/resource/types';
+import { pointLabel, useStationPoints } from './inputs';
+
+interface Injected<V> {
+  value?: V;
+  onChange?: (v: V) => void;
+  id?: string;
+}
+
+/** The point the form names, among its station's (with its connectors and provider), once loaded. */
+function useChosenPoint(form: FormFieldCtx['form']) {
+  const stationId = Form.useWatch('stationId', form) as number | undefined;
+  const serialNumber = Form.useWatch('serialNumber', form) as string | undefined;
+  const { data, isFetching } = useStationPoints(stationId);
+  return { stationId, points: data ?? [], isFetching, point: data?.find((p) => p.serialNumber === serialNumber) };
+}
+
+/** One point of the chosen station. A new point's connectors start as its only one, else empty. */
+export function TimedPointField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string>) {
+  const { stationId, points, isFetching } = useChosenPoint(form);
+  return (
+    <Select
+      id={id}
+      allowClear
+      value={value}
+      onChange={(v: string | undefined) => {
+        onChange?.(v as string);
+        const connectors = points.find((p) => p.serialNumber === v)?.connectors ?? [];
+        form.setFieldValue('connectors', connectors.length === 1 ? [connectors[0]!.connectorNo] : undefined);
+      }}
+      loading={isFetching}
+      disabled={stationId === undefined}
+      placeholder={
+        stationId === undefined
+          ? t('chargingProfile.chooseStationFirst')
+          : t('kit.selectPlaceholder', { field: t('fields.timedCharge.serialNumber') })
+      }
+      showSearch={{ optionFilterProp: 'label' }}
+      options={points.map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
+      data-testid="timed-point"
+    />
+  );
+}
+
+/** Connectors of the chosen point (a number already held stays listed, for the server to judge). */
+export function TimedConnectorsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<number[]>) {
+  const { point } = useChosenPoint(form);
+  const numbers = new Set<number>((point?.connectors ?? []).map((c) => c.connectorNo));
+  for (const v of value ?? []) numbers.add(v);
+  return (
+    <Select
+      id={id}
+      mode="multiple"
+      allowClear
+      value={value}
+      onChange={onChange}
+      disabled={!point && !value?.length}
+      placeholder={point ? t('kit.selectPlaceholder', { field: t('fields.timedCharge.connectors') }) : t('timedCharge.choosePointFirst')}
+      options={[...numbers].sort((a, b) => a - b).map((n) => ({ value: n, label: String(n) }))}
+      data-testid="timed-connectors"
+    />
+  );
+}
+
+/** The charge user, among the chosen point's provider's (the server refuses another provider's). */
+export function TimedChargeUserField({ form, record, t, value, onChange, id }: FormFieldCtx & Injected<number>) {
+  const { point } = useChosenPoint(form);
+  const providerId = point?.providerId;
+  // The edited record's user is labelled even when the first 50 the server offers do not hold it.
+  const knownId = record?.chargeUserId as number | undefined;
+  const knownLabel = String(record?.chargeUserAccount ?? '');
+  const remote = useMemo(
+    () => chargeUserOptions(providerId, knownId ? { value: knownId, label: knownLabel } : null),
+    [providerId, knownId, knownLabel],
+  );
+  return (
+    <RemoteSelect
+      id={id}
+      remote={remote}
+      value={value}
+      onChange={onChange}
+      placeholder={t('kit.selectPlaceholder', { field: t('fields.timedCharge.chargeUserId') })}
+      data-testid="timed-user"
+    />
+  );
+}
+
+/** First and last day of the valid period, in one range picker (the form holds `[from, to]`). */
+export function ValidPeriodInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & Injected<[Dayjs, Dayjs] | null>) {
+  return (
+    <DatePicker.RangePicker
+      id={id}
+      value={value ?? null}
+      onChange={(v) => onChange?.(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+      placeholder={[t('fields.timedCharge.validFrom'), t('fields.timedCharge.validTo')]}
+      style={{ width: '100%' }}
+      data-testid="timed-period"
+    />
+  );
+}
+
+const HHMM = 'HH:mm';
+
+/** `HH:mm` as today's time (parsing by format would need a dayjs plugin). */
+function toDay(v: string) {
+  const [h = 0, m = 0] = v.split(':').map(Number);
+  return dayjs().hour(h).minute(m).second(0).millisecond(0);
+}
+
+/** The daily start, `HH:mm` on the station's wall clock; empty clears it. */
+export function StartTimeInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & Injected<string | undefined>) {
+  return (
+    <TimePicker
+      id={id}
+      format={HHMM}
+      needConfirm={false}
+      placeholder={t('kit.selectPlaceholder', { field: t('fields.timedCharge.startTime') })}
+      style={{ width: '100%' }}
+      value={value && /^\d{2}:\d{2}$/.test(value) ? toDay(value) : null}
+      onChange={(d) => onChange?.(d ? d.format(HHMM) : undefined)}
+      data-testid="timed-start"
+    />
+  );
+}
