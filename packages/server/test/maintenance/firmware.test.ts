@@ -1,5 +1,8 @@
 import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto } from '@csms/contract';
+import { createChargePoint, type ChargePoint } from '@csms/simulator';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargePoint } from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 
@@ -13,14 +16,36 @@ type Reply<T> = { code: number; msg: string; data: T };
 
 let s: TestServer;
 let admin: string;
+const sims: ChargePoint[] = [];
 
 beforeAll(async () => {
   s = await startServer();
   admin = await s.login();
 });
 afterAll(async () => {
+  await Promise.all(sims.map((x) => x.stop()));
   await s.close();
 });
+
+/** A simulated charger on firmware 1.0.0, connected and booted; `sha256` makes it check the file it downloads. */
+async function charger(firmware: { expectSha256?: string } = {}) {
+  const p = await createPoint(s.database.db, { connectors: 1 });
+  const sim = createChargePoint({
+    url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
+    serialNumber: p.serialNumber,
+    key: p.key!,
+    connectors: 1,
+    firmwareVersion: '1.0.0',
+    firmware,
+    meterValueSampleInterval: 0,
+    clockAlignedDataInterval: 0,
+    rebootDelayMs: 50,
+  });
+  sims.push(sim);
+  sim.start();
+  await sim.ready();
+  return { sim, serialNumber: p.serialNumber, pointId: p.point.id };
+}
 
 const post = <T>(ep: { path: string }, body: unknown, lang: 'en' | 'zh' = 'en') =>
   s.call<T>('POST', ep.path, { token: admin, body, lang }) as Promise<Reply<T>>;
@@ -123,5 +148,45 @@ describe('firmware upgrades', () => {
     expect(bad.msg).toBe('下载地址须是 http、https、ftp 或 ftps 地址');
     const none = await post<{ field: string }>(api.firmwareUpgrade.add, { serialNumbers: [p.serialNumber] });
     expect(none.data.field).toBe('versionId');
+  });
+});
+
+describe('an upgrade over real sockets and a real download', () => {
+  const pointsOf = async (id: number) => (await get<FirmwareUpgradePointDto[]>(`${api.firmwareUpgrade.points.path}?id=${id}`)).data;
+
+  it('takes a charger from download to the new version, and marks one that refuses the file as failed, to retry', async () => {
+    const content = `version: 4.2.0\n${'f'.repeat(50_000)}`;
+    const v = await upload('4.2.0', content);
+    const good = await charger();
+    // This one expects another file: it downloads, then refuses to install (InstallationFailed).
+    const picky = await charger({ expectSha256: 'f'.repeat(64) });
+    const statuses: string[] = [];
+    good.sim.on('firmware', (e) => statuses.push(e.status));
+
+    const up = await post<FirmwareUpgradeDto>(api.firmwareUpgrade.add, {
+      serialNumbers: [good.serialNumber, picky.serialNumber],
+      versionId: v.data.id,
+      retries: 0,
+    });
+    expect(up.code, up.msg).toBe(200);
+    const done = await eventually(async () => {
+      const points = await pointsOf(up.data.id);
+      const g = points.find((x) => x.serialNumber === good.serialNumber);
+      const p = points.find((x) => x.serialNumber === picky.serialNumber);
+      return g?.state === 'confirmed' && p?.state === 'InstallationFailed' ? { g, p } : undefined;
+    }, 30_000);
+    expect(done.g).toMatchObject({ fromVersion: '1.0.0', reportedVersion: '4.2.0' });
+    expect(statuses).toEqual(['Downloading', 'Downloaded', 'Installing', 'Installed']);
+    const [row] = await s.database.db.select({ v: chargePoint.firmwareVersion }).from(chargePoint).where(eq(chargePoint.id, good.pointId));
+    expect(row!.v).toBe('4.2.0');
+    const summary = (await get<FirmwareUpgradeDto>(`${api.firmwareUpgrade.get.path}?id=${up.data.id}`)).data;
+    expect(summary.counts).toEqual({ confirmed: 1, InstallationFailed: 1 });
+
+    // Retry: only the failed point is sent the upgrade again; it now accepts the file.
+    picky.sim.configureFirmware({});
+    const retried = await post<{ retried: number }>(api.firmwareUpgrade.retry, { id: up.data.id });
+    expect(retried.data.retried).toBe(1);
+    await eventually(async () => (await pointsOf(up.data.id)).every((x) => x.state === 'confirmed'), 30_000);
+    expect(statuses.filter((x) => x === 'Installed')).toHaveLength(1);
   });
 });
