@@ -39,6 +39,7 @@ export * from './api/local-controller.js';
 export * from './api/timed-charge.js';
 export * from './api/reservation.js';
 export * from './api/firmware.js';
+export * from './api/diagnostics.js';
 
 import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
@@ -49,6 +50,7 @@ import { localControllerApi } from './api/local-controller.js';
 import { timedChargeApi } from './api/timed-charge.js';
 import { reservationApi } from './api/reservation.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
+import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
 import { cardApi } from './api/card.js';
 import { chargeUserApi } from './api/charge-user.js';
@@ -105,6 +107,7 @@ export const api = {
   reservation: reservationApi,
   firmwareVersion: firmwareVersionApi,
   firmwareUpgrade: firmwareUpgradeApi,
+  diagnostics: diagnosticsApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -89,7 +89,11 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/realTimeMonitor/reservation', permissions: actions('smart:reservation', ['list', 'query', 'add', 'cancel', 'export']) },
   {
     menu: '/configurationManagement/pointConfiguration',
-    permissions: [...actions('config:pointConfig', ['query', 'edit']), ...actions('config:ocppLog', ['list', 'export'])],
+    permissions: [
+      ...actions('config:pointConfig', ['query', 'edit']),
+      ...actions('config:ocppLog', ['list', 'export']),
+      ...actions('config:diagnostics', ['list', 'query', 'add']),
+    ],
   },
 ];
 

@@ -46,7 +46,10 @@ import { chargingProfileRoutes } from './modules/chargingProfile/chargingProfile
 import { createProfileSender } from './modules/chargingProfile/chargingProfile.service.js';
 import { createBalancer, type Balancer } from './modules/localController/balancer.js';
 import { createLocalControllerRepo } from './modules/localController/localController.repo.js';
+import { createDiagnosticsRepo } from './modules/diagnostics/diagnostics.repo.js';
+import { createDiagnosticsReceiver, diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
 import { createFirmwareRepo } from './modules/firmware/firmware.repo.js';
+import { createFtpServer, type FtpServer } from './lib/ftp.js';
 import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './modules/firmware/firmware.routes.js';
 import { createFirmwareUpgrades } from './modules/firmware/firmware.service.js';
 import { createReservationRepo } from './modules/reservation/reservation.repo.js';
@@ -380,6 +383,37 @@ export async function buildApp({
   firmwareFiles(server, { repo: firmware, config });
   ocpp.onBooted((point) => firmwareUpgrades.booted(point));
   ocpp.onFirmwareStatus((point, status) => firmwareUpgrades.reported(point, status));
+  // Diagnostics: GetDiagnostics with an upload target per request, the file received over HTTP or FTP.
+  const diagnostics = createDiagnosticsRepo({ db });
+  const diagnosticsReceiver = createDiagnosticsReceiver({ repo: diagnostics, config });
+  mount(api.diagnostics, diagnosticsRoutes({ repo: diagnostics, points: firmware, ask, config }));
+  diagnosticsReceiver.mount(server);
+  ocpp.onDiagnosticsStatus((point, status) => diagnosticsReceiver.reported(point, status));
+  // The FTP server (CSMS_FTP_PORT): a diagnostics request writes into its own directory; a firmware package is read from its own.
+  const ftp: FtpServer | undefined = config.ftp
+    ? createFtpServer({
+        port: config.ftp.port,
+        host: config.host,
+        pasvUrl: config.ftp.host ?? (config.publicUrl ? new URL(config.publicUrl).hostname : '127.0.0.1'),
+        pasvMin: config.ftp.pasvMin,
+        pasvMax: config.ftp.pasvMax,
+        onError: (err) => server.log.warn({ err }, 'ftp'),
+        async login(username, password) {
+          const diag = /^diag(\d+)$/.exec(username);
+          if (diag) {
+            const r = await diagnostics.byId(Number(diag[1]));
+            if (!r?.token || r.token !== password) return undefined;
+            return { mode: 'write', root: diagnosticsReceiver.ftpRoot(r.id), onStored: (file) => diagnosticsReceiver.stored(r, file) };
+          }
+          if (username === 'firmware' && /^[0-9a-f]{64}$/.test(password)) {
+            const v = await firmware.versionByToken(password);
+            if (!v) return undefined;
+            return { mode: 'read', root: path.dirname(path.join(config.dataDir, 'uploads', v.storedName)) };
+          }
+          return undefined;
+        },
+      })
+    : undefined;
   mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
@@ -434,6 +468,7 @@ export async function buildApp({
   });
   server.addHook('onReady', async () => localListSync.start());
   server.addHook('onReady', async () => balancer.start());
+  server.addHook('onReady', async () => ftp?.start());
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
@@ -446,6 +481,7 @@ export async function buildApp({
     await localListSync.stop();
     await balancer.stop();
     await jobs.stop();
+    await ftp?.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.
     await ocpp.close();
   });

@@ -17,6 +17,12 @@ export interface Config {
    * they fetch (firmware) start with; absent: the host of the operator's request that made the job.
    */
   publicUrl: string | undefined;
+  /**
+   * The embedded FTP server chargers upload diagnostics to and may fetch firmware from (`CSMS_FTP_PORT`; absent: off),
+   * its passive data ports (`CSMS_FTP_PASV_PORTS`, `min-max`) and the host chargers reach it by (`CSMS_FTP_HOST`,
+   * default the host of CSMS_PUBLIC_URL, else of the operator's request).
+   */
+  ftp: { port: number; pasvMin: number; pasvMax: number; host: string | undefined } | undefined;
   databaseUrl: string | undefined;
   natsUrl: string | undefined;
   /** First token of every NATS subject (`CSMS_NATS_SUBJECT_PREFIX`), so deployments can share one NATS. */
@@ -149,6 +155,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir,
     publicUrl: env.CSMS_PUBLIC_URL ? env.CSMS_PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    ftp: env.CSMS_FTP_PORT
+      ? {
+          port: int('CSMS_FTP_PORT', env.CSMS_FTP_PORT, 2121),
+          pasvMin: Number((env.CSMS_FTP_PASV_PORTS ?? '30000-30049').split('-')[0]),
+          pasvMax: Number((env.CSMS_FTP_PASV_PORTS ?? '30000-30049').split('-')[1]),
+          host: env.CSMS_FTP_HOST || undefined,
+        }
+      : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),

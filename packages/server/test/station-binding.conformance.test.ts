@@ -54,7 +54,8 @@ async function stationName(id: number) {
 async function send(e: TenantEndpoint, input: ReturnType<TenantEndpoint['input']>) {
   const { query, body } = input;
   const qs = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  if (e.ep.raw === 'download') {
+  // An export (a POST download); a GET download answers the envelope when it refuses, which is all these calls expect of it.
+  if (e.ep.raw === 'download' && e.ep.method === 'POST') {
     const res = await fetch(`${env.s.url}/prod-api${e.ep.path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${bound.b.token}`, 'content-type': 'application/json' },
@@ -73,7 +74,9 @@ async function send(e: TenantEndpoint, input: ReturnType<TenantEndpoint['input']
 
 const checked = tenantResources.filter((r) => r.optOut === undefined);
 const scoped = checked.filter((r) => r.stationOf);
-const isList = (e: TenantEndpoint) => e.ep.raw === 'download' || ['emptyList', 'emptyArray', 'zeroTotal'].includes(e.expect ?? '');
+/** Lists and exports (a POST download); a GET download is one row's file. */
+const isList = (e: TenantEndpoint) =>
+  (e.ep.raw === 'download' && e.ep.method === 'POST') || ['emptyList', 'emptyArray', 'zeroTotal'].includes(e.expect ?? '');
 
 describe('the registry, for station binding', () => {
   it('says for every resource which station its rows belong to, or why they belong to none', () => {

@@ -954,6 +954,39 @@ export const tenantResources: TenantResource[] = [
     ],
   },
   {
+    name: 'diagnostics',
+    table: schema.diagnosticsRequest,
+    // Requested over the API for a point with no charger connected: stored as offline.
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const [d] = await ok(
+        env.s.call<{ id: number }[]>('POST', api.diagnostics.add.path, { token: env.a.token, body: { serialNumbers: [t.serialNumber] } }),
+      );
+      smartTargets.set(`diagnostics:${d!.id}`, t);
+      return d!.id;
+    },
+    snapshot: row(schema.diagnosticsRequest, schema.diagnosticsRequest.id),
+    stationOf: stationCol(schema.diagnosticsRequest, schema.diagnosticsRequest.id, schema.diagnosticsRequest.stationId),
+    endpoints: [
+      { ep: api.diagnostics.get, input: (id) => ({ query: { id } }) },
+      {
+        ep: api.diagnostics.download,
+        input: (id) => ({ query: { id } }),
+        bound: {
+          other: 404,
+          own: 404,
+          reason: 'Found, then answered 404 for its file: the test’s point never uploaded one (errors.diagnostics.noFile).',
+        },
+      },
+      { ep: api.diagnostics.add, input: (id) => ({ body: { serialNumbers: [smartOf('diagnostics', id).serialNumber] } }) },
+      {
+        ep: api.diagnostics.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('diagnostics', id).stationId } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
     name: 'exportConfig',
     table: schema.exportConfig,
     endpoints: [],

@@ -81,6 +81,8 @@ export const firmwareUpgradeCreate = z
     serialNumbers: z.array(serialNumber).min(1).max(500),
     /** A package of version management… */
     versionId: z.number().int().positive().optional(),
+    /** …offered over HTTP (default) or over the server's FTP (needs CSMS_FTP_PORT)… */
+    transport: z.enum(['http', 'ftp']).optional(),
     /** …or a URL the chargers fetch themselves. */
     location: z.string().trim().max(500).optional(),
     /** When the chargers should fetch it; empty: now. Not in the past. */

@@ -29,6 +29,8 @@ export interface OcppCore {
   booted(point: Pick<PointState, 'id' | 'serialNumber'>, firmwareVersion: string | null): void;
   /** Tells listeners (firmware upgrades) of a FirmwareStatusNotification once it is stored; called after the reply. */
   firmwareStatus(point: Pick<PointState, 'id' | 'serialNumber'>, status: string): void;
+  /** Tells listeners (diagnostics requests) of a DiagnosticsStatusNotification once it is stored; called after the reply. */
+  diagnosticsStatus(point: Pick<PointState, 'id' | 'serialNumber'>, status: string): void;
 }
 
 type Base = 'providerId' | 'stationId' | 'chargePointId' | 'serialNumber';

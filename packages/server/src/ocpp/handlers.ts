@@ -162,6 +162,7 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
         .update(chargePoint)
         .set({ diagnosticsStatus: String(payload.status) })
         .where(eq(chargePoint.id, session.point.id));
+      core.diagnosticsStatus(session.point, String(payload.status));
       return {};
     },
 

@@ -71,7 +71,20 @@ export function createOcpp(deps: OcppDeps) {
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
   const bootListeners = new Set<(point: { id: number; serialNumber: string; firmwareVersion: string | null }) => void | Promise<void>>();
-  const firmwareListeners = new Set<(point: { id: number; serialNumber: string }, status: string) => void | Promise<void>>();
+  type StatusListener = (point: { id: number; serialNumber: string }, status: string) => void | Promise<void>;
+  const firmwareListeners = new Set<StatusListener>();
+  const diagnosticsListeners = new Set<StatusListener>();
+  /** After the reply, like the boot listeners. */
+  const tellStatus = (listeners: Set<StatusListener>, point: { id: number; serialNumber: string }, status: string) => {
+    const { id, serialNumber } = point;
+    setImmediate(() => {
+      for (const fn of listeners) {
+        Promise.resolve()
+          .then(() => fn({ id, serialNumber }, status))
+          .catch((err: unknown) => logger.error({ err, serialNumber }, 'ocpp: status listener failed'));
+      }
+    });
+  };
   const wss = new WebSocketServer({
     noServer: true,
     // Our session map tracks sockets; ws's own set would be a second reference per charger.
@@ -130,16 +143,8 @@ export function createOcpp(deps: OcppDeps) {
         void Promise.all(done).then(() => deps.authorization.forget(idTag));
       });
     },
-    firmwareStatus(point, status) {
-      const { id, serialNumber } = point;
-      setImmediate(() => {
-        for (const fn of firmwareListeners) {
-          Promise.resolve()
-            .then(() => fn({ id, serialNumber }, status))
-            .catch((err: unknown) => logger.error({ err, serialNumber }, 'ocpp: firmware status listener failed'));
-        }
-      });
-    },
+    firmwareStatus: (point, status) => tellStatus(firmwareListeners, point, status),
+    diagnosticsStatus: (point, status) => tellStatus(diagnosticsListeners, point, status),
     booted(point, firmwareVersion) {
       const { id, serialNumber } = point;
       // After the reply has gone out, so that what the listeners send follows the BootNotification.conf.
@@ -428,9 +433,15 @@ export function createOcpp(deps: OcppDeps) {
     },
 
     /** Listeners told (after the reply) of each FirmwareStatusNotification a point sent, once stored. */
-    onFirmwareStatus(fn: (point: { id: number; serialNumber: string }, status: string) => void | Promise<void>): () => void {
+    onFirmwareStatus(fn: StatusListener): () => void {
       firmwareListeners.add(fn);
       return () => firmwareListeners.delete(fn);
+    },
+
+    /** Listeners told (after the reply) of each DiagnosticsStatusNotification a point sent, once stored. */
+    onDiagnosticsStatus(fn: StatusListener): () => void {
+      diagnosticsListeners.add(fn);
+      return () => diagnosticsListeners.delete(fn);
     },
 
     /** Writes buffered log rows and last-seen times. */

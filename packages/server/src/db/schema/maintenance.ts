@@ -1,7 +1,7 @@
-import type { FirmwarePointState } from '@csms/contract';
+import type { DiagnosticsState, FirmwarePointState } from '@csms/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { chargePoint, provider } from '../schema.js';
+import { chargePoint, provider, station } from '../schema.js';
 
 /**
  * Remote maintenance (issue 16): firmware packages kept in the file store (`CSMS_DATA_DIR/uploads`)
@@ -72,4 +72,47 @@ export const firmwareUpgradePoint = pgTable(
     reportedAt: timestamp('reported_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.upgradeId, t.chargePointId] }), index('firmware_upgrade_point_point').on(t.chargePointId, t.upgradeId)],
+);
+
+/**
+ * Diagnostics requests (issue 16 item 3): one per point, each with its own upload target: a token for
+ * HTTP, credentials for FTP (the token is the password). The received file lives under the uploads
+ * directory.
+ */
+export const diagnosticsRequest = pgTable(
+  'diagnostics_request',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => station.id),
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id),
+    /** GetDiagnostics' location as sent. */
+    location: varchar('location', { length: 600 }).notNull(),
+    /** The secret of the server's own target (HTTP path, FTP password); null for a typed location. */
+    token: varchar('token', { length: 64 }),
+    startTime: timestamp('start_time', { withTimezone: true }),
+    stopTime: timestamp('stop_time', { withTimezone: true }),
+    retries: integer('retries'),
+    retryInterval: integer('retry_interval'),
+    state: varchar('state', { length: 16 }).$type<DiagnosticsState>().notNull(),
+    fileName: varchar('file_name', { length: 255 }),
+    reason: varchar('reason', { length: 200 }),
+    /** Path of the received file under the uploads directory. */
+    storedName: varchar('stored_name', { length: 255 }),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    reportedAt: timestamp('reported_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('diagnostics_request_provider').on(t.providerId, t.id),
+    index('diagnostics_request_point').on(t.chargePointId, t.id),
+    uniqueIndex('diagnostics_request_token').on(t.token),
+  ],
 );

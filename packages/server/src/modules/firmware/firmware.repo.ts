@@ -294,6 +294,7 @@ export function createFirmwareRepo({ db }: { db: Db }) {
           id: chargePoint.id,
           serialNumber: chargePoint.serialNumber,
           providerId: chargePoint.providerId,
+          stationId: chargePoint.stationId,
           firmwareVersion: chargePoint.firmwareVersion,
         })
         .from(chargePoint)

@@ -54,7 +54,8 @@ export function firmwareVersionRoutes({
         part.file.resume();
         throw badField('file', 'validation.badCharacter', { field: fieldLabel(ctx.lang, 'firmwareVersion', 'file') });
       }
-      const storedName = path.join(FIRMWARE_DIR, randomUUID());
+      // In a directory of its own under its own name: the FTP server offers that directory to the charger.
+      const storedName = path.join(FIRMWARE_DIR, randomUUID(), fileName);
       const full = path.join(uploads, storedName);
       const incoming = path.join(uploads, '.incoming', randomUUID());
       await fs.promises.mkdir(path.dirname(incoming), { recursive: true });
@@ -129,7 +130,12 @@ export function firmwareVersionRoutes({
       }
       const removed = await repo.removeVersions(body.ids);
       // The rows are gone with this transaction; their files follow (a leftover file is harmless, a missing one is not).
-      for (const v of removed) await fs.promises.rm(path.join(uploads, v.storedName), { force: true });
+      for (const v of removed) {
+        const file = path.join(uploads, v.storedName);
+        await fs.promises.rm(file, { force: true });
+        // Its own directory, once empty (never the firmware directory itself).
+        if (path.dirname(v.storedName) !== FIRMWARE_DIR) await fs.promises.rmdir(path.dirname(file)).catch(() => {});
+      }
       return { removed: removed.length };
     },
     async download({ query, ctx, req, reply }) {
@@ -162,7 +168,7 @@ export function firmwareUpgradeRoutes({
   repo: FirmwareRepo;
   upgrades: Pick<FirmwareUpgrades, 'sendPending'>;
   uow: Pick<UnitOfWork, 'afterCommit'>;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'ftp'>;
   onError: (err: unknown) => void;
   now?: () => Date;
 }): Handlers<typeof firmwareUpgradeApi> {
@@ -187,8 +193,12 @@ export function firmwareUpgradeRoutes({
       if (body.versionId) {
         const v = await repo.version(p, body.versionId, baseOf(config, req));
         if (!v) throw notFound();
-        location = v.dto.location;
         providerId = v.row.providerId;
+        if (body.transport === 'ftp') {
+          if (!config.ftp) throw badField('transport', 'errors.diagnostics.ftpOff');
+          const host = config.ftp.host ?? (config.publicUrl ? new URL(config.publicUrl).hostname : req.hostname);
+          location = `ftp://firmware:${v.row.token}@${host}:${config.ftp.port}/${encodeURIComponent(v.row.fileName)}`;
+        } else location = v.dto.location;
       }
       const points = await repo.points(p, body.serialNumbers);
       if (points.length !== body.serialNumbers.length) throw notFound();

@@ -38,6 +38,7 @@ const role: UiCatalogue['role'] = {
     reservation: 'Reservations',
     firmwareVersion: 'Firmware versions',
     firmwareUpgrade: 'Firmware upgrades',
+    diagnostics: 'Diagnostics',
     errorLog: 'Error log',
   },
   permActions: {

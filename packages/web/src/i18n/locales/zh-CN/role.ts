@@ -37,6 +37,7 @@ export default {
     reservation: '预约',
     firmwareVersion: '固件版本',
     firmwareUpgrade: '固件升级',
+    diagnostics: '诊断',
     errorLog: '错误日志',
   },
   permActions: {
