@@ -1,7 +1,7 @@
-import { Form, Select } from 'antd';
+import { Select } from 'antd';
 import { useMemo } from 'react';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
-import { useStationPoints } from '../../shared/options/station-point-options';
+import { useChosenPoint } from '../../shared/options/station-point-options';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
@@ -9,14 +9,6 @@ interface Injected<V> {
   value?: V;
   onChange?: (v: V) => void;
   id?: string;
-}
-
-/** The points of the form's station (`getPoints`, the cache the other station pickers share), and the one chosen. */
-function useChosenPoint(form: FormFieldCtx['form']) {
-  const stationId = Form.useWatch('stationId', form) as number | undefined;
-  const serialNumber = Form.useWatch('serialNumber', form) as string | undefined;
-  const { data, isFetching } = useStationPoints(stationId);
-  return { stationId, points: data ?? [], isFetching, point: data?.find((p) => p.serialNumber === serialNumber) };
 }
 
 /** One point of the chosen station; choosing another puts the connector back to "any". */

@@ -9,8 +9,6 @@ interface Injected<V> {
   id?: string;
 }
 
-export { pointLabel, useStationPoints };
-
 /** Forms whose `serialNumbers` pick points of their `stationId` (the label is `fields.<resource>.serialNumbers`). */
 type PointsResource = 'chargingProfile' | 'localController';
 

@@ -1,23 +1,15 @@
-import { DatePicker, Form, Select, TimePicker } from 'antd';
+import { DatePicker, Select, TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import type { FormFieldCtx } from '../../shared/resource/types';
-import { pointLabel, useStationPoints } from './inputs';
+import { pointLabel, useChosenPoint } from '../../shared/options/station-point-options';
 
 interface Injected<V> {
   value?: V;
   onChange?: (v: V) => void;
   id?: string;
-}
-
-/** The point the form names, among its station's (with its connectors and provider), once loaded. */
-function useChosenPoint(form: FormFieldCtx['form']) {
-  const stationId = Form.useWatch('stationId', form) as number | undefined;
-  const serialNumber = Form.useWatch('serialNumber', form) as string | undefined;
-  const { data, isFetching } = useStationPoints(stationId);
-  return { stationId, points: data ?? [], isFetching, point: data?.find((p) => p.serialNumber === serialNumber) };
 }
 
 /** One point of the chosen station. A new point's connectors start as its only one, else empty. */

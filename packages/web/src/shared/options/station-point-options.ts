@@ -1,7 +1,8 @@
 import { api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
+import { Form } from 'antd';
 import { call } from '../api/client';
-import type { RemoteOptions } from '../resource/types';
+import type { FormFieldCtx, RemoteOptions } from '../resource/types';
 
 /** Stations the caller can see (`getStations`), for pickers; one cached list for every screen. */
 export const stationOptions: RemoteOptions = {
@@ -26,3 +27,11 @@ export function useStationPoints(stationId: number | undefined) {
 }
 
 export const pointLabel = (p: { serialNumber: string; pointName: string }) => `${p.serialNumber} · ${p.pointName}`;
+
+/** In a form with `stationId` and `serialNumber`: the station's points, and the one chosen once they are loaded. */
+export function useChosenPoint(form: FormFieldCtx['form']) {
+  const stationId = Form.useWatch('stationId', form) as number | undefined;
+  const serialNumber = Form.useWatch('serialNumber', form) as string | undefined;
+  const { data, isFetching } = useStationPoints(stationId);
+  return { stationId, points: data ?? [], isFetching, point: data?.find((p) => p.serialNumber === serialNumber) };
+}
