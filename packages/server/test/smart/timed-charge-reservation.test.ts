@@ -338,6 +338,21 @@ describe('reservations', () => {
     expect(count[0]!.n).toBe(2);
   });
 
+  it('reserves any connector (0): the reserving card may start on any of them, and that start uses it', async () => {
+    const c = await charger();
+    const d = await driver();
+    const r = await reserve(c.serialNumber, d.userId, { connectorNo: 0 });
+    expect(r.data).toMatchObject({ status: 'reserved', connectorNo: 0 });
+    c.sim!.plugIn(2);
+    const started = await c.sim!.startCharging(2, d.tag);
+    expect(started.accepted).toBe(true);
+    const used = await eventually(async () => {
+      const x = (await get<ReservationDto>(`${api.reservation.get.path}?id=${r.data.id}`)).data;
+      return x.status === 'used' ? x : undefined;
+    });
+    expect(used.transactionId).toBe(started.transactionId);
+  });
+
   it('expires at its time and charges the fee once through the ledger', async () => {
     const c = await charger();
     const d = await driver();
