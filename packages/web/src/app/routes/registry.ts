@@ -65,6 +65,8 @@ export const screens: ScreenDef[] = [
     activeMenu: '/configurationManagement/stationManagement',
     titleKey: 'station.editTitle',
   },
+  // Version management (issue 16): firmware packages and the upgrades sent with them, one tab each.
+  { path: '/configurationManagement/versionManage', component: lazyScreen(() => import('../../features/firmware/firmware.page')) },
   {
     path: '/configurationManagement/pointConfiguration',
     component: lazyScreen(() => import('../../features/pointConfig/point-config.page')),

@@ -103,3 +103,15 @@ export function downloadFile(fileName: string, del = false): Promise<void> {
     await saveReply(res, fileName.split('/').pop() || fileName);
   });
 }
+
+/**
+ * A file a GET endpoint of the contract streams (a firmware package), fetched with the session
+ * header and saved under the name the server gives (`download-filename`). The file passes through
+ * memory as a blob, as every download of this helper does.
+ */
+export function downloadGet(ep: EndpointDef, query: Record<string, unknown>, fileNameHint: string): Promise<void> {
+  return run(async () => {
+    const res = await send(buildUrl(ep, undefined, query), { method: 'GET', headers: authHeaders() });
+    await saveReply(res, fileNameHint);
+  });
+}

@@ -25,6 +25,7 @@ import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
 import reservation from './reservation';
+import maintenance from './maintenance';
 
 export const enUS: UiCatalogue = {
   common,
@@ -54,4 +55,5 @@ export const enUS: UiCatalogue = {
   ocppLog: ocpp,
   ...smart,
   reservation,
+  ...maintenance,
 };

@@ -24,6 +24,7 @@ import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
 import reservation from './reservation';
+import maintenance from './maintenance';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -54,6 +55,7 @@ export const zhCN = {
   ocppLog: ocpp,
   ...smart,
   reservation,
+  ...maintenance,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -4,6 +4,7 @@ export default {
   tabs: {
     config: '充电桩配置',
     log: 'OCPP 日志',
+    diagnostics: '诊断文件',
   },
   config: {
     point: '充电桩',
@@ -20,5 +21,24 @@ export default {
   },
   log: {
     unanswered: '未应答',
+  },
+  diagnostics: {
+    requestTitle: '获取诊断文件',
+    target: '上传到',
+    targetHttp: '本平台（HTTP）',
+    targetFtp: '本平台（FTP）',
+    targetLocation: '其他地址',
+    targetHint: '上传到本平台的文件可在列表中下载；FTP 需平台已启用 FTP 服务。上传到其他地址的文件不经过本平台。',
+    chooseStationFirst: '请先选择场站',
+    useLocationTarget: '选择“其他地址”后填写',
+    locationHint: '充电桩上传文件的 http、https、ftp 或 ftps 地址。',
+    window: '日志时间范围',
+    windowHint: '可不填：只取这段时间的日志；两端均可留空。',
+    retriesHint: '上传失败时充电桩的重试次数与间隔；不填由充电桩决定。',
+    requested: '已下发获取诊断文件请求',
+    summaryTitle: '充电桩的应答',
+    summary: '已下发 {sent} 个，离线 {offline} 个，被拒绝 {rejected} 个',
+    size: '文件大小',
+    download: '下载',
   },
 };
