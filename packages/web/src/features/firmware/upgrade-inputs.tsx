@@ -1,7 +1,7 @@
 import { api } from '@csms/contract';
-import { Form, Input, Radio, Select } from 'antd';
+import { Form, Input, Radio } from 'antd';
 import { call } from '../../shared/api/client';
-import { pointLabel, useStationPoints } from '../../shared/options/station-point-options';
+import { StationPointsSelect } from '../../shared/options/station-points-select';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import type { FormFieldCtx, RemoteOptions } from '../../shared/resource/types';
 
@@ -28,25 +28,15 @@ export const versionOptions: RemoteOptions = {
 
 /** Points of the chosen station, several at once. */
 export function UpgradePointsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string[]>) {
-  const stationId = Form.useWatch('stationId', form) as number | undefined;
-  const { data, isFetching } = useStationPoints(stationId);
   return (
-    <Select
-      id={id}
-      mode="multiple"
-      allowClear
-      value={value}
-      onChange={onChange}
-      loading={isFetching}
-      disabled={stationId === undefined}
-      placeholder={
-        stationId === undefined
-          ? t('firmware.chooseStationFirst')
-          : t('kit.selectPlaceholder', { field: t('fields.firmwareUpgrade.serialNumbers') })
-      }
-      showSearch={{ optionFilterProp: 'label' }}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
-      data-testid="upgrade-points"
+    <StationPointsSelect
+      form={form}
+      {...(value !== undefined ? { value } : {})}
+      {...(onChange ? { onChange } : {})}
+      {...(id !== undefined ? { id } : {})}
+      noStation={t('firmware.chooseStationFirst')}
+      placeholder={t('kit.selectPlaceholder', { field: t('fields.firmwareUpgrade.serialNumbers') })}
+      testId="upgrade-points"
     />
   );
 }

@@ -1,6 +1,6 @@
-import { DatePicker, Form, Input, Radio, Select } from 'antd';
+import { DatePicker, Form, Input, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { pointLabel, useStationPoints } from '../../shared/options/station-point-options';
+import { StationPointsSelect } from '../../shared/options/station-points-select';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
 interface Injected<V> {
@@ -17,25 +17,15 @@ export type DiagnosticsWindow = [Dayjs | null, Dayjs | null] | null;
 
 /** Points of the chosen station, several at once. */
 export function DiagnosticsPointsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string[]>) {
-  const stationId = Form.useWatch('stationId', form) as number | undefined;
-  const { data, isFetching } = useStationPoints(stationId);
   return (
-    <Select
-      id={id}
-      mode="multiple"
-      allowClear
-      value={value}
-      onChange={onChange}
-      loading={isFetching}
-      disabled={stationId === undefined}
-      placeholder={
-        stationId === undefined
-          ? t('ocppLog.diagnostics.chooseStationFirst')
-          : t('kit.selectPlaceholder', { field: t('fields.diagnostics.serialNumbers') })
-      }
-      showSearch={{ optionFilterProp: 'label' }}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
-      data-testid="diagnostics-points"
+    <StationPointsSelect
+      form={form}
+      {...(value !== undefined ? { value } : {})}
+      {...(onChange ? { onChange } : {})}
+      {...(id !== undefined ? { id } : {})}
+      noStation={t('ocppLog.diagnostics.chooseStationFirst')}
+      placeholder={t('kit.selectPlaceholder', { field: t('fields.diagnostics.serialNumbers') })}
+      testId="diagnostics-points"
     />
   );
 }
