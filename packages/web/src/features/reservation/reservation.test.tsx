@@ -69,10 +69,19 @@ function server(extra: Reply = () => undefined) {
   });
 }
 
-const button = (label: string, scope: HTMLElement = document.body) =>
-  within(scope)
-    .getAllByRole('button')
-    .find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+// Buttons and dialogs are found by CSS: the suite's getComputedStyle (test-kit.tsx) sees inline styles only.
+
+/** The button whose text is `label`. */
+const button = (label: string, scope: ParentNode = document.body) =>
+  [...scope.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+
+/** The dialog the page opened. */
+const dialogShown = () =>
+  waitFor(() => {
+    const dialog = document.querySelector<HTMLElement>('.ant-modal[role=dialog]');
+    if (!dialog) throw new Error('no dialog open');
+    return dialog;
+  });
 
 /** Open an antd select by its label and choose an option by its text. */
 async function choose(container: HTMLElement, label: string, option: string) {
@@ -88,7 +97,7 @@ async function openReserve() {
   renderWithProviders(<ReservationPage />, '/realTimeMonitor/reservation');
   await screen.findByText('CP-1', { selector: 'td' });
   fireEvent.click(button('Add'));
-  const dialog = (await screen.findAllByRole('dialog'))[0]!;
+  const dialog = await dialogShown();
   expect(within(dialog).getByText('Reserve a connector')).toBeTruthy();
   return dialog;
 }

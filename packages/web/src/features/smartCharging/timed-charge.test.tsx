@@ -75,10 +75,19 @@ function server(extra: Reply = () => undefined) {
   });
 }
 
-const button = (label: string, within_: HTMLElement = document.body) =>
-  within(within_)
-    .getAllByRole('button')
-    .find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+// Buttons and dialogs are found by CSS: the suite's getComputedStyle (test-kit.tsx) sees inline styles only.
+
+/** The button whose text is `label`. */
+const button = (label: string, within_: ParentNode = document.body) =>
+  [...within_.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+
+/** The dialog the page opened. */
+const dialogShown = () =>
+  waitFor(() => {
+    const dialog = document.querySelector<HTMLElement>('.ant-modal[role=dialog]');
+    if (!dialog) throw new Error('no dialog open');
+    return dialog;
+  });
 
 /** Open an antd select by its label and choose an option by its text. */
 async function choose(container: HTMLElement, label: string, option: string) {
@@ -102,7 +111,7 @@ async function openAdd() {
   renderWithProviders(<SmartChargingPage />, '/realTimeMonitor/smartCharging?tab=timedCharge');
   await screen.findByText('CP-1', { selector: 'td' });
   fireEvent.click(button('Add'));
-  return (await screen.findAllByRole('dialog'))[0]!;
+  return await dialogShown();
 }
 
 async function fillNew(dialog: HTMLElement) {
@@ -217,7 +226,7 @@ describe('timed charge form', () => {
     renderWithProviders(<SmartChargingPage />, '/realTimeMonitor/smartCharging?tab=timedCharge');
     const row = (await screen.findByText('CP-1', { selector: 'td' })).closest('tr')!;
     fireEvent.click(within(row).getByText('Edit'));
-    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    const dialog = await dialogShown();
     const [from, to] = dialog.querySelectorAll<HTMLInputElement>('input[data-testid=timed-period]');
     await waitFor(() => expect([from!.value, to!.value]).toEqual(['2026-03-01', '2026-03-31']));
     expect(dialog.querySelector<HTMLInputElement>('input[data-testid=timed-start]')!.value).toBe('07:30');
