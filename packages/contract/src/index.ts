@@ -8,6 +8,7 @@ export * from './password.js';
 export * from './validation.js';
 export * from './events.js';
 export * from './zone-time.js';
+export * from './ocpp-keys.js';
 export * from './api/auth.js';
 export * from './api/common.js';
 export * from './api/organization.js';

@@ -14,6 +14,7 @@ import {
   toast,
   tr,
   watchConsole,
+  chooseOption,
   type Locale,
 } from './fixtures';
 import { startTestReader, type TestReader } from './reader';
@@ -26,13 +27,6 @@ import { startTestReader, type TestReader } from './reader';
 const withIcon = (text: string) => new RegExp(`^(?:[\\w-]+\\s+)?${loose(text).source.slice(1)}`);
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const stamp = () => Date.now().toString(36).toUpperCase();
-
-/** Choose an option of an antd select: type to search, click the option whose text contains `option`. */
-async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
-  await field.click();
-  await field.fill(typed);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
 
 /** A row's action: an inline button, or an entry of its "More" menu when the row has many. */
 async function rowAction(page: Page, row: Locator, label: string, more: string) {
@@ -80,8 +74,8 @@ for (const locale of LOCALES) {
       reader.setUid(uid);
       await issue.getByTestId('read-card-button').click();
       await expect(issue.getByTestId('physical-id-input')).toHaveValue(uid);
-      await choose(page, issue.getByLabel(t('fields.card.providerId'), { exact: true }), 'CSMS', 'CSMS');
-      await choose(page, issue.getByLabel(t('fields.card.chargeUserId'), { exact: true }), account, account);
+      await chooseOption(page, issue.getByLabel(t('fields.card.providerId'), { exact: true }), 'CSMS', 'CSMS');
+      await chooseOption(page, issue.getByLabel(t('fields.card.chargeUserId'), { exact: true }), account, account);
       const expiry = issue.getByLabel(t('fields.card.expireTime'), { exact: true });
       await expiry.click();
       await expiry.fill('2031-12-31 23:59:59');
@@ -144,7 +138,7 @@ for (const locale of LOCALES) {
       await page.getByRole('button', { name: withIcon(t('common.add')) }).click();
       const add = page.getByRole('dialog', { name: capitalise(t('kit.addTitle', { name: t('userGroup.entity') })) });
       await add.getByLabel(t('fields.userGroup.name'), { exact: true }).fill(groupName);
-      await choose(page, add.getByLabel(t('fields.userGroup.providerId'), { exact: true }), 'CSMS', 'CSMS');
+      await chooseOption(page, add.getByLabel(t('fields.userGroup.providerId'), { exact: true }), 'CSMS', 'CSMS');
       await add.getByLabel(t('fields.userGroup.monthlyLimitWh'), { exact: true }).fill('120');
       await confirm(add);
       await expect(add).toBeHidden();
@@ -153,7 +147,7 @@ for (const locale of LOCALES) {
       await action(page, group, 'userGroup.members');
       const members = page.getByRole('dialog', { name: t('userGroup.membersTitle', { name: groupName }) });
       await expect(members).toBeVisible();
-      await choose(page, members.getByRole('combobox'), account, account);
+      await chooseOption(page, members.getByRole('combobox'), account, account);
       await members.getByTestId('add-members').click();
       await expect(toast(page, t('userGroup.membersAdded'))).toBeVisible();
       await expect(members.getByRole('row').filter({ hasText: account })).toBeVisible();

@@ -3,6 +3,8 @@ import WebSocket from 'ws';
 import { enUS as vocabEn, zhCN as vocabZh } from '@csms/contract';
 import { enUS as uiEn } from '../src/i18n/locales/en-US/index';
 import { zhCN as uiZh } from '../src/i18n/locales/zh-CN/index';
+import ocppKeysEn from '../src/i18n/locales/en-US/ocppKeys';
+import ocppKeysZh from '../src/i18n/locales/zh-CN/ocppKeys';
 
 export const ADMIN = { username: 'admin', password: 'admin123' };
 export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 18080}`;
@@ -49,8 +51,9 @@ export async function api<T = unknown>(
 export const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
 const catalogues: Record<Locale, Record<string, unknown>> = {
-  'zh-CN': { ...vocabZh, ...uiZh },
-  'en-US': { ...vocabEn, ...uiEn },
+  // With the catalogue parts (src/i18n/parts.ts) the screens fetch on demand.
+  'zh-CN': { ...vocabZh, ...uiZh, ocppKeys: ocppKeysZh },
+  'en-US': { ...vocabEn, ...uiEn, ocppKeys: ocppKeysEn },
 };
 
 /** The visible text of a catalogue key in a language, with `{name}` placeholders filled. */
@@ -121,12 +124,18 @@ export function toast(page: Page, text: string) {
   return page.locator('.ant-message-notice, .csms-toast').filter({ hasText: text }).last();
 }
 
+/** Opens an antd select, types to narrow it when `typed` is given, and picks the option with that text. */
+export async function chooseOption(page: Page, field: Locator, typed: string, option: string | RegExp) {
+  await field.click();
+  if (typed) await field.fill(typed);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
 /** The one open confirm dialog (系统提示 and friends). */
 export function confirmDialog(page: Page) {
   return page.locator('.ant-modal-confirm');
 }
 
-/** Open the avatar menu and choose an entry by its catalogue text. */
 /**
  * Open a dropdown with `opener` and choose the entry named `label`. A click that lands while the
  * menu is still unfolding can be lost, so until the menu has closed on the choice, it is retried.
@@ -141,6 +150,7 @@ export async function chooseFromDropdown(page: Page, opener: Locator, label: str
   }).toPass({ timeout: 60_000 });
 }
 
+/** Open the avatar menu and choose an entry by its catalogue text. */
 export async function avatarMenu(page: Page, label: string) {
   await chooseFromDropdown(page, page.getByTestId('avatar-menu'), label);
 }

@@ -4,6 +4,7 @@ import {
   LOCALES,
   OCPP_URL,
   chooseFromDropdown,
+  chooseOption,
   expectNoRawKeys,
   loose,
   looseButton,
@@ -106,6 +107,32 @@ for (const locale of LOCALES) {
       await page.getByTestId('config-save').click();
       await expect(page.getByTestId('config-answer')).toHaveAttribute('data-status', 'accepted');
       await expectNoRawKeys(page);
+      await page.keyboard.press('Escape');
+
+      // The same key on all the station's points at once: a phase rotation the charger takes only
+      // after a reboot, which is then offered and done.
+      await page.getByTestId('config-bulk').click();
+      const bulk = page.getByRole('dialog');
+      await chooseOption(page, bulk.locator('#stationId'), `E2E MON ${stamp}`, `E2E MON ${stamp}`);
+      await bulk.getByTestId('bulk-all-points').click();
+      await bulk.getByLabel(t('fields.pointAction.key')).fill('ConnectorPhaseRotation');
+      await expect(bulk.getByTestId('key-help')).toContainText(t('ocppKeys.meaning.ConnectorPhaseRotation'));
+      await bulk.getByLabel(t('fields.pointAction.value')).fill('RTS');
+      await bulk.getByTestId('bulk-send').click();
+      await expect(bulk).toContainText(
+        t('validation.ocppKeyPerConnector', {
+          key: 'ConnectorPhaseRotation',
+          item: 'RTS',
+          values: 'NotApplicable, Unknown, RST, RTS, SRT, STR, TRS, TSR',
+        }),
+      );
+      await bulk.getByLabel(t('fields.pointAction.value')).fill('0.RTS');
+      await bulk.getByTestId('bulk-send').click();
+      await expect(bulk.getByTestId('bulk-summary')).toHaveText(t('ocppLog.config.bulkSummary', { accepted: 0, reboot: 1, other: 0 }));
+      await expectNoRawKeys(page);
+      await bulk.getByTestId('bulk-reboot').click();
+      await expect(bulk.getByTestId('bulk-answers').locator('[data-status=accepted]')).toHaveCount(1);
+      await expect(bulk.getByTestId('bulk-reboot')).toHaveCount(0);
 
       // The OCPP log has the boot, request paired with response.
       await page.goto(`/configurationManagement/pointConfiguration?tab=log&serialNumber=${serialNumber}&action=BootNotification`);

@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
-import { OCPP_URL, api, expectNoRawKeys, loose, looseButton, ok, pointWithCard, signIn, toast, tr } from './fixtures';
+import { OCPP_URL, api, expectNoRawKeys, loose, looseButton, ok, pointWithCard, signIn, toast, tr, chooseOption } from './fixtures';
 
 /**
  * Reservations and timed charging (issue 15 items 3 and 4) against a simulated charger: a connector
@@ -16,12 +16,6 @@ test.afterEach(async () => {
   await charger?.stop();
   charger = undefined;
 });
-
-async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
-  await field.click();
-  if (typed) await field.fill(typed);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
 
 /** A station with a point (`pointWithCard`) and a charge user who owns that card, so the point's provider has a valid card for them. */
 async function pointAndDriver(page: Page, tag: string, stamp: string) {
@@ -56,10 +50,10 @@ test('a connector reserved for a charge user is listed as reserved, then cancell
   await expect(dialog).toContainText(t('reservation.reserveTitle'));
   // The expiry starts an hour ahead and the connector at "any": this one picks connector 1.
   await expect(dialog.locator('#reservation-form_expiryTime')).not.toHaveValue('');
-  await choose(page, dialog.locator('#reservation-form_stationId'), station, station);
-  await choose(page, dialog.locator('#reservation-form_serialNumber'), serialNumber, serialNumber);
-  await choose(page, dialog.locator('#reservation-form_connectorNo'), '', /^1$/);
-  await choose(page, dialog.locator('#reservation-form_chargeUserId'), account, account);
+  await chooseOption(page, dialog.locator('#reservation-form_stationId'), station, station);
+  await chooseOption(page, dialog.locator('#reservation-form_serialNumber'), serialNumber, serialNumber);
+  await chooseOption(page, dialog.locator('#reservation-form_connectorNo'), '', /^1$/);
+  await chooseOption(page, dialog.locator('#reservation-form_chargeUserId'), account, account);
   await expectNoRawKeys(page);
   await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
   await expect(dialog).toHaveCount(0);
@@ -93,11 +87,11 @@ test('a timed charge added on the Smart Charging page is listed as waiting, with
   await expect(page.getByRole('tab', { name: t('smart.tabs.timedCharge') })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const dialog = page.getByRole('dialog');
-  await choose(page, dialog.locator('#timedCharge-form_stationId'), station, station);
-  await choose(page, dialog.locator('#timedCharge-form_serialNumber'), serialNumber, serialNumber);
+  await chooseOption(page, dialog.locator('#timedCharge-form_stationId'), station, station);
+  await chooseOption(page, dialog.locator('#timedCharge-form_serialNumber'), serialNumber, serialNumber);
   // The point's only connector is chosen with it.
   await expect(dialog.getByTestId('timed-connectors')).toContainText('1');
-  await choose(page, dialog.locator('#timedCharge-form_chargeUserId'), account, account);
+  await chooseOption(page, dialog.locator('#timedCharge-form_chargeUserId'), account, account);
   const period = dialog.getByTestId('timed-period');
   await period.first().click();
   await period.first().fill(from);

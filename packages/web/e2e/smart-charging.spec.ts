@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
-import { OCPP_URL, chooseFromDropdown, expectNoRawKeys, loose, looseButton, pointWithCard, signIn, tr } from './fixtures';
+import { OCPP_URL, chooseFromDropdown, expectNoRawKeys, loose, looseButton, pointWithCard, signIn, tr, chooseOption } from './fixtures';
 
 /**
  * Charging profiles (issue 15 item 1) against a simulated 22 kW charger: a limit above the point's
@@ -18,12 +18,6 @@ test.afterEach(async () => {
   await Promise.all(chargers.splice(0).map((c) => c.stop()));
 });
 
-async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
-  await field.click();
-  if (typed) await field.fill(typed);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
-
 test('a profile above the rating is refused; a valid one is sent, held by the point and cleared', async ({ page }) => {
   const stamp = Date.now().toString(36);
   await signIn(page, 'en-US');
@@ -35,10 +29,10 @@ test('a profile above the rating is refused; a valid one is sent, held by the po
   await page.goto('/realTimeMonitor/smartCharging?tab=chargingProfile');
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const dialog = page.getByRole('dialog');
-  await choose(page, dialog.locator('#chargingProfile-form_stationId'), `E2E SC ${stamp}`, `E2E SC ${stamp}`);
-  await choose(page, dialog.getByTestId('profile-points').locator('input'), serialNumber, serialNumber);
+  await chooseOption(page, dialog.locator('#chargingProfile-form_stationId'), `E2E SC ${stamp}`, `E2E SC ${stamp}`);
+  await chooseOption(page, dialog.getByTestId('profile-points').locator('input'), serialNumber, serialNumber);
   await page.keyboard.press('Escape');
-  await choose(page, dialog.locator('#chargingProfile-form_chargingProfileKind'), '', t('enums.profileKind.Relative'));
+  await chooseOption(page, dialog.locator('#chargingProfile-form_chargingProfileKind'), '', t('enums.profileKind.Relative'));
   await dialog.getByLabel(`${t('fields.chargingProfile.limit')} 1`).fill('30000');
   await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
   // The server knows the point's rating: the field says which point and what it takes.
@@ -63,7 +57,7 @@ test('a profile above the rating is refused; a valid one is sent, held by the po
   // The point holds it.
   await page.getByTestId('in-force-open').click();
   const held = page.getByRole('dialog');
-  await choose(page, held.getByTestId('point-select').locator('input'), serialNumber, serialNumber);
+  await chooseOption(page, held.getByTestId('point-select').locator('input'), serialNumber, serialNumber);
   await expect(held.getByTestId('in-force').locator('tbody tr.ant-table-row')).toHaveCount(1);
   await held.getByRole('button', { name: 'Close' }).click();
 
@@ -115,8 +109,8 @@ test('a local controller made in the console limits a 22 kW charger, shown live'
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const dialog = page.getByRole('dialog');
   await dialog.locator('#localController-form_name').fill(`Depot ${stamp}`);
-  await choose(page, dialog.locator('#localController-form_stationId'), `E2E LBA ${stamp}`, `E2E LBA ${stamp}`);
-  await choose(page, dialog.getByTestId('controller-points').locator('input'), a.serialNumber, a.serialNumber);
+  await chooseOption(page, dialog.locator('#localController-form_stationId'), `E2E LBA ${stamp}`, `E2E LBA ${stamp}`);
+  await chooseOption(page, dialog.getByTestId('controller-points').locator('input'), a.serialNumber, a.serialNumber);
   await page.keyboard.press('Escape');
   await dialog.locator('#localController-form_limitW').fill('20000');
   await dialog.getByRole('button', { name: looseButton(t('common.confirm')) }).click();

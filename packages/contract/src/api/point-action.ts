@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint, optText } from '../endpoint.js';
+import { ocppValueProblem } from '../ocpp-keys.js';
 import { idToken } from './id-token.js';
 
 /**
@@ -133,6 +134,21 @@ function action<B extends z.ZodObject, D extends z.ZodRawShape>(name: string, ac
 
 const withSerial = <S extends z.ZodRawShape>(shape: S) => z.object({ serialNumber, ...shape });
 
+/** A configuration change: the key and its value, checked against OCPP 1.6's catalogue (ocpp-keys.ts) on the value's field. */
+const configChange = { key: z.string().trim().min(1).max(50), value: z.string().max(500) };
+function valueFitsKey(v: { key: string; value: string }, ctx: z.RefinementCtx) {
+  const problem = ocppValueProblem(v.key, v.value);
+  if (problem)
+    ctx.addIssue({ code: 'custom', path: ['value'], message: problem.message, ...(problem.params ? { params: problem.params } : {}) });
+}
+
+/** At most this many points in one configuration change (each is a round trip to a charger, ten at a time). */
+export const MAX_CONFIG_POINTS = 500;
+
+/** One point's answer to a change sent to many. */
+export const pointConfigAnswer = z.object({ serialNumber: z.string(), pointName: z.string(), stationName: z.string(), ...actionReply });
+export type PointConfigAnswer = z.infer<typeof pointConfigAnswer>;
+
 export const pointActionApi = {
   remoteStart: action('remoteStart', monitor('remoteStart'), withSerial({ connectorId: connectorId.optional(), idTag: idToken }), {
     idTag: z.string(),
@@ -219,9 +235,29 @@ export const pointActionApi = {
   changeConfiguration: action(
     'changeConfiguration',
     { permi: 'config:pointConfig:edit' },
-    withSerial({ key: z.string().trim().min(1).max(50), value: z.string().max(500) }),
+    withSerial(configChange).superRefine(valueFitsKey),
     { key: z.string() },
   ),
+  changeConfigurationMany: endpoint({
+    method: 'POST',
+    path: path('changeConfigurationMany'),
+    access: { permi: 'config:pointConfig:edit' },
+    resource: 'pointAction',
+    operation: 'changeConfigurationMany',
+    body: z
+      .object({
+        serialNumbers: z.array(serialNumber).min(1).max(MAX_CONFIG_POINTS),
+        ...configChange,
+      })
+      .superRefine(valueFitsKey)
+      .superRefine((v, ctx) => {
+        if (new Set(v.serialNumbers).size !== v.serialNumbers.length)
+          ctx.addIssue({ code: 'custom', path: ['serialNumbers'], message: 'validation.duplicate' });
+      }),
+    data: z.object({ key: z.string(), value: z.string(), results: z.array(pointConfigAnswer) }),
+    summary:
+      "ChangeConfiguration of one key on many points, ten chargers at a time; each point's answer (accepted, rejected, rebootRequired, notSupported, offline…)",
+  }),
   idTagOptions: endpoint({
     method: 'GET',
     path: path('idTagOptions'),
@@ -234,4 +270,4 @@ export const pointActionApi = {
 };
 
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
-export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions' | 'localListState'>;
+export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions' | 'localListState' | 'changeConfigurationMany'>;

@@ -6,6 +6,10 @@ export const ocppEn: Strings<typeof ocppZh> = {
   fields: {
     pointAction: {
       serialNumber: 'Serial number',
+      serialNumbers: 'Charge points',
+      pointName: 'Point name',
+      stationName: 'Station',
+      results: "Each charge point's answer",
       connectorId: 'Connector',
       idTag: 'Id tag',
       transactionId: 'Transaction',
@@ -184,6 +188,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     getCompositeSchedule: 'Get composite schedule',
     getConfiguration: 'Get configuration',
     changeConfiguration: 'Change configuration',
+    changeConfigurationMany: 'Change configuration on many points',
     autoRegister: 'Charge point auto-registered',
   },
   errors: {
@@ -204,5 +209,11 @@ export const ocppEn: Strings<typeof ocppZh> = {
   validation: {
     bucketMinutes: '{field} must be 15 or 60',
     idToken: '{field} must be 1 to 20 printable ASCII characters (letters, digits, spaces and symbols such as - _ .)',
+    ocppKeyReadonly: '{key} is read-only: charge points do not accept a change',
+    ocppKeyBoolean: '{key} takes true or false',
+    ocppKeyInteger: '{key} takes a whole number from {min} to {max}',
+    ocppKeyList: '{key} takes a comma-separated list; "{item}" is not one of its values ({values})',
+    ocppKeyPerConnector: 'Each item of {key} is "connector.rotation"; "{item}" is not (rotations: {values})',
+    ocppKeyEmpty: '{key} cannot be empty',
   },
 };

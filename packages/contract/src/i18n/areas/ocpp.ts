@@ -5,6 +5,10 @@ export const ocppZh = {
   fields: {
     pointAction: {
       serialNumber: '充电桩编号',
+      serialNumbers: '充电桩',
+      pointName: '充电桩名称',
+      stationName: '充电站',
+      results: '各充电桩的应答',
       connectorId: '充电枪编号',
       idTag: '授权标识',
       transactionId: '交易编号',
@@ -183,6 +187,7 @@ export const ocppZh = {
     getCompositeSchedule: '查询组合充电计划',
     getConfiguration: '读取充电桩配置',
     changeConfiguration: '修改充电桩配置',
+    changeConfigurationMany: '批量修改充电桩配置',
     autoRegister: '充电桩自动注册',
   },
   errors: {
@@ -203,5 +208,11 @@ export const ocppZh = {
   validation: {
     bucketMinutes: '{field}只能是 15 或 60',
     idToken: '{field}须为 1–20 个可打印的 ASCII 字符（字母、数字、空格及 - _ . 等符号）',
+    ocppKeyReadonly: '{key} 是只读配置项，充电桩不接受修改',
+    ocppKeyBoolean: '{key} 的值只能是 true 或 false',
+    ocppKeyInteger: '{key} 的值须为 {min} 到 {max} 之间的整数',
+    ocppKeyList: '{key} 的值是逗号分隔的列表，“{item}”不是可选项（可选：{values}）',
+    ocppKeyPerConnector: '{key} 的每一项须为“充电枪编号.相序”，“{item}”不符合（相序可选：{values}）',
+    ocppKeyEmpty: '{key} 的值不能为空',
   },
 } satisfies AreaVocabulary;

@@ -1,8 +1,8 @@
 import type { IdTagOption } from '@csms/contract';
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { lowerLike } from '../../lib/text-search.js';
-import { card, chargePoint, chargeUser, chargingTransaction } from '../../db/schema.js';
+import { card, chargePoint, chargeUser, chargingTransaction, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { stationScope } from '../monitor/scope.js';
 
@@ -26,6 +26,16 @@ export function createPointActionRepo({ db }: { db: Db }) {
         .where(and(eq(chargePoint.serialNumber, serialNumber), stationScope(p, chargePoint.providerId, chargePoint.stationId)))
         .limit(1);
       return row;
+    },
+
+    /** The points among `serialNumbers` in the caller's scope, with their names, in the order of their station and serial. */
+    async points(p: Principal, serialNumbers: string[]) {
+      return db
+        .select({ serialNumber: chargePoint.serialNumber, pointName: chargePoint.name, stationName: station.name })
+        .from(chargePoint)
+        .innerJoin(station, eq(station.id, chargePoint.stationId))
+        .where(and(inArray(chargePoint.serialNumber, serialNumbers), stationScope(p, chargePoint.providerId, chargePoint.stationId)))
+        .orderBy(asc(station.name), asc(chargePoint.serialNumber));
     },
 
     async transaction(chargePointId: number, transactionId: number) {

@@ -1,4 +1,4 @@
-import { Code, translate, type ConfigurationKey, type pointActionApi } from '@csms/contract';
+import { Code, translate, type ConfigurationKey, type PointConfigAnswer, type pointActionApi } from '@csms/contract';
 import type { AuthedCtx } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
 import { externalAll, Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
@@ -12,6 +12,9 @@ interface Deps {
   /** Each point's local authorization list: versions, Differential and Full updates (localList module). */
   localLists: Pick<LocalListService, 'send' | 'state' | 'chargerVersion'>;
 }
+
+/** Chargers asked at once by a change sent to many points. */
+const BULK_PARALLEL = 10;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -154,6 +157,26 @@ export function pointActionRoutes({ repo, ask, localLists }: Deps): Handlers<typ
       audit.operand = `point:${point.serialNumber}:${body.key}`;
       const a = await ask(point.serialNumber, 'ChangeConfiguration', { key: body.key, value: body.value });
       return answer(ctx, a, { key: body.key });
+    },
+    async changeConfigurationMany({ body, ctx, audit }) {
+      const points = await repo.points(ctx.principal, body.serialNumbers);
+      // One point outside the caller's scope and nothing is sent, as for a single point.
+      if (points.length !== body.serialNumbers.length) throw notFound();
+      audit.operand = `points:${points.length}:${body.key}`;
+      const results: PointConfigAnswer[] = new Array(points.length);
+      // Ten chargers asked at a time, each next one as soon as one answers: a large fleet is quick
+      // without a storm, and a charger that never answers holds up one lane, not a batch.
+      let next = 0;
+      const lane = async () => {
+        for (let i = next++; i < points.length; i = next++) {
+          const pt = points[i]!;
+          const a = await ask(pt.serialNumber, 'ChangeConfiguration', { key: body.key, value: body.value });
+          const message = a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null;
+          results[i] = { ...pt, status: a.status, chargerStatus: a.chargerStatus, message };
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(BULK_PARALLEL, points.length) }, lane));
+      return { key: body.key, value: body.value, results };
     },
     async localListState({ query, ctx }) {
       const point = await repo.point(ctx.principal, query.serialNumber);

@@ -364,6 +364,56 @@ describe('access', () => {
   });
 });
 
+describe('one configuration key changed on many points', () => {
+  const many = (body: Record<string, unknown>, token = a.token, lang: 'zh' | 'en' = 'en') =>
+    s.call<{ key: string; results: { serialNumber: string; status: string; message: string | null }[] }>(
+      'POST',
+      api.pointAction.changeConfigurationMany.path,
+      { token, body, lang },
+    );
+
+  it('sends ChangeConfiguration to each point and answers with each charger’s answer, in one system-log row', async () => {
+    const [p2, p3] = [await insertPoint(db, a.providerId), await insertPoint(db, a.providerId)];
+    const stops = [
+      s.app.bus.serve(point.serialNumber, async (c) => (sent.push(c), result({ status: 'RebootRequired' }))),
+      s.app.bus.serve(p2.serialNumber, async (c) => (sent.push(c), result({ status: 'Accepted' }))),
+    ];
+    try {
+      const r = await many(
+        { serialNumbers: [point.serialNumber, p2.serialNumber, p3.serialNumber], key: 'HeartbeatInterval', value: '120' },
+        a.token,
+        'zh',
+      );
+      expect(r.code).toBe(200);
+      const bySerial = Object.fromEntries(r.data.results.map((x) => [x.serialNumber, x]));
+      expect(bySerial[point.serialNumber]).toMatchObject({ status: 'rebootRequired', chargerStatus: 'RebootRequired' });
+      expect(bySerial[p2.serialNumber]).toMatchObject({ status: 'accepted' });
+      expect(bySerial[p3.serialNumber]).toMatchObject({ status: 'offline', message: translate('zh', 'errors.pointAction.offline') });
+      expect(sent.map((c) => c.payload)).toEqual([
+        { key: 'HeartbeatInterval', value: '120' },
+        { key: 'HeartbeatInterval', value: '120' },
+      ]);
+      const [log] = await db.select().from(systemLog).orderBy(desc(systemLog.id)).limit(1);
+      expect(log).toMatchObject({ operation: 'changeConfigurationMany', operand: 'points:3:HeartbeatInterval', result: 200 });
+    } finally {
+      for (const stopServing of stops) stopServing();
+    }
+  });
+
+  it('sends nothing when one point is another provider’s, or the value does not fit the key', async () => {
+    const theirs = await insertPoint(db, b.providerId);
+    charger(point.serialNumber, () => result({ status: 'Accepted' }));
+    const foreign = await many({ serialNumbers: [point.serialNumber, theirs.serialNumber], key: 'HeartbeatInterval', value: '60' });
+    expect(foreign.code).toBe(404);
+    const readonly = await many({ serialNumbers: [point.serialNumber], key: 'NumberOfConnectors', value: '4' }, a.token, 'zh');
+    expect(readonly).toMatchObject({ code: 400, msg: translate('zh', 'validation.ocppKeyReadonly', { key: 'NumberOfConnectors' }) });
+    const single = await act('changeConfiguration', { key: 'MeterValuesSampledData', value: 'Energy.Active.Import.Register,Watts' });
+    expect(single.code).toBe(400);
+    expect(single.msg).toContain('"Watts"');
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('remote-start choices', () => {
   it('lists the provider’s usable cards and charge users with their first usable card', async () => {
     const user = (

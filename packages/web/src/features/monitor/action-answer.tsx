@@ -1,7 +1,8 @@
 import type { ActionStatus, LocalListState } from '@csms/contract';
-import { Descriptions, Table, Tag, Typography } from 'antd';
+import { Descriptions, Table, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActionStatusTag } from '../../shared/ocpp/action-status-tag';
 import { formatDateTime } from '../../shared/resource/cells';
 import type { ActionKey } from './actions';
 import { LocalListRecord } from './local-list';
@@ -29,21 +30,6 @@ export interface Answer {
   } | null;
 }
 
-const color: Record<ActionStatus, string> = {
-  accepted: 'success',
-  scheduled: 'processing',
-  rebootRequired: 'warning',
-  rejected: 'error',
-  failed: 'error',
-  faulted: 'error',
-  offline: 'default',
-  notImplemented: 'warning',
-  notSupported: 'warning',
-  versionMismatch: 'warning',
-  occupied: 'warning',
-  unavailable: 'warning',
-};
-
 /** The charger's answer in words (both languages), with what it sent back. */
 export function ActionAnswer({ action, answer }: { action: ActionKey; answer: Answer }) {
   const { t } = useTranslation();
@@ -52,7 +38,7 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
   const words =
     action === 'unlock' && answer.status === 'accepted' ? t('monitor.dialog.unlocked') : t(`enums.actionStatus.${answer.status}`);
   const items = [
-    { key: 'status', label: f('status'), children: <Tag color={color[answer.status]}>{words}</Tag> },
+    { key: 'status', label: f('status'), children: <ActionStatusTag status={answer.status} words={words} /> },
     answer.message ? { key: 'message', label: f('message'), children: answer.message } : null,
     answer.chargerStatus
       ? { key: 'chargerStatus', label: f('chargerStatus'), children: <Typography.Text code>{answer.chargerStatus}</Typography.Text> }

@@ -1,15 +1,19 @@
 import { api, type ActionResult, type ConfigurationKey } from '@csms/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Authorized } from '../../shared/auth/authorized';
 import { useAuth } from '../../shared/auth/useAuth';
 import { ApiError, call } from '../../shared/api/client';
+import { KeyHelp, KeyValueInput, keyMeaning, keyUnit, useKeyMeanings, valueRule } from './key-value';
 
 const READ = (api.pointAction.getConfiguration.access as { permi: string }).permi;
 const EDIT = (api.pointAction.changeConfiguration.access as { permi: string }).permi;
+const RESET = (api.pointAction.reset.access as { permi: string }).permi;
+// The change on many points comes when it is first opened.
+const BulkChangeDialog = lazy(() => import('./config-bulk').then((m) => ({ default: m.BulkChangeDialog })));
 export const POINT_PARAM = 'point';
 
 /** The charger's answer when it is not a plain acceptance: its status in words and why. */
@@ -62,6 +66,8 @@ export function ConfigPanel() {
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<ConfigurationKey | null>(null);
   const [changed, setChanged] = useState<ActionResult | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const explained = useKeyMeanings();
   const [form] = Form.useForm<{ value: string }>();
   const read = useMutation({
     mutationFn: (serialNumber: string) => call(api.pointAction.getConfiguration, { body: { serialNumber } }),
@@ -69,6 +75,10 @@ export function ConfigPanel() {
   const change = useMutation({
     mutationFn: (v: { key: string; value: string }) =>
       call(api.pointAction.changeConfiguration, { body: { serialNumber: serial!, ...v } }, { fieldErrors: true }),
+  });
+  // A change the charger takes only after a reboot: a soft reset offered at once.
+  const reboot = useMutation({
+    mutationFn: (serialNumber: string) => call(api.pointAction.reset, { body: { serialNumber, type: 'Soft' } }),
   });
 
   const pick = (s: string | undefined) => {
@@ -84,7 +94,7 @@ export function ConfigPanel() {
   const save = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    const { value } = values;
+    const value = values.value ?? '';
     try {
       const result = await change.mutateAsync({ key: editing!.key, value });
       setChanged(result);
@@ -111,6 +121,11 @@ export function ConfigPanel() {
             {t('ocppLog.config.read')}
           </Button>
         </Authorized>
+        <Authorized permi={[EDIT]}>
+          <Button onClick={() => setBulkOpen(true)} data-testid="config-bulk">
+            {t('ocppLog.config.bulk')}
+          </Button>
+        </Authorized>
         {answer && answer.status === 'accepted' && (
           <Input.Search
             allowClear
@@ -132,13 +147,34 @@ export function ConfigPanel() {
             pagination={false}
             scroll={{ y: 520 }}
             columns={[
-              { key: 'key', dataIndex: 'key', title: t('fields.pointAction.key'), width: 280 },
+              {
+                key: 'key',
+                dataIndex: 'key',
+                title: t('fields.pointAction.key'),
+                width: 360,
+                render: (k: string) => (
+                  <Flex vertical>
+                    <span>{k}</span>
+                    {keyMeaning(t, k, explained) && (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {keyMeaning(t, k, explained)}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
+              },
               {
                 key: 'value',
                 dataIndex: 'value',
                 title: t('fields.pointAction.value'),
                 render: (v: string | null) =>
                   v === null ? <Typography.Text type="secondary">{t('ocppLog.config.noValue')}</Typography.Text> : v,
+              },
+              {
+                key: 'unit',
+                title: t('ocppLog.config.unit'),
+                width: 80,
+                render: (_: unknown, k: ConfigurationKey) => keyUnit(t, k.key, explained),
               },
               {
                 key: 'readonly',
@@ -162,6 +198,7 @@ export function ConfigPanel() {
                             size="small"
                             onClick={() => {
                               setChanged(null);
+                              reboot.reset();
                               form.setFieldsValue({ value: k.value ?? '' });
                               setEditing(k);
                             }}
@@ -200,19 +237,41 @@ export function ConfigPanel() {
         }
       >
         {changed ? (
-          <AnswerAlert answer={changed} />
+          <Flex vertical gap={12}>
+            <AnswerAlert answer={changed} />
+            {changed.status === 'rebootRequired' && (
+              <Authorized permi={[RESET]}>
+                {reboot.data ? (
+                  <AnswerAlert answer={reboot.data} />
+                ) : (
+                  <Button loading={reboot.isPending} onClick={() => reboot.mutate(serial!)} data-testid="config-reboot">
+                    {t('ocppLog.config.rebootNow')}
+                  </Button>
+                )}
+              </Authorized>
+            )}
+          </Flex>
         ) : (
           <Form form={form} layout="vertical">
+            {editing && <KeyHelp name={editing.key} />}
             <Form.Item
               name="value"
               label={t('fields.pointAction.value')}
-              rules={[{ max: 500, message: t('validation.tooLong', { field: t('fields.pointAction.value'), max: 500 }) }]}
+              rules={[
+                { max: 500, message: t('validation.tooLong', { field: t('fields.pointAction.value'), max: 500 }) },
+                valueRule(editing?.key),
+              ]}
             >
-              <Input autoFocus />
+              <KeyValueInput name={editing?.key} />
             </Form.Item>
           </Form>
         )}
       </Modal>
+      {bulkOpen && (
+        <Suspense fallback={null}>
+          <BulkChangeDialog open onClose={() => setBulkOpen(false)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

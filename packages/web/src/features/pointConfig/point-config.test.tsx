@@ -36,7 +36,10 @@ function serve(
       return {
         code: 200,
         msg: 'ok',
-        data: [{ id: 7, serialNumber: 'CP-7', pointName: 'Bay 7', stationId: 2, stationName: 'Harbour', providerId: 1, connectors: [] }],
+        data: [
+          { id: 7, serialNumber: 'CP-7', pointName: 'Bay 7', stationId: 2, stationName: 'Harbour', providerId: 1, connectors: [] },
+          { id: 8, serialNumber: 'CP-8', pointName: 'Bay 8', stationId: 2, stationName: 'Harbour', providerId: 1, connectors: [] },
+        ],
       };
     if (path === '/web/point/getConfiguration')
       return {
@@ -45,6 +48,36 @@ function serve(
         data: { status: 'accepted', chargerStatus: 'Accepted', message: null, configurationKey: keys, unknownKey: ['Nope'] },
       };
     if (path === '/web/point/changeConfiguration') return { code: 200, msg: 'ok', data: change };
+    if (path === '/web/point/reset')
+      return { code: 200, msg: 'ok', data: { status: 'accepted', chargerStatus: 'Accepted', message: null } };
+    if (path === '/web/getStations') return { code: 200, msg: 'ok', data: [{ id: 2, stationName: 'Harbour' }] };
+    if (path === '/web/point/changeConfigurationMany')
+      return {
+        code: 200,
+        msg: 'ok',
+        data: {
+          key: 'MeterValueSampleInterval',
+          value: '30',
+          results: [
+            {
+              serialNumber: 'CP-7',
+              pointName: 'Bay 7',
+              stationName: 'Harbour',
+              status: 'rebootRequired',
+              chargerStatus: 'RebootRequired',
+              message: null,
+            },
+            {
+              serialNumber: 'CP-8',
+              pointName: 'Bay 8',
+              stationName: 'Harbour',
+              status: 'offline',
+              chargerStatus: null,
+              message: 'The charge point is offline',
+            },
+          ],
+        },
+      };
     if (path === '/web/ocppLog/list') return { code: 200, msg: 'ok', data: { list: [logRow], total: 1 } };
     if (path === '/web/ocppLog/get')
       return { code: 200, msg: 'ok', data: { ...logRow, payload: { chargePointVendor: 'Acme' }, responsePayload: { status: 'Accepted' } } };
@@ -58,16 +91,22 @@ function serve(
 beforeEach(signInAdmin);
 
 describe('point configuration', () => {
-  it('reads the configuration of the chosen point and changes a writable key', async () => {
+  it('reads the configuration of the chosen point, explains its keys, changes a writable one and offers the reboot it needs', async () => {
     const calls = serve();
     renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration?point=CP-7');
     fireEvent.click(await screen.findByTestId('config-read'));
     await screen.findByText('HeartbeatInterval');
     expect(screen.getByText('Keys the charge point does not know: Nope')).toBeTruthy();
+    expect(screen.getByText('Number of connectors of the point')).toBeTruthy();
     // The read-only key offers no edit.
     expect(screen.getAllByText('Edit')).toHaveLength(1);
     fireEvent.click(screen.getByText('Edit'));
     const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('key-help').textContent).toContain('Feature profile: Core');
+    // A value the key cannot take is refused in the dialog, in words, and nothing is sent.
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: 'often' } });
+    fireEvent.click(within(dialog).getByTestId('config-save'));
+    expect(await within(dialog).findByText('HeartbeatInterval takes a whole number from 0 to 2147483647')).toBeTruthy();
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '60' } });
     fireEvent.click(within(dialog).getByTestId('config-save'));
     const answer = await within(dialog).findByTestId('config-answer');
@@ -78,6 +117,33 @@ describe('point configuration', () => {
       path: '/web/point/changeConfiguration',
       body: { serialNumber: 'CP-7', key: 'HeartbeatInterval', value: '60' },
     });
+    fireEvent.click(within(dialog).getByTestId('config-reboot'));
+    await waitFor(() => expect(within(dialog).getAllByTestId('config-answer')).toHaveLength(2));
+    expect(calls.find((c) => c.path === '/web/point/reset')?.body).toEqual({ serialNumber: 'CP-7', type: 'Soft' });
+  });
+
+  it('changes one key on all points of a station, shows each answer and reboots those that need it', async () => {
+    const calls = serve();
+    renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration');
+    fireEvent.click(await screen.findByTestId('config-bulk'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByLabelText('Station'));
+    fireEvent.click((await screen.findAllByText('Harbour', { selector: '.ant-select-item-option-content' }))[0]!);
+    fireEvent.click(await within(dialog).findByTestId('bulk-all-points'));
+    fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'MeterValueSampleInterval' } });
+    expect((await within(dialog).findByTestId('key-help')).textContent).toContain('Interval of meter samples');
+    fireEvent.change(within(dialog).getByLabelText('Value'), { target: { value: '30' } });
+    fireEvent.click(within(dialog).getByTestId('bulk-send'));
+    expect((await within(dialog).findByTestId('bulk-summary')).textContent).toBe('0 accepted, 1 take effect after a reboot, 1 not changed');
+    expect(calls.find((c) => c.path === '/web/point/changeConfigurationMany')?.body).toEqual({
+      serialNumbers: ['CP-7', 'CP-8'],
+      key: 'MeterValueSampleInterval',
+      value: '30',
+    });
+    expect(within(dialog).getByText('The charge point is offline')).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('bulk-reboot'));
+    await waitFor(() => expect(within(dialog).queryByTestId('bulk-reboot')).toBeNull());
+    expect(calls.filter((c) => c.path === '/web/point/reset').map((c) => c.body)).toEqual([{ serialNumber: 'CP-7', type: 'Soft' }]);
   });
 
   it('shows the OCPP log with the request and response payloads in the detail, in Chinese', async () => {

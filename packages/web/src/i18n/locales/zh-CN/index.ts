@@ -58,5 +58,5 @@ export const zhCN = {
   ...maintenance,
 };
 
-type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+export type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 export type UiCatalogue = Strings<typeof zhCN>;
