@@ -84,15 +84,21 @@ function weigh(keys) {
 
 /**
  * A module and the lazy chunks it renders at once: those `budget.eager` lists for it (the shell's
- * message bell), and, for a screen, every lazy import of its own module (the dashboard's widgets).
+ * message bell), and, for a screen, every lazy import of its own module (the dashboard's widgets),
+ * but those `budget.onDemand` lists for it (a dialog that a click opens, bundled into the screen's
+ * chunk with the module that opens it) and catalogue parts of the other language.
  * Dialogs and drawers that open on a click are lazy imports of deeper modules and do not count.
  */
-function withEager(key, { ownLazy }) {
+function withEager(key, { ownLazy, locale }) {
   if (!key) return [];
   const listed = budget.eager?.[key] ?? [];
+  const later = budget.onDemand?.[key] ?? [];
   const dynamic = manifest[key].dynamicImports ?? [];
-  for (const e of listed) if (!dynamic.includes(e)) throw new Error(`weight-budget.json: ${e} is not a lazy import of ${key}`);
-  return [key, ...listed, ...(ownLazy ? dynamic : [])];
+  for (const e of [...listed, ...later])
+    if (!dynamic.includes(e)) throw new Error(`weight-budget.json: ${e} is not a lazy import of ${key}`);
+  const otherLanguage = (k) => /^src\/i18n\/locales\/([^/]+)\//.exec(k)?.[1] !== undefined && !k.startsWith(`src/i18n/locales/${locale}/`);
+  const own = ownLazy ? dynamic.filter((k) => !later.includes(k) && !otherLanguage(k)) : [];
+  return [key, ...listed, ...own];
 }
 
 // The route model: what src/app/router.tsx, the console's root and the shell open lazily (budget.modules names them).
@@ -101,10 +107,12 @@ const entry = 'index.html';
 const routes = [];
 for (const locale of Object.keys(m.catalogue)) {
   const common = [entry, m.catalogue[locale]];
-  routes.push({ route: '/login', locale, keys: [...common, ...withEager(m.signIn, { ownLazy: false })], limit: budget.signInKb });
+  // The sign-in page fetches its own part of the catalogue; the console the whole (src/main.tsx).
+  const signIn = [entry, m.signInCatalogue[locale], ...withEager(m.signIn, { ownLazy: false })];
+  routes.push({ route: '/login', locale, keys: signIn, limit: budget.signInKb });
   const open = publicPaths();
   for (const s of registryScreens()) {
-    const screen = withEager(s.module, { ownLazy: true });
+    const screen = withEager(s.module, { ownLazy: true, locale });
     // Every route but sign-in opens the console's root (antd's providers), and a signed-in one the shell.
     const root = [...common, ...withEager(m.consoleRoot, { ownLazy: false })];
     const keys = open.includes(s.path) ? [...root, ...screen] : [...root, ...withEager(m.shell, { ownLazy: false }), ...screen];

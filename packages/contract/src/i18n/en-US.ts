@@ -1,3 +1,4 @@
+import { signInEn as signIn } from './sign-in.js';
 import type { Vocabulary } from './zh-CN.js';
 import { stationEn } from './areas/station.en.js';
 import { ocppEn } from './areas/ocpp.en.js';
@@ -27,16 +28,7 @@ export const enUS: Vocabulary = {
       pointId: 'Charge point',
       serialNumber: 'Serial number',
     },
-    auth: {
-      username: 'Account',
-      password: 'Password',
-      code: 'Captcha',
-      uuid: 'Captcha ID',
-      oldPwd: 'Old password',
-      newPwd: 'New password',
-      confirmNewPwd: 'Confirm password',
-      userName: 'Username',
-    },
+    auth: signIn.fields.auth,
     organization: {
       orgName: 'Organisation name',
       description: 'Description',
@@ -178,7 +170,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.fields,
   },
   enums: {
-    language: { zh: '中文', en: 'English' },
+    language: signIn.enums.language,
     providerType: { super: 'Super provider', common: 'Common provider' },
     userStatus: { '1': 'Enabled', '0': 'Disabled' },
     yesNo: { '1': 'Yes', '0': 'No' },
@@ -351,25 +343,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.errors,
   },
   validation: {
-    required: '{field} is required',
-    tooShort: '{field} must be at least {min} characters',
-    tooLong: '{field} must be at most {max} characters',
-    tooSmall: '{field} must be at least {min}',
-    tooBig: '{field} must be at most {max}',
-    invalidEmail: '{field} is not a valid email address',
-    invalidFormat: '{field} is not in the right format',
-    invalidOption: '{field} must be one of the offered values',
-    invalidType: '{field} has the wrong type',
-    unknownField: 'Field not allowed: {field}',
-    passwordMismatch: 'The two passwords do not match!',
-    passwordClasses: '{field} must contain {classes}',
-    passwordClassesSome: '{field} must contain at least {n} of: {classes}',
-    passwordCommon: '{field} is one of the most commonly used passwords; choose another',
-    listSeparator: ', ',
-    pageSize: '{field} must be 10, 20, 50 or 300',
-    pageSizeLong: '{field} must be 10, 20, 50, 300 or 1000',
-    badCharacter: '{field} contains a character that is not allowed (NUL or broken Unicode)',
-    recipientsRequired: 'Choose recipient roles or enter recipient users',
+    ...signIn.validation,
     ...stationEn.validation,
     ...ocppEn.validation,
     ...cardsEn.validation,

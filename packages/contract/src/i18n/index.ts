@@ -5,6 +5,7 @@ export type Lang = 'zh' | 'en';
 export const vocabularies: Record<Lang, Vocabulary> = { zh: zhCN, en: enUS };
 export type { Vocabulary };
 export { zhCN, enUS };
+export { signInZh, signInEn } from './sign-in.js';
 
 /** `X-Language` header or cookie value to a language; anything unknown is Chinese, the product default. */
 export function toLang(value: string | undefined | null): Lang {

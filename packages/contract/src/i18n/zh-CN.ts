@@ -1,4 +1,5 @@
 import type { Strings } from './areas/strings.js';
+import { signInZh as signIn } from './sign-in.js';
 import { stationZh } from './areas/station.js';
 import { ocppZh } from './areas/ocpp.js';
 import { cardsZh } from './areas/cards.js';
@@ -28,16 +29,7 @@ export const zhCN = {
       pointId: '充电桩',
       serialNumber: '充电桩编号',
     },
-    auth: {
-      username: '账号',
-      password: '密码',
-      code: '验证码',
-      uuid: '验证码编号',
-      oldPwd: '旧密码',
-      newPwd: '新密码',
-      confirmNewPwd: '确认密码',
-      userName: '用户名',
-    },
+    auth: signIn.fields.auth,
     organization: {
       orgName: '组织名称',
       description: '描述',
@@ -179,7 +171,7 @@ export const zhCN = {
     ...maintenanceZh.fields,
   },
   enums: {
-    language: { zh: '中文', en: 'English' },
+    language: signIn.enums.language,
     providerType: { super: '超级运营商', common: '普通运营商' },
     userStatus: { '1': '启用', '0': '停用' },
     yesNo: { '1': '是', '0': '否' },
@@ -346,25 +338,7 @@ export const zhCN = {
     ...maintenanceZh.errors,
   },
   validation: {
-    required: '请输入{field}',
-    tooShort: '{field}长度不能少于 {min} 个字符',
-    tooLong: '{field}长度不能超过 {max} 个字符',
-    tooSmall: '{field}不能小于 {min}',
-    tooBig: '{field}不能大于 {max}',
-    invalidEmail: '{field}不是有效的邮箱地址',
-    invalidFormat: '{field}格式不正确',
-    invalidOption: '{field}的取值无效',
-    invalidType: '{field}类型不正确',
-    unknownField: '不允许的字段：{field}',
-    passwordMismatch: '两次输入密码不一致!',
-    passwordClasses: '{field}必须包含{classes}',
-    passwordClassesSome: '{field}必须至少包含以下字符中的 {n} 类：{classes}',
-    passwordCommon: '{field}是最常用的密码之一，请换一个',
-    listSeparator: '、',
-    pageSize: '{field}只能是 10、20、50、300',
-    pageSizeLong: '{field}只能是 10、20、50、300、1000',
-    badCharacter: '{field}包含不允许的字符（空字符或无效的 Unicode）',
-    recipientsRequired: '请选择接收角色或填写接收用户',
+    ...signIn.validation,
     ...stationZh.validation,
     ...ocppZh.validation,
     ...cardsZh.validation,

@@ -1,12 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { loadConsoleCatalogue } from '../i18n';
 import { getToken } from '../shared/cookies';
 import { PlainLoading } from './plain-loading';
 
 // Each entry point fetches only its own code: the sign-in page is drawn without antd and never
 // loads the console (antd, the shell, the screens); the console never loads the sign-in page.
 const LoginPage = lazy(() => import('./routes/login-route'));
-const ConsoleRoot = lazy(() => import('./console-root'));
+// The console waits for its whole catalogue, fetched alongside when the app started on the sign-in page.
+const ConsoleRoot = lazy(() => Promise.all([import('./console-root'), loadConsoleCatalogue()]).then(([m]) => m));
 
 /** With a session, the sign-in page sends the user on to the root (spec §2). */
 function LoginRoute() {

@@ -17,6 +17,12 @@ export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
   return catalogue;
 }
 
+/** The sign-in page's small part of the catalogue (./sign-in.zh-CN.ts): its own texts and the validation messages. */
+async function loadSignInCatalogue(locale: Locale) {
+  const { catalogue } = locale === 'en-US' ? await import('./sign-in.en-US') : await import('./sign-in.zh-CN');
+  return catalogue;
+}
+
 /** Starts i18next on the given resources (the console: one language; tests: both, from ./resources). */
 export function initI18n(locale: Locale = currentLocale(), resources: Resource) {
   void i18n.use(initReactI18next).init({
@@ -32,18 +38,36 @@ export function initI18n(locale: Locale = currentLocale(), resources: Resource) 
 
 let started: Catalogue | undefined;
 
-/** The catalogue startI18n loaded (antd's locale for the console's providers). */
+/** The catalogue the console loaded (antd's locale for the console's providers). */
 export function loadedCatalogue(): Catalogue {
-  if (!started) throw new Error('loadedCatalogue() before startI18n()');
+  if (!started) throw new Error('loadedCatalogue() before startI18n() or loadConsoleCatalogue()');
   return started;
 }
 
-/** Loads the language's catalogue and starts i18next and dayjs on it. */
-export async function startI18n(locale: Locale = currentLocale()): Promise<Catalogue> {
+/**
+ * Starts i18next on the language's catalogue: the sign-in page's part of it when that is the
+ * page opened (so the sign-in page does not fetch the console's copy), else the whole.
+ */
+export async function startI18n(locale: Locale = currentLocale(), { signIn = false } = {}): Promise<void> {
+  if (signIn) {
+    const part = await loadSignInCatalogue(locale);
+    initI18n(locale, { [locale]: { translation: part.translation } });
+    return;
+  }
   const catalogue = await loadCatalogue(locale);
   started = catalogue;
   initI18n(locale, { [locale]: { translation: catalogue.translation } });
   dayjs.locale(catalogue.dayjsLocale);
+}
+
+/** The whole catalogue, before the console renders: fetched now when the app started on the sign-in page. */
+export async function loadConsoleCatalogue(): Promise<Catalogue> {
+  if (started) return started;
+  const locale = i18n.language as Locale;
+  const catalogue = await loadCatalogue(locale);
+  i18n.addResourceBundle(locale, 'translation', catalogue.translation, true, true);
+  dayjs.locale(catalogue.dayjsLocale);
+  started = catalogue;
   return catalogue;
 }
 
