@@ -46,7 +46,7 @@ export const permissionCatalogue: PermissionGroup[] = [
     menu: '/configurationManagement/versionManage',
     permissions: [
       ...actions('config:firmwareVersion', ['list', 'query', 'add', 'edit', 'remove']),
-      ...actions('config:firmwareUpgrade', ['list', 'query', 'add', 'retry']),
+      ...actions('config:firmwareUpgrade', ['list', 'query', 'add', 'retry', 'export']),
     ],
   },
   { menu: '/configurationManagement/carManage', permissions: actions('config:car', [...CRUD, 'import']) },
@@ -92,7 +92,7 @@ export const permissionCatalogue: PermissionGroup[] = [
     permissions: [
       ...actions('config:pointConfig', ['query', 'edit']),
       ...actions('config:ocppLog', ['list', 'export']),
-      ...actions('config:diagnostics', ['list', 'query', 'add']),
+      ...actions('config:diagnostics', ['list', 'query', 'add', 'export']),
     ],
   },
 ];

@@ -51,7 +51,7 @@ import { createDiagnosticsReceiver, diagnosticsRoutes } from './modules/diagnost
 import { createFirmwareRepo } from './modules/firmware/firmware.repo.js';
 import { createFtpServer, type FtpServer } from './lib/ftp.js';
 import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './modules/firmware/firmware.routes.js';
-import { createFirmwareUpgrades } from './modules/firmware/firmware.service.js';
+import { createFirmwareUpgrades, startFirmwareSweep } from './modules/firmware/firmware.service.js';
 import { createReservationRepo } from './modules/reservation/reservation.repo.js';
 import { reservationRoutes } from './modules/reservation/reservation.routes.js';
 import { createReservationExpiry } from './modules/reservation/reservation.service.js';
@@ -368,7 +368,12 @@ export async function buildApp({
   );
   // Remote maintenance: firmware packages served to chargers by the server itself, upgrades followed point by point.
   const firmware = createFirmwareRepo({ db });
-  const firmwareUpgrades = createFirmwareUpgrades({ repo: firmware, ask });
+  const firmwareUpgrades = createFirmwareUpgrades({ repo: firmware, ask, holds: (serialNumber) => ocpp.holds(serialNumber) });
+  // Rollout in waves: what a crash left due is sent at start-up; time limits and the rest every 30 s.
+  const firmwareSweep = startFirmwareSweep({
+    upgrades: firmwareUpgrades,
+    onError: (err) => server.log.error({ err }, 'firmware upgrade: sweep failed'),
+  });
   mount(api.firmwareVersion, firmwareVersionRoutes({ repo: firmware, config }));
   mount(
     api.firmwareUpgrade,
@@ -376,6 +381,8 @@ export async function buildApp({
       repo: firmware,
       upgrades: firmwareUpgrades,
       uow,
+      events,
+      columns,
       config,
       onError: (err) => server.log.error({ err }, 'firmware upgrade: sending failed'),
     }),
@@ -386,7 +393,7 @@ export async function buildApp({
   // Diagnostics: GetDiagnostics with an upload target per request, the file received over HTTP or FTP.
   const diagnostics = createDiagnosticsRepo({ db });
   const diagnosticsReceiver = createDiagnosticsReceiver({ repo: diagnostics, config });
-  mount(api.diagnostics, diagnosticsRoutes({ repo: diagnostics, points: firmware, ask, config }));
+  mount(api.diagnostics, diagnosticsRoutes({ repo: diagnostics, points: firmware, ask, events, columns, config }));
   diagnosticsReceiver.mount(server);
   ocpp.onDiagnosticsStatus((point, status) => diagnosticsReceiver.reported(point, status));
   // The FTP server (CSMS_FTP_PORT): a diagnostics request writes into its own directory; a firmware package is read from its own.
@@ -469,6 +476,7 @@ export async function buildApp({
   server.addHook('onReady', async () => localListSync.start());
   server.addHook('onReady', async () => balancer.start());
   server.addHook('onReady', async () => ftp?.start());
+  server.addHook('onReady', async () => firmwareSweep.start());
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
@@ -480,6 +488,7 @@ export async function buildApp({
     ready = false;
     await localListSync.stop();
     await balancer.stop();
+    await firmwareSweep.stop();
     await jobs.stop();
     await ftp?.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.

@@ -543,6 +543,10 @@ export const tenantResources: TenantResource[] = [
         ep: api.pointAction.changeConfiguration,
         input: (id) => ({ body: { serialNumber: serialOf(id), key: 'HeartbeatInterval', value: '1' } }),
       },
+      {
+        ep: api.pointAction.changeConfigurationMany,
+        input: (id) => ({ body: { serialNumbers: [serialOf(id)], key: 'HeartbeatInterval', value: '1' } }),
+      },
       { ep: api.pointAction.idTagOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.pointAction.localListState, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.monitor.points, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
@@ -944,6 +948,11 @@ export const tenantResources: TenantResource[] = [
         input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
         expect: 'emptyList',
       },
+      {
+        ep: api.firmwareUpgrade.export,
+        input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
       // A new upgrade of A's point: B cannot name it.
       {
         ep: api.firmwareUpgrade.add,
@@ -982,6 +991,11 @@ export const tenantResources: TenantResource[] = [
       {
         ep: api.diagnostics.list,
         input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('diagnostics', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.diagnostics.export,
+        input: (id) => ({ body: { format: 'csv', stationId: smartOf('diagnostics', id).stationId } }),
         expect: 'emptyList',
       },
     ],

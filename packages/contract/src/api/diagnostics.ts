@@ -82,6 +82,7 @@ export const diagnosticsApi = {
     operation: 'getDiagnostics',
     summary: 'GetDiagnostics to each point; one request per point, each with its own upload target and answer',
   }),
+  export: c.export(diagnosticsFilter),
   download: endpoint({
     method: 'GET',
     path: c.path('download'),

@@ -51,12 +51,14 @@ export const firmwareVersionFilter = z.object({
 });
 
 /**
- * Where one point stands in an upgrade: before the charger hears of it (`pending` while it is
- * offline), its answer, each FirmwareStatusNotification, and the outcome its next boot shows
- * (`confirmed`: it reports the package's version; `notInstalled`: it booted after installing with
- * another version).
+ * Where one point stands in an upgrade: waiting for its wave (`queued`, an upgrade in waves), before
+ * the charger hears of it (`pending` while it is offline), its answer, each
+ * FirmwareStatusNotification, and the outcome its next boot shows (`confirmed`: it reports the
+ * package's version; `notInstalled`: it booted after installing with another version;
+ * `timedOut`: in an upgrade in waves, not finished within the wave's time limit).
  */
 export const firmwarePointStates = [
+  'queued',
   'pending',
   'sent',
   'rejected',
@@ -69,10 +71,24 @@ export const firmwarePointStates = [
   'Idle',
   'confirmed',
   'notInstalled',
+  'timedOut',
 ] as const;
 export type FirmwarePointState = (typeof firmwarePointStates)[number];
 /** The states that end a point's part in an upgrade as a failure (retry sends it again). */
-export const firmwareFailedStates: readonly FirmwarePointState[] = ['rejected', 'DownloadFailed', 'InstallationFailed', 'notInstalled'];
+export const firmwareFailedStates: readonly FirmwarePointState[] = [
+  'rejected',
+  'DownloadFailed',
+  'InstallationFailed',
+  'notInstalled',
+  'timedOut',
+];
+/**
+ * Rollout in waves: a point is done with its wave once it installed the package or failed (a dead
+ * charger must not hold the rollout up); the next wave is sent when every point sent so far is done.
+ */
+export const firmwareWaveDoneStates: readonly FirmwarePointState[] = ['Installed', 'confirmed', ...firmwareFailedStates];
+/** A wave's time limit when the upgrade names none, in minutes. */
+export const FIRMWARE_WAVE_TIMEOUT_MINUTES = 60;
 
 const serialNumber = z.string().trim().min(1).max(48);
 
@@ -91,8 +107,18 @@ export const firmwareUpgradeCreate = z
     /** Seconds. */
     retryInterval: z.number().int().min(0).max(86_400).optional(),
     description: optText(500),
+    /** Points per wave: the next wave is sent once each point of the ones sent is done; empty: all at once. */
+    waveSize: z.number().optional(),
+    /** Minutes a wave's point has to finish before it counts as failed (`timedOut`); only with waves. */
+    waveTimeoutMinutes: z.number().int().min(1).max(10_080).optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.waveSize !== undefined) {
+      if (!Number.isInteger(v.waveSize) || v.waveSize < 1)
+        ctx.addIssue({ code: 'custom', path: ['waveSize'], message: 'validation.waveSize' });
+      else if (v.waveSize > v.serialNumbers.length)
+        ctx.addIssue({ code: 'custom', path: ['waveSize'], message: 'validation.waveSizeTooBig', params: { n: v.serialNumbers.length } });
+    }
     if (!v.versionId && !v.location) ctx.addIssue({ code: 'custom', path: ['versionId'], message: 'validation.firmwareSource' });
     if (v.versionId && v.location) ctx.addIssue({ code: 'custom', path: ['location'], message: 'validation.firmwareOneSource' });
     if (v.location && !/^(https?|ftps?):\/\/[^\s/]+/i.test(v.location))
@@ -103,6 +129,8 @@ export const firmwareUpgradeCreate = z
 
 export const firmwareUpgradePointDto = z.object({
   serialNumber: z.string(),
+  /** Its wave, from 1 (every point is in wave 1 of an upgrade sent all at once). */
+  wave: z.number(),
   pointName: z.string(),
   stationName: z.string(),
   state: z.enum(firmwarePointStates),
@@ -129,6 +157,12 @@ export const firmwareUpgradeDto = z.object({
   retries: z.number().nullable(),
   retryInterval: z.number().nullable(),
   description: z.string().nullable(),
+  /** Points per wave, and a wave's time limit in minutes; null: all at once. */
+  waveSize: z.number().nullable(),
+  waveTimeoutMinutes: z.number().nullable(),
+  /** The last wave sent so far, and how many there are; null: all at once. */
+  currentWave: z.number().nullable(),
+  waveCount: z.number().nullable(),
   /** Points per state. */
   counts: z.record(z.string(), z.number()),
   total: z.number(),
@@ -178,8 +212,10 @@ export const firmwareUpgradeApi = {
   list: upgrades.list(firmwareUpgradeFilter, firmwareUpgradeDto),
   get: upgrades.get(firmwareUpgradeDto),
   add: upgrades.add(firmwareUpgradeCreate, firmwareUpgradeDto, {
-    summary: 'UpdateFirmware to every chosen point online now; an offline one gets it when it connects again',
+    summary:
+      'UpdateFirmware to every chosen point online now (with waveSize: to the first wave, the next once each point sent is done); an offline one gets it when it connects again',
   }),
+  export: upgrades.export(firmwareUpgradeFilter),
   points: endpoint({
     method: 'GET',
     path: upgrades.path('points'),

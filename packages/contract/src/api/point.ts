@@ -104,7 +104,16 @@ export const pointFilter = z.object({
 });
 
 export const pointOption = pointDto
-  .pick({ id: true, serialNumber: true, pointName: true, stationId: true, stationName: true, providerId: true })
+  .pick({
+    id: true,
+    serialNumber: true,
+    pointName: true,
+    stationId: true,
+    stationName: true,
+    providerId: true,
+    model: true,
+    firmwareVersion: true,
+  })
   .extend({
     connectors: z.array(connectorDto.pick({ connectorNo: true, connectorName: true, standard: true, type: true })),
   });
@@ -140,7 +149,13 @@ export const pointApi = {
     access: 'session',
     resource,
     mutation: false,
-    body: z.object({ stationId: z.number().int().positive().optional(), serialNumber: optText(48) }),
+    body: z.object({
+      stationId: z.number().int().positive().optional(),
+      serialNumber: optText(48),
+      /** The model and the firmware version the charger reported at its last boot, exactly (a firmware upgrade's picker). */
+      model: optText(50),
+      firmwareVersion: optText(50),
+    }),
     data: z.array(pointOption),
     summary: 'Points the caller can see, with their connectors, for pickers',
   }),

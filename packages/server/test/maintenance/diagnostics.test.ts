@@ -104,6 +104,29 @@ describe('diagnostics', () => {
     expect(bad.data.field).toBe('stopTime');
     expect(bad.msg).toBe('结束时间须晚于开始时间');
   });
+
+  it('exports the requests of a station with their state in the caller’s language, FTP passwords hidden', async () => {
+    const p = await createPoint(s.database.db, { connectors: 1 });
+    const r = await post<DiagnosticsDto[]>(api.diagnostics.add, {
+      serialNumbers: [p.serialNumber],
+      location: 'ftp://u:secret@logs.example.com/in/',
+    });
+    const res = await fetch(`${s.url}/prod-api${api.diagnostics.export.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'x-language': 'en' },
+      body: JSON.stringify({ format: 'csv', stationId: p.stationId }),
+    });
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]!.split(',').slice(0, 5)).toEqual(['Diagnostics ID', 'Station', 'Point serial number', 'Point name', 'Status']);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`${r.data[0]!.id},`);
+    expect(lines[1]).toContain(`${p.serialNumber},Point offline,`);
+    expect(lines[1]).toContain('ftp://u:***@logs.example.com/in/');
+    expect(lines[1]).not.toContain('secret');
+  });
 });
 
 describe('firmware over FTP', () => {

@@ -1,8 +1,11 @@
-import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto } from '@csms/contract';
+import http from 'node:http';
+import type net from 'node:net';
+import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto, type PointOption } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargePoint } from '../../src/db/schema.js';
+import { buildApp } from '../../src/app.js';
+import { chargePoint, firmwareUpgrade, firmwareUpgradePoint } from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 
@@ -28,10 +31,10 @@ afterAll(async () => {
 });
 
 /** A simulated charger on firmware 1.0.0, connected and booted; `sha256` makes it check the file it downloads. */
-async function charger(firmware: { expectSha256?: string } = {}) {
-  const p = await createPoint(s.database.db, { connectors: 1 });
+async function charger(firmware: { expectSha256?: string } = {}, on: TestServer = s) {
+  const p = await createPoint(on.database.db, { connectors: 1 });
   const sim = createChargePoint({
-    url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
+    url: `${on.url.replace(/^http/, 'ws')}/ocpp`,
     serialNumber: p.serialNumber,
     key: p.key!,
     connectors: 1,
@@ -188,5 +191,253 @@ describe('an upgrade over real sockets and a real download', () => {
     expect(retried.data.retried).toBe(1);
     await eventually(async () => (await pointsOf(up.data.id)).every((x) => x.state === 'confirmed'), 30_000);
     expect(statuses.filter((x) => x === 'Installed')).toHaveLength(1);
+  });
+});
+
+/** Counts each UpdateFirmware a simulated charger receives, into `log` as `<name>:update`, and its Installed as `<name>:installed`. */
+function follow(sim: ChargePoint, name: string, log: string[]) {
+  sim.on('traffic', (e) => {
+    if (e.type === 'callReceived' && e.action === 'UpdateFirmware') log.push(`${name}:update`);
+  });
+  sim.on('firmware', (e) => {
+    if (e.status === 'Installed') log.push(`${name}:installed`);
+  });
+  return () => log.filter((x) => x === `${name}:update`).length;
+}
+
+/** A package on a server of the test's own, held back until `release()`: the points that fetch it stay downloading meanwhile. */
+async function heldPackage(version: string) {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const fetched: string[] = [];
+  const files = http.createServer((req, res) => {
+    fetched.push(req.url ?? '');
+    void held.then(() => res.end(`version: ${version}\n${'z'.repeat(5_000)}`));
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  const location = `http://127.0.0.1:${(files.address() as net.AddressInfo).port}/fw-${version}.bin`;
+  return {
+    location,
+    fetched,
+    release,
+    close: () => {
+      release();
+      files.close();
+    },
+  };
+}
+
+describe('an upgrade in waves', () => {
+  const pointsOf = async (id: number, on: TestServer = s, token = admin) =>
+    (await on.call<FirmwareUpgradePointDto[]>('GET', `${api.firmwareUpgrade.points.path}?id=${id}`, { token })).data;
+
+  it('refuses a wave size that is not a whole number of points, or more than the points, naming it in both languages', async () => {
+    const a = await createPoint(s.database.db, { connectors: 1 });
+    const b = await createPoint(s.database.db, { connectors: 1 });
+    const body = { serialNumbers: [a.serialNumber, b.serialNumber], location: 'https://firmware.example.com/fw.bin' };
+    const cases = [
+      [{ waveSize: 0 }, 'Points per wave must be a whole number, at least 1', '每批充电桩数须是不小于 1 的整数'],
+      [{ waveSize: 1.5 }, 'Points per wave must be a whole number, at least 1', '每批充电桩数须是不小于 1 的整数'],
+      [{ waveSize: 3 }, 'Points per wave cannot be more than the points chosen (2)', '每批充电桩数不能多于所选充电桩数（2）'],
+    ] as const;
+    for (const [extra, en, zh] of cases) {
+      const r1 = await post<{ field: string }>(api.firmwareUpgrade.add, { ...body, ...extra });
+      expect([r1.code, r1.data.field, r1.msg]).toEqual([400, 'waveSize', en]);
+      const r2 = await post<{ field: string }>(api.firmwareUpgrade.add, { ...body, ...extra }, 'zh');
+      expect([r2.code, r2.data.field, r2.msg]).toEqual([400, 'waveSize', zh]);
+    }
+    const time = await post<{ field: string }>(api.firmwareUpgrade.add, { ...body, waveSize: 1, waveTimeoutMinutes: 0 });
+    expect([time.code, time.data.field]).toEqual([400, 'waveTimeoutMinutes']);
+    // All the points in one wave is one wave; the points go in the order chosen.
+    const one = await post<FirmwareUpgradeDto>(api.firmwareUpgrade.add, {
+      ...body,
+      serialNumbers: [b.serialNumber, a.serialNumber],
+      waveSize: 1,
+    });
+    expect(one.data).toMatchObject({
+      waveSize: 1,
+      waveTimeoutMinutes: 60,
+      currentWave: 1,
+      waveCount: 2,
+      counts: { pending: 1, queued: 1 },
+    });
+    expect((await pointsOf(one.data.id)).map((x) => [x.serialNumber, x.wave, x.state])).toEqual([
+      [b.serialNumber, 1, 'pending'],
+      [a.serialNumber, 2, 'queued'],
+    ]);
+  });
+
+  it('sends the next wave only once every point of the one before has installed', async () => {
+    const pkg = await heldPackage('5.0.0');
+    try {
+      const log: string[] = [];
+      const cs = [await charger(), await charger(), await charger()];
+      const updates = cs.map((c, i) => follow(c.sim, `p${i}`, log));
+      const up = await post<FirmwareUpgradeDto>(api.firmwareUpgrade.add, {
+        serialNumbers: cs.map((c) => c.serialNumber),
+        location: pkg.location,
+        waveSize: 2,
+      });
+      expect(up.code, up.msg).toBe(200);
+      expect(up.data).toMatchObject({ waveSize: 2, currentWave: 1, waveCount: 2, counts: { pending: 2, queued: 1 } });
+
+      // The first wave is sent and downloads; the third point waits for its wave meanwhile.
+      await eventually(async () => pkg.fetched.length === 2 && updates[0]!() === 1 && updates[1]!() === 1);
+      const during = await pointsOf(up.data.id);
+      expect(during.find((x) => x.serialNumber === cs[2]!.serialNumber)).toMatchObject({ wave: 2, state: 'queued', sentTime: null });
+      expect(updates[2]!()).toBe(0);
+
+      pkg.release();
+      const done = await eventually(async () => {
+        const points = await pointsOf(up.data.id);
+        return points.every((x) => x.state === 'confirmed') ? points : undefined;
+      }, 60_000);
+      expect(done.map((x) => [x.wave, x.reportedVersion])).toEqual([
+        [1, '5.0.0'],
+        [1, '5.0.0'],
+        [2, '5.0.0'],
+      ]);
+      expect(updates.map((n) => n())).toEqual([1, 1, 1]);
+      // The third was sent after both of the first wave had installed.
+      const third = log.indexOf('p2:update');
+      expect(third).toBeGreaterThan(log.indexOf('p0:installed'));
+      expect(third).toBeGreaterThan(log.indexOf('p1:installed'));
+      const summary = (await get<FirmwareUpgradeDto>(`${api.firmwareUpgrade.get.path}?id=${up.data.id}`)).data;
+      expect(summary).toMatchObject({ currentWave: 2, waveCount: 2, counts: { confirmed: 3 } });
+    } finally {
+      pkg.close();
+    }
+  });
+
+  it('after a restart mid-wave sends nothing twice, times out a dead charger and moves on; retry sends it again', async () => {
+    // The first wave is still downloading when the server restarts.
+    const pkg = await heldPackage('8.0.0');
+
+    const first = await startServer();
+    let second: Awaited<ReturnType<typeof buildApp>> | undefined;
+    try {
+      const token = await first.login();
+      const port = Number(new URL(first.url).port);
+      const log: string[] = [];
+      const a = await charger({}, first);
+      const dead = await createPoint(first.database.db, { connectors: 1 });
+      const c = await charger({}, first);
+      const updatesA = follow(a.sim, 'a', log);
+      const updatesC = follow(c.sim, 'c', log);
+      const boots = [a.sim, c.sim].map((sim) => {
+        let n = 0;
+        sim.on('registration', (e) => void (e.status === 'Accepted' && n++));
+        return () => n;
+      });
+      const up = await first.call<FirmwareUpgradeDto>('POST', api.firmwareUpgrade.add.path, {
+        token,
+        body: {
+          serialNumbers: [a.serialNumber, dead.serialNumber, c.serialNumber],
+          location: pkg.location,
+          waveSize: 2,
+          waveTimeoutMinutes: 5,
+        },
+      });
+      expect(up.code, up.msg).toBe(200);
+      const id = up.data.id;
+      const stateOf = async (sn: string) => (await pointsOf(id, first, token)).find((x) => x.serialNumber === sn)?.state;
+      await eventually(async () => pkg.fetched.length === 1 && (await stateOf(a.serialNumber)) === 'Downloading');
+      expect(await stateOf(dead.serialNumber)).toBe('pending');
+      expect(await stateOf(c.serialNumber)).toBe('queued');
+
+      // The server goes down; meanwhile the dead charger's wave runs past its time limit.
+      await first.app.server.close();
+      const past = new Date(Date.now() - 10 * 60_000);
+      await first.database.db.update(firmwareUpgrade).set({ retrieveAt: past }).where(eq(firmwareUpgrade.id, id));
+      await first.database.db
+        .update(firmwareUpgradePoint)
+        .set({ releasedAt: past })
+        .where(and(eq(firmwareUpgradePoint.upgradeId, id), eq(firmwareUpgradePoint.chargePointId, dead.point.id)));
+      second = await buildApp({ config: first.config, database: first.database });
+      await second.server.listen({ port, host: '127.0.0.1' });
+
+      // The start-up sweep timed the dead charger out; the others reconnect and boot, and are sent nothing again.
+      await eventually(async () => boots.every((n) => n() === 1));
+      expect(await stateOf(dead.serialNumber)).toBe('timedOut');
+      expect(await stateOf(a.serialNumber)).toBe('Downloading');
+      expect(await stateOf(c.serialNumber)).toBe('queued');
+      expect([updatesA(), updatesC()]).toEqual([1, 0]);
+
+      // The download finishes: the first point installs, which ends its wave, and the second wave goes out.
+      pkg.release();
+      const points = await eventually(async () => {
+        const all = await pointsOf(id, first, token);
+        return all.filter((x) => x.state === 'confirmed').length === 2 ? all : undefined;
+      }, 60_000);
+      expect(points.map((x) => [x.serialNumber, x.wave, x.state])).toEqual([
+        [a.serialNumber, 1, 'confirmed'],
+        [dead.serialNumber, 1, 'timedOut'],
+        [c.serialNumber, 2, 'confirmed'],
+      ]);
+      expect([updatesA(), updatesC()]).toEqual([1, 1]);
+      expect(log.indexOf('c:update')).toBeGreaterThan(log.indexOf('a:installed'));
+
+      // A timed-out point counts as failed: retry releases it again (pending until it connects).
+      const retried = await first.call<{ retried: number }>('POST', api.firmwareUpgrade.retry.path, { token, body: { id } });
+      expect(retried.data.retried).toBe(1);
+      const summary = (await first.call<FirmwareUpgradeDto>('GET', `${api.firmwareUpgrade.get.path}?id=${id}`, { token })).data;
+      expect(summary).toMatchObject({ currentWave: 2, waveCount: 2, waveTimeoutMinutes: 5, counts: { confirmed: 2, pending: 1 } });
+    } finally {
+      await Promise.all(sims.splice(0).map((x) => x.stop()));
+      await second?.server.close();
+      await first.close();
+      pkg.close();
+    }
+  });
+});
+
+describe('the upgrade’s point picker and the exports', () => {
+  it('narrows the points by model and by the firmware version they reported', async () => {
+    const a = await createPoint(s.database.db, { connectors: 1 });
+    const b = await createPoint(s.database.db, { connectors: 1, stationId: a.point.stationId });
+    const c = await createPoint(s.database.db, { connectors: 1, stationId: a.point.stationId });
+    const set = (id: number, model: string, firmwareVersion: string) =>
+      s.database.db.update(chargePoint).set({ model, firmwareVersion }).where(eq(chargePoint.id, id));
+    await set(a.point.id, 'AC-22', '1.0.0');
+    await set(b.point.id, 'AC-22', '1.1.0');
+    await set(c.point.id, 'DC-60', '1.0.0');
+    const options = async (body: object) =>
+      (await post<PointOption[]>(api.point.options, body)).data.map((x) => [x.serialNumber, x.model, x.firmwareVersion]);
+    const station = a.point.stationId;
+    expect(await options({ stationId: station, model: 'AC-22' })).toEqual([
+      [a.serialNumber, 'AC-22', '1.0.0'],
+      [b.serialNumber, 'AC-22', '1.1.0'],
+    ]);
+    expect(await options({ stationId: station, firmwareVersion: '1.0.0' })).toEqual([
+      [a.serialNumber, 'AC-22', '1.0.0'],
+      [c.serialNumber, 'DC-60', '1.0.0'],
+    ]);
+    expect(await options({ model: 'AC-22', firmwareVersion: '1.0.0' })).toEqual([[a.serialNumber, 'AC-22', '1.0.0']]);
+  });
+
+  it('exports the upgrades with their waves and counts in the caller’s language', async () => {
+    const p = await createPoint(s.database.db, { connectors: 1 });
+    const up = await post<FirmwareUpgradeDto>(api.firmwareUpgrade.add, {
+      serialNumbers: [p.serialNumber],
+      location: 'https://firmware.example.com/export.bin',
+      waveSize: 1,
+      description: 'export me',
+    });
+    const res = await fetch(`${s.url}/prod-api${api.firmwareUpgrade.export.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'x-language': 'zh' },
+      body: JSON.stringify({ format: 'csv' }),
+    });
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]!.split(',').slice(0, 3)).toEqual(['升级编号', '固件版本', '下载地址']);
+    expect(lines[0]).toContain('每批充电桩数,当前批次');
+    const row = lines.find((l) => l.startsWith(`${up.data.id},`))!;
+    expect(row).toContain('https://firmware.example.com/export.bin');
+    expect(row).toContain(',1,1/1,1,等待充电桩上线 1,export me,');
+    expect(lines).toHaveLength(1 + (await get<{ total: number }>(`${api.firmwareUpgrade.list.path}?page=1&limit=10`)).data.total);
   });
 });

@@ -35,6 +35,11 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
       retries: 'Retries',
       retryInterval: 'Retry interval (s)',
       description: 'Description',
+      waveSize: 'Points per wave',
+      waveTimeoutMinutes: 'Wave time limit (min)',
+      currentWave: 'Current wave',
+      waveCount: 'Waves',
+      wave: 'Wave',
       state: 'Status',
       reason: 'Reason',
       fromVersion: 'Previous version',
@@ -74,6 +79,7 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
   },
   enums: {
     firmwarePointState: {
+      queued: 'Waiting for its wave',
       pending: 'Waiting for the point to connect',
       sent: 'Sent',
       rejected: 'Refused by the point',
@@ -86,6 +92,7 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
       Idle: 'Idle',
       confirmed: 'Upgraded',
       notInstalled: 'Rebooted with the old version',
+      timedOut: 'Not finished within the wave’s time limit',
     },
     diagnosticsState: {
       offline: 'Point offline',
@@ -98,7 +105,7 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
     },
     diagnosticsTransport: { http: 'HTTP', ftp: 'FTP' },
   },
-  exportSource: {},
+  exportSource: { firmwareUpgrade: 'Firmware upgrades', diagnostics: 'Diagnostics' },
   operation: { retryFirmware: 'Retry firmware upgrade', getDiagnostics: 'Get diagnostics' },
   errors: {
     firmware: {
@@ -120,5 +127,7 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
     firmwareOneSource: 'Choose either a firmware version or a download URL, not both',
     firmwareLocation: '{field} must be an http, https, ftp or ftps address',
     diagnosticsWindow: '{field} must be after the start time',
+    waveSize: '{field} must be a whole number, at least 1',
+    waveSizeTooBig: '{field} cannot be more than the points chosen ({n})',
   },
 };

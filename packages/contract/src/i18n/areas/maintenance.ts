@@ -34,6 +34,11 @@ export const maintenanceZh = {
       retries: '重试次数',
       retryInterval: '重试间隔（秒）',
       description: '描述',
+      waveSize: '每批充电桩数',
+      waveTimeoutMinutes: '每批时限（分钟）',
+      currentWave: '当前批次',
+      waveCount: '批次数',
+      wave: '批次',
       state: '状态',
       reason: '原因',
       fromVersion: '原版本',
@@ -73,6 +78,7 @@ export const maintenanceZh = {
   },
   enums: {
     firmwarePointState: {
+      queued: '等待所在批次',
       pending: '等待充电桩上线',
       sent: '已下发',
       rejected: '充电桩拒绝',
@@ -85,6 +91,7 @@ export const maintenanceZh = {
       Idle: '空闲',
       confirmed: '升级成功',
       notInstalled: '重启后版本未变',
+      timedOut: '本批超时未完成',
     },
     diagnosticsState: {
       offline: '充电桩离线',
@@ -97,7 +104,7 @@ export const maintenanceZh = {
     },
     diagnosticsTransport: { http: 'HTTP', ftp: 'FTP' },
   },
-  exportSource: {},
+  exportSource: { firmwareUpgrade: '固件升级', diagnostics: '诊断文件' },
   operation: { retryFirmware: '重试固件升级', getDiagnostics: '获取诊断文件' },
   errors: {
     firmware: {
@@ -119,5 +126,7 @@ export const maintenanceZh = {
     firmwareOneSource: '固件版本与下载地址只能选一个',
     firmwareLocation: '{field}须是 http、https、ftp 或 ftps 地址',
     diagnosticsWindow: '{field}须晚于开始时间',
+    waveSize: '{field}须是不小于 1 的整数',
+    waveSizeTooBig: '{field}不能多于所选充电桩数（{n}）',
   },
 } satisfies AreaVocabulary;

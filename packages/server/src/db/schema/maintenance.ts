@@ -49,11 +49,17 @@ export const firmwareUpgrade = pgTable(
     retries: integer('retries'),
     retryInterval: integer('retry_interval'),
     description: varchar('description', { length: 500 }),
+    /** Rollout in waves: points per wave, and the minutes a sent point has to finish; null: all at once. */
+    waveSize: integer('wave_size'),
+    waveTimeoutMinutes: integer('wave_timeout_minutes'),
     createdBy: integer('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('firmware_upgrade_provider').on(t.providerId, t.id), index('firmware_upgrade_version').on(t.versionId)],
 );
+
+/** A point's part is over for its wave: it installed the package or failed (`firmwareWaveDoneStates`). */
+const WAVE_DONE_SQL = sql.raw(`('Installed', 'confirmed', 'rejected', 'DownloadFailed', 'InstallationFailed', 'notInstalled', 'timedOut')`);
 
 export const firmwareUpgradePoint = pgTable(
   'firmware_upgrade_point',
@@ -68,10 +74,24 @@ export const firmwareUpgradePoint = pgTable(
     reason: varchar('reason', { length: 200 }),
     fromVersion: varchar('from_version', { length: 50 }),
     reportedVersion: varchar('reported_version', { length: 50 }),
+    /**
+     * Its wave (1 for an upgrade sent all at once). A point of a later wave waits as `queued`; its
+     * wave is released (`pending`, `released_at`) once every point released before is done, so the
+     * progress of a rollout is these rows alone and survives a restart.
+     */
+    wave: integer('wave').notNull().default(1),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     reportedAt: timestamp('reported_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.upgradeId, t.chargePointId] }), index('firmware_upgrade_point_point').on(t.chargePointId, t.upgradeId)],
+  (t) => [
+    primaryKey({ columns: [t.upgradeId, t.chargePointId] }),
+    index('firmware_upgrade_point_point').on(t.chargePointId, t.upgradeId),
+    // The sweep's points still in play (most rows end done and drop out of it).
+    index('firmware_upgrade_point_open')
+      .on(t.upgradeId, t.wave)
+      .where(sql`${t.state} not in ${WAVE_DONE_SQL}`),
+  ],
 );
 
 /**

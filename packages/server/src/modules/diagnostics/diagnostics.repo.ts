@@ -1,5 +1,5 @@
 import type { DiagnosticsDto, DiagnosticsState } from '@csms/contract';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chargePoint, diagnosticsRequest, provider, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -84,6 +84,22 @@ export function createDiagnosticsRepo({ db }: { db: Db }) {
           .where(cond),
       );
       return { list: rows.map(dto), ...total };
+    },
+    async count(p: Principal, f: DiagnosticsFilter) {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(diagnosticsRequest)
+        .innerJoin(chargePoint, eq(chargePoint.id, diagnosticsRequest.chargePointId))
+        .where(where(p, filterSql(f)));
+      return Number(row?.n ?? 0);
+    },
+    /** One keyset page for the export engine. */
+    async page(p: Principal, f: DiagnosticsFilter, afterId: number, size: number) {
+      const rows = await head()
+        .where(where(p, filterSql(f), gt(diagnosticsRequest.id, afterId)))
+        .orderBy(asc(diagnosticsRequest.id))
+        .limit(size);
+      return rows.map(dto);
     },
     async get(p: Principal, id: number) {
       const [row] = await head()

@@ -2,11 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Code, type DiagnosticsState, type diagnosticsApi } from '@csms/contract';
+import { Code, translate, type DiagnosticsDto, type DiagnosticsState, type diagnosticsApi } from '@csms/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError, badField, notFound } from '../../http/errors.js';
 import { external, type Handlers } from '../../http/mount.js';
+import type { EventHub } from '../../lib/events.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { contentDisposition } from '../../lib/stored-files.js';
 import type { FirmwareRepo } from '../firmware/firmware.repo.js';
 import type { CommandSender } from '../pointAction/pointAction.service.js';
@@ -31,13 +34,17 @@ export function diagnosticsRoutes({
   repo,
   points,
   ask,
+  events,
+  columns,
   config,
   now = () => new Date(),
 }: {
   repo: DiagnosticsRepo;
   points: Pick<FirmwareRepo, 'points'>;
   ask: CommandSender;
-  config: Pick<Config, 'dataDir' | 'publicUrl' | 'ftp'>;
+  events: EventHub;
+  columns: ExportColumns;
+  config: Pick<Config, 'dataDir' | 'publicUrl' | 'ftp' | 'exportMaxRows'>;
   now?: () => Date;
 }): Handlers<typeof diagnosticsApi> {
   const uploads = path.join(config.dataDir, 'uploads');
@@ -123,6 +130,42 @@ export function diagnosticsRoutes({
           'access-control-expose-headers': 'download-filename',
         })
         .send(fs.createReadStream(full));
+    },
+    async export({ body, ctx, reply }) {
+      const p = ctx.principal;
+      const { format, exportId, ...f } = body;
+      type Row = DiagnosticsDto & Record<string, unknown>;
+      const defaults: ExportColumn<Row>[] = [
+        { key: 'id' },
+        { key: 'stationName' },
+        { key: 'serialNumber' },
+        { key: 'pointName' },
+        { key: 'state', value: (r) => translate(ctx.lang, `enums.diagnosticsState.${r.state}`) },
+        { key: 'fileName' },
+        { key: 'sizeBytes' },
+        { key: 'reason' },
+        // Credentials hidden, as the list shows it.
+        { key: 'location' },
+        { key: 'startTime' },
+        { key: 'stopTime' },
+        { key: 'retries' },
+        { key: 'retryInterval' },
+        { key: 'providerName' },
+        { key: 'createdByName' },
+        { key: 'createTime' },
+        { key: 'reportTime' },
+      ];
+      await streamExport(reply, {
+        lang: ctx.lang,
+        resource: 'diagnostics',
+        fileBase: 'diagnostics',
+        format,
+        columns: await columns.columnsFor('diagnostics', defaults, ctx),
+        total: await repo.count(p, f),
+        batches: keysetBatches((after, size) => repo.page(p, f, after, size)) as AsyncIterable<Row[]>,
+        maxRows: config.exportMaxRows,
+        progress: { hub: events, userId: p.userId, exportId },
+      });
     },
   };
 }

@@ -1,11 +1,10 @@
 import {
-  firmwareFailedStates,
-  type FirmwarePointState,
+  FIRMWARE_WAVE_TIMEOUT_MINUTES,
   type FirmwareUpgradeDto,
   type FirmwareUpgradePointDto,
   type FirmwareVersionDto,
 } from '@csms/contract';
-import { and, asc, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chargePoint, firmwareUpgrade, firmwareUpgradePoint, firmwareVersion, provider, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -14,6 +13,7 @@ import { providerScope } from '../../lib/scope.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
 import { stationScope } from '../monitor/scope.js';
+import { createRolloutRepo } from './firmware-rollout.repo.js';
 
 export type FirmwareVersionRow = typeof firmwareVersion.$inferSelect;
 export type UpgradeRow = typeof firmwareUpgrade.$inferSelect;
@@ -25,14 +25,16 @@ export interface VersionFilter {
   providerId?: number | undefined;
 }
 
-/** States after which a point's part in an upgrade is over, for better or worse: its next reports belong to no upgrade. */
-const OVER: FirmwarePointState[] = ['confirmed', 'notInstalled', 'rejected'];
+export interface UpgradeFilter {
+  version?: string | undefined;
+  providerId?: number | undefined;
+}
 
 /** The path chargers fetch a package from, under the server's public address. */
 export const firmwarePath = (v: Pick<FirmwareVersionRow, 'token' | 'fileName'>) =>
   `/files/firmware/${v.token}/${encodeURIComponent(v.fileName)}`;
 
-/** Firmware packages and upgrades, scoped to the caller's providers. */
+/** Firmware packages and upgrades, scoped to the caller's providers; the rollout's own queries in `firmware-rollout.repo.ts`. */
 export function createFirmwareRepo({ db }: { db: Db }) {
   const versionFilter = (f: VersionFilter) =>
     and(
@@ -64,6 +66,15 @@ export function createFirmwareRepo({ db }: { db: Db }) {
     uploadTime: v.createdAt.toISOString(),
   });
 
+  const upgradeCond = (p: Principal, f: UpgradeFilter) =>
+    and(
+      providerScope(p, firmwareUpgrade.providerId),
+      f.providerId ? eq(firmwareUpgrade.providerId, f.providerId) : undefined,
+      f.version
+        ? sql`${firmwareUpgrade.versionId} in (select id from firmware_version where lower(version) like lower(${contains(f.version)}))`
+        : undefined,
+    );
+
   async function upgradeDtos(where: SQL | undefined, order: SQL, limit: number, offset = 0): Promise<FirmwareUpgradeDto[]> {
     const rows = await db
       .select({
@@ -88,6 +99,7 @@ export function createFirmwareRepo({ db }: { db: Db }) {
         state: firmwareUpgradePoint.state,
         n: sql<number>`count(*)::int`,
         reported: sql<Date | null>`max(${firmwareUpgradePoint.reportedAt})`,
+        wave: sql<number>`max(${firmwareUpgradePoint.wave})::int`,
       })
       .from(firmwareUpgradePoint)
       .where(
@@ -100,6 +112,8 @@ export function createFirmwareRepo({ db }: { db: Db }) {
     return rows.map(({ u, ...j }) => {
       const mine = counts.filter((c) => c.upgradeId === u.id);
       const reported = mine.map((c) => (c.reported ? new Date(c.reported).getTime() : 0)).reduce((a, b) => Math.max(a, b), 0);
+      const waves = u.waveSize !== null;
+      const lastWave = (of: typeof mine) => of.reduce((a, c) => Math.max(a, Number(c.wave)), 0);
       return {
         id: u.id,
         providerId: u.providerId,
@@ -112,6 +126,11 @@ export function createFirmwareRepo({ db }: { db: Db }) {
         retries: u.retries,
         retryInterval: u.retryInterval,
         description: u.description,
+        waveSize: u.waveSize,
+        waveTimeoutMinutes: waves ? (u.waveTimeoutMinutes ?? FIRMWARE_WAVE_TIMEOUT_MINUTES) : null,
+        // The current wave is the last one released: the highest holding a point that is not waiting.
+        currentWave: waves ? lastWave(mine.filter((c) => c.state !== 'queued')) || null : null,
+        waveCount: waves ? lastWave(mine) : null,
         counts: Object.fromEntries(mine.map((c) => [c.state, Number(c.n)])),
         total: mine.reduce((a, c) => a + Number(c.n), 0),
         uploaderName: j.uploaderName,
@@ -122,6 +141,7 @@ export function createFirmwareRepo({ db }: { db: Db }) {
   }
 
   return {
+    ...createRolloutRepo({ db }),
     /** `base`: the server's address as chargers reach it, which package URLs start with. */
     async versions(p: Principal, f: VersionFilter, page: number, limit: number, base: string) {
       const cond = and(providerScope(p, firmwareVersion.providerId), versionFilter(f));
@@ -186,14 +206,8 @@ export function createFirmwareRepo({ db }: { db: Db }) {
       return rows;
     },
 
-    async upgrades(p: Principal, f: { version?: string | undefined; providerId?: number | undefined }, page: number, limit: number) {
-      const cond = and(
-        providerScope(p, firmwareUpgrade.providerId),
-        f.providerId ? eq(firmwareUpgrade.providerId, f.providerId) : undefined,
-        f.version
-          ? sql`${firmwareUpgrade.versionId} in (select id from firmware_version where lower(version) like lower(${contains(f.version)}))`
-          : undefined,
-      );
+    async upgrades(p: Principal, f: UpgradeFilter, page: number, limit: number) {
+      const cond = upgradeCond(p, f);
       const offset = (page - 1) * limit;
       const list = await upgradeDtos(cond, desc(firmwareUpgrade.id), limit, offset);
       const total = await pageTotal(
@@ -203,23 +217,40 @@ export function createFirmwareRepo({ db }: { db: Db }) {
       );
       return { list, ...total };
     },
+    async countUpgrades(p: Principal, f: UpgradeFilter) {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(firmwareUpgrade)
+        .where(upgradeCond(p, f));
+      return Number(row?.n ?? 0);
+    },
+    /** One keyset page for the export engine. */
+    async upgradePage(p: Principal, f: UpgradeFilter, afterId: number, size: number) {
+      return upgradeDtos(and(upgradeCond(p, f), gt(firmwareUpgrade.id, afterId)), asc(firmwareUpgrade.id), size);
+    },
     async upgrade(p: Principal, id: number) {
       return (
         await upgradeDtos(and(providerScope(p, firmwareUpgrade.providerId), eq(firmwareUpgrade.id, id)), asc(firmwareUpgrade.id), 1)
       )[0];
     },
-    async upgradeRow(id: number) {
-      const [row] = await db.select().from(firmwareUpgrade).where(eq(firmwareUpgrade.id, id));
-      return row;
-    },
-    async insertUpgrade(values: typeof firmwareUpgrade.$inferInsert, points: { id: number; firmwareVersion: string | null }[]) {
+    /** The points in the order given: with a wave size, the first wave is released at once, the others wait as `queued`. */
+    async insertUpgrade(values: typeof firmwareUpgrade.$inferInsert, points: { id: number; firmwareVersion: string | null }[], at: Date) {
+      const size = values.waveSize ?? points.length;
       return db.transaction(async (tx) => {
         const [u] = await tx.insert(firmwareUpgrade).values(values).returning({ id: firmwareUpgrade.id });
-        await tx
-          .insert(firmwareUpgradePoint)
-          .values(
-            points.map((x) => ({ upgradeId: u!.id, chargePointId: x.id, state: 'pending' as const, fromVersion: x.firmwareVersion })),
-          );
+        await tx.insert(firmwareUpgradePoint).values(
+          points.map((x, i) => {
+            const wave = Math.floor(i / size) + 1;
+            return {
+              upgradeId: u!.id,
+              chargePointId: x.id,
+              wave,
+              state: wave === 1 ? ('pending' as const) : ('queued' as const),
+              releasedAt: wave === 1 ? at : null,
+              fromVersion: x.firmwareVersion,
+            };
+          }),
+        );
         return u!.id;
       });
     },
@@ -236,9 +267,10 @@ export function createFirmwareRepo({ db }: { db: Db }) {
         .innerJoin(chargePoint, eq(chargePoint.id, firmwareUpgradePoint.chargePointId))
         .innerJoin(station, eq(station.id, chargePoint.stationId))
         .where(and(eq(firmwareUpgradePoint.upgradeId, id), stationScope(p, chargePoint.providerId, chargePoint.stationId)))
-        .orderBy(asc(chargePoint.serialNumber));
+        .orderBy(asc(firmwareUpgradePoint.wave), asc(chargePoint.serialNumber));
       return rows.map(({ r, ...j }) => ({
         ...j,
+        wave: r.wave,
         state: r.state,
         reason: r.reason,
         fromVersion: r.fromVersion,
@@ -246,46 +278,6 @@ export function createFirmwareRepo({ db }: { db: Db }) {
         sentTime: r.sentAt?.toISOString() ?? null,
         reportTime: r.reportedAt?.toISOString() ?? null,
       }));
-    },
-    /** The points of an upgrade in `states`, with what sending needs. */
-    async targets(upgradeId: number, states: readonly FirmwarePointState[]) {
-      return db
-        .select({ chargePointId: chargePoint.id, serialNumber: chargePoint.serialNumber })
-        .from(firmwareUpgradePoint)
-        .innerJoin(chargePoint, eq(chargePoint.id, firmwareUpgradePoint.chargePointId))
-        .where(and(eq(firmwareUpgradePoint.upgradeId, upgradeId), inArray(firmwareUpgradePoint.state, [...states])))
-        .orderBy(asc(chargePoint.serialNumber));
-    },
-    async setState(
-      upgradeId: number,
-      chargePointId: number,
-      v: { state: FirmwarePointState; reason?: string | null; sentAt?: Date; reportedAt?: Date; reportedVersion?: string | null },
-    ) {
-      await db
-        .update(firmwareUpgradePoint)
-        .set(v)
-        .where(and(eq(firmwareUpgradePoint.upgradeId, upgradeId), eq(firmwareUpgradePoint.chargePointId, chargePointId)));
-    },
-    /** Puts the failed points of an upgrade back to pending; returns how many. */
-    async resetFailed(upgradeId: number) {
-      const rows = await db
-        .update(firmwareUpgradePoint)
-        .set({ state: 'pending', reason: null })
-        .where(and(eq(firmwareUpgradePoint.upgradeId, upgradeId), inArray(firmwareUpgradePoint.state, [...firmwareFailedStates])))
-        .returning({ id: firmwareUpgradePoint.chargePointId });
-      return rows.length;
-    },
-    /** The point's part in its latest upgrade that is not over, with the package's version. */
-    async current(chargePointId: number) {
-      const [row] = await db
-        .select({ r: firmwareUpgradePoint, u: firmwareUpgrade, version: firmwareVersion.version })
-        .from(firmwareUpgradePoint)
-        .innerJoin(firmwareUpgrade, eq(firmwareUpgrade.id, firmwareUpgradePoint.upgradeId))
-        .leftJoin(firmwareVersion, eq(firmwareVersion.id, firmwareUpgrade.versionId))
-        .where(and(eq(firmwareUpgradePoint.chargePointId, chargePointId), notInArray(firmwareUpgradePoint.state, OVER)))
-        .orderBy(desc(firmwareUpgradePoint.upgradeId))
-        .limit(1);
-      return row;
     },
     /** Points among `serialNumbers` the caller may see, with their current version. */
     async points(p: Principal, serialNumbers: string[]) {

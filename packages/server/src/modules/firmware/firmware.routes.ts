@@ -3,12 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import send from '@fastify/send';
-import { FIRMWARE_MAX_MB, fieldLabel, hasBadText, type firmwareUpgradeApi, type firmwareVersionApi } from '@csms/contract';
+import {
+  FIRMWARE_MAX_MB,
+  fieldLabel,
+  firmwarePointStates,
+  hasBadText,
+  translate,
+  type FirmwareUpgradeDto,
+  type firmwareUpgradeApi,
+  type firmwareVersionApi,
+} from '@csms/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
 import { external, type Handlers } from '../../http/mount.js';
+import type { EventHub } from '../../lib/events.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { contentDisposition } from '../../lib/stored-files.js';
 import type { FirmwareRepo } from './firmware.repo.js';
 import type { FirmwareUpgrades } from './firmware.service.js';
@@ -161,6 +173,8 @@ export function firmwareUpgradeRoutes({
   repo,
   upgrades,
   uow,
+  events,
+  columns,
   config,
   onError,
   now = () => new Date(),
@@ -168,7 +182,9 @@ export function firmwareUpgradeRoutes({
   repo: FirmwareRepo;
   upgrades: Pick<FirmwareUpgrades, 'sendPending'>;
   uow: Pick<UnitOfWork, 'afterCommit'>;
-  config: Pick<Config, 'publicUrl' | 'ftp'>;
+  events: EventHub;
+  columns: ExportColumns;
+  config: Pick<Config, 'publicUrl' | 'ftp' | 'exportMaxRows'>;
   onError: (err: unknown) => void;
   now?: () => Date;
 }): Handlers<typeof firmwareUpgradeApi> {
@@ -200,8 +216,10 @@ export function firmwareUpgradeRoutes({
           location = `ftp://firmware:${v.row.token}@${host}:${config.ftp.port}/${encodeURIComponent(v.row.fileName)}`;
         } else location = v.dto.location;
       }
-      const points = await repo.points(p, body.serialNumbers);
-      if (points.length !== body.serialNumbers.length) throw notFound();
+      const found = new Map((await repo.points(p, body.serialNumbers)).map((x) => [x.serialNumber, x]));
+      // In the operator's order: the first points chosen make the first wave.
+      const points = body.serialNumbers.map((sn) => found.get(sn));
+      if (points.some((x) => x === undefined)) throw notFound();
       const retrieveAt = body.retrieveDate ? new Date(body.retrieveDate) : now();
       // A minute's grace for the clock of the operator's browser.
       if (retrieveAt.getTime() < now().getTime() - 60_000) throw badField('retrieveDate', 'errors.firmware.retrievePast');
@@ -214,9 +232,12 @@ export function firmwareUpgradeRoutes({
           retries: body.retries ?? null,
           retryInterval: body.retryInterval ?? null,
           description: body.description || null,
+          waveSize: body.waveSize ?? null,
+          waveTimeoutMinutes: body.waveSize ? (body.waveTimeoutMinutes ?? null) : null,
           createdBy: p.userId,
         },
-        points,
+        points as NonNullable<(typeof points)[number]>[],
+        now(),
       );
       audit.operand = `firmwareUpgrade:${id}`;
       sendLater(id);
@@ -225,10 +246,52 @@ export function firmwareUpgradeRoutes({
     async retry({ body, ctx, audit }) {
       if (!(await repo.upgrade(ctx.principal, body.id))) throw notFound();
       audit.operand = `firmwareUpgrade:${body.id}`;
-      const retried = await repo.resetFailed(body.id);
+      const retried = await repo.resetFailed(body.id, now());
       if (retried === 0) throw conflict('errors.firmware.nothingToRetry', {}, 'id');
       sendLater(body.id);
       return { retried };
+    },
+    async export({ body, ctx, reply }) {
+      const p = ctx.principal;
+      const { format, exportId, ...f } = body;
+      type Row = FirmwareUpgradeDto & Record<string, unknown>;
+      const state = (s: string) => translate(ctx.lang, `enums.firmwarePointState.${s}`);
+      const defaults: ExportColumn<Row>[] = [
+        { key: 'id' },
+        { key: 'version', value: (r) => r.version ?? '' },
+        { key: 'location' },
+        { key: 'communicationType' },
+        { key: 'retrieveDate' },
+        { key: 'retries' },
+        { key: 'retryInterval' },
+        { key: 'waveSize' },
+        { key: 'currentWave', value: (r) => (r.currentWave === null ? '' : `${r.currentWave}/${r.waveCount}`) },
+        { key: 'total' },
+        {
+          key: 'counts',
+          value: (r) =>
+            firmwarePointStates
+              .filter((s) => r.counts[s])
+              .map((s) => `${state(s)} ${r.counts[s]}`)
+              .join(translate(ctx.lang, 'validation.listSeparator')),
+        },
+        { key: 'description' },
+        { key: 'providerName' },
+        { key: 'uploaderName' },
+        { key: 'createTime' },
+        { key: 'reportTime' },
+      ];
+      await streamExport(reply, {
+        lang: ctx.lang,
+        resource: 'firmwareUpgrade',
+        fileBase: 'firmwareUpgrade',
+        format,
+        columns: await columns.columnsFor('firmwareUpgrade', defaults, ctx),
+        total: await repo.countUpgrades(p, f),
+        batches: keysetBatches((after, size) => repo.upgradePage(p, f, after, size)) as AsyncIterable<Row[]>,
+        maxRows: config.exportMaxRows,
+        progress: { hub: events, userId: p.userId, exportId },
+      });
     },
   };
 }

@@ -182,9 +182,25 @@ export function createPointRepo({ db }: { db: Db }) {
         .limit(1);
       return (await withConnectors(rows))[0];
     },
-    async options(p: Principal, f: { stationId?: number | undefined; serialNumber?: string | undefined }) {
+    async options(
+      p: Principal,
+      f: {
+        stationId?: number | undefined;
+        serialNumber?: string | undefined;
+        model?: string | undefined;
+        firmwareVersion?: string | undefined;
+      },
+    ) {
       const rows = await base()
-        .where(where(p, filterSql(f)))
+        .where(
+          where(
+            p,
+            filterSql(f),
+            // What the charger reported at its last boot, exactly as a picker offers it.
+            f.model ? eq(chargePoint.model, f.model) : undefined,
+            f.firmwareVersion ? eq(chargePoint.firmwareVersion, f.firmwareVersion) : undefined,
+          ),
+        )
         .orderBy(asc(chargePoint.serialNumber))
         .limit(1000);
       return (await withConnectors(rows)).map((r) => ({
@@ -194,6 +210,8 @@ export function createPointRepo({ db }: { db: Db }) {
         stationId: r.stationId,
         stationName: r.stationName,
         providerId: r.providerId,
+        model: r.model,
+        firmwareVersion: r.firmwareVersion,
         connectors: r.connectors.map(({ connectorNo, connectorName, standard, type }) => ({ connectorNo, connectorName, standard, type })),
       }));
     },

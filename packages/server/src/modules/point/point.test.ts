@@ -381,6 +381,9 @@ describe('scope and pickers', () => {
         stationId: a2.id,
         stationName: a2.stationName,
         providerId: a.providerId,
+        // What the charger reported at boot (none yet): the firmware upgrade's picker filters on them.
+        model: null,
+        firmwareVersion: null,
         connectors: [
           { connectorNo: 1, connectorName: null, standard: 'dc', type: 'CCS2' },
           { connectorNo: 2, connectorName: null, standard: 'dc', type: 'CCS2' },

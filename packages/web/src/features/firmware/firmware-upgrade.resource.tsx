@@ -6,11 +6,19 @@ import { z } from 'zod';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
 import { StateCounts } from './state-tags';
-import { LocationField, SourceField, UpgradePointsField, VersionField, type Source } from './upgrade-inputs';
+import {
+  LocationField,
+  PointFilterField,
+  SourceField,
+  UpgradePointsField,
+  VersionField,
+  WaveTimeoutField,
+  type Source,
+} from './upgrade-inputs';
 
 /**
- * The dialog's schema: the contract's fields, the station (it only narrows the point picker) and
- * the choice of source. The contract's rules between fields run on the body even before points
+ * The dialog's schema: the contract's fields, the station, model and current version (they only
+ * narrow the point picker) and the choice of source. The contract's rules between fields run on the body even before points
  * are chosen (zod skips an object's refinements while a required key is missing), and in the URL
  * mode its "choose a package or a URL" lands on the URL, the field there is to fill.
  */
@@ -20,6 +28,8 @@ const upgradeForm = z
     ...firmwareUpgradeCreate.shape,
     serialNumbers: serialNumbers.optional(),
     stationId: z.number().int().positive().optional(),
+    pointModel: z.string().optional(),
+    pointFirmware: z.string().optional(),
     source: z.enum(['version', 'location']).optional(),
   })
   .superRefine((body, ctx) => {
@@ -30,6 +40,8 @@ const upgradeForm = z
     const byUrl = 'location' in body;
     for (const issue of result.error.issues) {
       if (issue.code !== 'custom') continue;
+      // "More than the points chosen" waits for the points.
+      if (!points.success && issue.message === 'validation.waveSizeTooBig') continue;
       ctx.addIssue({ ...issue, path: byUrl && issue.path[0] === 'versionId' ? ['location'] : issue.path });
     }
   });
@@ -52,7 +64,8 @@ export interface FirmwareUpgradeActions {
 export function firmwareUpgradeResource(actions: FirmwareUpgradeActions) {
   return defineResource({
     name: 'firmwareUpgrade',
-    api: { list: api.firmwareUpgrade.list, get: api.firmwareUpgrade.get, add: api.firmwareUpgrade.add },
+    api: { list: api.firmwareUpgrade.list, get: api.firmwareUpgrade.get, add: api.firmwareUpgrade.add, export: api.firmwareUpgrade.export },
+    exportSource: 'firmwareUpgrade',
     formSchema: { create: upgradeForm },
     formWidth: 640,
     texts: { createTitle: 'firmware.newUpgradeTitle', saved: 'firmware.created' },
@@ -72,6 +85,8 @@ export function firmwareUpgradeResource(actions: FirmwareUpgradeActions) {
       },
       { key: 'counts', width: 260, render: (v) => <StateCounts counts={(v ?? {}) as Record<string, number>} /> },
       { key: 'total', width: 80 },
+      { key: 'currentWave', width: 110, render: (_, r) => (r.currentWave === null ? '' : `${r.currentWave} / ${r.waveCount}`) },
+      { key: 'waveSize', width: 130, defaultHidden: true },
       { key: 'communicationType', width: 150, defaultHidden: true },
       { key: 'retrieveDate', kind: 'datetime', width: 170, sorter: true },
       { key: 'retries', label: 'firmware.retriesInterval', width: 130, render: (_, r) => retriesText(r) },
@@ -86,6 +101,20 @@ export function firmwareUpgradeResource(actions: FirmwareUpgradeActions) {
     initialValues: () => ({ source: 'version' }),
     form: [
       { key: 'stationId', kind: 'select', remote: stationOptions },
+      {
+        key: 'pointModel',
+        kind: 'custom',
+        label: 'firmware.pointModel',
+        span: 12,
+        render: (ctx) => <PointFilterField {...ctx} of="pointModel" />,
+      },
+      {
+        key: 'pointFirmware',
+        kind: 'custom',
+        label: 'firmware.pointFirmware',
+        span: 12,
+        render: (ctx) => <PointFilterField {...ctx} of="pointFirmware" />,
+      },
       { key: 'serialNumbers', kind: 'custom', required: true, render: (ctx) => <UpgradePointsField {...ctx} /> },
       { key: 'source', kind: 'custom', label: 'firmware.source', render: (ctx) => <SourceField {...ctx} /> },
       { key: 'versionId', kind: 'custom', render: (ctx) => <VersionField {...ctx} /> },
@@ -99,10 +128,19 @@ export function firmwareUpgradeResource(actions: FirmwareUpgradeActions) {
       { key: 'retries', kind: 'number', props: { min: 0, max: 10, precision: 0 }, extra: () => 'firmware.retriesHint' },
       { key: 'retryInterval', kind: 'number', props: { min: 0, max: 86_400, precision: 0 } },
       { key: 'description', kind: 'textarea' },
+      // No bounds on the input: a size out of range gets the contract's message, not a silent correction.
+      { key: 'waveSize', kind: 'number', section: 'firmware.waves', extra: () => 'firmware.wavesHint', props: { precision: 0 } },
+      {
+        key: 'waveTimeoutMinutes',
+        kind: 'custom',
+        extra: () => 'firmware.waveTimeoutHint',
+        render: (ctx) => <WaveTimeoutField {...ctx} />,
+      },
     ],
-    // The package or the URL, as chosen; the station stays here.
+    // The package or the URL, as chosen; the station and the picker's filters stay here, and a time limit without waves too.
     toBody: (values) => {
-      const { stationId: _station, source, versionId, location, ...rest } = values;
+      const { stationId: _station, pointModel: _model, pointFirmware: _firmware, source, versionId, location, ...rest } = values;
+      if (rest.waveSize === undefined) delete rest.waveTimeoutMinutes;
       return (source as Source | undefined) === 'location' ? { ...rest, location: location ?? '' } : { ...rest, versionId };
     },
     rowActions: [

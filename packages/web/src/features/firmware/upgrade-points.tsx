@@ -1,7 +1,7 @@
 import { RedoOutlined } from '@ant-design/icons';
 import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Flex, Table, Typography } from 'antd';
+import { Button, Drawer, Flex, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
@@ -32,6 +32,10 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
   const counts: Record<string, number> = {};
   for (const p of points) counts[p.state] = (counts[p.state] ?? 0) + 1;
   const failed = points.some((p) => isFailed(p.state));
+  // An upgrade in waves: the current wave is the last one released (its points no longer wait).
+  const waves = row?.waveSize !== null && row?.waveSize !== undefined;
+  const waveCount = points.reduce((n, p) => Math.max(n, p.wave), 0);
+  const current = points.filter((p) => p.state !== 'queued').reduce((n, p) => Math.max(n, p.wave), 0);
 
   const retry = async () => {
     setRetrying(true);
@@ -70,7 +74,14 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
       }
     >
       <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 12 }}>
-        <StateCounts counts={counts} />
+        <Space size={8} wrap>
+          {waves && waveCount > 0 && (
+            <Tag color="processing" data-testid="upgrade-current-wave">
+              {t('firmware.currentWave', { n: current, total: waveCount, size: row?.waveSize })}
+            </Tag>
+          )}
+          <StateCounts counts={counts} />
+        </Space>
         <Typography.Text type="secondary">{t('firmware.pointsHint')}</Typography.Text>
       </Flex>
       <Table<FirmwareUpgradePointDto>
@@ -83,6 +94,21 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
         scroll={{ x: 1140 }}
         data-testid="upgrade-points-table"
         columns={[
+          ...(waves
+            ? [
+                {
+                  key: 'wave',
+                  dataIndex: 'wave',
+                  title: f('wave'),
+                  width: 80,
+                  render: (w: number) => (
+                    <Tag color={w === current ? 'processing' : 'default'} data-wave={w} data-current={w === current}>
+                      {w}
+                    </Tag>
+                  ),
+                },
+              ]
+            : []),
           { key: 'serialNumber', dataIndex: 'serialNumber', title: f('serialNumber'), width: 160 },
           { key: 'pointName', dataIndex: 'pointName', title: f('pointName'), width: 110 },
           { key: 'stationName', dataIndex: 'stationName', title: f('stationName'), width: 120 },

@@ -99,7 +99,8 @@ function showSummary(rows: DiagnosticsDto[]) {
  */
 export const diagnosticsResource = defineResource({
   name: 'diagnostics',
-  api: { list: api.diagnostics.list, get: api.diagnostics.get, add: api.diagnostics.add },
+  api: { list: api.diagnostics.list, get: api.diagnostics.get, add: api.diagnostics.add, export: api.diagnostics.export },
+  exportSource: 'diagnostics',
   formSchema: { create: requestForm },
   formWidth: 640,
   texts: { createTitle: 'ocppLog.diagnostics.requestTitle', saved: 'ocppLog.diagnostics.requested' },

@@ -1,5 +1,6 @@
 import type { DiagnosticsDto } from '@csms/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Form, type FormInstance } from 'antd';
 import dayjs from 'dayjs';
 import i18n from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +8,13 @@ import { setSession } from '../../shared/auth/session';
 import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
 import { diagnosticsBody, formatSize } from './diagnostics.resource';
 import PointConfigPage from './point-config.page';
+
+/*
+ * The Diagnostics tab in jsdom. Speed matters here (antd in jsdom is slow): each test renders the
+ * page once and walks through several behaviours; elements are found by CSS and text; antd pickers
+ * are opened for real only where the picking itself is under test, elsewhere the form's values are
+ * set through antd's Form.Provider; the list's 3-second refresh runs on a fake clock.
+ */
 
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
 const URL_TAB = '/configurationManagement/pointConfiguration?tab=diagnostics';
@@ -81,13 +89,27 @@ function server(list: DiagnosticsDto[] | (() => DiagnosticsDto[]), extra: Reply 
   });
 }
 const listCalls = () => asked.filter((a) => a.url.pathname.endsWith('/web/diagnostics/list')).length;
+const addBodies = () => bodies['/web/diagnostics/add'] ?? [];
 
-const button = (label: string, scope: HTMLElement = document.body) =>
-  within(scope)
-    .getAllByRole('button')
-    .find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+const squash = (s: string | null | undefined) => (s ?? '').replace(/\s/g, '');
+/** A button by its words (CSS and text: a role query would compute the style of every element). */
+const button = (label: string, scope: ParentNode = document.body) =>
+  [...scope.querySelectorAll('button')].find((b) => squash(b.textContent) === squash(label));
+/** The open dialog whose text holds `title`. */
+const dialogWith = (title: string) =>
+  waitFor(() => {
+    const d = [...document.querySelectorAll<HTMLElement>('.ant-modal-wrap:not([style*="display: none"]) .ant-modal')].find((m) =>
+      m.textContent?.includes(title),
+    );
+    if (!d) throw new Error(`no dialog "${title}"`);
+    return d;
+  });
+/** The tabs' titles. */
+const tabs = () => [...document.querySelectorAll('.ant-tabs-tab')].map((x) => x.textContent);
+/** The form item's error text around the element. */
+const errorAt = (el: Element) => el.closest('.ant-form-item')!.querySelector('.ant-form-item-explain')?.textContent ?? '';
 
-/** Open an antd select by its label and choose an option by its text. */
+/** Opens an antd select by its label and chooses an option by its text (the picking itself is under test). */
 async function choose(container: HTMLElement, label: string, option: string) {
   const input = within(container).getByLabelText(label);
   await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
@@ -96,188 +118,201 @@ async function choose(container: HTMLElement, label: string, option: string) {
   fireEvent.click(options[options.length - 1]!);
 }
 
-async function openRequest() {
-  renderWithProviders(<PointConfigPage />, URL_TAB);
-  await screen.findByText('CP-1', { selector: 'td' });
-  fireEvent.click(button('Add'));
-  const dialog = (await screen.findAllByRole('dialog'))[0]!;
-  expect(within(dialog).getByText('Request diagnostics')).toBeTruthy();
-  return dialog;
+/** The page, with its named forms (`<resource>-form`) caught as soon as one of their fields changes. */
+const forms: Record<string, FormInstance> = {};
+function renderPage(url?: string) {
+  return renderWithProviders(
+    <Form.Provider onFormChange={(_, info) => Object.assign(forms, info.forms)}>
+      <PointConfigPage />
+    </Form.Provider>,
+    url,
+  );
 }
-
-async function pickPoints(dialog: HTMLElement, ...labels: string[]) {
-  await choose(dialog, 'Station', 'Pudong Hub');
-  for (const l of labels) await choose(dialog, 'Points', l);
-}
-
-const addBodies = () => bodies['/web/diagnostics/add'] ?? [];
 
 beforeEach(signInAdmin);
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe('diagnostics tab', () => {
-  it('shows with config:diagnostics:list alone, and not without it', async () => {
+  it('shows with config:diagnostics:list alone (no request, download or export), and not without it', async () => {
     setSession({ roles: ['ops'], permissions: ['config:diagnostics:list'], providerId: 1, providerName: 'P' } as never);
     server(settled);
-    const view = renderWithProviders(<PointConfigPage />);
+    const view = renderPage();
     // The only tab the user may open is the first one.
     await screen.findByText('CP-1', { selector: 'td' });
-    expect(screen.getByRole('tab', { name: 'Diagnostics' })).toBeTruthy();
-    expect(screen.queryByRole('tab', { name: 'OCPP log' })).toBeNull();
-    // No add permission: no request button; no query permission: no download.
+    expect(tabs()).toEqual(['Diagnostics']);
     expect(button('Add')).toBeUndefined();
+    expect(button('Export')).toBeUndefined();
     expect(screen.queryByText('Download')).toBeNull();
     view.unmount();
 
-    setSession({ roles: ['ops'], permissions: ['config:ocppLog:list'], providerId: 1, providerName: 'P' } as never);
-    renderWithProviders(<PointConfigPage />, URL_TAB);
-    await screen.findByRole('tab', { name: 'OCPP log' });
-    expect(screen.queryByRole('tab', { name: 'Diagnostics' })).toBeNull();
+    setSession({
+      roles: ['ops'],
+      permissions: ['config:ocppLog:list', 'config:diagnostics:export'],
+      providerId: 1,
+      providerName: 'P',
+    } as never);
+    renderPage(URL_TAB);
+    await waitFor(() => expect(tabs()).toEqual(['OCPP log']));
   });
 
-  it('renders every state as a coloured tag in both languages; Download only on received rows', async () => {
-    server(states);
-    for (const [lng, words] of [
-      ['en-US', ['File received', 'Refused by the point', 'Upload failed', 'Point offline', 'Diagnostics', 'Size', 'Download']],
-      ['zh-CN', ['已收到文件', '充电桩拒绝', '上传失败', '充电桩离线', '诊断文件', '文件大小', '下载']],
-    ] as const) {
-      await act(() => i18n.changeLanguage(lng));
-      const view = renderWithProviders(<PointConfigPage />, URL_TAB);
-      const first = (await screen.findByText('CP-1', { selector: 'td' })).closest('tr')!;
-      for (const word of words) expect(screen.getAllByText(word).length, `${lng} ${word}`).toBeGreaterThan(0);
-      expect(within(first).getByText('1.50 KB')).toBeTruthy();
-      expect(within(first).getByText('diag-CP-1.log')).toBeTruthy();
-      expect(first.querySelector('[data-state=received]')!.className).toContain('ant-tag-success');
-      expect(screen.getAllByText(lng === 'en-US' ? 'Download' : '下载', { selector: 'button *' })).toHaveLength(1);
-      expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
-      view.unmount();
-    }
-  });
-
-  it('colours pending states blue and the failed ones red, and downloads a received file by its id', async () => {
-    server(states, (url) =>
-      url.pathname.endsWith('/web/diagnostics/download')
-        ? new Response(new Blob(['# Diagnostics of charge point CP-1']), {
-            headers: { 'content-type': 'application/octet-stream', 'download-filename': 'diag-CP-1.log' },
-          })
-        : undefined,
-    );
+  it('renders every state as a coloured tag in both languages, Download only on received rows, which downloads by id; exports the list', async () => {
+    server(states, (url) => {
+      if (url.pathname.endsWith('/web/diagnostics/download'))
+        return new Response(new Blob(['# Diagnostics of charge point CP-1']), {
+          headers: { 'content-type': 'application/octet-stream', 'download-filename': 'diag-CP-1.log' },
+        });
+      if (url.pathname.endsWith('/web/diagnostics/export'))
+        return new Response(new Blob(['id\r\n1\r\n']), { headers: { 'download-filename': 'x.csv' } });
+      return undefined;
+    });
     URL.createObjectURL = vi.fn(() => 'blob:x');
     URL.revokeObjectURL = vi.fn();
     const saved: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
     });
-    renderWithProviders(<PointConfigPage />, URL_TAB);
-    const rowOf = async (sn: string) => (await screen.findByText(sn, { selector: 'td' })).closest('tr')!;
-    for (const [sn, state, color] of [
-      ['CP-2', 'sent', 'processing'],
-      ['CP-4', 'Uploading', 'processing'],
-      ['CP-7', 'Uploaded', 'success'],
-      ['CP-3', 'rejected', 'error'],
-      ['CP-5', 'UploadFailed', 'error'],
-      ['CP-6', 'offline', 'error'],
+    for (const [lng, words] of [
+      ['en-US', ['File received', 'Refused by the point', 'Upload failed', 'Point offline', 'Diagnostics', 'Size', 'Download', 'Export']],
+      ['zh-CN', ['已收到文件', '充电桩拒绝', '上传失败', '充电桩离线', '诊断文件', '文件大小', '下载', '导出']],
     ] as const) {
-      const tr = await rowOf(sn);
-      expect(tr.querySelector(`[data-state=${state}]`)!.className, state).toContain(`ant-tag-${color}`);
-      expect(within(tr).queryByText('Download')).toBeNull();
+      await act(() => i18n.changeLanguage(lng));
+      const view = renderPage(`${URL_TAB}&stationId=3`);
+      const rowOf = async (sn: string) => (await screen.findByText(sn, { selector: 'td' })).closest('tr')!;
+      const first = await rowOf('CP-1');
+      for (const word of words) expect(screen.getAllByText(word).length, `${lng} ${word}`).toBeGreaterThan(0);
+      expect(within(first).getByText('1.50 KB')).toBeTruthy();
+      expect(within(first).getByText('diag-CP-1.log')).toBeTruthy();
+      expect(first.querySelector('[data-state=received]')!.className).toContain('ant-tag-success');
+      const download = lng === 'en-US' ? 'Download' : '下载';
+      expect(screen.getAllByText(download, { selector: 'button *' })).toHaveLength(1);
+      expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
+      if (lng === 'en-US') {
+        // Pending blue, failed red; Download only where the file is here.
+        for (const [sn, state, color] of [
+          ['CP-2', 'sent', 'processing'],
+          ['CP-4', 'Uploading', 'processing'],
+          ['CP-7', 'Uploaded', 'success'],
+          ['CP-3', 'rejected', 'error'],
+          ['CP-5', 'UploadFailed', 'error'],
+          ['CP-6', 'offline', 'error'],
+        ] as const) {
+          const tr = await rowOf(sn);
+          expect(tr.querySelector(`[data-state=${state}]`)!.className, state).toContain(`ant-tag-${color}`);
+          expect(within(tr).queryByText('Download')).toBeNull();
+        }
+        fireEvent.click(within(first).getByText('Download'));
+        await waitFor(() => expect(saved).toEqual(['diag-CP-1.log']));
+        const file = asked.find((a) => a.url.pathname.endsWith('/web/diagnostics/download'))!;
+        expect(file.url.searchParams.get('id')).toBe('1');
+        expect(file.init?.method).toBe('GET');
+        // The export sends the list's filter.
+        fireEvent.mouseEnter(button('Export')!);
+        fireEvent.click(await screen.findByText('Export CSV'));
+        await waitFor(() => expect(bodies['/web/diagnostics/export']).toHaveLength(1));
+        expect(bodies['/web/diagnostics/export']![0]).toMatchObject({ format: 'csv', stationId: 3 });
+      }
+      view.unmount();
     }
-    fireEvent.click(within(await rowOf('CP-1')).getByText('Download'));
-    await waitFor(() => expect(saved).toEqual(['diag-CP-1.log']));
-    const download = asked.find((a) => a.url.pathname.endsWith('/web/diagnostics/download'))!;
-    expect(download.url.searchParams.get('id')).toBe('1');
-    expect(download.init?.method).toBe('GET');
   });
 
   it('refreshes itself every 3 s while a request may still change, and stops when none may', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let n = 0;
     server(() => (++n === 1 ? [row(2, 'CP-2', { state: 'Uploading' })] : [row(2, 'CP-2', { state: 'received', sizeBytes: 10 })]));
-    renderWithProviders(<PointConfigPage />, URL_TAB);
+    renderPage(URL_TAB);
     await screen.findByText('Uploading');
     expect(listCalls()).toBe(1);
-    expect(await screen.findByText('File received', {}, { timeout: 10_000 })).toBeTruthy();
+    act(() => vi.advanceTimersByTime(2_900));
+    expect(listCalls()).toBe(1);
+    act(() => vi.advanceTimersByTime(100));
+    expect(await screen.findByText('File received')).toBeTruthy();
     expect(listCalls()).toBe(2);
-    await new Promise((r) => setTimeout(r, 3_500));
+    act(() => vi.advanceTimersByTime(9_000));
+    await new Promise((r) => setTimeout(r, 50));
     expect(listCalls()).toBe(2);
   });
 });
 
 describe('request diagnostics dialog', () => {
-  it('sends the points and the platform over HTTP with the retries, then sums up the answers and refreshes the list', async () => {
-    server(settled, (url) =>
-      url.pathname.endsWith('/web/diagnostics/add')
-        ? ok([row(11, 'CP-1', { state: 'sent' }), row(12, 'CP-3', { state: 'offline' })])
-        : undefined,
-    );
-    const dialog = await openRequest();
-    // HTTP is chosen at first; the address waits for "another location".
-    expect((within(dialog).getByLabelText('This platform, over HTTP') as HTMLInputElement).checked).toBe(true);
-    expect(within(dialog).getByTestId('diagnostics-location').hasAttribute('disabled')).toBe(true);
-    await pickPoints(dialog, 'CP-1 · Bay CP-1', 'CP-3 · Bay CP-3');
-    fireEvent.change(within(dialog).getByLabelText('Retries'), { target: { value: '2' } });
-    fireEvent.change(within(dialog).getByLabelText('Retry interval (s)'), { target: { value: '30' } });
-    const before = listCalls();
-    fireEvent.click(button('OK', dialog));
-    await waitFor(() => expect(addBodies()).toHaveLength(1));
-    expect(addBodies()[0]).toEqual({ serialNumbers: ['CP-1', 'CP-3'], transport: 'http', retries: 2, retryInterval: 30 });
-    expect((await screen.findByTestId('diagnostics-summary')).textContent).toBe('1 sent, 1 offline, 0 refused');
-    await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
-  });
+  it('shows a refusal of FTP on the target, asks for a typed location and checks it, sends it trimmed, then the platform over HTTP and over FTP, summing up each time', async () => {
+    const answers = [
+      { code: 400, msg: 'The FTP server is off (CSMS_FTP_PORT): choose HTTP or type a file path', data: { field: 'transport' } },
+      ok([row(11, 'CP-1', { state: 'rejected', reason: 'Rejected' })]),
+      ok([row(12, 'CP-1', { state: 'sent' }), row(13, 'CP-3', { state: 'offline' })]),
+      ok([row(14, 'CP-1', { state: 'sent' })]),
+    ];
+    server(settled, (url) => (url.pathname.endsWith('/web/diagnostics/add') ? answers[addBodies().length - 1] : undefined));
+    renderPage(URL_TAB);
+    await screen.findByText('CP-1', { selector: 'td' });
+    const open = async () => {
+      fireEvent.click(button('Add')!);
+      const dialog = await dialogWith('Request diagnostics');
+      // HTTP at first; the address waits for "another location".
+      expect((within(dialog).getByLabelText('This platform, over HTTP') as HTMLInputElement).checked).toBe(true);
+      expect(within(dialog).getByTestId('diagnostics-location').hasAttribute('disabled')).toBe(true);
+      return dialog;
+    };
+    const summary = async (text: string) => {
+      await waitFor(() => expect(screen.getAllByTestId('diagnostics-summary').at(-1)!.textContent).toBe(text));
+      await waitFor(() => expect(screen.queryByText('Request diagnostics')).toBeNull());
+    };
 
-  it('sends the platform over FTP', async () => {
-    server(settled, (url) => (url.pathname.endsWith('/web/diagnostics/add') ? ok([row(11, 'CP-1', { state: 'sent' })]) : undefined));
-    const dialog = await openRequest();
-    await pickPoints(dialog, 'CP-1 · Bay CP-1');
+    // The station, then its points, picked for real.
+    let dialog = await open();
+    await choose(dialog, 'Station', 'Pudong Hub');
+    await choose(dialog, 'Points', 'CP-1 · Bay CP-1');
     fireEvent.click(within(dialog).getByLabelText('This platform, over FTP'));
-    fireEvent.click(button('OK', dialog));
-    await waitFor(() => expect(addBodies()).toHaveLength(1));
+    fireEvent.click(button('OK', dialog)!);
+    await waitFor(() => expect(errorAt(within(dialog).getByTestId('diagnostics-target'))).toBe(answers[0]!.msg));
     expect(addBodies()[0]).toEqual({ serialNumbers: ['CP-1'], transport: 'ftp' });
-    expect((await screen.findByTestId('diagnostics-summary')).textContent).toBe('1 sent, 0 offline, 0 refused');
-  });
+    expect(within(dialog).getByText('Request diagnostics')).toBeTruthy();
+    expect(screen.queryByTestId('diagnostics-summary')).toBeNull();
 
-  it('sends a typed location instead of a transport, and asks for one when it is empty or not an upload address', async () => {
-    server(settled, (url) =>
-      url.pathname.endsWith('/web/diagnostics/add') ? ok([row(11, 'CP-1', { state: 'rejected', reason: 'Rejected' })]) : undefined,
-    );
-    const dialog = await openRequest();
-    await pickPoints(dialog, 'CP-1 · Bay CP-1');
     fireEvent.click(within(dialog).getByLabelText('Another location'));
     const location = within(dialog).getByTestId('diagnostics-location');
     await waitFor(() => expect(location.hasAttribute('disabled')).toBe(false));
-    fireEvent.click(button('OK', dialog));
-    expect(await within(dialog).findByText('File path is required')).toBeTruthy();
+    fireEvent.click(button('OK', dialog)!);
+    await waitFor(() => expect(errorAt(location)).toBe('File path is required'));
     fireEvent.change(location, { target: { value: 'logs.example.com/in' } });
-    expect(await within(dialog).findByText('File path must be an http, https, ftp or ftps address')).toBeTruthy();
+    await waitFor(() => expect(errorAt(location)).toBe('File path must be an http, https, ftp or ftps address'));
     fireEvent.change(location, { target: { value: ' ftp://user:pw@logs.example.com/in/ ' } });
-    fireEvent.click(button('OK', dialog));
-    await waitFor(() => expect(addBodies()).toHaveLength(1));
-    expect(addBodies()[0]).toEqual({ serialNumbers: ['CP-1'], location: 'ftp://user:pw@logs.example.com/in/' });
-    expect((await screen.findByTestId('diagnostics-summary')).textContent).toBe('0 sent, 0 offline, 1 refused');
-  });
+    fireEvent.click(button('OK', dialog)!);
+    await waitFor(() => expect(addBodies()).toHaveLength(2));
+    expect(addBodies()[1]).toEqual({ serialNumbers: ['CP-1'], location: 'ftp://user:pw@logs.example.com/in/' });
+    await summary('0 sent, 0 offline, 1 refused');
 
-  it('shows the server’s refusal of FTP on the target and keeps the dialog open', async () => {
-    server(settled, (url) =>
-      url.pathname.endsWith('/web/diagnostics/add')
-        ? { code: 400, msg: 'The FTP server is off (CSMS_FTP_PORT): choose HTTP or type a file path', data: { field: 'transport' } }
-        : undefined,
-    );
-    const dialog = await openRequest();
-    await pickPoints(dialog, 'CP-1 · Bay CP-1');
+    // Over HTTP with the retries; the list refreshes.
+    dialog = await open();
+    fireEvent.change(within(dialog).getByLabelText('Retries'), { target: { value: '2' } });
+    act(() => forms['diagnostics-form']!.setFieldsValue({ stationId: 3, serialNumbers: ['CP-1', 'CP-3'] }));
+    fireEvent.change(within(dialog).getByLabelText('Retry interval (s)'), { target: { value: '30' } });
+    const before = listCalls();
+    fireEvent.click(button('OK', dialog)!);
+    await waitFor(() => expect(addBodies()).toHaveLength(3));
+    expect(addBodies()[2]).toEqual({ serialNumbers: ['CP-1', 'CP-3'], transport: 'http', retries: 2, retryInterval: 30 });
+    await summary('1 sent, 1 offline, 0 refused');
+    await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
+
+    // Over FTP.
+    dialog = await open();
     fireEvent.click(within(dialog).getByLabelText('This platform, over FTP'));
-    fireEvent.click(button('OK', dialog));
-    const error = await within(dialog).findByText('The FTP server is off (CSMS_FTP_PORT): choose HTTP or type a file path');
-    expect(error.closest('.ant-form-item')!.querySelector('[data-testid=diagnostics-target]')).toBeTruthy();
-    expect(within(dialog).getByText('Request diagnostics')).toBeTruthy();
-    expect(screen.queryByTestId('diagnostics-summary')).toBeNull();
+    act(() => forms['diagnostics-form']!.setFieldsValue({ stationId: 3, serialNumbers: ['CP-1'] }));
+    fireEvent.click(button('OK', dialog)!);
+    await waitFor(() => expect(addBodies()).toHaveLength(4));
+    expect(addBodies()[3]).toEqual({ serialNumbers: ['CP-1'], transport: 'ftp' });
+    await summary('1 sent, 0 offline, 0 refused');
   });
 
   it('in Chinese, names every part of the dialog', async () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     server(settled);
-    renderWithProviders(<PointConfigPage />, URL_TAB);
+    renderPage(URL_TAB);
     await screen.findByText('CP-1', { selector: 'td' });
-    fireEvent.click(button('新增'));
-    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    fireEvent.click(button('新增')!);
+    const dialog = await dialogWith('获取诊断文件');
     for (const word of [
       '获取诊断文件',
       '场站',
@@ -295,7 +330,6 @@ describe('request diagnostics dialog', () => {
     expect(dialog.textContent).not.toMatch(/ocppLog\./);
   });
 });
-
 describe('the request body', () => {
   it('holds the window as two instants to the minute, either end open', () => {
     const from = dayjs('2026-03-01T08:15:42.123Z');

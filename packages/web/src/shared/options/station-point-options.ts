@@ -17,12 +17,22 @@ export const pointOptions: RemoteOptions = {
     (await call(api.point.options, { body: {} })).map((p) => ({ value: p.id, label: `${p.serialNumber} · ${p.pointName}` })),
 };
 
-/** The points of one station (`getPoints`) with their connectors, for forms that pick a station and then its points. */
-export function useStationPoints(stationId: number | undefined) {
+/** What else narrows a point picker: the model and the firmware version the chargers reported. */
+export interface PointNarrowing {
+  model?: string | undefined;
+  firmwareVersion?: string | undefined;
+}
+
+/**
+ * The points of one station (`getPoints`) with their connectors, for forms that pick a station and
+ * then its points; with `narrow`, only that model or firmware version (then no station is needed).
+ */
+export function useStationPoints(stationId: number | undefined, narrow: PointNarrowing = {}) {
+  const { model, firmwareVersion } = narrow;
   return useQuery({
-    queryKey: [api.point.options.path, 'station', stationId],
-    queryFn: ({ signal }) => call(api.point.options, { body: { stationId } }, { signal }),
-    enabled: stationId !== undefined,
+    queryKey: [api.point.options.path, 'station', stationId, model, firmwareVersion],
+    queryFn: ({ signal }) => call(api.point.options, { body: { stationId, model, firmwareVersion } }, { signal }),
+    enabled: stationId !== undefined || !!model || !!firmwareVersion,
   });
 }
 
