@@ -294,7 +294,10 @@ export async function buildApp({
     ask,
     wanted: async (providerId, now) => (await cardList.localList(providerId, now)).entries,
   });
-  mount(api.pointAction, pointActionRoutes({ repo: createPointActionRepo({ db }), ask, localLists }));
+  // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them);
+  // a remote start may carry one of them.
+  const profiles = createChargingProfileRepo({ db });
+  mount(api.pointAction, pointActionRoutes({ repo: createPointActionRepo({ db }), ask, localLists, profiles }));
   // Automatic sync: each node sweeps the points whose sockets it holds, so each point is synced by one node.
   const localListSync = startLocalListSync({
     service: localLists,
@@ -302,8 +305,6 @@ export async function buildApp({
     intervalMs: config.localListSyncMs,
     onError: (err) => server.log.error({ err }, 'local list sync failed'),
   });
-  // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them).
-  const profiles = createChargingProfileRepo({ db });
   const profileSender = createProfileSender({ repo: profiles, ask });
   mount(api.chargingProfile, chargingProfileRoutes({ repo: profiles, sender: profileSender, ask, events, columns, config }));
   ocpp.onBooted((point) => profileSender.afterBoot(point));

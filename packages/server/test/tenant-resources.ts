@@ -170,12 +170,14 @@ const pointBody = (stationId: number) => ({
   connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
 });
 
-/** The station and point of the charging profiles the profile resource created, by profile id. */
-const profileTargets = new Map<number, { stationId: number; serialNumber: string }>();
+/** The station, point and provider of the charging profiles the profile resource created, by profile id. */
+const profileTargets = new Map<number, { stationId: number; serialNumber: string; providerId: number }>();
+/** A point of each calling provider, on which it names another provider's profile in a remote start, by provider id. */
+const callerPoints = new Map<number, string>();
 /** The station and point of the local controllers the controller resource created, by controller id. */
 const controllerTargets = new Map<number, { stationId: number; serialNumber: string }>();
 const controllerOf = (id: number) => controllerTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
-const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
+const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing', providerId: 0 };
 /** The station, point and charge user of the timed charges and reservations created, by their id. */
 const smartTargets = new Map<string, { stationId: number; serialNumber: string; chargeUserId: number }>();
 const smartOf = (kind: string, id: number) =>
@@ -548,6 +550,7 @@ export const tenantResources: TenantResource[] = [
         input: (id) => ({ body: { serialNumbers: [serialOf(id)], key: 'HeartbeatInterval', value: '1' } }),
       },
       { ep: api.pointAction.idTagOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
+      { ep: api.pointAction.profileOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.pointAction.localListState, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.monitor.points, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
       { ep: api.monitor.charging, input: (id) => ({ query: { page: 1, limit: 10, serialNumber: serialOf(id) } }), expect: 'emptyList' },
@@ -696,7 +699,9 @@ export const tenantResources: TenantResource[] = [
       const profile = await ok(
         env.s.call<{ id: number }>('POST', api.chargingProfile.add.path, { token: env.a.token, body: profileBody(st.id, pb.serialNumber) }),
       );
-      profileTargets.set(profile.id, { stationId: st.id, serialNumber: pb.serialNumber });
+      profileTargets.set(profile.id, { stationId: st.id, serialNumber: pb.serialNumber, providerId: env.a.providerId });
+      if (!callerPoints.has(env.b.providerId))
+        callerPoints.set(env.b.providerId, (await insertPoint(env.s.database.db, env.b.providerId)).serialNumber);
       return profile.id;
     },
     snapshot: async (env, id) => [
@@ -713,6 +718,25 @@ export const tenantResources: TenantResource[] = [
         input: (id) => ({ body: { ...profileBody(profileOf(id).stationId, profileOf(id).serialNumber), id, stackLevel: 5 } }),
       },
       { ep: api.chargingProfile.send, input: (id) => ({ body: { id } }) },
+      {
+        // A remote start carrying A's profile: provider B names it on a point of its own (404, nothing sent); a
+        // user of the profile's own provider names it on the profile's point.
+        ep: api.pointAction.remoteStart,
+        input: (id, env) => ({
+          body: {
+            serialNumber: env.b.providerId === profileOf(id).providerId ? profileOf(id).serialNumber : callerPoints.get(env.b.providerId),
+            connectorId: 1,
+            idTag: 'TAG1',
+            chargingProfileId: id,
+          },
+        }),
+        bound: {
+          other: 404,
+          own: 400,
+          reason:
+            "S2's point is not found; on S1's the profile is found and refused on its field: a remote start carries a TxProfile only.",
+        },
+      },
       { ep: api.chargingProfile.clear, input: (id) => ({ body: { serialNumber: profileOf(id).serialNumber, id } }) },
       { ep: api.chargingProfile.inForce, input: (id) => ({ query: { serialNumber: profileOf(id).serialNumber } }), expect: 'notFound' },
       { ep: api.chargingProfile.remove, input: (id) => ({ body: { ids: [id] } }) },

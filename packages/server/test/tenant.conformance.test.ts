@@ -29,7 +29,7 @@ const fieldsOf = (s: unknown): string[] => {
   const inner = (s as { def?: { in?: unknown; schema?: unknown; innerType?: unknown } })?.def;
   return inner ? fieldsOf(inner.in ?? inner.schema ?? inner.innerType) : [];
 };
-/** Inputs that name a tenant-owned row: its own id, or the id of a provider, station, point, user, group or card it hangs on. */
+/** Inputs that name a tenant-owned row: its own id, or the id of a provider, station, point, user, group, card or charging profile it hangs on or carries. */
 const ID_FIELDS = [
   'id',
   'ids',
@@ -47,6 +47,7 @@ const ID_FIELDS = [
   'chargeUserIds',
   'groupId',
   'cardId',
+  'chargingProfileId',
 ];
 
 describe('the registry', () => {

@@ -97,6 +97,22 @@ export const idTagOption = z.object({
 });
 export type IdTagOption = z.infer<typeof idTagOption>;
 
+/**
+ * A stored charging profile a remote start may send with the transaction (OCPP 1.6 §5.11:
+ * RemoteStartTransaction.chargingProfile, a TxProfile without transactionId): a TxProfile of the
+ * point's provider.
+ */
+export const remoteStartProfileOption = z.object({
+  id: z.number(),
+  stationName: z.string(),
+  stackLevel: z.number(),
+  chargingProfileKind: z.string(),
+  chargingRateUnit: z.enum(chargingRateUnits),
+  /** The first period's limit, in the profile's unit. */
+  limit: z.number(),
+});
+export type RemoteStartProfileOption = z.infer<typeof remoteStartProfileOption>;
+
 export const localListUpdateTypes = ['Differential', 'Full'] as const;
 export type LocalListUpdateType = (typeof localListUpdateTypes)[number];
 
@@ -150,10 +166,17 @@ export const pointConfigAnswer = z.object({ serialNumber: z.string(), pointName:
 export type PointConfigAnswer = z.infer<typeof pointConfigAnswer>;
 
 export const pointActionApi = {
-  remoteStart: action('remoteStart', monitor('remoteStart'), withSerial({ connectorId: connectorId.optional(), idTag: idToken }), {
-    idTag: z.string(),
-    connectorId: z.number().nullable(),
-  }),
+  remoteStart: action(
+    'remoteStart',
+    monitor('remoteStart'),
+    withSerial({
+      connectorId: connectorId.optional(),
+      idTag: idToken,
+      /** A stored TxProfile of the point's provider, sent as RemoteStartTransaction.chargingProfile (OCTT TC_059). */
+      chargingProfileId: z.number().int().positive().optional(),
+    }),
+    { idTag: z.string(), connectorId: z.number().nullable(), chargingProfileId: z.number().nullable() },
+  ),
   remoteStop: action('remoteStop', monitor('remoteStop'), withSerial({ transactionId: z.number().int().positive() }), {
     transactionId: z.number(),
   }),
@@ -267,7 +290,20 @@ export const pointActionApi = {
     data: z.array(idTagOption),
     summary: "Cards and charge users of the point's provider that a remote start may use, at most 50",
   }),
+  profileOptions: endpoint({
+    method: 'GET',
+    path: path('profileOptions'),
+    access: monitor('remoteStart'),
+    resource: 'pointAction',
+    query: z.object({ serialNumber }),
+    data: z.array(remoteStartProfileOption),
+    summary:
+      "TxProfiles of the point's provider that a remote start may send with the transaction (RemoteStartTransaction.chargingProfile)",
+  }),
 };
 
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
-export type PointActionName = Exclude<keyof typeof pointActionApi, 'idTagOptions' | 'localListState' | 'changeConfigurationMany'>;
+export type PointActionName = Exclude<
+  keyof typeof pointActionApi,
+  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany'
+>;

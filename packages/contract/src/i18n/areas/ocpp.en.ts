@@ -41,6 +41,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       cardNumber: 'Card number',
       account: 'Account',
       kind: 'Kind',
+      chargingProfileId: 'Charging profile',
     },
     monitor: {
       stationId: 'Station',
@@ -204,6 +205,8 @@ export const ocppEn: Strings<typeof ocppZh> = {
       sendFailed: 'Failed to send; service exception',
       notRunning: 'Transaction {id} is not in progress on this charge point',
       idTagUnknown: '"{idTag}" is not a card of this charge point\'s provider',
+      profileOtherProvider: "Charging profile {id} does not belong to this charge point's provider",
+      profileNotTx: 'Charging profile {id} is for "{purpose}"; a remote start can only carry a Tx profile',
     },
   },
   validation: {

@@ -40,6 +40,7 @@ export const ocppZh = {
       cardNumber: '卡号',
       account: '账号',
       kind: '类型',
+      chargingProfileId: '充电配置',
     },
     monitor: {
       stationId: '场站',
@@ -203,6 +204,8 @@ export const ocppZh = {
       sendFailed: '发送失败，服务异常',
       notRunning: '交易 {id} 不在该充电桩上进行',
       idTagUnknown: '“{idTag}”不是该充电桩所属运营商的卡',
+      profileOtherProvider: '充电配置 {id} 不属于该充电桩的运营商',
+      profileNotTx: '充电配置 {id} 的用途是“{purpose}”，远程启动只能附带“当前交易配置”',
     },
   },
   validation: {

@@ -1,4 +1,4 @@
-import type { ChargingProfileDto, ProfileInForce, ProfileTargetStatus } from '@csms/contract';
+import type { ChargingProfileDto, ProfileInForce, ProfileTargetStatus, RemoteStartProfileOption } from '@csms/contract';
 import { and, asc, desc, eq, gt, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
@@ -40,6 +40,9 @@ export interface TargetPoint {
 
 /** Statuses under which a charger holds the profile (what `inForce` lists and a boot re-sends). */
 export const HELD: ProfileTargetStatus[] = ['accepted', 'scheduled', 'rebootRequired'];
+
+/** At most this many profiles offered to a remote start. */
+const OPTION_LIMIT = 50;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -229,6 +232,40 @@ export function createChargingProfileRepo({ db }: { db: Db }) {
     async row(id: number): Promise<ProfileRow | undefined> {
       const [r] = await db.select().from(chargingProfile).where(eq(chargingProfile.id, id)).limit(1);
       return r;
+    },
+    /** A profile the caller may see (its provider's subtree and bound stations), as stored. */
+    async visibleRow(p: Principal, id: number): Promise<ProfileRow | undefined> {
+      const [r] = await db
+        .select()
+        .from(chargingProfile)
+        .where(where(p, eq(chargingProfile.id, id)))
+        .limit(1);
+      return r;
+    },
+    /** The TxProfiles of a provider that the caller may see and that have not expired: what a remote start may carry, newest first. */
+    async remoteStartOptions(p: Principal, providerId: number, now = new Date()): Promise<RemoteStartProfileOption[]> {
+      const rows = await db
+        .select({ r: chargingProfile, stationName: station.name })
+        .from(chargingProfile)
+        .innerJoin(station, eq(station.id, chargingProfile.stationId))
+        .where(
+          where(
+            p,
+            eq(chargingProfile.providerId, providerId),
+            eq(chargingProfile.purpose, 'TxProfile'),
+            or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, now)),
+          ),
+        )
+        .orderBy(desc(chargingProfile.id))
+        .limit(OPTION_LIMIT);
+      return rows.map(({ r, stationName }) => ({
+        id: r.id,
+        stationName,
+        stackLevel: r.stackLevel,
+        chargingProfileKind: r.kind,
+        chargingRateUnit: r.rateUnit,
+        limit: r.periods[0]?.limit ?? 0,
+      }));
     },
     /** The targets of a profile with the session running on each connector (for a TxProfile). */
     async targets(profileId: number, pointId?: number) {

@@ -2,6 +2,8 @@ import { Code, translate, type ConfigurationKey, type PointConfigAnswer, type po
 import type { AuthedCtx } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
 import { externalAll, Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
+import type { ChargingProfileRepo } from '../chargingProfile/chargingProfile.repo.js';
+import { ocppProfile } from '../chargingProfile/chargingProfile.service.js';
 import type { LocalListService } from '../localList/localList.service.js';
 import type { PointActionRepo } from './pointAction.repo.js';
 import type { Answer, CommandSender } from './pointAction.service.js';
@@ -11,6 +13,8 @@ interface Deps {
   ask: CommandSender;
   /** Each point's local authorization list: versions, Differential and Full updates (localList module). */
   localLists: Pick<LocalListService, 'send' | 'state' | 'chargerVersion'>;
+  /** Stored charging profiles: a remote start may carry one of the point's provider's TxProfiles. */
+  profiles: Pick<ChargingProfileRepo, 'visibleRow' | 'remoteStartOptions'>;
 }
 
 /** Chargers asked at once by a change sent to many points. */
@@ -43,7 +47,7 @@ function schedule(v: unknown) {
  * is sent), send the OCPP command over the bus and answer with the charger's reply. The envelope
  * is 200 whatever the charger said; its message (and the system log's) is the answer in words.
  */
-export function pointActionRoutes({ repo, ask, localLists }: Deps): Handlers<typeof pointActionApi> {
+export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Handlers<typeof pointActionApi> {
   async function target(ctx: AuthedCtx, serialNumber: string, audit: AuditNote) {
     const point = await repo.point(ctx.principal, serialNumber);
     if (!point) throw notFound();
@@ -61,13 +65,32 @@ export function pointActionRoutes({ repo, ask, localLists }: Deps): Handlers<typ
   return externalAll({
     async remoteStart({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
+      // A charging profile for the transaction (OCPP 1.6 §5.11): a TxProfile of the point's provider, sent
+      // without transactionId (the transaction does not exist yet). One the caller cannot see is not found.
+      let chargingProfile: Record<string, unknown> | undefined;
+      if (body.chargingProfileId !== undefined) {
+        const profile = await profiles.visibleRow(ctx.principal, body.chargingProfileId);
+        if (!profile) throw notFound();
+        if (profile.providerId !== point.providerId)
+          throw badField('chargingProfileId', 'errors.pointAction.profileOtherProvider', { id: profile.id });
+        if (profile.purpose !== 'TxProfile')
+          throw badField('chargingProfileId', 'errors.pointAction.profileNotTx', {
+            id: profile.id,
+            purpose: translate(ctx.lang, `enums.profilePurpose.${profile.purpose}`),
+          });
+        chargingProfile = ocppProfile(profile);
+      }
       // The idTag must be one of the point's provider's cards: an operator cannot charge another provider's card.
       // The charger gets it as issued, whatever case the operator typed.
       const idTag = await repo.providerCardTag(point.providerId, body.idTag);
       if (idTag === undefined) throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
-      const payload = { idTag, ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}) };
+      const payload = {
+        idTag,
+        ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}),
+        ...(chargingProfile ? { chargingProfile } : {}),
+      };
       const a = await ask(point.serialNumber, 'RemoteStartTransaction', payload);
-      return answer(ctx, a, { idTag, connectorId: body.connectorId ?? null });
+      return answer(ctx, a, { idTag, connectorId: body.connectorId ?? null, chargingProfileId: body.chargingProfileId ?? null });
     },
     async remoteStop({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
@@ -187,6 +210,11 @@ export function pointActionRoutes({ repo, ask, localLists }: Deps): Handlers<typ
       const point = await repo.point(ctx.principal, query.serialNumber);
       if (!point) throw notFound();
       return repo.idTagOptions(point.providerId, query.keyword || undefined);
+    },
+    async profileOptions({ query, ctx }) {
+      const point = await repo.point(ctx.principal, query.serialNumber);
+      if (!point) throw notFound();
+      return profiles.remoteStartOptions(ctx.principal, point.providerId);
     },
   });
 }

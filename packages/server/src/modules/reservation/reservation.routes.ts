@@ -83,12 +83,15 @@ export function reservationRoutes({
       const card = await validCardOf(db, user.id, point.providerId, at);
       if (!card) throw badField('chargeUserId', 'errors.reservation.noCard', { account: user.account });
 
-      // The id goes to the charger first; the row is written with its answer (a refusal is kept too).
+      // The id goes to the charger first; the row is written with its answer (a refusal is kept too). The
+      // reservation is the user's: its parentIdTag (the account, as Authorize answers for each of the user's
+      // cards, when it fits OCPP's 20 characters) lets any of their cards use it (OCPP 1.6 §5.13, OCTT TC_053).
       const id = await repo.nextId();
       const a = await ask(point.serialNumber, 'ReserveNow', {
         connectorId: body.connectorNo,
         expiryDate: expiryAt.toISOString(),
         idTag: card.idTag,
+        ...(user.account.length <= 20 ? { parentIdTag: user.account } : {}),
         reservationId: id,
       });
       if (a.status === 'offline') throw conflict('errors.reservation.offline', { serialNumber: point.serialNumber }, 'serialNumber');

@@ -7,7 +7,7 @@ import { ActionAnswer, type Answer } from './action-answer';
 import { confirmOnly, endpointOf, type ActionKey, type ActionRequest, type ActionTarget } from './actions';
 import { fullOffered, LocalListRecord, useLocalListState } from './local-list';
 import { PointSelect } from '../../shared/options/point-select';
-import { IdTagSelect } from './pickers';
+import { ChargingProfileSelect, IdTagSelect } from './pickers';
 
 type Values = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export function bodyOf(action: ActionKey, serialNumber: string, v: Values): Valu
   const pick = (...keys: string[]) =>
     Object.fromEntries(keys.filter((k) => v[k] !== undefined && v[k] !== null && v[k] !== '').map((k) => [k, v[k]]));
   const fields: Partial<Record<ActionKey, Values>> = {
-    remoteStart: pick('connectorId', 'idTag'),
+    remoteStart: pick('connectorId', 'idTag', 'chargingProfileId'),
     remoteStop: pick('transactionId'),
     reset: pick('type'),
     unlock: pick('connectorId'),
@@ -106,9 +106,14 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
       <>
         {connectorField(false, true)}
         {target && (
-          <Form.Item name="idTag" label={t('monitor.dialog.idTag')} rules={required('idTag', t('monitor.dialog.idTag'))}>
-            <IdTagSelect serialNumber={target.serialNumber} />
-          </Form.Item>
+          <>
+            <Form.Item name="idTag" label={t('monitor.dialog.idTag')} rules={required('idTag', t('monitor.dialog.idTag'))}>
+              <IdTagSelect serialNumber={target.serialNumber} />
+            </Form.Item>
+            <Form.Item name="chargingProfileId" label={t('monitor.dialog.chargingProfile')} extra={t('monitor.dialog.chargingProfileHint')}>
+              <ChargingProfileSelect serialNumber={target.serialNumber} />
+            </Form.Item>
+          </>
         )}
       </>
     ),
@@ -285,7 +290,7 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
                   setPicked(
                     p ? { serialNumber: p.serialNumber, connectors: p.connectors.map((c) => ({ connectorNo: c.connectorNo })) } : undefined,
                   );
-                  form.setFieldsValue({ connectorId: p?.connectors[0]?.connectorNo, idTag: undefined });
+                  form.setFieldsValue({ connectorId: p?.connectors[0]?.connectorNo, idTag: undefined, chargingProfileId: undefined });
                 }}
               />
             </Form.Item>

@@ -57,6 +57,14 @@ function serve(answer: Record<string, unknown> = { status: 'accepted', chargerSt
   return mockFetch((url, init) => {
     if (url.pathname.endsWith('/web/monitor/points')) return { code: 200, msg: 'ok', data: { list: [point], total: 1 } };
     if (url.pathname.endsWith('/web/monitor/counts')) return { code: 200, msg: 'ok', data: counts };
+    if (url.pathname.endsWith('/web/point/idTagOptions'))
+      return { code: 200, msg: 'ok', data: [{ idTag: 'UID-1', kind: 'card', cardNumber: 'NO-1', account: null }] };
+    if (url.pathname.endsWith('/web/point/profileOptions'))
+      return {
+        code: 200,
+        msg: 'ok',
+        data: [{ id: 31, stationName: 'Harbour', stackLevel: 2, chargingProfileKind: 'Relative', chargingRateUnit: 'W', limit: 7000 }],
+      };
     if (url.pathname.includes('/web/point/')) {
       sent.push({ path: url.pathname, body: JSON.parse(String(init?.body ?? '{}')) });
       return { code: 200, msg: 'ok', data: answer };
@@ -136,6 +144,30 @@ describe('point status', () => {
     fireEvent.click(within(dialog).getByTestId('action-send'));
     await within(dialog).findByTestId('action-answer');
     expect(sent[0]).toEqual({ path: '/prod-api/web/point/remoteStop', body: { serialNumber: 'CP-7', transactionId: 9 } });
+  });
+
+  it('starts a charge with a card and, when chosen, one of the provider’s Tx profiles', async () => {
+    serve();
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('Remote start'));
+    const dialog = await screen.findByRole('dialog');
+    const choose = async (label: string, option: string) => {
+      fireEvent.mouseDown(within(dialog).getByLabelText(label));
+      const options = await screen.findAllByText(option, {
+        selector: '.ant-select-item-option-content, .ant-select-item-option-content *',
+      });
+      fireEvent.click(options[options.length - 1]!);
+    };
+    await choose('Card or charge user', 'Card NO-1 (UID-1)');
+    expect(within(dialog).getByText('A Tx profile sent with the start request; it governs this transaction only')).toBeTruthy();
+    await choose('Charging profile', 'Profile 31 · Harbour · Relative · 7000 W · stack level 2');
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    await within(dialog).findByTestId('action-answer');
+    expect(sent.at(-1)).toEqual({
+      path: '/prod-api/web/point/remoteStart',
+      body: { serialNumber: 'CP-7', connectorId: 1, idTag: 'UID-1', chargingProfileId: 31 },
+    });
   });
 
   it('needs the connector for an unlock, in the page’s language', async () => {

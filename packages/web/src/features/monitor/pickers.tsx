@@ -1,4 +1,4 @@
-import { api, type IdTagOption } from '@csms/contract';
+import { api, type IdTagOption, type RemoteStartProfileOption } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useState } from 'react';
@@ -36,6 +36,36 @@ export function IdTagSelect({ serialNumber, value, onChange, id }: PickerProps<s
       // A charge user and that user's first card share an idTag: the option key tells them apart.
       options={(data ?? []).map((o) => ({ key: `${o.kind}:${o.idTag}`, value: o.idTag, label: label(o) }))}
       data-testid="idtag-select"
+    />
+  );
+}
+
+/** TxProfiles of the point's provider a remote start may carry (RemoteStartTransaction.chargingProfile); empty: none. */
+export function ChargingProfileSelect({ serialNumber, value, onChange, id }: PickerProps<number | undefined> & { serialNumber: string }) {
+  const { t } = useTranslation();
+  const { data, isFetching } = useQuery({
+    queryKey: [api.pointAction.profileOptions.path, serialNumber],
+    queryFn: ({ signal }) => call(api.pointAction.profileOptions, { query: { serialNumber } }, { signal }),
+  });
+  const label = (o: RemoteStartProfileOption) =>
+    t('monitor.dialog.chargingProfileOption', {
+      id: o.id,
+      station: o.stationName,
+      kind: t(`enums.profileKind.${o.chargingProfileKind}`),
+      limit: o.limit,
+      unit: o.chargingRateUnit,
+      stackLevel: o.stackLevel,
+    });
+  return (
+    <Select
+      id={id}
+      allowClear
+      value={value}
+      onChange={(v) => onChange?.(v ?? undefined)}
+      loading={isFetching}
+      placeholder={t('monitor.dialog.chargingProfilePlaceholder')}
+      options={(data ?? []).map((o) => ({ value: o.id, label: label(o) }))}
+      data-testid="profile-select"
     />
   );
 }
