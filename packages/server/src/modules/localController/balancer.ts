@@ -14,6 +14,8 @@ const RESEND_SHARE = 0.02;
 const SAMPLE_EVERY_MS = 60_000;
 /** A controller's sessions kept in memory are read again from the database at least this often. */
 const RESYNC_MS = 60_000;
+/** Plans made within this window are stored together, in one transaction. */
+const STORE_EVERY_MS = 500;
 
 /** What the balancer holds of a controller between plans, kept up to date by the charger events. */
 interface Held {
@@ -36,8 +38,10 @@ export interface BalancerOptions {
   minIntervalMs?: number;
   /** Every controller is planned at least this often, so the history has a sample a minute (default 60 s). */
   tickMs?: number;
-  /** Told after each plan (the benchmark's timings, tests). */
+  /** Told after each plan, once its profiles are sent (the benchmark's timings, tests). */
   onPlanned?: (controllerId: number, ms: number) => void;
+  /** Told after plans are stored (a batch of `plans`), with the time storing took (the benchmark). */
+  onStored?: (plans: number, ms: number) => void;
 }
 
 const keyOf = (pointId: number, connectorNo: number) => `${pointId}:${connectorNo}`;
@@ -85,7 +89,42 @@ export function createBalancer(o: BalancerOptions) {
   /** Controllers whose memory an event could not update (a session it does not know): read again before the next plan. */
   const stale = new Set<number>();
 
+  /** Plans made and sent, waiting to be stored with the others of the window (the live view, the next node's start). */
+  const toStore = new Map<number, Parameters<LocalControllerRepo['savePlans']>[0][number]>();
+  let storeTimer: NodeJS.Timeout | undefined;
+  let storing: Promise<void> | undefined;
+
+  function queueStore(plan: Parameters<LocalControllerRepo['savePlans']>[0][number]) {
+    toStore.set(plan.controllerId, plan);
+    if (storeTimer) return;
+    storeTimer = setTimeout(() => {
+      storeTimer = undefined;
+      flush().catch((err: unknown) => o.onError(err, 0));
+    }, STORE_EVERY_MS);
+    storeTimer.unref();
+  }
+
+  /** Stores what is queued, in one transaction; a batch that fails is queued again behind any newer plan. */
+  async function flush(): Promise<void> {
+    while (storing) await storing;
+    if (toStore.size === 0) return;
+    const batch = [...toStore.values()];
+    toStore.clear();
+    const t = performance.now();
+    storing = o.repo
+      .savePlans(batch)
+      .then(() => o.onStored?.(batch.length, performance.now() - t))
+      .catch((err: unknown) => {
+        for (const x of batch) if (!toStore.has(x.controllerId)) toStore.set(x.controllerId, x);
+        throw err;
+      })
+      .finally(() => (storing = undefined));
+    await storing;
+  }
+
   async function load(controllerId: number): Promise<Held | undefined> {
+    // What is read must include this controller's last plan.
+    if (toStore.has(controllerId) || storing) await flush();
     const controller = await o.repo.controller(controllerId);
     if (!controller) {
       held.delete(controllerId);
@@ -195,7 +234,8 @@ export function createBalancer(o: BalancerOptions) {
     const started = performance.now();
     lastRun.set(controllerId, Date.now());
     const h0 = held.get(controllerId);
-    const h = !h0 || stale.has(controllerId) || Date.now() - h0.loadedAt >= RESYNC_MS ? await load(controllerId) : h0;
+    // Memory an event could not update is read first; memory that is merely old is read after the plan (below).
+    const h = !h0 || stale.has(controllerId) ? await load(controllerId) : h0;
     if (!h) return;
     const c = h.controller;
     const sessions = [...h.sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
@@ -244,7 +284,6 @@ export function createBalancer(o: BalancerOptions) {
       const takesLess = r.measuredW !== null && r.allocatedW > 0 && r.measuredW < TAKES_LESS * r.allocatedW;
       lastPlan.set(keyOf(r.chargePointId, r.connectorNo), { allocatedW: r.allocatedW, takesLess });
     }
-    // An unchanged plan is not stored again, but for a sample a minute (the history).
     const same =
       rows.length === previous.length &&
       rows.every((r) => {
@@ -252,17 +291,27 @@ export function createBalancer(o: BalancerOptions) {
         return p && p.allocatedW === r.allocatedW && p.state === r.state && p.transactionId === r.transactionId && p.sentW === r.sentW;
       });
     h.previous = rows.map((r) => ({ ...r, controllerId, updatedAt: new Date() }));
-    if (same && Date.now() - (lastSample.get(controllerId) ?? 0) < SAMPLE_EVERY_MS) {
-      o.onPlanned?.(controllerId, performance.now() - started);
-      return;
-    }
-    lastSample.set(controllerId, Date.now());
-    await o.repo.savePlan(controllerId, rows, {
-      limitW: c.limitW,
-      allocatedW: rows.reduce((a, r) => a + r.allocatedW, 0),
-      measuredW: rows.reduce((a, r) => a + (r.state === 'waiting' ? 0 : (r.measuredW ?? 0)), 0),
-    });
+    // The plan is made and sent: what follows is bookkeeping for the live view and the next plans,
+    // still in this run (a controller's runs never overlap) but not part of the re-plan's latency.
     o.onPlanned?.(controllerId, performance.now() - started);
+    // An unchanged plan is not stored again, but for a sample a minute (the history). A plan lost to
+    // a crash before it is stored costs nothing: the next node plans from what is stored and sends
+    // again where a charger's share differs.
+    // Stored with the other plans of the next half second, in one transaction.
+    if (!same || Date.now() - (lastSample.get(controllerId) ?? 0) >= SAMPLE_EVERY_MS) {
+      lastSample.set(controllerId, Date.now());
+      queueStore({
+        controllerId,
+        rows,
+        sample: {
+          limitW: c.limitW,
+          allocatedW: rows.reduce((a, r) => a + r.allocatedW, 0),
+          measuredW: rows.reduce((a, r) => a + (r.state === 'waiting' ? 0 : (r.measuredW ?? 0)), 0),
+        },
+      });
+    }
+    // The events keep memory current; reading it again now and then catches one that was missed.
+    if (Date.now() - h.loadedAt >= RESYNC_MS) await load(controllerId);
   }
 
   return {
@@ -306,10 +355,11 @@ export function createBalancer(o: BalancerOptions) {
       await refresh();
       for (const id of controllerIds) trigger(id);
     },
-    /** Plans now and waits for it (tests, the benchmark). */
+    /** Plans now and waits for it, stored (tests, the benchmark). */
     async planNow(controllerId: number) {
       await running.get(controllerId);
       await run(controllerId);
+      await flush();
     },
     async stop() {
       stopped = true;
@@ -318,6 +368,9 @@ export function createBalancer(o: BalancerOptions) {
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       await Promise.allSettled([...running.values()]);
+      clearTimeout(storeTimer);
+      storeTimer = undefined;
+      await flush().catch((err: unknown) => o.onError(err, 0));
     },
   };
 }

@@ -247,12 +247,21 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
       return db.select().from(controllerAllocation).where(eq(controllerAllocation.controllerId, controllerId));
     },
     /** The plan replaces the last one: rows of sessions that ended go. */
-    async savePlan(controllerId: number, rows: Omit<AllocationRow, 'controllerId' | 'updatedAt'>[], sample: Omit<ControllerSample, 'at'>) {
+    /**
+     * Stores the plans of several controllers (the balancer batches them) in one transaction: each
+     * controller's allocations replaced, and a sample of each.
+     */
+    async savePlans(
+      plans: { controllerId: number; rows: Omit<AllocationRow, 'controllerId' | 'updatedAt'>[]; sample: Omit<ControllerSample, 'at'> }[],
+    ) {
+      if (plans.length === 0) return;
       const now = new Date();
+      const ids = plans.map((x) => x.controllerId);
+      const rows = plans.flatMap((x) => x.rows.map((r) => ({ ...r, controllerId: x.controllerId, updatedAt: now })));
       await db.transaction(async (q) => {
-        await q.delete(controllerAllocation).where(eq(controllerAllocation.controllerId, controllerId));
-        if (rows.length > 0) await q.insert(controllerAllocation).values(rows.map((r) => ({ ...r, controllerId, updatedAt: now })));
-        await q.insert(controllerSample).values({ controllerId, at: now, ...sample });
+        await q.delete(controllerAllocation).where(inArray(controllerAllocation.controllerId, ids));
+        if (rows.length > 0) await q.insert(controllerAllocation).values(rows);
+        await q.insert(controllerSample).values(plans.map((x) => ({ controllerId: x.controllerId, at: now, ...x.sample })));
       });
     },
     /** The live view shows one hour; a day of samples is kept. */
