@@ -2,7 +2,16 @@ import type { ReservationDto } from '@csms/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
+import {
+  buttonByText,
+  chooseByLabel,
+  dialogShown,
+  mockFetch,
+  rawKeys,
+  renderWithProviders,
+  signInAdmin,
+  type Reply,
+} from '../../shared/resource/test-kit';
 import ReservationPage from './reservation.page';
 
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
@@ -69,44 +78,20 @@ function server(extra: Reply = () => undefined) {
   });
 }
 
-// Buttons and dialogs are found by CSS: the suite's getComputedStyle (test-kit.tsx) sees inline styles only.
-
-/** The button whose text is `label`. */
-const button = (label: string, scope: ParentNode = document.body) =>
-  [...scope.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
-
-/** The dialog the page opened. */
-const dialogShown = () =>
-  waitFor(() => {
-    const dialog = document.querySelector<HTMLElement>('.ant-modal[role=dialog]');
-    if (!dialog) throw new Error('no dialog open');
-    return dialog;
-  });
-
-/** Open an antd select by its label and choose an option by its text. */
-async function choose(container: HTMLElement, label: string, option: string) {
-  const input = within(container).getByLabelText(label);
-  // A picker waits for the one above it (the point for the station, …).
-  await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
-  fireEvent.mouseDown(input);
-  const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
-  fireEvent.click(options[options.length - 1]!);
-}
-
 async function openReserve() {
   renderWithProviders(<ReservationPage />, '/realTimeMonitor/reservation');
   await screen.findByText('CP-1', { selector: 'td' });
-  fireEvent.click(button('Add'));
+  fireEvent.click(buttonByText('Add'));
   const dialog = await dialogShown();
   expect(within(dialog).getByText('Reserve a connector')).toBeTruthy();
   return dialog;
 }
 
 async function fill(dialog: HTMLElement) {
-  await choose(dialog, 'Station', 'Pudong Hub');
-  await choose(dialog, 'Point serial number', 'CP-1 · Bay CP-1');
-  await choose(dialog, 'Connector', '2');
-  await choose(dialog, 'Charge user', 'alice');
+  await chooseByLabel(dialog, 'Station', 'Pudong Hub');
+  await chooseByLabel(dialog, 'Point serial number', 'CP-1 · Bay CP-1');
+  await chooseByLabel(dialog, 'Connector', '2');
+  await chooseByLabel(dialog, 'Charge user', 'alice');
 }
 
 beforeAll(signInAdmin);
@@ -136,7 +121,7 @@ describe('reservations list', () => {
     expect(within(usedRow).queryByText('Cancel reservation')).toBeNull();
     fireEvent.click(within(reservedRow).getByText('Cancel reservation'));
     const confirm = (await screen.findByText('Cancel reservation 51 on point CP-1?')).closest('.ant-modal-confirm') as HTMLElement;
-    fireEvent.click(button('OK', confirm));
+    fireEvent.click(buttonByText('OK', confirm));
     await waitFor(() => expect(bodies['/prod-api/web/reservation/cancel']).toEqual([{ id: 51 }]));
     expect(await screen.findByText('Reservation cancelled')).toBeTruthy();
   });
@@ -149,7 +134,7 @@ describe('reserve dialog', () => {
     const dialog = await openReserve();
     expect(within(dialog).getByText('Any connector')).toBeTruthy();
     await fill(dialog);
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     await waitFor(() => expect(bodies['/prod-api/web/reservation/add']).toHaveLength(1));
     const body = bodies['/prod-api/web/reservation/add']![0] as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['chargeUserId', 'connectorNo', 'expiryTime', 'serialNumber']);
@@ -170,7 +155,7 @@ describe('reserve dialog', () => {
     );
     const dialog = await openReserve();
     await fill(dialog);
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     const error = await within(dialog).findByText('Charge user alice has no valid card');
     expect(error.closest('.ant-form-item')!.querySelector('[data-testid=reserve-user]')).toBeTruthy();
     expect(within(dialog).getByText('Reserve a connector')).toBeTruthy();
@@ -182,7 +167,7 @@ describe('reserve dialog', () => {
     );
     const dialog = await openReserve();
     await fill(dialog);
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     expect(await screen.findByText('The point answered “Occupied”: nothing is reserved')).toBeTruthy();
   });
 });

@@ -3,21 +3,15 @@ import { Table, Tag, Typography, type TableColumnType } from 'antd';
 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { actionStatusColor } from '../../shared/ocpp/action-status-tag';
 import { formatDateTime } from '../../shared/resource/cells';
 
+/** A target's state: a charger's answer in its usual colour, and the states a send can end in without one. */
 const color: Partial<Record<ProfileTargetStatus, string>> = {
-  accepted: 'success',
-  scheduled: 'processing',
-  rebootRequired: 'warning',
-  rejected: 'error',
-  failed: 'error',
-  faulted: 'error',
-  notImplemented: 'warning',
-  notSupported: 'warning',
+  ...actionStatusColor,
   noTransaction: 'warning',
   cleared: 'default',
   notSent: 'default',
-  offline: 'default',
 };
 
 /** A connector number; 0 is the point as a whole. */

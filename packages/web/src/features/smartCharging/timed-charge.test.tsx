@@ -2,7 +2,16 @@ import type { TimedChargeDto, TimedChargeRunDto } from '@csms/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
+import {
+  buttonByText,
+  chooseByLabel,
+  dialogShown,
+  mockFetch,
+  rawKeys,
+  renderWithProviders,
+  signInAdmin,
+  type Reply,
+} from '../../shared/resource/test-kit';
 import SmartChargingPage from './smart-charging.page';
 
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
@@ -75,30 +84,6 @@ function server(extra: Reply = () => undefined) {
   });
 }
 
-// Buttons and dialogs are found by CSS: the suite's getComputedStyle (test-kit.tsx) sees inline styles only.
-
-/** The button whose text is `label`. */
-const button = (label: string, within_: ParentNode = document.body) =>
-  [...within_.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
-
-/** The dialog the page opened. */
-const dialogShown = () =>
-  waitFor(() => {
-    const dialog = document.querySelector<HTMLElement>('.ant-modal[role=dialog]');
-    if (!dialog) throw new Error('no dialog open');
-    return dialog;
-  });
-
-/** Open an antd select by its label and choose an option by its text. */
-async function choose(container: HTMLElement, label: string, option: string) {
-  const input = within(container).getByLabelText(label);
-  // A picker waits for the one above it (the point for the station, …).
-  await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
-  fireEvent.mouseDown(input);
-  const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
-  fireEvent.click(options[options.length - 1]!);
-}
-
 /** Type into a picker's input and confirm with Enter, as a keyboard user does. */
 function typeInto(input: HTMLElement, text: string) {
   fireEvent.mouseDown(input);
@@ -110,15 +95,15 @@ function typeInto(input: HTMLElement, text: string) {
 async function openAdd() {
   renderWithProviders(<SmartChargingPage />, '/realTimeMonitor/smartCharging?tab=timedCharge');
   await screen.findByText('CP-1', { selector: 'td' });
-  fireEvent.click(button('Add'));
+  fireEvent.click(buttonByText('Add'));
   return await dialogShown();
 }
 
 async function fillNew(dialog: HTMLElement) {
-  await choose(dialog, 'Station', 'Pudong Hub');
-  await choose(dialog, 'Point serial number', 'CP-1 · Bay CP-1');
-  await choose(dialog, 'Connectors', '2');
-  await choose(dialog, 'Charge user', 'alice');
+  await chooseByLabel(dialog, 'Station', 'Pudong Hub');
+  await chooseByLabel(dialog, 'Point serial number', 'CP-1 · Bay CP-1');
+  await chooseByLabel(dialog, 'Connectors', '2');
+  await chooseByLabel(dialog, 'Charge user', 'alice');
   const [from, to] = dialog.querySelectorAll<HTMLInputElement>('input[data-testid=timed-period]');
   typeInto(from!, '2026-04-01');
   typeInto(to!, '2026-04-30');
@@ -157,13 +142,13 @@ describe('timed charging tab', () => {
     expect(within(waitingRow).queryByText('Edit')).toBeTruthy();
     expect(within(startedRow).queryByText('Edit')).toBeNull();
 
-    const cancel = button('Cancel timed charge');
+    const cancel = buttonByText('Cancel timed charge');
     expect(cancel.hasAttribute('disabled')).toBe(true);
     fireEvent.click(startedRow.querySelector('input[type=checkbox]')!);
     await waitFor(() => expect(cancel.hasAttribute('disabled')).toBe(false));
     fireEvent.click(cancel);
     const confirm = (await screen.findByText(/Cancel timed charges 42\?/)).closest('.ant-modal-confirm') as HTMLElement;
-    fireEvent.click(button('OK', confirm));
+    fireEvent.click(buttonByText('OK', confirm));
     await waitFor(() => expect(bodies['/prod-api/web/timedCharge/cancel']).toEqual([{ ids: [42] }]));
   });
 
@@ -185,7 +170,7 @@ describe('timed charge form', () => {
     server((url) => (url.pathname.endsWith('/web/timedCharge/add') ? ok(waiting) : undefined));
     const dialog = await openAdd();
     await fillNew(dialog);
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     await waitFor(() =>
       expect(bodies['/prod-api/web/timedCharge/add']).toEqual([
         { serialNumber: 'CP-1', connectors: [2], chargeUserId: 8, validFrom: '2026-04-01', validTo: '2026-04-30', startTime: '06:45' },
@@ -207,7 +192,7 @@ describe('timed charge form', () => {
     typeInto(from!, '2026-01-01');
     typeInto(to!, '2027-03-01');
     await waitFor(() => expect(to!.value).toBe('2027-03-01'));
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     const span = await within(dialog).findByText('The valid period is at most 366 days');
     expect(span.closest('.ant-form-item')!.querySelector('input[data-testid=timed-period]')).toBeTruthy();
     expect(bodies['/prod-api/web/timedCharge/add']).toBeUndefined();
@@ -215,7 +200,7 @@ describe('timed charge form', () => {
     typeInto(from!, '2026-04-01');
     typeInto(to!, '2026-04-30');
     await waitFor(() => expect(within(dialog).queryByText('The valid period is at most 366 days')).toBeNull());
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     const error = await within(dialog).findByText('Point CP-1 has no connector 2');
     expect(error.closest('.ant-form-item')!.querySelector('[data-testid=timed-connectors]')).toBeTruthy();
     expect(bodies['/prod-api/web/timedCharge/add']).toHaveLength(1);
@@ -231,7 +216,7 @@ describe('timed charge form', () => {
     await waitFor(() => expect([from!.value, to!.value]).toEqual(['2026-03-01', '2026-03-31']));
     expect(dialog.querySelector<HTMLInputElement>('input[data-testid=timed-start]')!.value).toBe('07:30');
     await within(dialog).findByText('alice');
-    fireEvent.click(button('OK', dialog));
+    fireEvent.click(buttonByText('OK', dialog));
     await waitFor(() =>
       expect(bodies['/prod-api/web/timedCharge/edit']).toEqual([
         {

@@ -1,10 +1,10 @@
 import type { UserInfo } from '@csms/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { setSession } from '../auth/session';
 
 /** jsdom lacks what antd's responsive parts ask for. */
@@ -81,4 +81,29 @@ export function renderWithProviders(ui: ReactNode, url = '/') {
 /** Untranslated catalogue keys left in rendered text (`fields.x.y`, `kit.total`, …). */
 export function rawKeys(text: string): string[] {
   return text.match(/\b(fields|enums|errors|validation|kit|common|upload|organization|request)\.[A-Za-z]+(\.[A-Za-z]+)*/g) ?? [];
+}
+
+// Buttons and dialogs found by CSS: the suite's getComputedStyle sees inline styles only (polyfillDom),
+// so what antd hides by a class is not hidden to role queries.
+
+/** The button whose text is `label` (spaces ignored: antd spaces two-character Chinese labels). */
+export const buttonByText = (label: string, scope: ParentNode = document.body) =>
+  [...scope.querySelectorAll('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''))!;
+
+/** The dialog the page opened. */
+export const dialogShown = () =>
+  waitFor(() => {
+    const dialog = document.querySelector<HTMLElement>('.ant-modal[role=dialog]');
+    if (!dialog) throw new Error('no dialog open');
+    return dialog;
+  });
+
+/** Opens an antd select by its label and chooses an option by its text. */
+export async function chooseByLabel(container: HTMLElement, label: string, option: string) {
+  const input = within(container).getByLabelText(label);
+  // A picker waits for the one above it (the point for the station, …).
+  await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
+  fireEvent.mouseDown(input);
+  const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
+  fireEvent.click(options[options.length - 1]!);
 }
