@@ -1,5 +1,5 @@
 import { OfflineError } from './ocpp.js';
-import type { Task } from './scheduler.js';
+import { transferJobs, type TransferJob } from './transfer-job.js';
 import { upload } from './transfer.js';
 import type { ChargePointState, PointInternals } from './types.js';
 
@@ -56,14 +56,10 @@ export interface Diagnostics {
 
 type Deps = Pick<PointInternals, 'serialNumber' | 'scheduler' | 'now' | 'iso' | 'online' | 'call' | 'emit'>;
 
-interface Job {
+interface Job extends TransferJob {
   request: DiagnosticsRequest;
   fileName: string;
   content: string;
-  attempt: number;
-  cancelled: boolean;
-  task?: Task;
-  abort?: AbortController;
 }
 
 /** `diagnostics-<serial>-<yyyymmddThhmmssZ>.log`, the serial reduced to characters safe in a file name. */
@@ -119,7 +115,6 @@ export function diagnosticsContent(serialNumber: string, generatedAt: string, r:
 
 export function createDiagnostics(p: Deps, source: () => DiagnosticsSource): Diagnostics {
   let status: DiagnosticsStatus = 'Idle';
-  let job: Job | undefined;
 
   function report(j: Job, s: DiagnosticsStatus, error?: Error) {
     status = s;
@@ -138,45 +133,22 @@ export function createDiagnostics(p: Deps, source: () => DiagnosticsSource): Dia
     });
   }
 
-  function finish(j: Job) {
-    if (job !== j) return;
-    job = undefined;
-    status = 'Idle';
-  }
+  const jobs = transferJobs<Job>(p, { failure: 'diagnostics upload failed', idle: () => (status = 'Idle'), attempt });
 
-  function cancel() {
-    if (!job) return;
-    job.cancelled = true;
-    job.task?.cancel();
-    job.abort?.abort();
-    job = undefined;
-    status = 'Idle';
-  }
-
-  const run = (j: Job) =>
-    void attempt(j).catch((error: unknown) => {
-      p.emit('warning', { message: 'diagnostics upload failed', error });
-      finish(j);
-    });
-
-  async function attempt(j: Job) {
-    j.task = undefined;
-    j.attempt += 1;
-    j.abort = new AbortController();
+  async function attempt(j: Job, signal: AbortSignal) {
     report(j, 'Uploading');
     try {
-      await upload(j.request.location, j.fileName, j.content, j.abort.signal);
+      await upload(j.request.location, j.fileName, j.content, signal);
     } catch (err) {
       if (j.cancelled) return;
-      // The retry is scheduled before the status goes out, so whoever waits for it can move the clock.
-      if (j.attempt <= j.request.retries) j.task = p.scheduler.after(j.request.retryIntervalS * 1000, () => run(j));
+      const retrying = jobs.retryLater(j);
       report(j, 'UploadFailed', err instanceof Error ? err : new Error(String(err)));
-      if (!j.task) finish(j);
+      if (!retrying) jobs.finish(j);
       return;
     }
     if (j.cancelled) return;
     report(j, 'Uploaded');
-    finish(j);
+    jobs.finish(j);
   }
 
   return {
@@ -186,14 +158,13 @@ export function createDiagnostics(p: Deps, source: () => DiagnosticsSource): Dia
       return {
         fileName,
         start() {
-          cancel();
           const content = diagnosticsContent(p.serialNumber, p.iso(), r, source());
           const j: Job = { request: r, fileName, content, attempt: 0, cancelled: false };
-          job = j;
-          run(j);
+          jobs.begin(j);
+          jobs.run(j);
         },
       };
     },
-    halt: cancel,
+    halt: () => jobs.cancel(),
   };
 }

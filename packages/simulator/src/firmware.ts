@@ -1,5 +1,5 @@
 import { OfflineError } from './ocpp.js';
-import type { Task } from './scheduler.js';
+import { transferJobs, type TransferJob } from './transfer-job.js';
 import { download, type Downloaded } from './transfer.js';
 import type { PointInternals } from './types.js';
 
@@ -93,19 +93,14 @@ export function firmwareVersionOf(head: Buffer, location: string): string | unde
   return name ? name.slice(0, MAX_VERSION) : undefined;
 }
 
-interface Job {
+interface Job extends TransferJob {
   request: FirmwareRequest;
-  attempt: number;
-  cancelled: boolean;
-  task?: Task;
-  abort?: AbortController;
 }
 
 export function createFirmware(p: Deps, initialVersion: string, initialOptions: FirmwareOptions = {}): Firmware {
   let version = initialVersion;
   let options = initialOptions;
   let status: FirmwareStatus = 'Idle';
-  let job: Job | undefined;
 
   /** Sends the status (when online); resolves once answered or failed. */
   function report(j: Job, s: FirmwareStatus, extra: Partial<FirmwareEvent> = {}): Promise<void> {
@@ -120,42 +115,19 @@ export function createFirmware(p: Deps, initialVersion: string, initialOptions: 
     );
   }
 
-  function finish(j: Job) {
-    if (job !== j) return;
-    job = undefined;
-    status = 'Idle';
-  }
+  const jobs = transferJobs<Job>(p, { failure: 'firmware update failed', idle: () => (status = 'Idle'), attempt });
 
-  function cancel() {
-    if (!job) return;
-    job.cancelled = true;
-    job.task?.cancel();
-    job.abort?.abort();
-    job = undefined;
-    status = 'Idle';
-  }
-
-  const run = (j: Job) =>
-    void attempt(j).catch((error: unknown) => {
-      p.emit('warning', { message: 'firmware update failed', error });
-      finish(j);
-    });
-
-  async function attempt(j: Job) {
-    j.task = undefined;
-    j.attempt += 1;
-    j.abort = new AbortController();
+  async function attempt(j: Job, signal: AbortSignal) {
     void report(j, 'Downloading');
     let file: Downloaded;
     try {
-      file = await download(j.request.location, j.abort.signal);
+      file = await download(j.request.location, signal);
     } catch (err) {
       if (j.cancelled) return;
       const error = err instanceof Error ? err : new Error(String(err));
-      // The retry is scheduled before the status goes out, so whoever waits for it can move the clock.
-      if (j.attempt <= j.request.retries) j.task = p.scheduler.after(j.request.retryIntervalS * 1000, () => run(j));
+      const retrying = jobs.retryLater(j);
       void report(j, 'DownloadFailed', { error });
-      if (!j.task) finish(j);
+      if (!retrying) jobs.finish(j);
       return;
     }
     if (j.cancelled) return;
@@ -170,14 +142,14 @@ export function createFirmware(p: Deps, initialVersion: string, initialOptions: 
           : undefined;
     if (problem) {
       void report(j, 'InstallationFailed', { error: new Error(problem) });
-      finish(j);
+      jobs.finish(j);
       return;
     }
     // Installed: the point runs the new firmware from its next boot, whatever comes after.
     version = firmwareVersionOf(file.head, j.request.location) ?? version;
     await report(j, 'Installed', { version });
     if (j.cancelled) return;
-    finish(j);
+    jobs.finish(j);
     p.reboot('Hard');
   }
 
@@ -185,15 +157,14 @@ export function createFirmware(p: Deps, initialVersion: string, initialOptions: 
     version: () => version,
     status: () => status,
     update(request) {
-      cancel();
       const j: Job = { request, attempt: 0, cancelled: false };
-      job = j;
-      if (request.retrieveAt <= p.now()) run(j);
-      else j.task = p.scheduler.at(request.retrieveAt, () => run(j));
+      jobs.begin(j);
+      if (request.retrieveAt <= p.now()) jobs.run(j);
+      else j.task = p.scheduler.at(request.retrieveAt, () => jobs.run(j));
     },
     configure(o) {
       options = o;
     },
-    halt: cancel,
+    halt: () => jobs.cancel(),
   };
 }
