@@ -198,7 +198,7 @@ describe('Reservation profile', () => {
     expect([await connectorStatus(c.pointId, 1), await connectorStatus(c.pointId, 2)]).toEqual(['Available', 'Available']);
   });
 
-  it('TC_052_CSMS Cancel Reservation – Rejected: a Rejected CancelReservation leaves the reservation held and tells the operator why, in both languages', async () => {
+  it('TC_052_CSMS Cancel Reservation – Rejected: the charger holds no such reservation, so it ends as cancelled without a fee, and the operator is told so in both languages', async () => {
     const p = await createPoint(s.database.db, { connectors: 1 });
     const d = await driver();
     const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key });
@@ -214,15 +214,16 @@ describe('Reservation profile', () => {
     expect(await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Reserved', timestamp: iso() })).toEqual({});
 
     const en = await post(api.reservation.cancel, { id: r.data.id });
-    expect(en.code).toBe(409);
-    expect(en.msg).toBe(`The point refused to cancel reservation ${r.data.id} (Rejected)`);
-    const zh = await post(api.reservation.cancel, { id: r.data.id }, 'zh');
-    expect(zh.msg).toBe(`充电桩拒绝取消预约 ${r.data.id}（Rejected）`);
-    expect(calls.filter(([a]) => a === 'CancelReservation')).toEqual([
-      ['CancelReservation', { reservationId: r.data.id }],
-      ['CancelReservation', { reservationId: r.data.id }],
-    ]);
-    expect(await reservationOf(r.data.id)).toMatchObject({ status: 'reserved', chargerStatus: 'Accepted' });
+    expect(en.code).toBe(200);
+    expect(en.msg).toBe(`The point holds no reservation ${r.data.id} (it answered Rejected): cancelled here too, without a fee`);
+    expect(calls.filter(([a]) => a === 'CancelReservation')).toEqual([['CancelReservation', { reservationId: r.data.id }]]);
+    expect(await reservationOf(r.data.id)).toMatchObject({ status: 'cancelled', chargerStatus: 'Rejected', feeCents: null });
+
+    // In Chinese too, on a second reservation.
+    const r2 = await reserve(p.serialNumber, d.userId);
+    const zh = await post(api.reservation.cancel, { id: r2.data.id }, 'zh');
+    expect(zh.code).toBe(200);
+    expect(zh.msg).toBe(`充电桩上没有预约 ${r2.data.id}（应答 Rejected），平台上也已取消，不收预约费`);
   });
 
   it('TC_053_CSMS Use a Reserved Connector with parentIdTag: ReserveNow carries the parentIdTag, Authorize of another card of the group answers it, and that card’s start uses the reservation', async () => {

@@ -219,6 +219,7 @@ export const smartEn: Strings<typeof smartZh> = {
       noAnswer: 'Point {serialNumber} did not answer: {status}',
       notReserved: 'Reservation {id} is {status} and cannot be cancelled',
       cancelRefused: 'The point refused to cancel reservation {id} ({status})',
+      cancelledNotHeld: 'The point holds no reservation {id} (it answered Rejected): cancelled here too, without a fee',
       notSupported: 'Point {serialNumber} does not support reservations',
     },
   },

@@ -212,6 +212,7 @@ export const smartZh = {
       noAnswer: '充电桩 {serialNumber} 未应答：{status}',
       notReserved: '预约 {id} 已{status}，不能取消',
       cancelRefused: '充电桩拒绝取消预约 {id}（{status}）',
+      cancelledNotHeld: '充电桩上没有预约 {id}（应答 Rejected），平台上也已取消，不收预约费',
       notSupported: '充电桩 {serialNumber} 不支持预约',
     },
   },

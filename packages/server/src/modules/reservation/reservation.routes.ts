@@ -1,9 +1,9 @@
-import { MAX_RESERVATION_HOURS, translate, type ReservationDto, type ReservationStatus, type reservationApi } from '@csms/contract';
+import { Code, MAX_RESERVATION_HOURS, translate, type ReservationDto, type ReservationStatus, type reservationApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
-import { external, type Handlers } from '../../http/mount.js';
+import { external, Outcome, type Handlers } from '../../http/mount.js';
 import type { DayZone } from '../../lib/day-zone.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
@@ -128,7 +128,11 @@ export function reservationRoutes({
       if (r.status !== 'reserved') throw conflict('errors.reservation.notReserved', { id: r.id, status: statusWord(r.status) }, 'id');
       const a = await ask(r.serialNumber, 'CancelReservation', { reservationId: r.id });
       if (a.status === 'offline') throw conflict('errors.reservation.offline', { serialNumber: r.serialNumber }, 'id');
-      if (a.chargerStatus !== 'Accepted') {
+      // Rejected (OCPP 1.6 §6.7): the charger holds no active reservation with this id, so nothing is
+      // held for the user any more: it ends here too, as cancelled (never charged). Any other answer, or
+      // none, leaves it as it was: the charger may still hold it.
+      const notHeld = a.chargerStatus === 'Rejected';
+      if (a.chargerStatus !== 'Accepted' && !notHeld) {
         const word = a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : (a.chargerStatus ?? a.status);
         throw conflict('errors.reservation.cancelRefused', { id: r.id, status: word }, 'id');
       }
@@ -137,7 +141,8 @@ export function reservationRoutes({
         const now = await mustGet(p, r.id);
         throw conflict('errors.reservation.notReserved', { id: r.id, status: statusWord(now.status) }, 'id');
       }
-      return mustGet(p, r.id);
+      const dto = await mustGet(p, r.id);
+      return notHeld ? new Outcome(dto, Code.OK, 'errors.reservation.cancelledNotHeld', { id: r.id }) : dto;
     }),
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
