@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
-import { OCPP_URL, expectNoRawKeys, looseButton, pointWithCard, signIn, toast, tr } from './fixtures';
+import { OCPP_URL, chooseOption, expectNoRawKeys, looseButton, pointWithCard, signIn, toast, tr } from './fixtures';
 
 /**
  * Diagnostics (issue 16 item 3) against a simulated charger: requested from the Diagnostics tab of
@@ -18,12 +18,6 @@ test.afterEach(async () => {
   await charger?.stop();
   charger = undefined;
 });
-
-async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
-  await field.click();
-  if (typed) await field.fill(typed);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
 
 test('diagnostics requested over HTTP arrive from the charger and download with its serial number', async ({ page }) => {
   const stamp = Date.now().toString(36);
@@ -42,8 +36,8 @@ test('diagnostics requested over HTTP arrive from the charger and download with 
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(t('ocppLog.diagnostics.requestTitle'));
-  await choose(page, dialog.locator('#diagnostics-form_stationId'), station, station);
-  await choose(page, dialog.getByTestId('diagnostics-points').locator('input'), serialNumber, serialNumber);
+  await chooseOption(page, dialog.locator('#diagnostics-form_stationId'), station, station);
+  await chooseOption(page, dialog.getByTestId('diagnostics-points').locator('input'), serialNumber, serialNumber);
   await page.keyboard.press('Escape');
   // The platform over HTTP is the target unless another is chosen.
   await expect(dialog.getByLabel(t('ocppLog.diagnostics.targetHttp'))).toBeChecked();

@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createChargePoint, type ChargePoint } from '../../simulator/src/index';
-import { OCPP_URL, expectNoRawKeys, looseButton, pointWithCard, signIn, toast, tr } from './fixtures';
+import { OCPP_URL, chooseOption, expectNoRawKeys, looseButton, pointWithCard, signIn, toast, tr } from './fixtures';
 
 /**
  * Version management (issue 16 items 1, 2) against a simulated charger: a package whose first line
@@ -20,12 +20,6 @@ test.afterEach(async () => {
   await charger?.stop();
   charger = undefined;
 });
-
-async function choose(page: Page, field: Locator, typed: string, option: string | RegExp) {
-  await field.click();
-  if (typed) await field.fill(typed);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
-}
 
 test('a package uploaded in the console upgrades a simulated charger to its version', async ({ page }) => {
   test.slow();
@@ -69,10 +63,10 @@ test('a package uploaded in the console upgrades a simulated charger to its vers
   await page.getByRole('button', { name: looseButton(t('common.add')) }).click();
   const form = page.getByRole('dialog');
   await expect(form).toContainText(t('firmware.newUpgradeTitle'));
-  await choose(page, form.locator('#firmwareUpgrade-form_stationId'), station, station);
-  await choose(page, form.getByTestId('upgrade-points').locator('input'), serialNumber, serialNumber);
+  await chooseOption(page, form.locator('#firmwareUpgrade-form_stationId'), station, station);
+  await chooseOption(page, form.getByTestId('upgrade-points').locator('input'), serialNumber, serialNumber);
   await page.keyboard.press('Escape');
-  await choose(page, form.locator('#firmwareUpgrade-form_versionId'), VERSION, `${VERSION} · ${fileName}`);
+  await chooseOption(page, form.locator('#firmwareUpgrade-form_versionId'), VERSION, `${VERSION} · ${fileName}`);
   await form.locator('#firmwareUpgrade-form_description').fill(`e2e ${stamp}`);
   await expectNoRawKeys(page);
   await form.getByRole('button', { name: looseButton(t('common.confirm')) }).click();

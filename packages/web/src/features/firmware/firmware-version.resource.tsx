@@ -4,20 +4,8 @@ import { Tooltip, Typography } from 'antd';
 import i18n from 'i18next';
 import { downloadGet } from '../../shared/api/download';
 import { feedback } from '../../shared/feedback';
+import { formatBytes } from '../../shared/resource/cells';
 import { defineResource } from '../../shared/resource/types';
-
-/** 1536 → "1.5 KB"; bytes below a KB as they are. */
-export function formatBytes(n: unknown): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
-}
 
 /** The first hex digits, the whole digest in the tooltip and on the copy button. */
 function Sha256({ value }: { value: string }) {

@@ -1,9 +1,9 @@
 import type { FirmwareUpgradeDto, FirmwareUpgradePointDto, FirmwareVersionDto } from '@csms/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Form, type FormInstance } from 'antd';
+import type { FormInstance } from 'antd';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
+import { chooseByLabel, mockFetch, rawKeys, renderCapturingForms, signInAdmin, type Reply } from '../../shared/resource/test-kit';
 import { firmwareUpgradeResource } from './firmware-upgrade.resource';
 import FirmwarePage from './firmware.page';
 
@@ -177,24 +177,12 @@ const type = (container: HTMLElement, label: string, value: string) =>
 const errorOf = (container: HTMLElement, label: string) =>
   within(container).getByLabelText(label).closest('.ant-form-item')!.querySelector('.ant-form-item-explain')?.textContent ?? '';
 
-/** Opens an antd select by its label and chooses an option by its text (the picking itself is under test). */
-async function choose(container: HTMLElement, label: string, option: string) {
-  const input = within(container).getByLabelText(label);
-  await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
-  fireEvent.mouseDown(input);
-  const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
-  fireEvent.click(options[options.length - 1]!);
-}
-
 /** The page, with its named forms (`<resource>-form`) caught as soon as one of their fields changes. */
-const forms: Record<string, FormInstance> = {};
+let forms: Record<string, FormInstance> = {};
 function renderPage(url: string) {
-  return renderWithProviders(
-    <Form.Provider onFormChange={(_, info) => Object.assign(forms, info.forms)}>
-      <FirmwarePage />
-    </Form.Provider>,
-    url,
-  );
+  const view = renderCapturingForms(<FirmwarePage />, url);
+  forms = view.forms;
+  return view;
 }
 
 beforeAll(signInAdmin);
@@ -302,7 +290,7 @@ describe('new upgrade dialog', () => {
     act(() => form.setFieldsValue({ stationId: 3, pointFirmware: '1.0.0' }));
     await waitFor(() => expect(all()?.textContent).toBe('Choose all listed (1)'));
     expect(sent('/web/getPoints')).toContainEqual({ stationId: 3, model: 'AC-22', firmwareVersion: '1.0.0' });
-    await choose(dialog, 'Points', 'CP-1 · Bay CP-1');
+    await chooseByLabel(dialog, 'Points', 'CP-1 · Bay CP-1');
     expect(form.getFieldValue('serialNumbers')).toEqual(['CP-1']);
     act(() => form.setFieldsValue({ pointFirmware: undefined }));
     await waitFor(() => expect(all()?.textContent).toBe('Choose all listed (2)'));

@@ -13,7 +13,7 @@ import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { useResourceForm } from '../../shared/resource/useResourceForm';
 import { checkFile } from '../../shared/upload/rules';
 import { uploadWithProgress } from '../../shared/upload/upload-progress';
-import { formatBytes } from './firmware-version.resource';
+import { formatBytes } from '../../shared/resource/cells';
 
 /** The package's fields (the query string) and the file (the multipart part) in one form. */
 const uploadSchema = firmwareVersionCreate.extend({ file: z.instanceof(Blob) });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { downloadGet } from '../../shared/api/download';
 import { feedback } from '../../shared/feedback';
 import { stationOptions } from '../../shared/options/station-point-options';
-import { formatDateTime } from '../../shared/resource/cells';
+import { formatBytes, formatDateTime } from '../../shared/resource/cells';
 import { defineResource } from '../../shared/resource/types';
 import {
   DiagnosticsPointsField,
@@ -38,19 +38,6 @@ export function DiagnosticsStateTag({ state }: { state: DiagnosticsState }) {
       {t(`enums.diagnosticsState.${state}`)}
     </Tag>
   );
-}
-
-/** 1536 → "1.5 KB"; bytes below a KB as they are. */
-export function formatSize(n: unknown): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
 }
 
 const MINUTE = 'YYYY-MM-DD HH:mm';
@@ -113,7 +100,7 @@ export const diagnosticsResource = defineResource({
     { key: 'pointName', width: 130, defaultHidden: true },
     { key: 'state', width: 130, render: (v) => <DiagnosticsStateTag state={v as DiagnosticsState} /> },
     { key: 'fileName', width: 220, ellipsis: true },
-    { key: 'sizeBytes', label: 'ocppLog.diagnostics.size', width: 110, render: (v) => formatSize(v) },
+    { key: 'sizeBytes', label: 'ocppLog.diagnostics.size', width: 110, render: (v) => formatBytes(v) },
     { key: 'reason', width: 150, ellipsis: true },
     {
       key: 'location',

@@ -1,12 +1,13 @@
 import type { DiagnosticsDto } from '@csms/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Form, type FormInstance } from 'antd';
+import type { FormInstance } from 'antd';
 import dayjs from 'dayjs';
 import i18n from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../shared/auth/session';
-import { mockFetch, rawKeys, renderWithProviders, signInAdmin, type Reply } from '../../shared/resource/test-kit';
-import { diagnosticsBody, formatSize } from './diagnostics.resource';
+import { chooseByLabel, mockFetch, rawKeys, renderCapturingForms, signInAdmin, type Reply } from '../../shared/resource/test-kit';
+import { formatBytes } from '../../shared/resource/cells';
+import { diagnosticsBody } from './diagnostics.resource';
 import PointConfigPage from './point-config.page';
 
 /*
@@ -109,24 +110,12 @@ const tabs = () => [...document.querySelectorAll('.ant-tabs-tab')].map((x) => x.
 /** The form item's error text around the element. */
 const errorAt = (el: Element) => el.closest('.ant-form-item')!.querySelector('.ant-form-item-explain')?.textContent ?? '';
 
-/** Opens an antd select by its label and chooses an option by its text (the picking itself is under test). */
-async function choose(container: HTMLElement, label: string, option: string) {
-  const input = within(container).getByLabelText(label);
-  await waitFor(() => expect(input.hasAttribute('disabled')).toBe(false));
-  fireEvent.mouseDown(input);
-  const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
-  fireEvent.click(options[options.length - 1]!);
-}
-
 /** The page, with its named forms (`<resource>-form`) caught as soon as one of their fields changes. */
-const forms: Record<string, FormInstance> = {};
+let forms: Record<string, FormInstance> = {};
 function renderPage(url?: string) {
-  return renderWithProviders(
-    <Form.Provider onFormChange={(_, info) => Object.assign(forms, info.forms)}>
-      <PointConfigPage />
-    </Form.Provider>,
-    url,
-  );
+  const view = renderCapturingForms(<PointConfigPage />, url);
+  forms = view.forms;
+  return view;
 }
 
 beforeEach(signInAdmin);
@@ -262,8 +251,8 @@ describe('request diagnostics dialog', () => {
 
     // The station, then its points, picked for real.
     let dialog = await open();
-    await choose(dialog, 'Station', 'Pudong Hub');
-    await choose(dialog, 'Points', 'CP-1 · Bay CP-1');
+    await chooseByLabel(dialog, 'Station', 'Pudong Hub');
+    await chooseByLabel(dialog, 'Points', 'CP-1 · Bay CP-1');
     fireEvent.click(within(dialog).getByLabelText('This platform, over FTP'));
     fireEvent.click(button('OK', dialog)!);
     await waitFor(() => expect(errorAt(within(dialog).getByTestId('diagnostics-target'))).toBe(answers[0]!.msg));
@@ -348,6 +337,11 @@ describe('the request body', () => {
   });
 
   it('shows sizes for people', () => {
-    expect([formatSize(512), formatSize(1536), formatSize(5 * 1024 * 1024), formatSize(null)]).toEqual(['512 B', '1.50 KB', '5.00 MB', '']);
+    expect([formatBytes(512), formatBytes(1536), formatBytes(5 * 1024 * 1024), formatBytes(null)]).toEqual([
+      '512 B',
+      '1.50 KB',
+      '5.00 MB',
+      '',
+    ]);
   });
 });

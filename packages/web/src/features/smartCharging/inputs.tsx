@@ -1,6 +1,7 @@
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { pointLabel, useStationPoints } from '../../shared/options/station-point-options';
+import { StationPointsSelect } from '../../shared/options/station-points-select';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
 interface Injected<V> {
@@ -12,7 +13,7 @@ interface Injected<V> {
 /** Forms whose `serialNumbers` pick points of their `stationId` (the label is `fields.<resource>.serialNumbers`). */
 type PointsResource = 'chargingProfile' | 'localController';
 
-/** Points of the chosen station, several at once. */
+/** Points of the chosen station, several at once (the shared station-points select). */
 export function PointsField({
   form,
   t,
@@ -22,25 +23,15 @@ export function PointsField({
   resource = 'chargingProfile',
   testId = 'profile-points',
 }: FormFieldCtx & Injected<string[]> & { resource?: PointsResource; testId?: string }) {
-  const stationId = Form.useWatch('stationId', form) as number | undefined;
-  const { data, isFetching } = useStationPoints(stationId);
   return (
-    <Select
-      id={id}
-      mode="multiple"
-      allowClear
-      value={value}
-      onChange={onChange}
-      loading={isFetching}
-      disabled={stationId === undefined}
-      placeholder={
-        stationId === undefined
-          ? t('chargingProfile.chooseStationFirst')
-          : t('kit.selectPlaceholder', { field: t(`fields.${resource}.serialNumbers`) })
-      }
-      showSearch={{ optionFilterProp: 'label' }}
-      options={(data ?? []).map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
-      data-testid={testId}
+    <StationPointsSelect
+      form={form}
+      {...(value !== undefined ? { value } : {})}
+      {...(onChange ? { onChange } : {})}
+      {...(id !== undefined ? { id } : {})}
+      noStation={t('chargingProfile.chooseStationFirst')}
+      placeholder={t('kit.selectPlaceholder', { field: t(`fields.${resource}.serialNumbers`) })}
+      testId={testId}
     />
   );
 }

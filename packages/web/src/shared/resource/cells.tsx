@@ -69,3 +69,16 @@ export function compareBy(key: string) {
     return String(x ?? '').localeCompare(String(y ?? ''));
   };
 }
+
+/** 1536 → "1.50 KB"; bytes below a KB as they are (file sizes). */
+export function formatBytes(n: unknown): string {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+}

@@ -1,7 +1,7 @@
 import type { UserInfo } from '@csms/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
+import { App, Form, type FormInstance } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { expect, vi } from 'vitest';
@@ -106,4 +106,14 @@ export async function chooseByLabel(container: HTMLElement, label: string, optio
   fireEvent.mouseDown(input);
   const options = await screen.findAllByText(option, { selector: '.ant-select-item-option-content, .ant-select-item-option-content *' });
   fireEvent.click(options[options.length - 1]!);
+}
+
+/**
+ * Renders `ui` and collects its named forms (`<resource>-form`) as soon as a field of theirs
+ * changes, for tests that set a form's values directly instead of driving every picker.
+ */
+export function renderCapturingForms(ui: ReactNode, url?: string) {
+  const forms: Record<string, FormInstance> = {};
+  const view = renderWithProviders(<Form.Provider onFormChange={(_, info) => Object.assign(forms, info.forms)}>{ui}</Form.Provider>, url);
+  return { ...view, forms };
 }
