@@ -39,6 +39,11 @@ export * from './api/charging-profile.js';
 export * from './api/local-controller.js';
 export * from './api/timed-charge.js';
 export * from './api/reservation.js';
+export * from './api/work-order.js';
+export * from './api/material.js';
+export * from './api/warn.js';
+export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
+export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
 export * from './api/firmware.js';
 export * from './api/diagnostics.js';
 
@@ -50,6 +55,9 @@ import { chargingProfileApi } from './api/charging-profile.js';
 import { localControllerApi } from './api/local-controller.js';
 import { timedChargeApi } from './api/timed-charge.js';
 import { reservationApi } from './api/reservation.js';
+import { componentApi, workOrderApi } from './api/work-order.js';
+import { materialApi, materialApplyApi } from './api/material.js';
+import { warnApi } from './api/warn.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
@@ -109,6 +117,11 @@ export const api = {
   firmwareVersion: firmwareVersionApi,
   firmwareUpgrade: firmwareUpgradeApi,
   diagnostics: diagnosticsApi,
+  workOrder: workOrderApi,
+  component: componentApi,
+  material: materialApi,
+  materialApply: materialApplyApi,
+  warn: warnApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

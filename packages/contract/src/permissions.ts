@@ -87,6 +87,28 @@ export const permissionCatalogue: PermissionGroup[] = [
     ],
   },
   { menu: '/realTimeMonitor/reservation', permissions: actions('smart:reservation', ['list', 'query', 'add', 'cancel', 'export']) },
+  // Work orders (issue 17): fault treatment. Assign is the area leader's, process the service man's, archive the
+  // archive person's; each also needs the user to hold that part in the order's service area.
+  {
+    menu: '/workOrder/list',
+    permissions: [
+      ...actions('workOrder:list', ['list', 'query', 'add', 'assign', 'process', 'archive', 'export']),
+      ...actions('workOrder:area', ['list', 'edit']),
+      ...actions('workOrder:faultCode', ['list', 'edit']),
+    ],
+  },
+  // Feedback (/workOrder/create) needs a session only: anyone signed in may file a problem with a point they see.
+  { menu: '/workOrder/maintainManage', permissions: actions('workOrder:maintain', ['list', 'export']) },
+  // Spare parts (issue 17 item 4): the parts catalogue, and the apply orders of work orders (approve agrees or not).
+  {
+    menu: '/workOrder/sparePartsManage',
+    permissions: [
+      ...actions('workOrder:material', [...CRUD, 'import']),
+      ...actions('workOrder:materialApply', ['list', 'query', 'apply', 'approve', 'export']),
+    ],
+  },
+  // Warning management (issue 17 item 3): forecast warnings and manual ones; `rules` edits the thresholds, `refresh` fetches now.
+  { menu: '/workOrder/warnManage', permissions: actions('workOrder:warn', [...CRUD, 'rules', 'refresh']) },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [

@@ -54,6 +54,18 @@ import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './m
 import { createFirmwareUpgrades, startFirmwareSweep } from './modules/firmware/firmware.service.js';
 import { createReservationRepo } from './modules/reservation/reservation.repo.js';
 import { reservationRoutes } from './modules/reservation/reservation.routes.js';
+import { createWorkOrderRepo } from './modules/workOrder/workOrder.repo.js';
+import { ownOnly, workOrderRoutes } from './modules/workOrder/workOrder.routes.js';
+import { createComponentRepo } from './modules/workOrder/component.repo.js';
+import { componentRoutes } from './modules/workOrder/component.routes.js';
+import { createMaterialImport } from './modules/material/material-import.js';
+import { createMaterialApplyRepo } from './modules/material/material-apply.repo.js';
+import { materialApplyRoutes } from './modules/material/material-apply.routes.js';
+import { createMaterialRepo } from './modules/material/material.repo.js';
+import { materialRoutes } from './modules/material/material.routes.js';
+import { createWarnRepo } from './modules/warn/warn.repo.js';
+import { warnRoutes } from './modules/warn/warn.routes.js';
+import { createWeatherFeed, type WeatherFeed, type WeatherJob } from './modules/warn/weather.service.js';
 import { createReservationExpiry } from './modules/reservation/reservation.service.js';
 import { createTimedChargeRepo } from './modules/timedCharge/timedCharge.repo.js';
 import { timedChargeRoutes } from './modules/timedCharge/timedCharge.routes.js';
@@ -103,6 +115,8 @@ export interface App {
   /** The durable job queue (DESIGN.md §10) and the timed charging it runs. */
   jobs: Jobs;
   timed: TimedCharging;
+  /** The forecast feed of warning management (issue 17 item 3). */
+  weather: WeatherFeed;
 }
 
 /** How long swipes and starts may use a card's cached data (see createAuthorizationService). */
@@ -262,6 +276,10 @@ export async function buildApp({
     if (req.method === 'POST' && req.url.startsWith(`${API_PREFIX}/web/`)) authorization.forget();
     return payload;
   });
+  // Money moves only through the ledger; billing settles each finished session inside its Stop's transaction
+  // (one commit for both), and after the reply when that failed.
+  const ledger = createLedger({ db });
+  const billing = createBilling({ db, ledger });
   const ocpp = createOcpp({
     server: server.server,
     // Chargers' traffic never runs inside an operator's request: the plain database.
@@ -271,6 +289,15 @@ export async function buildApp({
     ...(cluster ? { fanout: cluster.fanout } : {}),
     events,
     authorization,
+    async settleStop(tx, transactionId) {
+      try {
+        await billing.settleWithin(tx, transactionId);
+        return true;
+      } catch (err) {
+        server.log.warn({ err, transactionId }, 'billing: settlement with the Stop failed; retried after the reply');
+        return false;
+      }
+    },
     audit: deps.audit,
     logger: server.log,
   });
@@ -324,7 +351,6 @@ export async function buildApp({
     (ids: number[]) => void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed')),
   );
   mount(api.localController, localControllerRoutes({ repo: controllers, points: profiles, changed: replan, uow, events, columns, config }));
-  const ledger = createLedger({ db });
   // Scheduled work (DESIGN.md §10): the durable job queue in the database, polled by every node, each job run by one.
   const jobs = createJobs({
     pool: database.pool,
@@ -426,19 +452,53 @@ export async function buildApp({
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
   // Finance: prices. Billing settles finished sessions; a price change settles the sessions that waited for one.
-  const billing = createBilling({ db, ledger });
   mount(api.price, priceRoutes({ repo: createPriceRepo({ db }), billing, log: server.log }));
-  // Each finished session is settled once, right after its StopTransaction is answered; a sweep at start-up
-  // settles the ones a crash or restart left unbilled (settlement is idempotent, so overlaps are harmless).
-  ocpp.onTransactionStopped(async (id) => void (await billing.settle(id)));
+  // Each finished session is settled once: with its Stop (above), or right after the Stop is answered when that
+  // failed; a sweep at start-up settles the ones a crash or restart left unbilled (settlement is idempotent).
+  ocpp.onTransactionStopped(async (id, settled) => void (settled || (await billing.settle(id))));
   server.addHook('onReady', async () => {
     void billing.settlePending().catch((err: unknown) => server.log.error({ err }, 'billing: start-up settlement failed'));
   });
 
   // Records: charging records (bills, process data, confirmation of invalid ones), alarms; dashboard statistics.
-  mount(api.chargeRecord, chargeRecordRoutes({ repo: createChargeRecordRepo({ db }), billing, events, config, columns, dayZone }));
+  const workOrders = createWorkOrderRepo({ db });
+  mount(
+    api.chargeRecord,
+    chargeRecordRoutes({
+      repo: createChargeRecordRepo({ db }),
+      billing,
+      events,
+      config,
+      columns,
+      dayZone,
+      inWorkOrder: (p, id) => workOrders.showsTransaction(p, ownOnly(p), id),
+    }),
+  );
   mount(api.alarmRecord, alarmRecordRoutes({ repo: createAlarmRecordRepo({ db }), events, config, columns, dayZone }));
-  mount(api.statistics, statisticsRoutes({ repo: createStatisticsRepo({ db }), config }));
+  // Work orders (issue 17): a charger's serious alarm opens one by a trigger in the alarm's transaction; the flow
+  // moves it from the area leader to a service man and to the archive.
+  // Feedback from anyone signed in becomes an order too; a resolved repair records the components it replaced.
+  const components = createComponentRepo({ db });
+  mount(api.workOrder, workOrderRoutes({ db, repo: workOrders, components, images, events, columns, config, dayZone }));
+  mount(api.component, componentRoutes({ repo: components, events, columns, config, dayZone }));
+  // Spare parts (issue 17 item 4): the parts catalogue, and apply orders for work orders, agreed (the stock falls) or not.
+  const materials = createMaterialRepo({ db });
+  const materialImport = createMaterialImport({ db, repo: materials, events, dataDir: config.dataDir });
+  mount(api.material, materialRoutes({ repo: materials, materialImport, events, columns, config }));
+  mount(api.materialApply, materialApplyRoutes({ repo: createMaterialApplyRepo({ db }), events, columns, config, dayZone }));
+  // Warning management (issue 17 item 3): forecasts per station from CSMS_WEATHER_URL on the job queue, the providers'
+  // rules raising warnings for stations at risk, and warnings entered by hand.
+  const warnRepo = createWarnRepo({ db });
+  const weather = createWeatherFeed({ repo: warnRepo, jobs, uow, config, log: server.log });
+  jobs.work<WeatherJob>('weatherRefresh', (job) => weather.run(job));
+  mount(api.warn, warnRoutes({ repo: warnRepo, weather, events, columns, config }));
+  const statistics = createStatisticsRepo({ db });
+  mount(api.statistics, statisticsRoutes({ repo: statistics, config }));
+  // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,
+  // before the server answers.
+  server.addHook('onReady', async () => {
+    if (await statistics.ensureDayTotals(config.timeZone)) server.log.info({ timeZone: config.timeZone }, 'statistics: day totals built');
+  });
 
   // Users: charge users, RFID cards, user groups, cars; finance: recharge records (the ledger).
   const cards = cardsRoutes({ db, events, columns, config, dayZone });
@@ -481,7 +541,7 @@ export async function buildApp({
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
-    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld()]).catch((err: unknown) =>
+    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start()]).catch((err: unknown) =>
       server.log.error({ err }, 'jobs: queueing at start-up failed'),
     );
   });
@@ -499,5 +559,5 @@ export async function buildApp({
     await cluster?.close();
   });
   await ocpp.start();
-  return { server, events, bus, ocpp, balancer, jobs, timed };
+  return { server, events, bus, ocpp, balancer, jobs, timed, weather };
 }

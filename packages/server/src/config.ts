@@ -65,6 +65,16 @@ export interface Config {
    * automatic local list sync (`CSMS_LOCAL_LIST_SYNC_SECONDS`); 0 turns the sweep off.
    */
   localListSyncMs: number;
+  /**
+   * The forecast service (`CSMS_WEATHER_URL`): base URL of an Open-Meteo-compatible API such as
+   * `https://api.open-meteo.com/v1/forecast`; absent: the feed is off and warnings are entered by hand.
+   * Set by the administrator only (never through the API), so it does not go through the outbound guard.
+   */
+  weatherUrl: string | undefined;
+  /** Hours between two fetches (`CSMS_WEATHER_REFRESH_HOURS`, 1–24, default 3). */
+  weatherRefreshHours: number;
+  /** How long one forecast request may take (ms); not an environment setting (tests shorten it). */
+  weatherTimeoutMs: number;
   /** How often each node asks the job queue for due work (timed charging, reservation expiry), seconds; a job runs at most that late. */
   jobPollSeconds: number;
 }
@@ -145,6 +155,18 @@ function passwordPolicy(minLength: string | undefined, classes: string | undefin
   return { minLength: min, classes: names, minClasses: names.length };
 }
 
+function weatherUrl(v: string | undefined): string | undefined {
+  if (!v) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new Error(`CSMS_WEATHER_URL must be an http(s) URL such as https://api.open-meteo.com/v1/forecast, got "${v}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`CSMS_WEATHER_URL must be an http(s) URL, got "${v}"`);
+  return v;
+}
+
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
@@ -189,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventStreamPingMs: 25_000,
     localListSyncMs: Math.max(0, int('CSMS_LOCAL_LIST_SYNC_SECONDS', env.CSMS_LOCAL_LIST_SYNC_SECONDS, 30)) * 1000,
     jobPollSeconds: 2,
+    weatherUrl: weatherUrl(env.CSMS_WEATHER_URL),
+    weatherRefreshHours: Math.min(24, Math.max(1, int('CSMS_WEATHER_REFRESH_HOURS', env.CSMS_WEATHER_REFRESH_HOURS, 3))),
+    weatherTimeoutMs: 10_000,
     ocpp: {
       heartbeatIntervalSec: Math.max(1, int('CSMS_OCPP_HEARTBEAT_INTERVAL', env.CSMS_OCPP_HEARTBEAT_INTERVAL, 300)),
       callTimeoutSec: Math.max(1, int('CSMS_OCPP_CALL_TIMEOUT', env.CSMS_OCPP_CALL_TIMEOUT, 30)),

@@ -1,4 +1,4 @@
-import { allMenuPaths, allPermissions, api, type EndpointDef } from '@csms/contract';
+import { allMenuPaths, allPermissions, api, applyTaskIdOf, taskIdOf, wallClock, type EndpointDef } from '@csms/contract';
 import { count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../src/db/schema.js';
@@ -170,6 +170,10 @@ const pointBody = (stationId: number) => ({
   connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
 });
 
+/** Stations of the warnings the warning resource created, by warning id; a manual warning's day is today on the stations' clock. */
+const warningStations = new Map<number, number>();
+const warningStationOf = (id: number) => warningStations.get(id) ?? 0;
+const warnDay = () => wallClock(new Date(), 'Asia/Shanghai').slice(0, 10);
 /** The station, point and provider of the charging profiles the profile resource created, by profile id. */
 const profileTargets = new Map<number, { stationId: number; serialNumber: string; providerId: number }>();
 /** A point of each calling provider, on which it names another provider's profile in a remote start, by provider id. */
@@ -179,9 +183,9 @@ const controllerTargets = new Map<number, { stationId: number; serialNumber: str
 const controllerOf = (id: number) => controllerTargets.get(id) ?? { stationId: 0, serialNumber: 'missing' };
 const profileOf = (id: number) => profileTargets.get(id) ?? { stationId: 0, serialNumber: 'missing', providerId: 0 };
 /** The station, point and charge user of the timed charges and reservations created, by their id. */
-const smartTargets = new Map<string, { stationId: number; serialNumber: string; chargeUserId: number }>();
+const smartTargets = new Map<string, { stationId: number; serialNumber: string; chargeUserId: number; pointId: number }>();
 const smartOf = (kind: string, id: number) =>
-  smartTargets.get(`${kind}:${id}`) ?? { stationId: 0, serialNumber: 'missing', chargeUserId: 0 };
+  smartTargets.get(`${kind}:${id}`) ?? { stationId: 0, serialNumber: 'missing', chargeUserId: 0, pointId: 0 };
 const timedBody = (t: { serialNumber: string; chargeUserId: number }) => ({
   serialNumber: t.serialNumber,
   connectors: [1],
@@ -273,6 +277,18 @@ async function ensureBOwn(env: TenantEnv) {
   bOwn.card = (await as<{ id: number }>(api.card.add.path, cardBody(env.b.providerId))).id;
   bOwn.car = (await as<{ id: number }>(api.car.add.path, carBody(env.b.providerId))).id;
 }
+
+const materialBody = (providerId: number) => ({ partsNumber: uniq('PN'), name: 'Contactor', stock: 5, providerId });
+const applyBody = (workOrderTaskId: string, materialId: number) => ({
+  workOrderTaskId,
+  lines: [{ materialId, count: 1 }],
+  receiver: 'Receiver',
+  receiverPhone: '13900001111',
+  logisticsType: 'pickUp',
+  deliveryAddress: 'Depot 1',
+});
+const applyTargets = new Map<number, { workOrderTaskId: string; materialId: number }>();
+const applyOf = (id: number) => applyTargets.get(id) ?? { workOrderTaskId: 'WO00000000', materialId: 0 };
 
 export const tenantResources: TenantResource[] = [
   {
@@ -904,6 +920,373 @@ export const tenantResources: TenantResource[] = [
     ],
   },
   {
+    name: 'workOrder',
+    table: schema.workOrder,
+    // Opened by hand over the API on a point of A (a charger's fault opens one the same way, by a trigger).
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const w = await ok(
+        env.s.call<{ id: number; serialNumber: string }>('POST', api.workOrder.add.path, {
+          token: env.a.token,
+          body: {
+            serialNumber: t.serialNumber,
+            connectorNo: 1,
+            faultCode: uniq('F'),
+            description: 'Cable holder broken off',
+            priority: 'normal',
+          },
+        }),
+      );
+      smartTargets.set(`workOrder:${w.id}`, t);
+      return w.id;
+    },
+    snapshot: row(schema.workOrder, schema.workOrder.id),
+    stationOf: stationCol(schema.workOrder, schema.workOrder.id, schema.workOrder.stationId),
+    endpoints: [
+      { ep: api.workOrder.detail, input: (id) => ({ body: { taskId: taskIdOf(id) } }) },
+      {
+        ep: api.workOrder.add,
+        input: (id) => ({
+          body: {
+            serialNumber: smartOf('workOrder', id).serialNumber,
+            connectorNo: 0,
+            faultCode: uniq('F'),
+            description: 'Display cracked, needs a new one',
+            priority: 'low',
+          },
+        }),
+      },
+      {
+        ep: api.workOrder.assign,
+        input: (id, env) => ({ body: { taskId: taskIdOf(id), serviceManId: env.a.userId } }),
+        bound: {
+          other: 404,
+          own: 409,
+          reason: 'Found, then refused: the order’s station is in no service area (errors.workOrder.noArea).',
+        },
+      },
+      {
+        ep: api.workOrder.reassign,
+        input: (id, env) => ({ body: { taskId: taskIdOf(id), serviceManId: env.a.userId } }),
+        bound: { other: 404, own: 409, reason: 'Found, then refused: a new order is not failed (errors.workOrder.wrongState).' },
+      },
+      {
+        ep: api.workOrder.accept,
+        input: (id) => ({ body: { taskId: taskIdOf(id) } }),
+        bound: {
+          other: 404,
+          own: 403,
+          reason: 'Found, then refused: the order is not given to the caller (errors.workOrder.notServiceMan).',
+        },
+      },
+      {
+        ep: api.workOrder.report,
+        input: (id) => ({ body: { taskId: taskIdOf(id), result: 'resolved', description: 'Replaced the holder, tested' } }),
+        bound: {
+          other: 404,
+          own: 403,
+          reason: 'Found, then refused: the order is not given to the caller (errors.workOrder.notServiceMan).',
+        },
+      },
+      {
+        ep: api.workOrder.archive,
+        input: (id) => ({ body: { taskId: taskIdOf(id) } }),
+        bound: { other: 404, own: 409, reason: 'Found, then refused: a new order is not resolved (errors.workOrder.wrongState).' },
+      },
+      { ep: api.workOrder.serviceMen, input: (id) => ({ query: { taskId: taskIdOf(id) } }) },
+      { ep: api.workOrder.scheme, input: (id) => ({ body: { faultCode: 'E-1', taskId: taskIdOf(id) } }) },
+      {
+        ep: api.workOrder.feedback,
+        input: (id) => ({
+          body: { serialNumber: smartOf('workOrder', id).serialNumber, connectorNo: 0, description: 'Holster broken, cable on the floor' },
+        }),
+      },
+      { ep: api.workOrder.flowChart, input: (id) => ({ query: { taskId: taskIdOf(id) } }) },
+      {
+        ep: api.workOrder.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('workOrder', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.workOrder.search,
+        input: (id) => ({ body: { page: 1, limit: 10, stationId: smartOf('workOrder', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.workOrder.export,
+        input: (id) => ({ body: { format: 'csv', stationId: smartOf('workOrder', id).stationId } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'faultCode',
+    table: schema.faultCode,
+    create: async (env) =>
+      (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.workOrder.saveFaultCode.path, {
+            token: env.a.token,
+            body: { code: uniq('E'), title: 'Fan stalled', steps: 'Replace the fan' },
+          }),
+        )
+      ).id,
+    snapshot: row(schema.faultCode, schema.faultCode.id),
+    notStationScoped: "A vendor's fault codes are the provider's catalogue, used at every station of it.",
+    endpoints: [
+      { ep: api.workOrder.saveFaultCode, input: (id) => ({ body: { id, code: uniq('E'), title: 'Fan stalled', steps: 'Replace it' } }) },
+      { ep: api.workOrder.removeFaultCode, input: (id) => ({ body: { id } }) },
+      {
+        ep: api.workOrder.faultCodes,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'componentUse',
+    table: schema.componentUse,
+    // Written with a work order's resolved report; here straight into the table, on a work order of A's point.
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const w = await ok(
+        env.s.call<{ id: number }>('POST', api.workOrder.add.path, {
+          token: env.a.token,
+          body: { serialNumber: t.serialNumber, connectorNo: 1, faultCode: uniq('F'), description: 'Fan noisy, replaced', priority: 'low' },
+        }),
+      );
+      const [c] = await env.s.database.db
+        .insert(schema.componentUse)
+        .values({
+          providerId: env.a.providerId,
+          stationId: t.stationId,
+          chargePointId: t.pointId,
+          connectorNo: 1,
+          workOrderId: w.id,
+          component: 'fan',
+          action: 'replaced',
+          quantity: 1,
+        })
+        .returning({ id: schema.componentUse.id });
+      smartTargets.set(`componentUse:${c!.id}`, t);
+      return c!.id;
+    },
+    snapshot: row(schema.componentUse, schema.componentUse.id),
+    stationOf: stationCol(schema.componentUse, schema.componentUse.id, schema.componentUse.stationId),
+    endpoints: [
+      {
+        ep: api.component.list,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: smartOf('componentUse', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.component.search,
+        input: (id) => ({ body: { page: 1, limit: 10, stationId: smartOf('componentUse', id).stationId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.component.export,
+        input: (id) => ({ body: { format: 'csv', stationId: smartOf('componentUse', id).stationId } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'serviceArea',
+    table: schema.serviceArea,
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const a = await ok(
+        env.s.call<{ id: number }>('POST', api.workOrder.saveArea.path, {
+          token: env.a.token,
+          body: {
+            name: uniq('area'),
+            stationIds: [t.stationId],
+            leaderIds: [env.a.userId],
+            serviceManIds: [env.a.userId],
+            archivistIds: [],
+          },
+        }),
+      );
+      return a.id;
+    },
+    snapshot: row(schema.serviceArea, schema.serviceArea.id),
+    notStationScoped:
+      'A service area spans stations of its provider: its own stations are checked against the caller’s binding when they are set.',
+    endpoints: [
+      {
+        ep: api.workOrder.saveArea,
+        input: (id, env) => ({
+          body: { id, name: uniq('area'), stationIds: [], leaderIds: [env.b.userId], serviceManIds: [env.b.userId], archivistIds: [] },
+        }),
+      },
+      { ep: api.workOrder.removeArea, input: (id) => ({ body: { id } }) },
+      { ep: api.workOrder.userOptions, input: (_id, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+    ],
+  },
+  {
+    name: 'material',
+    table: schema.material,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.material.add.path, { token: env.a.token, body: materialBody(env.a.providerId) })))
+        .id,
+    snapshot: row(schema.material, schema.material.id),
+    notStationScoped: "Spare parts are the provider's stock, sent to any of its stations: no station owns them.",
+    endpoints: [
+      { ep: api.material.get, input: (id) => ({ query: { id } }) },
+      { ep: api.material.add, input: (_id, env) => ({ body: materialBody(env.a.providerId) }) },
+      { ep: api.material.edit, input: (id) => ({ body: { id, ...materialBody(0), providerId: undefined } }) },
+      { ep: api.material.remove, input: (id) => ({ body: { ids: [id] } }) },
+      {
+        ep: api.material.options,
+        input: (id, env) => ({ query: { providerId: env.a.providerId, ids: String(id) } }),
+        expect: 'emptyArray',
+      },
+      {
+        ep: api.material.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.material.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'materialApply',
+    table: schema.materialApply,
+    // A work order opened by hand on a new point of A, a part of A in stock, and the apply order for them.
+    create: async (env) => {
+      const t = await pointAndDriver(env);
+      const w = await ok(
+        env.s.call<{ id: number }>('POST', api.workOrder.add.path, {
+          token: env.a.token,
+          body: {
+            serialNumber: t.serialNumber,
+            connectorNo: 0,
+            faultCode: uniq('F'),
+            description: 'Contactor welded shut',
+            priority: 'normal',
+          },
+        }),
+      );
+      const part = await ok(
+        env.s.call<{ id: number }>('POST', api.material.add.path, {
+          token: env.a.token,
+          body: { ...materialBody(env.a.providerId), stock: 1000 },
+        }),
+      );
+      const a = await ok(
+        env.s.call<{ id: number }>('POST', api.materialApply.add.path, {
+          token: env.a.token,
+          body: applyBody(taskIdOf(w.id), part.id),
+        }),
+      );
+      applyTargets.set(a.id, { workOrderTaskId: taskIdOf(w.id), materialId: part.id });
+      return a.id;
+    },
+    snapshot: row(schema.materialApply, schema.materialApply.id),
+    stationOf: stationCol(schema.materialApply, schema.materialApply.id, schema.materialApply.stationId),
+    endpoints: [
+      { ep: api.materialApply.add, input: (id) => ({ body: applyBody(applyOf(id).workOrderTaskId, applyOf(id).materialId) }) },
+      { ep: api.materialApply.confirm, input: (id) => ({ body: { taskId: applyTaskIdOf(id), result: 'agreed' } }) },
+      { ep: api.materialApply.flowChart, input: (id) => ({ query: { taskId: applyTaskIdOf(id) } }) },
+      {
+        ep: api.materialApply.list,
+        input: (id) => ({ query: { page: 1, limit: 10, workOrderTaskId: applyOf(id).workOrderTaskId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.materialApply.search,
+        input: (id) => ({ body: { page: 1, limit: 10, taskId: applyTaskIdOf(id) } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.materialApply.workOrders,
+        input: (id) => ({ query: { text: applyOf(id).workOrderTaskId } }),
+        expect: 'emptyArray',
+      },
+      {
+        ep: api.materialApply.export,
+        input: (id) => ({ body: { format: 'csv', workOrderTaskId: applyOf(id).workOrderTaskId } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'weatherWarning',
+    table: schema.weatherWarning,
+    // A manual warning on a station of A (the forecast's are written by the feed on the same rows).
+    create: async (env) => {
+      const st = await ok(env.s.call<{ id: number }>('POST', api.station.add.path, { token: env.a.token, body: stationBody(env) }));
+      const w = await ok(
+        env.s.call<{ id: number }>('POST', api.warn.add.path, {
+          token: env.a.token,
+          body: { stationId: st.id, kind: 'storm', level: 'high', day: warnDay(), note: 'Typhoon' },
+        }),
+      );
+      warningStations.set(w.id, st.id);
+      return w.id;
+    },
+    snapshot: row(schema.weatherWarning, schema.weatherWarning.id),
+    stationOf: stationCol(schema.weatherWarning, schema.weatherWarning.id, schema.weatherWarning.stationId),
+    endpoints: [
+      { ep: api.warn.get, input: (id) => ({ query: { id } }) },
+      { ep: api.warn.edit, input: (id) => ({ body: { id, kind: 'other', level: 'low', day: warnDay(), note: 'stolen' } }) },
+      { ep: api.warn.end, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.warn.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.warn.add, input: (id) => ({ body: { stationId: warningStationOf(id), kind: 'heat', level: 'low', day: warnDay() } }) },
+      { ep: api.warn.list, input: (id) => ({ query: { page: 1, limit: 10, stationId: warningStationOf(id) } }), expect: 'emptyList' },
+      { ep: api.warn.export, input: (id) => ({ body: { format: 'csv', stationId: warningStationOf(id) } }), expect: 'emptyList' },
+      {
+        ep: api.warn.stationWeather,
+        input: (id) => ({ query: { page: 1, limit: 10, stationId: warningStationOf(id) } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.warn.searchStationWeather,
+        input: (id) => ({ body: { page: 1, limit: 10, stationId: warningStationOf(id) } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.warn.exportStationWeather,
+        input: (id) => ({ body: { format: 'csv', stationId: warningStationOf(id) } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
+    name: 'weatherRule',
+    table: schema.weatherRule,
+    // The row is the provider's: its id is the provider's id.
+    create: async (env) => {
+      const r = await ok(
+        env.s.call<{ providerId: number }>('POST', api.warn.saveRules.path, {
+          token: env.a.token,
+          body: { heatMaxC: 38, frostMinC: -5, stormWindKmh: 70, heavyRainMm: null },
+        }),
+      );
+      return r.providerId;
+    },
+    snapshot: row(schema.weatherRule, schema.weatherRule.providerId),
+    notStationScoped: "A provider's warning rules apply to all of its stations; a station-bound user reads the provider's rules.",
+    endpoints: [
+      { ep: api.warn.rules, input: (id) => ({ query: { providerId: id } }) },
+      {
+        ep: api.warn.saveRules,
+        input: (id) => ({ body: { providerId: id, heatMaxC: 30, frostMinC: 0, stormWindKmh: 50, heavyRainMm: 20 } }),
+      },
+      {
+        ep: api.warn.stationWeather,
+        input: (id) => ({ query: { page: 1, limit: 10, providerId: id } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.warn.list,
+        input: (id) => ({ query: { page: 1, limit: 10, providerId: id } }),
+        expect: 'emptyList',
+      },
+    ],
+  },
+  {
     name: 'firmwareVersion',
     table: schema.firmwareVersion,
     // Written to the database: the upload is multipart, and no endpoint here reads the file before finding the row.
@@ -1207,4 +1590,9 @@ export const publicById: { ep: EndpointDef; reason: string }[] = [
 /** Rows that live inside a registered resource (recipients of a message) or are not tenant-owned. */
 export const notTenantTables: { table: PgTable; reason: string }[] = [
   { table: schema.messageRecipient, reason: 'part of a message: covered through the message resource' },
+  {
+    table: schema.chargingDay,
+    reason:
+      'derived totals of the charging records, written only by their triggers and read only by the dashboard statistics, which scope it',
+  },
 ];

@@ -48,6 +48,8 @@ const ID_FIELDS = [
   'groupId',
   'cardId',
   'chargingProfileId',
+  'taskId',
+  'serviceManId',
 ];
 
 describe('the registry', () => {

@@ -172,7 +172,8 @@ export const chargeRecordApi = {
   processData: endpoint({
     method: 'POST',
     path: '/charging/realTime/getHisBmsData',
-    access: c.permi('query'),
+    // A work order's view of the session it names needs the order's permission only (issue 17 item 6).
+    access: { anyPermi: ['record:charge:query', 'workOrder:list:query'] },
     resource,
     mutation: false,
     body: z.object({ transactionId: z.number().int().positive() }),

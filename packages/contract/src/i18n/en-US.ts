@@ -5,6 +5,9 @@ import { ocppEn } from './areas/ocpp.en.js';
 import { cardsEn } from './areas/cards.en.js';
 import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
+import { workOrderEn } from './areas/work-order.en.js';
+import { materialEn } from './areas/material.en.js';
+import { warnEn } from './areas/warn.en.js';
 import { maintenanceEn } from './areas/maintenance.en.js';
 import { smartEn } from './areas/smart.en.js';
 
@@ -168,6 +171,9 @@ export const enUS: Vocabulary = {
     ...recordsEn.fields,
     ...smartEn.fields,
     ...maintenanceEn.fields,
+    ...workOrderEn.fields,
+    ...materialEn.fields,
+    ...warnEn.fields,
   },
   enums: {
     language: signIn.enums.language,
@@ -210,6 +216,9 @@ export const enUS: Vocabulary = {
       ...recordsEn.operation,
       ...smartEn.operation,
       ...maintenanceEn.operation,
+      ...workOrderEn.operation,
+      ...materialEn.operation,
+      ...warnEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
     passwordClass: { lower: 'lower-case letters', upper: 'upper-case letters', digit: 'digits', symbol: 'symbols' },
@@ -227,6 +236,9 @@ export const enUS: Vocabulary = {
       ...recordsEn.exportSource,
       ...smartEn.exportSource,
       ...maintenanceEn.exportSource,
+      ...workOrderEn.exportSource,
+      ...materialEn.exportSource,
+      ...warnEn.exportSource,
     },
     ...stationEn.enums,
     ...ocppEn.enums,
@@ -235,6 +247,9 @@ export const enUS: Vocabulary = {
     ...recordsEn.enums,
     ...smartEn.enums,
     ...maintenanceEn.enums,
+    ...workOrderEn.enums,
+    ...materialEn.enums,
+    ...warnEn.enums,
   },
   errors: {
     success: 'Success',
@@ -281,6 +296,7 @@ export const enUS: Vocabulary = {
       usernameTaken: 'Username "{name}" already exists',
       phoneTaken: 'Mobile phone "{phone}" is already used by another system user',
       deleteSelf: 'You cannot delete the account you are signed in with',
+      inUse: 'User "{name}" is named by work orders and cannot be deleted; disable the account instead',
       disableSelf: 'You cannot disable the account you are signed in with',
       selfRole: 'You cannot change your own role',
       adminLocked: 'The built-in admin account cannot be deleted, disabled, or moved to another role or provider',
@@ -341,6 +357,9 @@ export const enUS: Vocabulary = {
     ...recordsEn.errors,
     ...smartEn.errors,
     ...maintenanceEn.errors,
+    ...workOrderEn.errors,
+    ...materialEn.errors,
+    ...warnEn.errors,
   },
   validation: {
     ...signIn.validation,
@@ -351,5 +370,8 @@ export const enUS: Vocabulary = {
     ...recordsEn.validation,
     ...smartEn.validation,
     ...maintenanceEn.validation,
+    ...workOrderEn.validation,
+    ...materialEn.validation,
+    ...warnEn.validation,
   },
 };

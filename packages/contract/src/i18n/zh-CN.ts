@@ -5,6 +5,9 @@ import { ocppZh } from './areas/ocpp.js';
 import { cardsZh } from './areas/cards.js';
 import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
+import { workOrderZh } from './areas/work-order.js';
+import { materialZh } from './areas/material.js';
+import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
 import { smartZh } from './areas/smart.js';
 
@@ -169,6 +172,9 @@ export const zhCN = {
     ...recordsZh.fields,
     ...smartZh.fields,
     ...maintenanceZh.fields,
+    ...workOrderZh.fields,
+    ...materialZh.fields,
+    ...warnZh.fields,
   },
   enums: {
     language: signIn.enums.language,
@@ -211,6 +217,9 @@ export const zhCN = {
       ...recordsZh.operation,
       ...smartZh.operation,
       ...maintenanceZh.operation,
+      ...workOrderZh.operation,
+      ...materialZh.operation,
+      ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
     passwordClass: { lower: '小写字母', upper: '大写字母', digit: '数字', symbol: '符号' },
@@ -228,6 +237,9 @@ export const zhCN = {
       ...recordsZh.exportSource,
       ...smartZh.exportSource,
       ...maintenanceZh.exportSource,
+      ...workOrderZh.exportSource,
+      ...materialZh.exportSource,
+      ...warnZh.exportSource,
     },
     ...stationZh.enums,
     ...ocppZh.enums,
@@ -236,6 +248,9 @@ export const zhCN = {
     ...recordsZh.enums,
     ...smartZh.enums,
     ...maintenanceZh.enums,
+    ...workOrderZh.enums,
+    ...materialZh.enums,
+    ...warnZh.enums,
   },
   errors: {
     success: '操作成功',
@@ -282,6 +297,7 @@ export const zhCN = {
       usernameTaken: '用户账号“{name}”已存在',
       phoneTaken: '手机号码“{phone}”已被其他系统用户使用',
       deleteSelf: '不能删除当前登录的账号',
+      inUse: '用户“{name}”已被工单引用，不能删除，可改为停用该账号',
       disableSelf: '不能停用当前登录的账号',
       selfRole: '不能修改自己的角色',
       adminLocked: '内置管理员账号 admin 不能被删除、停用或更换角色和运营商',
@@ -336,6 +352,9 @@ export const zhCN = {
     ...recordsZh.errors,
     ...smartZh.errors,
     ...maintenanceZh.errors,
+    ...workOrderZh.errors,
+    ...materialZh.errors,
+    ...warnZh.errors,
   },
   validation: {
     ...signIn.validation,
@@ -346,6 +365,9 @@ export const zhCN = {
     ...recordsZh.validation,
     ...smartZh.validation,
     ...maintenanceZh.validation,
+    ...workOrderZh.validation,
+    ...materialZh.validation,
+    ...warnZh.validation,
   },
 };
 

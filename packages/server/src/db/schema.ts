@@ -851,3 +851,7 @@ export const clientErrorQuota = pgTable('client_error_quota', {
 /** Second-wave modules, one file each (DESIGN.md §10). */
 export * from './schema/smart-charging.js';
 export * from './schema/maintenance.js';
+export * from './schema/statistics.js';
+export * from './schema/work-order.js';
+export * from './schema/material.js';
+export * from './schema/warn.js';

@@ -1,7 +1,16 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
-import { card, chargePoint, chargingTransaction, provider, station } from '../db/schema.js';
+import {
+  card,
+  chargePoint,
+  chargingTransaction,
+  provider,
+  serviceArea,
+  serviceAreaMember,
+  serviceAreaStation,
+  station,
+} from '../db/schema.js';
 import { insertPoint, insertTransaction } from '../modules/monitor/monitor.fixtures.js';
 import { DEMO_PROVIDER, endOrphanedDemoSessions, startDemo, type Demo } from './demo.js';
 
@@ -34,6 +43,14 @@ describe('demo', () => {
     expect(await db.select().from(station).where(eq(station.providerId, p!.id))).toHaveLength(3);
     expect(await db.select().from(chargePoint).where(eq(chargePoint.providerId, p!.id))).toHaveLength(9);
     expect((await db.select().from(card).where(eq(card.providerId, p!.id))).every((c) => c.balanceCents > 0)).toBe(true);
+    // One service area over its stations, the administrator holding every part in it (issue 17).
+    const [area] = await db.select().from(serviceArea).where(eq(serviceArea.providerId, p!.id));
+    expect(await db.select().from(serviceAreaStation).where(eq(serviceAreaStation.areaId, area!.id))).toHaveLength(3);
+    expect((await db.select().from(serviceAreaMember).where(eq(serviceAreaMember.areaId, area!.id))).map((m) => m.role).sort()).toEqual([
+      'archivist',
+      'leader',
+      'serviceMan',
+    ]);
 
     await Promise.all(demo.fleets.map((f) => f.booted()));
     const online = await until(async () => {

@@ -2,7 +2,22 @@ import { runFleet, type Fleet } from '@csms/simulator';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { card, chargePoint, chargeUser, connector, localController, localControllerPoint, price, provider, station } from '../db/schema.js';
+import {
+  card,
+  chargePoint,
+  chargeUser,
+  connector,
+  localController,
+  localControllerPoint,
+  price,
+  provider,
+  serviceArea,
+  serviceAreaMember,
+  serviceAreaStation,
+  station,
+  systemUser,
+} from '../db/schema.js';
+import { BUILT_IN_ADMIN } from '../lib/grants.js';
 import { createLedger } from '../modules/cards/ledger.js';
 import { generateOcppKey, hashOcppKey } from '../ocpp/keys.js';
 
@@ -15,6 +30,7 @@ import { generateOcppKey, hashOcppKey } from '../ocpp/keys.js';
  */
 
 export const DEMO_PROVIDER = 'Demo Charging Co.';
+export const DEMO_AREA = 'Demo service area';
 const STATIONS = [
   { name: 'Demo Park – Pudong', address: '88 Century Avenue, Pudong, Shanghai', longitude: 121.5069, latitude: 31.2397 },
   { name: 'Demo Mall – Xuhui', address: '1 Hongqiao Road, Xuhui, Shanghai', longitude: 121.4365, latitude: 31.1951 },
@@ -151,6 +167,26 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
         await db.insert(localControllerPoint).values(pointIds.map((chargePointId) => ({ controllerId: c!.id, chargePointId })));
       }
     }
+  }
+
+  // Work orders (issue 17): one service area over the demo's stations, the built-in administrator its leader,
+  // service man and archive person, so that one sign-in can take a fault's order through the whole flow.
+  let [area] = await db
+    .select()
+    .from(serviceArea)
+    .where(and(eq(serviceArea.providerId, providerId), eq(serviceArea.name, DEMO_AREA)));
+  if (!area) {
+    area = (await db.insert(serviceArea).values({ providerId, name: DEMO_AREA }).returning())[0]!;
+    const stations = await db.select({ id: station.id }).from(station).where(eq(station.providerId, providerId));
+    await db
+      .insert(serviceAreaStation)
+      .values(stations.map((s) => ({ areaId: area!.id, stationId: s.id })))
+      .onConflictDoNothing();
+    const [admin] = await db.select({ id: systemUser.id }).from(systemUser).where(eq(systemUser.username, BUILT_IN_ADMIN));
+    if (admin)
+      await db
+        .insert(serviceAreaMember)
+        .values((['leader', 'serviceMan', 'archivist'] as const).map((role) => ({ areaId: area!.id, userId: admin.id, role })));
   }
 
   const tags = Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1));

@@ -24,6 +24,8 @@ export const JOB_QUEUES = {
   timedCharge: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
   /** A reservation reaching its expiry (issue 15 item 4). */
   reservationExpiry: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
+  /** The forecast feed's fetch (issue 17 item 3): each run queues the next one; a failed fetch is retried. */
+  weatherRefresh: { retryLimit: 3, retryDelay: 120, retryBackoff: true, expireInSeconds: 900 },
 } as const satisfies Record<string, PgBoss.Queue extends infer Q ? Omit<Q, 'name'> : never>;
 
 export type JobQueue = keyof typeof JOB_QUEUES;

@@ -1,6 +1,6 @@
 import type { ChargerEventType, ConsoleEventPayloads } from '@csms/contract';
 import type { OcppConfig } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import type { EventHub } from '../lib/events.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
 import type { PointState } from './registry.js';
@@ -21,10 +21,15 @@ export interface OcppCore {
   /** Records that a point was heard from; written to `last_seen_at` in batches. */
   touch(pointId: number): void;
   /**
-   * Tells listeners (billing) that a transaction's stop is committed; called after the reply.
-   * Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.
+   * Settles a finished session inside its Stop's database transaction (billing, in a savepoint), so that
+   * the Stop and its bill are one commit; false when it could not, and the listeners settle it after the reply.
    */
-  transactionStopped(transactionId: number, idTag: string): void;
+  settleStop?: (tx: Tx, transactionId: number) => Promise<boolean>;
+  /**
+   * Tells listeners (billing) that a transaction's stop is committed (`settled`: with its bill); called after
+   * the reply. Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.
+   */
+  transactionStopped(transactionId: number, idTag: string, settled?: boolean): void;
   /** Tells listeners (stored charging profiles, firmware upgrades) that a point booted; called after the reply. */
   booted(point: Pick<PointState, 'id' | 'serialNumber'>, firmwareVersion: string | null): void;
   /** Tells listeners (firmware upgrades) of a FirmwareStatusNotification once it is stored; called after the reply. */

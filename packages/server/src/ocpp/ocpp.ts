@@ -41,6 +41,8 @@ export interface OcppDeps {
   fanout?: Fanout;
   events: EventHub;
   authorization: Pick<AuthorizationService, 'authorize' | 'forget'>;
+  /** Billing inside a Stop's transaction (`OcppCore.settleStop`). */
+  settleStop?: OcppCore['settleStop'];
   audit?: AuditLog;
   logger: Logger;
 }
@@ -69,7 +71,7 @@ export function createOcpp(deps: OcppDeps) {
   const idTags = sharedIdTags(localIdTags, deps.fanout);
   const sessions = new Map<string, ChargerSession>();
   const unserve = new WeakMap<ChargerSession, () => void>();
-  const stoppedListeners = new Set<(transactionId: number) => void | Promise<void>>();
+  const stoppedListeners = new Set<(transactionId: number, settled: boolean) => void | Promise<void>>();
   const bootListeners = new Set<(point: { id: number; serialNumber: string; firmwareVersion: string | null }) => void | Promise<void>>();
   type StatusListener = (point: { id: number; serialNumber: string }, status: string) => void | Promise<void>;
   const firmwareListeners = new Set<StatusListener>();
@@ -130,13 +132,14 @@ export function createOcpp(deps: OcppDeps) {
         seenTimer.unref();
       }
     },
-    transactionStopped(transactionId, idTag) {
+    ...(deps.settleStop ? { settleStop: deps.settleStop } : {}),
+    transactionStopped(transactionId, idTag, settled = false) {
       deps.authorization.forget(idTag);
       // After the reply has gone out: the session sends it as soon as the handler resolves.
       setImmediate(() => {
         const done = [...stoppedListeners].map((fn) =>
           Promise.resolve()
-            .then(() => fn(transactionId))
+            .then(() => fn(transactionId, settled))
             .catch((err: unknown) => logger.error({ err, transactionId }, 'ocpp: transaction-stopped listener failed')),
         );
         // Settlement moved the balance: what was cached before it is stale.
@@ -415,8 +418,8 @@ export function createOcpp(deps: OcppDeps) {
       }
     },
 
-    /** Listeners told (after the reply) that a StopTransaction was committed, e.g. billing. */
-    onTransactionStopped(fn: (transactionId: number) => void | Promise<void>): () => void {
+    /** Listeners told (after the reply) that a StopTransaction was committed (`settled`: its bill with it), e.g. billing. */
+    onTransactionStopped(fn: (transactionId: number, settled: boolean) => void | Promise<void>): () => void {
       stoppedListeners.add(fn);
       return () => stoppedListeners.delete(fn);
     },

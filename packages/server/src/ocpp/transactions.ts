@@ -305,8 +305,19 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       await insertMeterRows(q, rows);
       return { card: done[0]!.card };
     };
-    // A Stop without samples is one statement (it commits on its own); with samples, one database transaction.
-    const stopped = rows.length === 0 ? await write(db) : await db.transaction(write);
+    // With billing at hand, the Stop, its samples and the bill are one database transaction (one commit).
+    // Otherwise a Stop without samples is one statement (it commits on its own); with samples, one transaction.
+    let settled = false;
+    const { settleStop } = core;
+    const stopped = settleStop
+      ? await db.transaction(async (q) => {
+          const done = await write(q);
+          if (done) settled = await settleStop(q, tx.id);
+          return done;
+        })
+      : rows.length === 0
+        ? await write(db)
+        : await db.transaction(write);
     if (!stopped) return undefined;
     emit(events, 'transaction.stopped', point, {
       transactionId: tx.id,
@@ -315,7 +326,7 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
       stoppedAt: stoppedAt.toISOString(),
       ...(p.reason ? { reason: p.reason } : {}),
     });
-    core.transactionStopped(tx.id, tx.idTag);
+    core.transactionStopped(tx.id, tx.idTag, settled);
     return stopped;
   }
 

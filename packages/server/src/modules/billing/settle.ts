@@ -310,103 +310,109 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
    * versions (one statement), the ledger's posting, and the bill lines with the session's fees (one
    * statement).
    */
-  const settle = (transactionId: number): Promise<SettleOutcome> =>
-    db.transaction(async (tx): Promise<SettleOutcome> => {
-      const [locked] = await tx
-        .select({
-          t: chargingTransaction,
-          cardUserId: card.chargeUserId,
-          groupId: chargeUser.groupId,
-          timeZone: station.timeZone,
-          ratedPowerW: chargePoint.ratedPowerW,
-          // The reservation this session used, when its fee is still to be charged (issue 15 item 4).
-          reservationId: reservation.id,
-        })
-        .from(chargingTransaction)
-        .leftJoin(reservation, and(eq(reservation.transactionId, chargingTransaction.id), isNull(reservation.feeCents)))
-        .leftJoin(card, eq(card.id, chargingTransaction.cardId))
-        .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
-        .leftJoin(station, eq(station.id, chargingTransaction.stationId))
-        .leftJoin(chargePoint, eq(chargePoint.id, chargingTransaction.chargePointId))
-        .where(eq(chargingTransaction.id, transactionId))
-        .for('update', { of: chargingTransaction });
-      if (!locked) return { kind: 'skipped', reason: 'notFound' };
-      const { t } = locked;
-      if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
-      if (t.billedAt) {
-        if (t.adjustmentDue && t.adjustmentCents === null) return adjust(tx, t, t.stoppedAt, t.meterStopWh);
-        return { kind: 'skipped', reason: 'alreadyBilled' };
-      }
-      if (!t.valid && !t.confirmedAt) return { kind: 'skipped', reason: 'invalid' };
+  async function settleOn(tx: Tx, transactionId: number): Promise<SettleOutcome> {
+    const [locked] = await tx
+      .select({
+        t: chargingTransaction,
+        cardUserId: card.chargeUserId,
+        groupId: chargeUser.groupId,
+        timeZone: station.timeZone,
+        ratedPowerW: chargePoint.ratedPowerW,
+        // The reservation this session used, when its fee is still to be charged (issue 15 item 4).
+        reservationId: reservation.id,
+      })
+      .from(chargingTransaction)
+      .leftJoin(reservation, and(eq(reservation.transactionId, chargingTransaction.id), isNull(reservation.feeCents)))
+      .leftJoin(card, eq(card.id, chargingTransaction.cardId))
+      .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
+      .leftJoin(station, eq(station.id, chargingTransaction.stationId))
+      .leftJoin(chargePoint, eq(chargePoint.id, chargingTransaction.chargePointId))
+      .where(eq(chargingTransaction.id, transactionId))
+      .for('update', { of: chargingTransaction });
+    if (!locked) return { kind: 'skipped', reason: 'notFound' };
+    const { t } = locked;
+    if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };
+    if (t.billedAt) {
+      if (t.adjustmentDue && t.adjustmentCents === null) return adjust(tx, t, t.stoppedAt, t.meterStopWh);
+      return { kind: 'skipped', reason: 'alreadyBilled' };
+    }
+    if (!t.valid && !t.confirmedAt) return { kind: 'skipped', reason: 'invalid' };
 
-      // Started with an idTag that was not Accepted for the charger's provider: billed to nobody, whatever
-      // the row names (rows written before this rule may still name the card the refused idTag belonged to).
-      if (t.authStatus !== 'Accepted') {
-        await tx.update(chargingTransaction).set({ billingNote: 'unauthorized' }).where(eq(chargingTransaction.id, t.id));
-        return { kind: 'unbillable', reason: 'unauthorized' };
-      }
-      const session = { ...t, stoppedAt: t.stoppedAt, meterStopWh: t.meterStopWh };
-      const read = await meterAndVersions(tx, session, locked.groupId);
-      const facts: Facts = {
-        chargeUserId: locked.cardUserId ?? t.chargeUserId,
-        groupId: locked.groupId,
-        timeZone: locked.timeZone ?? 'UTC',
-        ratedPowerW: locked.ratedPowerW ?? 0,
-        meter: read.meter,
-      };
-      const versions = await versionsOf(session, facts.groupId, read.versions);
-      const q = chargeable(billOf(session, facts, versions));
-      if (q.kind === 'unbillable') {
-        await tx.update(chargingTransaction).set({ billingNote: q.reason }).where(eq(chargingTransaction.id, t.id));
-        return { kind: 'unbillable', reason: q.reason };
-      }
-      const { bill, account } = q;
-      // A used reservation's fee: the price version in force at the start, charged with the bill, once.
-      const reserveFeeCents = locked.reservationId !== null && account ? (versions[0]?.reserveFeeCents ?? 0) : 0;
-      const totalCents = bill.totalCents + reserveFeeCents;
+    // Started with an idTag that was not Accepted for the charger's provider: billed to nobody, whatever
+    // the row names (rows written before this rule may still name the card the refused idTag belonged to).
+    if (t.authStatus !== 'Accepted') {
+      await tx.update(chargingTransaction).set({ billingNote: 'unauthorized' }).where(eq(chargingTransaction.id, t.id));
+      return { kind: 'unbillable', reason: 'unauthorized' };
+    }
+    const session = { ...t, stoppedAt: t.stoppedAt, meterStopWh: t.meterStopWh };
+    const read = await meterAndVersions(tx, session, locked.groupId);
+    const facts: Facts = {
+      chargeUserId: locked.cardUserId ?? t.chargeUserId,
+      groupId: locked.groupId,
+      timeZone: locked.timeZone ?? 'UTC',
+      ratedPowerW: locked.ratedPowerW ?? 0,
+      meter: read.meter,
+    };
+    const versions = await versionsOf(session, facts.groupId, read.versions);
+    const q = chargeable(billOf(session, facts, versions));
+    if (q.kind === 'unbillable') {
+      await tx.update(chargingTransaction).set({ billingNote: q.reason }).where(eq(chargingTransaction.id, t.id));
+      return { kind: 'unbillable', reason: q.reason };
+    }
+    const { bill, account } = q;
+    // A used reservation's fee: the price version in force at the start, charged with the bill, once.
+    const reserveFeeCents = locked.reservationId !== null && account ? (versions[0]?.reserveFeeCents ?? 0) : 0;
+    const totalCents = bill.totalCents + reserveFeeCents;
 
-      let replayed = false;
-      if (account && totalCents > 0) {
-        const entry = await ledger.post(
-          { account, tradeType: 'charge', amountCents: -totalCents, source: 'ocpp', transactionRef: String(t.id) },
-          tx,
-        );
-        replayed = entry.replayed;
-      }
-      const billed = tx
-        .update(chargingTransaction)
-        .set({
-          elecFeeCents: bill.elecFeeCents,
-          serviceFeeCents: bill.serviceFeeCents,
-          reserveFeeCents,
-          totalCents,
-          billedAt: new Date(),
-          paidFrom: account && totalCents > 0 ? account.kind : null,
-          billingNote: null,
-        })
-        .where(eq(chargingTransaction.id, t.id));
-      // The lines, the reservation's fee and the session's fees in one statement.
-      const parts: SQL[] = [];
-      if (bill.lines.length) {
-        parts.push(
-          sql`lines as (${tx
-            .insert(billLine)
-            .values(bill.lines.map((l) => ({ ...l, transactionId: t.id })))
-            .getSQL()})`,
-        );
-      }
-      if (locked.reservationId !== null) {
-        parts.push(
-          sql`fee as (${tx.update(reservation).set({ feeCents: reserveFeeCents }).where(eq(reservation.id, locked.reservationId)).getSQL()})`,
-        );
-      }
-      if (parts.length) await tx.execute(sql`with ${sql.join(parts, sql`, `)} ${billed.getSQL()}`);
-      else await billed;
-      return { kind: 'billed', totalCents, replayed };
-    });
+    let replayed = false;
+    if (account && totalCents > 0) {
+      const entry = await ledger.post(
+        { account, tradeType: 'charge', amountCents: -totalCents, source: 'ocpp', transactionRef: String(t.id) },
+        tx,
+      );
+      replayed = entry.replayed;
+    }
+    const billed = tx
+      .update(chargingTransaction)
+      .set({
+        elecFeeCents: bill.elecFeeCents,
+        serviceFeeCents: bill.serviceFeeCents,
+        reserveFeeCents,
+        totalCents,
+        billedAt: new Date(),
+        paidFrom: account && totalCents > 0 ? account.kind : null,
+        billingNote: null,
+      })
+      .where(eq(chargingTransaction.id, t.id));
+    // The lines, the reservation's fee and the session's fees in one statement.
+    const parts: SQL[] = [];
+    if (bill.lines.length) {
+      parts.push(
+        sql`lines as (${tx
+          .insert(billLine)
+          .values(bill.lines.map((l) => ({ ...l, transactionId: t.id })))
+          .getSQL()})`,
+      );
+    }
+    if (locked.reservationId !== null) {
+      parts.push(
+        sql`fee as (${tx.update(reservation).set({ feeCents: reserveFeeCents }).where(eq(reservation.id, locked.reservationId)).getSQL()})`,
+      );
+    }
+    if (parts.length) await tx.execute(sql`with ${sql.join(parts, sql`, `)} ${billed.getSQL()}`);
+    else await billed;
+    return { kind: 'billed', totalCents, replayed };
+  }
+
+  const settle = (transactionId: number): Promise<SettleOutcome> => db.transaction((tx) => settleOn(tx, transactionId));
 
   return {
     settle,
+    /**
+     * Settles inside the caller's database transaction (a StopTransaction's), in a savepoint: when it throws,
+     * only the settlement is undone and the caller's transaction goes on (`settle` after its commit tries again).
+     */
+    settleWithin: (tx: Tx, transactionId: number): Promise<SettleOutcome> => tx.transaction((sp) => settleOn(sp, transactionId)),
     /** Prices a session without writing anything (the price impact preview). */
     quote: (t: Quotable, load: VersionLoader) => quote(db, t, load),
     /**

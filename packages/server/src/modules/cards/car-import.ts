@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   CAR_IMPORT_MAX_BYTES,
   carImportColumns,
@@ -11,14 +9,15 @@ import {
   type CarImportReport,
   type Lang,
 } from '@csms/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.js';
-import { type car, chargeUser, provider, storedFile } from '../../db/schema.js';
+import { type car, chargeUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
-import { badField, conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import type { EventHub } from '../../lib/events.js';
-import { canSeeProvider, isUniqueViolation, providerScope } from '../../lib/scope.js';
+import { createSheetReader } from '../../lib/sheet-import.js';
+import { isUniqueViolation, providerScope } from '../../lib/scope.js';
 import type { CarRepo } from './car.repo.js';
 
 type Column = (typeof carImportColumns)[number];
@@ -27,8 +26,6 @@ const RESOURCE = 'carImport';
 export const CAR_IMPORT_MAX_ROWS = 20_000;
 const TEXT_MAX: Partial<Record<Column, number>> = { alias: 50, brand: 50, model: 50, account: 64, providerName: 100 };
 const PROGRESS_EVERY = 100;
-
-const norm = (s: string) => s.replace(/\*/g, '').replace(/\s+/g, '').toLowerCase();
 
 /** The header a template column carries in a language; required columns end with " *". */
 export function templateHeader(lang: Lang, column: Column): string {
@@ -47,18 +44,6 @@ export async function carImportTemplate(lang: Lang): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-/** Which column each header cell is, matching the labels of either language (a file made in Chinese imports in English too). */
-function mapHeader(row: ExcelJS.Row): Map<Column, number> {
-  const byLabel = new Map<string, Column>();
-  for (const c of carImportColumns) for (const lang of ['zh', 'en'] as const) byLabel.set(norm(fieldLabel(lang, RESOURCE, c)), c);
-  const found = new Map<Column, number>();
-  row.eachCell({ includeEmpty: false }, (cell, col) => {
-    const c = byLabel.get(norm(cell.text ?? ''));
-    if (c && !found.has(c)) found.set(c, col);
-  });
-  return found;
-}
-
 interface Deps {
   db: Db;
   repo: CarRepo;
@@ -73,31 +58,7 @@ interface Deps {
  * names resolve within the caller's scope; accounts within the row's provider.
  */
 export function createCarImport({ db, repo, events, dataDir }: Deps) {
-  async function readSheet(p: Principal, fileName: string) {
-    const [file] = await db.select().from(storedFile).where(eq(storedFile.fileName, fileName)).limit(1);
-    if (!file || (file.providerId !== null && !canSeeProvider(p, file.providerId))) throw notFound();
-    const full = path.join(dataDir, 'uploads', file.fileName);
-    const size = (await fs.promises.stat(full).catch(() => null))?.size;
-    if (size === undefined) throw notFound();
-    if (size > CAR_IMPORT_MAX_BYTES) throw badField('fileName', 'errors.carImport.tooLarge', { n: CAR_IMPORT_MAX_BYTES / 1024 / 1024 });
-    const wb = new ExcelJS.Workbook();
-    try {
-      await wb.xlsx.readFile(full);
-    } catch {
-      throw badField('fileName', 'errors.carImport.unreadable');
-    }
-    const ws = wb.worksheets[0];
-    if (!ws) throw badField('fileName', 'errors.carImport.unreadable');
-    return ws;
-  }
-
-  async function providersByName(p: Principal) {
-    const rows = await db.select({ id: provider.id, name: provider.name }).from(provider).where(providerScope(p, provider.id));
-    const map = new Map<string, number[]>();
-    for (const r of rows) map.set(r.name.trim().toLowerCase(), [...(map.get(r.name.trim().toLowerCase()) ?? []), r.id]);
-    return map;
-  }
-
+  const sheets = createSheetReader({ db, dataDir });
   async function accountsByName(p: Principal, names: string[]) {
     const map = new Map<string, { id: number; providerId: number }>();
     for (let i = 0; i < names.length; i += 1000) {
@@ -112,23 +73,14 @@ export function createCarImport({ db, repo, events, dataDir }: Deps) {
 
   return {
     async run(p: Principal, lang: Lang, fileName: string, importId?: string): Promise<CarImportReport> {
-      const ws = await readSheet(p, fileName);
-      const header = mapHeader(ws.getRow(1));
-      const missing = carImportRequired.find((c) => !header.has(c));
-      if (missing) throw badField('fileName', 'errors.carImport.notTemplate', { column: fieldLabel(lang, RESOURCE, missing) });
-
-      // The data rows, skipping blank ones.
-      const raw: { row: number; cells: Record<Column, string> }[] = [];
-      for (let r = 2; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
-        const cells = Object.fromEntries(
-          carImportColumns.map((c) => [c, header.has(c) ? (row.getCell(header.get(c)!).text ?? '').trim() : '']),
-        ) as Record<Column, string>;
-        if (Object.values(cells).every((v) => v === '')) continue;
-        raw.push({ row: r, cells });
-        if (raw.length > CAR_IMPORT_MAX_ROWS) throw badField('fileName', 'errors.carImport.tooManyRows', { max: CAR_IMPORT_MAX_ROWS });
-      }
-      if (raw.length === 0) throw badField('fileName', 'errors.carImport.empty');
+      const raw = await sheets.rows(p, lang, fileName, {
+        resource: RESOURCE,
+        columns: carImportColumns,
+        required: carImportRequired,
+        maxBytes: CAR_IMPORT_MAX_BYTES,
+        maxRows: CAR_IMPORT_MAX_ROWS,
+        errors: 'errors.carImport',
+      });
 
       const label = (c: Column) => fieldLabel(lang, RESOURCE, c);
       const reason = (key: string, params: Record<string, unknown> = {}) => translate(lang, `errors.carImport.${key}`, params);
@@ -138,7 +90,7 @@ export function createCarImport({ db, repo, events, dataDir }: Deps) {
         if (importId) events.publish({ type: 'import.progress', userId: p.userId, payload: { importId, done, total: raw.length } });
       };
 
-      const providers = await providersByName(p);
+      const providers = await sheets.providersByName(p);
       const accounts = await accountsByName(p, [...new Set(raw.map((r) => r.cells.account.toLowerCase()).filter(Boolean))]);
       const accepted: { row: number; values: typeof car.$inferInsert }[] = [];
       const seen = new Map<string, number>();

@@ -1,5 +1,5 @@
 import type { DayZone } from '../../lib/day-zone.js';
-import { Code, translate, type ChargeRecordDetail, type chargeRecordApi, type Lang } from '@csms/contract';
+import { checkPermi, Code, translate, type ChargeRecordDetail, type chargeRecordApi, type Lang } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { AuthedCtx } from '../../http/context.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -18,6 +18,8 @@ interface Deps {
   config: Pick<Config, 'exportMaxRows'>;
   columns: ExportColumns;
   dayZone: DayZone;
+  /** Whether a work order the caller sees names the session: its view of the affected session (issue 17 item 6). */
+  inWorkOrder: (p: AuthedCtx['principal'], transactionId: number) => Promise<boolean>;
 }
 
 /**
@@ -60,7 +62,15 @@ export function exportColumnsFor(lang: Lang): ExportColumn<ChargeRecordExportRow
   ] satisfies (ExportColumn<ChargeRecordExportRow> & { key: keyof ChargeRecordExportRow })[];
 }
 
-export function chargeRecordRoutes({ repo, billing, events, config, columns, dayZone }: Deps): Handlers<typeof chargeRecordApi> {
+export function chargeRecordRoutes({
+  repo,
+  billing,
+  events,
+  config,
+  columns,
+  dayZone,
+  inWorkOrder,
+}: Deps): Handlers<typeof chargeRecordApi> {
   async function detail(ctx: AuthedCtx, id: number): Promise<ChargeRecordDetail> {
     const record = await repo.get(ctx.principal, id);
     if (!record) throw notFound();
@@ -90,7 +100,11 @@ export function chargeRecordRoutes({ repo, billing, events, config, columns, day
       return detail(ctx, query.id);
     },
     async processData({ body, ctx }) {
-      if (!(await repo.get(ctx.principal, body.transactionId))) throw notFound();
+      const p = ctx.principal;
+      // Without the records' own permission, only the session a visible work order names.
+      const mayRead = p.roleKey === 'admin' || checkPermi(p.permissions, 'record:charge:query');
+      if (!mayRead && !(await inWorkOrder(p, body.transactionId))) throw notFound();
+      if (!(await repo.get(p, body.transactionId))) throw notFound();
       return { transactionId: body.transactionId, ...(await repo.samples(body.transactionId)) };
     },
     async confirm({ body, ctx, audit }) {

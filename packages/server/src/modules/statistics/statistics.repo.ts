@@ -1,7 +1,7 @@
 import { trendBuckets, type RevenueTrend, type TodayStats, type TrendPeriod } from '@csms/contract';
-import { and, count, eq, gt, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargingTransaction as t, connector } from '../../db/schema.js';
+import { chargePoint, chargingDay, chargingDayZone, chargingTransaction as t, connector } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 
@@ -12,6 +12,10 @@ const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * server's `CSMS_TIME_ZONE`), with days, weeks (from Monday) and months cut by PostgreSQL on the
  * local clock, so daylight-saving days come out right. A session belongs to the local day it
  * started: its charge, its energy (so far, while it runs) and its bill once billed.
+ *
+ * The revenue trend reads the finished sessions' day totals (`charging_day`, kept by triggers) and the
+ * running sessions live, so a year costs a few hundred rows per station instead of every record; in a
+ * time zone other than the totals' it adds up the records themselves.
  */
 export function createStatisticsRepo({ db }: { db: Db }) {
   const txScope = (p: Principal) => and(providerScope(p, t.providerId), stationScope(p, t.stationId));
@@ -27,6 +31,57 @@ export function createStatisticsRepo({ db }: { db: Db }) {
 
   // Billed sessions' settled bills with the corrections late Stops made (the ledger's charges and adjustments).
   const income = sql<string>`coalesce(sum(${t.totalCents} + coalesce(${t.adjustmentCents}, 0)) filter (where ${t.billedAt} is not null), 0)`;
+
+  async function trend(p: Principal, period: TrendPeriod, now: Date, tz: string, fromTotals: boolean): Promise<RevenueTrend> {
+    const n = trendBuckets[period];
+    const unit = sql.raw(`'${period}'`);
+    const step = sql.raw(`interval '1 ${period}'`);
+    const back = sql.raw(String(n - 1));
+    const local = sql`date_trunc(${unit}, ${ts(now)} at time zone ${tz}::text)`;
+    // Bucket starts on the local clock, oldest first, and the instant the oldest one begins.
+    const series = (await db.execute(
+      sql`select to_char(g, 'YYYY-MM-DD') as start from generate_series(${local} - ${back} * ${step}, ${local}, ${step}) g order by g`,
+    )) as unknown as { rows: { start: string }[] };
+    const from = new Date(await scalar<string>(sql`select ((${local} - ${back} * ${step}) at time zone ${tz}::text) as v`));
+    const bucketOf = (localTime: SQL) => sql`date_trunc(${unit}, ${localTime})`;
+    const started = and(txScope(p), gte(t.startedAt, from), lte(t.startedAt, now));
+    const fromRecord = sql`${bucketOf(sql`${t.startedAt} at time zone ${tz}::text`)} as g, 1::bigint as n, ${t.energyWh} as wh,
+      case when ${t.billedAt} is not null then coalesce(${t.totalCents}, 0) + coalesce(${t.adjustmentCents}, 0) else 0 end as cents`;
+    const rows = fromTotals
+      ? // Finished sessions from the day totals, running ones from their records.
+        // (The stations' rows are added up per day first: the bucket is then cut once a day, not once a row.)
+        sql`select ${bucketOf(sql`d.day::timestamp`)} as g, d.n, d.wh, d.cents
+            from (select ${chargingDay.day} as day, sum(${chargingDay.chargeCount}) as n, sum(${chargingDay.energyWh}) as wh,
+                         sum(${chargingDay.incomeCents}) as cents
+                  from ${chargingDay}
+                  where ${and(
+                    providerScope(p, chargingDay.providerId),
+                    stationScope(p, chargingDay.stationId),
+                    sql`${chargingDay.day} between (${local} - ${back} * ${step})::date and (${ts(now)} at time zone ${tz}::text)::date`,
+                  )}
+                  group by 1) d
+            union all
+            select ${fromRecord} from ${t} where ${and(started, isNull(t.stoppedAt))}`
+      : sql`select ${fromRecord} from ${t} where ${started}`;
+    const sums = (await db.execute(
+      sql`select to_char(g, 'YYYY-MM-DD') as start, sum(n) as "chargeCount", coalesce(sum(wh), 0) as "energyWh", coalesce(sum(cents), 0) as "incomeCents"
+          from (${rows}) b group by g`,
+    )) as unknown as { rows: { start: string; chargeCount: string; energyWh: string; incomeCents: string }[] };
+    const byStart = new Map(sums.rows.map((x) => [x.start, x]));
+    return {
+      period,
+      timeZone: tz,
+      points: series.rows.map(({ start }) => {
+        const x = byStart.get(start);
+        return {
+          start,
+          incomeCents: Number(x?.incomeCents ?? 0),
+          energyWh: Number(x?.energyWh ?? 0),
+          chargeCount: Number(x?.chargeCount ?? 0),
+        };
+      }),
+    };
+  }
 
   return {
     async today(p: Principal, now: Date, tz: string): Promise<TodayStats> {
@@ -68,42 +123,39 @@ export function createStatisticsRepo({ db }: { db: Db }) {
     },
 
     async revenueTrend(p: Principal, period: TrendPeriod, now: Date, tz: string): Promise<RevenueTrend> {
-      const n = trendBuckets[period];
-      const unit = sql.raw(`'${period}'`);
-      const step = sql.raw(`interval '1 ${period}'`);
-      const back = sql.raw(String(n - 1));
-      const local = sql`date_trunc(${unit}, ${ts(now)} at time zone ${tz}::text)`;
-      // Bucket starts on the local clock, oldest first, and the instant the oldest one begins.
-      const series = (await db.execute(
-        sql`select to_char(g, 'YYYY-MM-DD') as start from generate_series(${local} - ${back} * ${step}, ${local}, ${step}) g order by g`,
-      )) as unknown as { rows: { start: string }[] };
-      const from = new Date(await scalar<string>(sql`select ((${local} - ${back} * ${step}) at time zone ${tz}::text) as v`));
-      const bucket = sql<string>`to_char(date_trunc(${unit}, ${t.startedAt} at time zone ${tz}::text), 'YYYY-MM-DD')`;
-      const sums = await db
-        .select({
-          start: bucket,
-          chargeCount: count(),
-          energyWh: sql<string>`coalesce(sum(${t.energyWh}), 0)`,
-          incomeCents: income,
-        })
-        .from(t)
-        .where(and(txScope(p), gte(t.startedAt, from), lte(t.startedAt, now)))
-        // By position: the bucket expression carries parameters, which PostgreSQL cannot match by value.
-        .groupBy(sql`1`);
-      const byStart = new Map(sums.map((s) => [s.start, s]));
-      return {
-        period,
-        timeZone: tz,
-        points: series.rows.map(({ start }) => {
-          const s = byStart.get(start);
-          return {
-            start,
-            incomeCents: Number(s?.incomeCents ?? 0),
-            energyWh: Number(s?.energyWh ?? 0),
-            chargeCount: s?.chargeCount ?? 0,
-          };
-        }),
-      };
+      const [zone] = await db.select({ tz: chargingDayZone.timeZone }).from(chargingDayZone);
+      return trend(p, period, now, tz, zone?.tz === tz);
+    },
+
+    /** The trend added up from the records alone, whatever the day totals hold (what they must equal). */
+    revenueTrendFromRecords(p: Principal, period: TrendPeriod, now: Date, tz: string): Promise<RevenueTrend> {
+      return trend(p, period, now, tz, false);
+    },
+
+    /**
+     * Makes the day totals cut days in `tz`: at a first start (they were never built) and when
+     * `CSMS_TIME_ZONE` changed, from every finished record, in one transaction that holds the records'
+     * writes meanwhile (so none is counted in the old zone or missed). Otherwise it changes nothing.
+     * Returns whether it rebuilt.
+     */
+    async ensureDayTotals(tz: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [zone] = await tx.select().from(chargingDayZone).for('update');
+        if (zone?.timeZone === tz) return false;
+        await tx.execute(sql`lock table ${t} in share mode`);
+        await tx.delete(chargingDay);
+        await tx
+          .insert(chargingDayZone)
+          .values({ id: 1, timeZone: tz })
+          .onConflictDoUpdate({ target: chargingDayZone.id, set: { timeZone: tz } });
+        await tx.execute(sql`
+          insert into ${chargingDay} (provider_id, station_id, day, charge_count, energy_wh, income_cents)
+          select ${t.providerId}, ${t.stationId}, (${t.startedAt} at time zone ${tz}::text)::date, count(*), sum(${t.energyWh}),
+                 coalesce(sum(coalesce(${t.totalCents}, 0) + coalesce(${t.adjustmentCents}, 0)) filter (where ${t.billedAt} is not null), 0)
+          from ${t} where ${t.stoppedAt} is not null group by 1, 2, 3`);
+        await tx.execute(sql`analyze ${chargingDay}`);
+        return true;
+      });
     },
   };
 }

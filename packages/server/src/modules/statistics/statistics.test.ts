@@ -1,4 +1,4 @@
-import { api, type RevenueTrend, type TodayStats } from '@csms/contract';
+import { api, type RevenueTrend, type TodayStats, type TrendPeriod } from '@csms/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
@@ -45,28 +45,41 @@ async function site(providerId: number, connectors: number) {
 type Site = Awaited<ReturnType<typeof site>>;
 
 async function tx(x: Site, startedAt: string, stoppedAt: string | null, energyWh: number, totalCents: number | null, connectorNo = 1) {
-  await db.insert(chargingTransaction).values({
-    providerId: x.providerId,
-    stationId: x.stationId,
-    chargePointId: x.pointId,
-    connectorNo,
-    idTag: 'T',
-    startType: 'card',
-    authStatus: 'Accepted',
-    meterStartWh: 0,
-    startedAt: new Date(startedAt),
-    stoppedAt: stoppedAt ? new Date(stoppedAt) : null,
-    meterStopWh: stoppedAt ? energyWh : null,
-    energyWh,
-    totalCents,
-    billedAt: totalCents === null ? null : new Date(stoppedAt ?? startedAt),
-  });
+  const [row] = await db
+    .insert(chargingTransaction)
+    .values({
+      providerId: x.providerId,
+      stationId: x.stationId,
+      chargePointId: x.pointId,
+      connectorNo,
+      idTag: 'T',
+      startType: 'card',
+      authStatus: 'Accepted',
+      meterStartWh: 0,
+      startedAt: new Date(startedAt),
+      stoppedAt: stoppedAt ? new Date(stoppedAt) : null,
+      meterStopWh: stoppedAt ? energyWh : null,
+      energyWh,
+      totalCents,
+      billedAt: totalCents === null ? null : new Date(stoppedAt ?? startedAt),
+    })
+    .returning({ id: chargingTransaction.id });
+  return row!.id;
 }
 
 beforeAll(async () => {
   s = await startServer();
   db = s.database.db;
 });
+
+/** The trend as the dashboard reads it (from the day totals, cut in `tz`), which must equal the records added up. */
+async function trendOf(p: Principal, period: TrendPeriod, now: Date, tz: string): Promise<RevenueTrend> {
+  const repo = createStatisticsRepo({ db });
+  await repo.ensureDayTotals(tz);
+  const fromTotals = await repo.revenueTrend(p, period, now, tz);
+  expect(fromTotals).toEqual(await repo.revenueTrendFromRecords(p, period, now, tz));
+  return fromTotals;
+}
 afterAll(() => s.close());
 
 describe('dashboard statistics (hand-computed)', () => {
@@ -114,16 +127,15 @@ describe('dashboard statistics (hand-computed)', () => {
   });
 
   it('buckets billed income by local day, Monday week and month, oldest first, with empty buckets', async () => {
-    const repo = createStatisticsRepo({ db });
     const p = principal(a.providerId);
-    const days = await repo.revenueTrend(p, 'day', now, tz);
+    const days = await trendOf(p, 'day', now, tz);
     expect(days.points).toHaveLength(15);
     expect(days.points[0]!.start).toBe('2026-02-16');
     expect(days.points.at(-2)).toEqual({ start: '2026-03-01', incomeCents: 1500, energyWh: 10000, chargeCount: 1 });
     expect(days.points.at(-1)).toEqual({ start: '2026-03-02', incomeCents: 724, energyWh: 12500, chargeCount: 3 });
     expect(days.points.slice(0, -2).every((x) => x.incomeCents === 0 && x.chargeCount === 0)).toBe(true);
 
-    const weeks = await repo.revenueTrend(p, 'week', now, tz);
+    const weeks = await trendOf(p, 'week', now, tz);
     expect(weeks.points).toHaveLength(12);
     expect(weeks.points[0]!.start).toBe('2025-12-15');
     expect(weeks.points.at(-1)).toEqual({ start: '2026-03-02', incomeCents: 724, energyWh: 12500, chargeCount: 3 });
@@ -135,7 +147,7 @@ describe('dashboard statistics (hand-computed)', () => {
       chargeCount: 1,
     });
 
-    const months = await repo.revenueTrend(p, 'month', now, tz);
+    const months = await trendOf(p, 'month', now, tz);
     expect(months.points.map((x) => x.start)).toEqual([
       '2025-04-01',
       '2025-05-01',
@@ -169,10 +181,11 @@ describe('dashboard statistics (hand-computed)', () => {
       .update(chargingTransaction)
       .set({ adjustmentCents: -50 })
       .where(and(eq(chargingTransaction.stationId, x.stationId), eq(chargingTransaction.totalCents, 200)));
-    const repo = createStatisticsRepo({ db });
-    const days = await repo.revenueTrend(principal(op.providerId), 'day', new Date('2026-03-02T10:00:00Z'), 'UTC');
+    const days = await trendOf(principal(op.providerId), 'day', new Date('2026-03-02T10:00:00Z'), 'UTC');
     expect(days.points.at(-1)).toMatchObject({ start: '2026-03-02', incomeCents: 300 + 450 + 200 - 50 });
-    expect(await repo.today(principal(op.providerId), new Date('2026-03-02T10:00:00Z'), 'UTC')).toMatchObject({ incomeCents: 900 });
+    expect(await createStatisticsRepo({ db }).today(principal(op.providerId), new Date('2026-03-02T10:00:00Z'), 'UTC')).toMatchObject({
+      incomeCents: 900,
+    });
   });
 
   it('follows the local clock across a daylight-saving change', async () => {
@@ -181,12 +194,7 @@ describe('dashboard statistics (hand-computed)', () => {
     // Berlin moves to CEST on 29 March 2026: 00:30 local is 23:30Z the day before in CET, 22:30Z in CEST.
     await tx(x, '2026-03-28T23:30:00Z', '2026-03-29T00:00:00Z', 1000, 100);
     await tx(x, '2026-03-29T22:30:00Z', '2026-03-29T23:00:00Z', 2000, 200);
-    const days = await createStatisticsRepo({ db }).revenueTrend(
-      principal(op.providerId),
-      'day',
-      new Date('2026-03-30T10:00:00Z'),
-      'Europe/Berlin',
-    );
+    const days = await trendOf(principal(op.providerId), 'day', new Date('2026-03-30T10:00:00Z'), 'Europe/Berlin');
     expect(days.points).toHaveLength(15);
     expect(days.points.at(-1)).toMatchObject({ start: '2026-03-30', incomeCents: 200 });
     expect(days.points.at(-2)).toMatchObject({ start: '2026-03-29', incomeCents: 100 });
@@ -194,8 +202,67 @@ describe('dashboard statistics (hand-computed)', () => {
   });
 });
 
+describe('day totals', () => {
+  it('stay equal to the records through every kind of write (start, stop, settle, correct, move, delete)', async () => {
+    const op = await createOperator(db);
+    const [x, y] = [await site(op.providerId, 2), await site(op.providerId, 1)];
+    const p = principal(op.providerId);
+    const tz = 'Asia/Shanghai';
+    const now = new Date('2026-05-20T04:00:00Z');
+    // A fixed pseudo-random walk over the writes the server makes, checked as it goes.
+    let seed = 11;
+    const rnd = (k: number) => (seed = (seed * 48271) % 2147483647) % k; // Park–Miller: exact in doubles
+    const at = () => new Date(now.getTime() - rnd(13 * 24 * 3600) * 1000 - 1000);
+    const ids: number[] = [];
+    const pick = () => ids[rnd(ids.length)]!;
+    const set = (id: number, v: Partial<typeof chargingTransaction.$inferInsert>) =>
+      db.update(chargingTransaction).set(v).where(eq(chargingTransaction.id, id));
+    await createStatisticsRepo({ db }).ensureDayTotals(tz);
+    for (let i = 0; i < 80; i++) {
+      const site = rnd(2) ? x : y;
+      const kind = ids.length < 3 ? rnd(2) : rnd(8);
+      if (kind === 0) ids.push(await tx(site, at().toISOString(), null, rnd(5000), null, 1 + rnd(2)));
+      else if (kind === 1) {
+        const start = at();
+        ids.push(
+          await tx(site, start.toISOString(), new Date(start.getTime() + 3600_000).toISOString(), rnd(9000), rnd(3) ? null : rnd(900)),
+        );
+      } else if (kind === 2)
+        await set(pick(), { stoppedAt: now, energyWh: rnd(20000) }); // a Stop (or a late one)
+      else if (kind === 3)
+        await set(pick(), { totalCents: rnd(1500), billedAt: now }); // settled
+      else if (kind === 4)
+        await set(pick(), { adjustmentCents: rnd(400) - 200, energyWh: rnd(20000) }); // a late Stop's correction
+      else if (kind === 5) await set(pick(), { startedAt: at(), stationId: site.stationId, chargePointId: site.pointId });
+      else if (kind === 6) await set(pick(), { stoppedAt: null, billedAt: null });
+      else await db.delete(chargingTransaction).where(eq(chargingTransaction.id, ids.splice(rnd(ids.length), 1)[0]!));
+      if (i % 10 === 9) await trendOf(p, 'day', now, tz);
+    }
+    const days = await trendOf(p, 'day', now, tz);
+    expect(days.points.reduce((sum, d) => sum + d.chargeCount, 0)).toBe(ids.length);
+  });
+
+  it('are rebuilt once when the time zone changes, and then follow it', async () => {
+    const repo = createStatisticsRepo({ db });
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 1);
+    // 23:30 UTC on 1 May is 07:30 on 2 May in Shanghai.
+    await tx(x, '2026-05-01T23:30:00Z', '2026-05-02T00:30:00Z', 1000, 100);
+    const now = new Date('2026-05-03T12:00:00Z');
+    expect(await repo.ensureDayTotals('UTC')).toBe(true);
+    expect(await repo.ensureDayTotals('UTC')).toBe(false);
+    await tx(x, '2026-05-02T23:30:00Z', '2026-05-03T00:30:00Z', 2000, 200);
+    const utc = await trendOf(principal(op.providerId), 'day', now, 'UTC');
+    expect(utc.points.slice(-3).map((d) => d.incomeCents)).toEqual([100, 200, 0]);
+    expect(await repo.ensureDayTotals('Asia/Shanghai')).toBe(true);
+    const shanghai = await trendOf(principal(op.providerId), 'day', now, 'Asia/Shanghai');
+    expect(shanghai.points.slice(-3).map((d) => d.incomeCents)).toEqual([0, 100, 200]);
+  });
+});
+
 describe('statistics over HTTP', () => {
   it('answers any signed-in user over its own scope, in CSMS_TIME_ZONE', async () => {
+    await createStatisticsRepo({ db }).ensureDayTotals(s.config.timeZone);
     const a = await createOperator(db);
     const b = await createOperator(db);
     const x = await site(a.providerId, 3);

@@ -10,7 +10,7 @@ import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export
 import { assertCovers, BUILT_IN_ADMIN, userRefusal } from '../../lib/grants.js';
 import type { PasswordRule } from '../../lib/password-rule.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
+import { canSeeProvider, isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import type { ImageField, StoredImages } from '../../lib/stored-images.js';
 import { toDto, type SystemUserRepo, type UserRow } from './systemUser.repo.js';
 
@@ -179,7 +179,13 @@ export function systemUserRoutes({
         const refusal = userRefusal(p, u);
         if (refusal) throw refusal;
       }
-      return { removed: await repo.remove(body.ids) };
+      try {
+        return { removed: await repo.remove(body.ids) };
+      } catch (err) {
+        // Work orders keep who opened and who served them: such a user is disabled, not deleted.
+        if (isForeignKeyViolation(err)) throw conflict('errors.systemUser.inUse', { name: found.map((u) => u.username).join(', ') });
+        throw err;
+      }
     },
     // The console's early checks learn only about the caller's providers; saving still refuses a value taken anywhere.
     async usernameExists({ query, ctx }) {

@@ -47,6 +47,15 @@ export const screens: ScreenDef[] = [
   // Smart charging (issue 15): load balancing, charging profiles, local controllers and timed charging, one tab each; reservations.
   { path: '/realTimeMonitor/smartCharging', component: lazyScreen(() => import('../../features/smartCharging/smart-charging.page')) },
   { path: '/realTimeMonitor/reservation', component: lazyScreen(() => import('../../features/reservation/reservation.page')) },
+  // Work orders (issue 17): fault treatment, with the service areas behind its flow.
+  { path: '/workOrder/list', component: lazyScreen(() => import('../../features/workOrder/work-order.page')) },
+  // Feedback: anyone signed in files a problem with a point; maintenance records: what repairs replaced.
+  { path: '/workOrder/create', component: lazyScreen(() => import('../../features/workOrder/feedback.page')) },
+  { path: '/workOrder/maintainManage', component: lazyScreen(() => import('../../features/workOrder/maintenance-records.page')) },
+  // Spare parts (issue 17 item 4): the parts catalogue and the apply orders of work orders.
+  { path: '/workOrder/sparePartsManage', component: lazyScreen(() => import('../../features/material/spare-parts.page')) },
+  // Warning management (issue 17 item 3): stations' forecasts, warnings by rule and by hand.
+  { path: '/workOrder/warnManage', component: lazyScreen(() => import('../../features/warn/warn.page')) },
   // Configuration: stations and charge points (two tabs), the station's new and edit pages outside the menu.
   { path: '/configurationManagement/stationManagement', component: lazyScreen(() => import('./station-management.page')) },
   {

@@ -13,7 +13,7 @@ import { renderCell } from '../../shared/resource/cells';
 import { useResourceText } from '../../shared/resource/labels';
 import type { ColumnDef } from '../../shared/resource/types';
 import { printPath, RECORD_PATH } from './charge-record.resource';
-import { ProcessCharts } from './process-charts';
+import { ProcessCharts } from '../../shared/charts/process-charts';
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import ChargeRecordDetailPage from './charge-record-detail.page';
 import ChargeRecordPage from './charge-record.page';
 import { wallClockOrEmpty } from '../../shared/format/zone-time';
 import ChargeRecordPrintPage from './charge-record-print.page';
-import { seriesOf } from './process-charts';
+import { seriesOf } from '../../shared/charts/process-charts';
 
 const record: ChargeRecordDetail = {
   id: 4711,

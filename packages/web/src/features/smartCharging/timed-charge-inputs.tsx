@@ -4,43 +4,27 @@ import { useMemo } from 'react';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import type { FormFieldCtx } from '../../shared/resource/types';
-import { pointLabel, useChosenPoint } from '../../shared/options/station-point-options';
-
-interface Injected<V> {
-  value?: V;
-  onChange?: (v: V) => void;
-  id?: string;
-}
+import { ChosenPointField, type FieldValue } from '../../shared/options/chosen-point-fields';
+import { useChosenPoint } from '../../shared/options/station-point-options';
 
 /** One point of the chosen station. A new point's connectors start as its only one, else empty. */
-export function TimedPointField({ form, t, value, onChange, id }: FormFieldCtx & Injected<string>) {
-  const { stationId, points, isFetching } = useChosenPoint(form);
+export function TimedPointField(ctx: FormFieldCtx & FieldValue<string>) {
   return (
-    <Select
-      id={id}
-      allowClear
-      value={value}
-      onChange={(v: string | undefined) => {
-        onChange?.(v as string);
-        const connectors = points.find((p) => p.serialNumber === v)?.connectors ?? [];
-        form.setFieldValue('connectors', connectors.length === 1 ? [connectors[0]!.connectorNo] : undefined);
+    <ChosenPointField
+      {...ctx}
+      chooseStationFirst="chargingProfile.chooseStationFirst"
+      fieldKey="fields.timedCharge.serialNumber"
+      onPicked={(point) => {
+        const connectors = point?.connectors ?? [];
+        ctx.form.setFieldValue('connectors', connectors.length === 1 ? [connectors[0]!.connectorNo] : undefined);
       }}
-      loading={isFetching}
-      disabled={stationId === undefined}
-      placeholder={
-        stationId === undefined
-          ? t('chargingProfile.chooseStationFirst')
-          : t('kit.selectPlaceholder', { field: t('fields.timedCharge.serialNumber') })
-      }
-      showSearch={{ optionFilterProp: 'label' }}
-      options={points.map((p) => ({ value: p.serialNumber, label: pointLabel(p) }))}
-      data-testid="timed-point"
+      testId="timed-point"
     />
   );
 }
 
 /** Connectors of the chosen point (a number already held stays listed, for the server to judge). */
-export function TimedConnectorsField({ form, t, value, onChange, id }: FormFieldCtx & Injected<number[]>) {
+export function TimedConnectorsField({ form, t, value, onChange, id }: FormFieldCtx & FieldValue<number[]>) {
   const { point } = useChosenPoint(form);
   const numbers = new Set<number>((point?.connectors ?? []).map((c) => c.connectorNo));
   for (const v of value ?? []) numbers.add(v);
@@ -60,7 +44,7 @@ export function TimedConnectorsField({ form, t, value, onChange, id }: FormField
 }
 
 /** The charge user, among the chosen point's provider's (the server refuses another provider's). */
-export function TimedChargeUserField({ form, record, t, value, onChange, id }: FormFieldCtx & Injected<number>) {
+export function TimedChargeUserField({ form, record, t, value, onChange, id }: FormFieldCtx & FieldValue<number>) {
   const { point } = useChosenPoint(form);
   const providerId = point?.providerId;
   // The edited record's user is labelled even when the first 50 the server offers do not hold it.
@@ -83,7 +67,7 @@ export function TimedChargeUserField({ form, record, t, value, onChange, id }: F
 }
 
 /** First and last day of the valid period, in one range picker (the form holds `[from, to]`). */
-export function ValidPeriodInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & Injected<[Dayjs, Dayjs] | null>) {
+export function ValidPeriodInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & FieldValue<[Dayjs, Dayjs] | null>) {
   return (
     <DatePicker.RangePicker
       id={id}
@@ -105,7 +89,7 @@ function toDay(v: string) {
 }
 
 /** The daily start, `HH:mm` on the station's wall clock; empty clears it. */
-export function StartTimeInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & Injected<string | undefined>) {
+export function StartTimeInput({ value, onChange, id, t }: Pick<FormFieldCtx, 't'> & FieldValue<string | undefined>) {
   return (
     <TimePicker
       id={id}

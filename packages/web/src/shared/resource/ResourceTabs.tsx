@@ -16,6 +16,8 @@ export interface ResourceTab {
   /** A tab that is not the resource's list (one record's form): what it shows, and the permission it needs instead of `list`. */
   render?: () => ReactNode;
   permi?: string;
+  /** Buttons of the tab beside the tab titles (an import), shown while the tab is open. */
+  extra?: () => ReactNode;
 }
 
 /**
@@ -38,6 +40,7 @@ export function ResourceTabs({ tabs }: { tabs: ResourceTab[] }) {
       variant="borderless"
       activeTabKey={active?.key}
       tabList={shown.map((tab) => ({ key: tab.key, label: t(tab.label) }))}
+      tabBarExtraContent={active?.extra?.()}
       // A new tab starts from its own defaults: the previous tab's filters mean nothing there.
       onTabChange={(key) => {
         // Opening a tab is like opening a page: its list may have changed meanwhile (a point moved, a count changed).

@@ -25,7 +25,11 @@ import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
 import reservation from './reservation';
+import workOrder, { serviceArea } from './workOrder';
+import material, { materialApply } from './material';
+import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
+import maintainRecords from './maintainRecords';
 
 export const enUS: UiCatalogue = {
   common,
@@ -55,5 +59,12 @@ export const enUS: UiCatalogue = {
   ocppLog: ocpp,
   ...smart,
   reservation,
+  workOrder,
+  serviceArea,
+  material,
+  materialApply,
+  warn,
+  stationWeather,
   ...maintenance,
+  ...maintainRecords,
 };

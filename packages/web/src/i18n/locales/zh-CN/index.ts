@@ -24,7 +24,11 @@ import monitor from './monitor';
 import ocpp from './ocpp';
 import smart from './smart';
 import reservation from './reservation';
+import workOrder, { serviceArea } from './workOrder';
+import material, { materialApply } from './material';
+import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
+import maintainRecords from './maintainRecords';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -55,7 +59,14 @@ export const zhCN = {
   ocppLog: ocpp,
   ...smart,
   reservation,
+  workOrder,
+  serviceArea,
+  material,
+  materialApply,
+  warn,
+  stationWeather,
   ...maintenance,
+  ...maintainRecords,
 };
 
 export type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

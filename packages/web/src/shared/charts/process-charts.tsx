@@ -1,9 +1,9 @@
 import type { ProcessSample } from '@csms/contract';
 import { Card, Col, Empty, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AreaChart, type ChartPoint } from '../../shared/charts/AreaChart';
-import { formatKw } from '../../shared/format/units';
-import { wallClock } from '../../shared/format/zone-time';
+import { AreaChart, type ChartPoint } from './AreaChart';
+import { formatKw } from '../format/units';
+import { wallClock } from '../format/zone-time';
 
 type Quantity = 'powerW' | 'soc' | 'temperatureC' | 'currentImportA' | 'currentOfferedA' | 'voltageV';
 
