@@ -1,7 +1,7 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { api, faultCodeSave, type FaultCodeDto } from '@csms/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Modal, Space, Table, Typography, type TableProps } from 'antd';
+import { Button, Input, Space, Table, Typography, type TableProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
@@ -11,7 +11,7 @@ import { formatDateTime } from '../../shared/resource/cells';
 import type { FormDialogState } from '../../shared/resource/FormDialog';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import { useResourceText } from '../../shared/resource/labels';
-import { FormDialog, OnceOpened } from '../../shared/resource/lazy-parts';
+import { editDeleteColumn, ManageModal } from '../../shared/resource/ManageModal';
 import { defineResource } from '../../shared/resource/types';
 import { permiOf } from './work-order.resource';
 
@@ -110,39 +110,20 @@ export function FaultCodesDialog({ open, onClose }: { open: boolean; onClose: ()
     },
     ...(info?.isShowProvider ? [{ key: 'providerName', dataIndex: 'providerName', title: text.label('providerName'), width: 130 }] : []),
     { key: 'updateTime', title: text.label('updateTime'), width: 170, render: (_, row) => formatDateTime(row.updateTime) },
-    ...(canEdit
-      ? [
-          {
-            key: '$actions',
-            title: t('common.actions'),
-            width: 170,
-            render: (_: unknown, row: FaultCodeDto) => (
-              <Space size={0}>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', record: row })}>
-                  {t('common.edit')}
-                </Button>
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => remove(row)}>
-                  {t('common.delete')}
-                </Button>
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...editDeleteColumn<FaultCodeDto>(t, canEdit, (row) => setEditing({ mode: 'edit', record: row }), remove),
   ];
 
   return (
-    <Modal
+    <ManageModal
       open={open}
       title={t('faultCode.title')}
-      width={1100}
-      onOk={onClose}
-      onCancel={onClose}
-      okText={t('common.close')}
-      cancelButtonProps={{ style: { display: 'none' } }}
-      destroyOnHidden
+      hint={t('faultCode.hint')}
+      onClose={onClose}
+      resource={resource}
+      text={text}
+      editing={editing}
+      onEditingClose={() => setEditing(null)}
     >
-      <Typography.Paragraph type="secondary">{t('faultCode.hint')}</Typography.Paragraph>
       <Space wrap style={{ marginBottom: 10 }}>
         <Input.Search
           allowClear
@@ -191,9 +172,6 @@ export function FaultCodesDialog({ open, onClose }: { open: boolean; onClose: ()
         }}
         data-testid="fault-codes"
       />
-      <OnceOpened open={editing !== null}>
-        <FormDialog resource={resource} text={text} state={editing} onClose={() => setEditing(null)} />
-      </OnceOpened>
-    </Modal>
+    </ManageModal>
   );
 }

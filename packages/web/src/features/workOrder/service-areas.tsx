@@ -1,7 +1,7 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { api, serviceAreaSave, type AreaRole, type ServiceAreaDto } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Modal, Select, Space, Table, Tag, Typography, type TableProps } from 'antd';
+import { Button, Form, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
@@ -11,7 +11,7 @@ import { confirmThenCall } from '../../shared/resource/actions';
 import type { FormDialogState } from '../../shared/resource/FormDialog';
 import { RemoteSelect } from '../../shared/resource/inputs';
 import { useResourceText } from '../../shared/resource/labels';
-import { FormDialog, OnceOpened } from '../../shared/resource/lazy-parts';
+import { editDeleteColumn, ManageModal } from '../../shared/resource/ManageModal';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { permiOf } from './work-order.resource';
 
@@ -194,39 +194,20 @@ export function ServiceAreasDialog({ open, onClose }: { open: boolean; onClose: 
       width: 150,
       render: (_: unknown, area: ServiceAreaDto) => tags(membersOf(area, role).map((m) => m.name)),
     })),
-    ...(canEdit
-      ? [
-          {
-            key: '$actions',
-            title: t('common.actions'),
-            width: 170,
-            render: (_: unknown, area: ServiceAreaDto) => (
-              <Space size={0}>
-                <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', record: area })}>
-                  {t('common.edit')}
-                </Button>
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => remove(area)}>
-                  {t('common.delete')}
-                </Button>
-              </Space>
-            ),
-          },
-        ]
-      : []),
+    ...editDeleteColumn<ServiceAreaDto>(t, canEdit, (area) => setEditing({ mode: 'edit', record: area }), remove),
   ];
 
   return (
-    <Modal
+    <ManageModal
       open={open}
       title={t('serviceArea.title')}
-      width={1100}
-      onOk={onClose}
-      onCancel={onClose}
-      okText={t('common.close')}
-      cancelButtonProps={{ style: { display: 'none' } }}
-      destroyOnHidden
+      hint={t('serviceArea.hint')}
+      onClose={onClose}
+      resource={resource}
+      text={text}
+      editing={editing}
+      onEditingClose={() => setEditing(null)}
     >
-      <Typography.Paragraph type="secondary">{t('serviceArea.hint')}</Typography.Paragraph>
       {canEdit && (
         <Button
           type="primary"
@@ -249,9 +230,6 @@ export function ServiceAreasDialog({ open, onClose }: { open: boolean; onClose: 
         scroll={{ y: 480 }}
         data-testid="service-areas"
       />
-      <OnceOpened open={editing !== null}>
-        <FormDialog resource={resource} text={text} state={editing} onClose={() => setEditing(null)} />
-      </OnceOpened>
-    </Modal>
+    </ManageModal>
   );
 }
