@@ -1,14 +1,16 @@
 import { api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Form, Typography, type FormInstance } from 'antd';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { call } from '../../shared/api/client';
 import { useAuth } from '../../shared/auth/useAuth';
 import { FormPage } from '../../shared/resource/FormPage';
-import { MapPicker } from './map-picker';
 import { STATION_SCREEN, stationResource } from './station.resource';
+
+/** Leaflet comes with the map, only where tiles are configured. */
+const MapPicker = lazy(() => import('./map-picker').then((m) => ({ default: m.MapPicker })));
 
 /** The spec's "Location/Station new and edit pages": the station form, with a map when tiles are configured. */
 export default function StationFormPage() {
@@ -45,14 +47,16 @@ function StationMap({ form, template }: { form: FormInstance; template: string }
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
         {t('station.mapHint')}
       </Typography.Paragraph>
-      <MapPicker
-        template={template}
-        value={value}
-        onPick={(longitude, latitude) => {
-          form.setFieldsValue({ longitude, latitude });
-          void form.validateFields(['longitude', 'latitude']).catch(() => undefined);
-        }}
-      />
+      <Suspense fallback={<div style={{ height: 340, borderRadius: 8, background: '#f0f2f5' }} />}>
+        <MapPicker
+          template={template}
+          value={value}
+          onPick={(longitude, latitude) => {
+            form.setFieldsValue({ longitude, latitude });
+            void form.validateFields(['longitude', 'latitude']).catch(() => undefined);
+          }}
+        />
+      </Suspense>
     </Card>
   );
 }

@@ -18,7 +18,7 @@ const station: UiCatalogue['station'] = {
   picturesZip: 'station pictures',
   pictureHint: 'One jpg, png or gif image of at most 2 MB',
   mapTitle: 'Pick on the map',
-  mapHint: 'Click the map to set the coordinates; drag to pan, use the buttons to zoom.',
+  mapHint: 'Click the map to set the coordinates; drag to pan; zoom with the wheel, a pinch or the buttons.',
   mapNone: 'No map tiles are configured (CSMS_MAP_TILE_URL): type the coordinates.',
   zoomIn: 'Zoom in',
   zoomOut: 'Zoom out',

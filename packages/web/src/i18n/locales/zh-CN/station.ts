@@ -16,7 +16,7 @@ const station = {
   picturesZip: '场站图片',
   pictureHint: '一张 jpg、png 或 gif 图片，不超过 2 MB',
   mapTitle: '地图选点',
-  mapHint: '点击地图设置经纬度；拖动平移，按钮缩放。',
+  mapHint: '点击地图设置经纬度；拖动平移；滚轮、双指或按钮缩放。',
   mapNone: '未配置地图瓦片地址（CSMS_MAP_TILE_URL），请直接填写经纬度。',
   zoomIn: '放大',
   zoomOut: '缩小',
