@@ -448,7 +448,8 @@ export async function buildApp({
         },
       })
     : undefined;
-  mount(api.monitor, monitorRoutes({ repo: createMonitorRepo({ db }) }));
+  const monitorRepo = createMonitorRepo({ db });
+  mount(api.monitor, monitorRoutes({ repo: monitorRepo }));
   mount(api.ocppLog, ocppLogRoutes({ repo: createOcppLogRepo({ db }), events, config, columns, dayZone }));
 
   // Finance: prices. Billing settles finished sessions; a price change settles the sessions that waited for one.
@@ -493,7 +494,7 @@ export async function buildApp({
   jobs.work<WeatherJob>('weatherRefresh', (job) => weather.run(job));
   mount(api.warn, warnRoutes({ repo: warnRepo, weather, events, columns, config }));
   const statistics = createStatisticsRepo({ db });
-  mount(api.statistics, statisticsRoutes({ repo: statistics, config }));
+  mount(api.statistics, statisticsRoutes({ repo: statistics, monitor: monitorRepo, config }));
   // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,
   // before the server answers.
   server.addHook('onReady', async () => {

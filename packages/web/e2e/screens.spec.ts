@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LOCALES, expectNoRawKeys, signIn, tr, watchConsole, type Locale } from './fixtures';
+import { LOCALES, api, expectNoRawKeys, ok, signIn, tr, watchConsole, type Locale } from './fixtures';
 
 /**
  * Every screen the admin's sidebar offers renders in both languages: reached through the menu,
@@ -40,3 +40,40 @@ for (const locale of LOCALES) {
     expect(errors, 'console errors').toEqual([]);
   });
 }
+
+/**
+ * The large screen (issue 20 item 2) is not in the menu: the dashboard opens it in a window of its own,
+ * where it fills the window without scroll bars and draws every station on the offline base map.
+ */
+test('the dashboard opens the large screen, which draws the stations over the whole window', async ({ page, context }) => {
+  const errors = watchConsole(page);
+  await signIn(page, 'en-US');
+  const stamp = Date.now().toString(36);
+  await ok(
+    api(page, 'POST', '/web/station/add', {
+      stationName: `E2E Board ${stamp}`,
+      providerId: 1,
+      country: 'CN',
+      address: 'Harbour road 1',
+      longitude: 121.47,
+      latitude: 31.23,
+    }),
+  );
+  const [board] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-large-screen').click()]);
+  const boardErrors = watchConsole(board);
+  await expect(board).toHaveURL(/\/largeScreen$/);
+  await expect(board.getByText(tr('en-US', 'largeScreen.title'))).toBeVisible();
+  // Every station a marker (SVG paths over the country outlines), the new one among them.
+  const stations = (await ok(api<{ stations: unknown[] }>(board, 'GET', '/web/statistics/stationBoard'))).stations.length;
+  await expect(board.locator('[data-testid=board-map] path.leaflet-interactive')).toHaveCount(stations);
+  await expect(
+    board.locator('[data-testid=board-map] .leaflet-overlay-pane path, [data-testid=board-map] .leaflet-outlines-pane path').first(),
+  ).toBeAttached();
+  expect(
+    await board.evaluate(
+      () => document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth,
+    ),
+  ).toBe(true);
+  await expectNoRawKeys(board);
+  expect([...errors, ...boardErrors], 'console errors').toEqual([]);
+});

@@ -41,6 +41,39 @@ export const revenueTrend = z.object({
 });
 export type RevenueTrend = z.infer<typeof revenueTrend>;
 
+/**
+ * One station on the large screen: where it is, its connectors by console status now, the power
+ * its running sessions draw (their last samples), and today's sessions started there.
+ */
+export const boardStation = z.object({
+  stationId: z.number(),
+  stationName: z.string(),
+  longitude: z.number(),
+  latitude: z.number(),
+  connectors: z.number(),
+  available: z.number(),
+  charging: z.number(),
+  faulted: z.number(),
+  offline: z.number(),
+  unavailable: z.number(),
+  powerW: z.number(),
+  chargeCount: z.number(),
+  energyWh: z.number(),
+  incomeCents: z.number(),
+});
+export type BoardStation = z.infer<typeof boardStation>;
+
+/** At most this many stations on the board (by name); `truncated` says when the scope holds more. */
+export const BOARD_STATIONS = 5000;
+
+export const stationBoard = z.object({
+  date: z.string(),
+  timeZone: z.string(),
+  stations: z.array(boardStation),
+  truncated: z.boolean(),
+});
+export type StationBoard = z.infer<typeof stationBoard>;
+
 const resource = 'statistics';
 
 /** Dashboard statistics: any signed-in user, over what that user may see. */
@@ -61,5 +94,13 @@ export const statisticsApi = {
     query: z.object({ period: z.enum(trendPeriods).default('day') }),
     data: revenueTrend,
     summary: 'Billed income, energy and charges per day (15), week (12) or month (12), by session start',
+  }),
+  stationBoard: endpoint({
+    method: 'GET',
+    path: '/web/statistics/stationBoard',
+    access: 'session',
+    resource,
+    data: stationBoard,
+    summary: "The large screen's stations: place, connectors by status, power drawn now and today's figures, in the caller's scope",
   }),
 };

@@ -297,6 +297,55 @@ export function createMonitorRepo({ db }: { db: Db }) {
       return { list: rows, total: total?.n ?? 0 };
     },
 
+    /**
+     * Every station of the caller's scope (by name, at most `limit`) with its place, its connectors
+     * by console status and the power its running sessions draw now (each one's last sample).
+     */
+    async board(p: Principal, limit: number) {
+      const cond = stationScope(p, station.providerId, station.id);
+      const drawing = db
+        .select({
+          stationId: tx.stationId,
+          powerW: sql<number>`coalesce(sum(${tx.lastPowerW}), 0)`.as('power_w'),
+        })
+        .from(tx)
+        .where(and(isNull(tx.stoppedAt), isNotNull(tx.lastPowerW)))
+        .groupBy(tx.stationId)
+        .as('drawing');
+      const [ids, [total]] = await Promise.all([
+        db.select({ id: station.id }).from(station).where(cond).orderBy(asc(station.name), asc(station.id)).limit(limit),
+        db.select({ n: count() }).from(station).where(cond),
+      ]);
+      if (ids.length === 0) return { stations: [], truncated: false };
+      const rows = await db
+        .select({
+          stationId: station.id,
+          stationName: station.name,
+          longitude: station.longitude,
+          latitude: station.latitude,
+          connectors: sql<number>`count(${connector.id})`.mapWith(Number),
+          available: countStatus('available'),
+          charging: countStatus('charging'),
+          faulted: countStatus('faulted'),
+          offline: countStatus('offline'),
+          unavailable: countStatus('unavailable'),
+          powerW: sql<number>`coalesce(max(${drawing.powerW}), 0)`.mapWith(Number),
+        })
+        .from(station)
+        .leftJoin(chargePoint, eq(chargePoint.stationId, station.id))
+        .leftJoin(connector, eq(connector.chargePointId, chargePoint.id))
+        .leftJoin(drawing, eq(drawing.stationId, station.id))
+        .where(
+          inArray(
+            station.id,
+            ids.map((r) => r.id),
+          ),
+        )
+        .groupBy(station.id)
+        .orderBy(asc(station.name), asc(station.id));
+      return { stations: rows, truncated: (total?.n ?? 0) > ids.length };
+    },
+
     async counts(p: Principal, stationId?: number): Promise<StatusCounts> {
       const cond = and(pointScope(p), stationId ? eq(chargePoint.stationId, stationId) : undefined);
       const [[c], [points]] = await Promise.all([

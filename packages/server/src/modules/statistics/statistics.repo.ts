@@ -29,6 +29,9 @@ export function createStatisticsRepo({ db }: { db: Db }) {
   const dayStart = async (now: Date, tz: string) =>
     new Date(await scalar<string>(sql`select (date_trunc('day', ${ts(now)} at time zone ${tz}::text) at time zone ${tz}::text) as v`));
 
+  /** The local date of `now` in `tz`, YYYY-MM-DD. */
+  const localDate = (now: Date, tz: string) => scalar<string>(sql`select to_char(${ts(now)} at time zone ${tz}::text, 'YYYY-MM-DD') as v`);
+
   // Billed sessions' settled bills with the corrections late Stops made (the ledger's charges and adjustments).
   const income = sql<string>`coalesce(sum(${t.totalCents} + coalesce(${t.adjustmentCents}, 0)) filter (where ${t.billedAt} is not null), 0)`;
 
@@ -84,6 +87,8 @@ export function createStatisticsRepo({ db }: { db: Db }) {
   }
 
   return {
+    localDate,
+
     async today(p: Principal, now: Date, tz: string): Promise<TodayStats> {
       const start = await dayStart(now, tz);
       const [sums] = await db
@@ -111,7 +116,7 @@ export function createStatisticsRepo({ db }: { db: Db }) {
       const chargingSeconds = Math.max(0, Math.round(Number(busy?.seconds ?? 0)));
       const capacity = connectorCount * elapsed;
       return {
-        date: await scalar<string>(sql`select to_char(${ts(now)} at time zone ${tz}::text, 'YYYY-MM-DD') as v`),
+        date: await localDate(now, tz),
         timeZone: tz,
         chargeCount: sums?.chargeCount ?? 0,
         energyWh: Number(sums?.energyWh ?? 0),
@@ -120,6 +125,24 @@ export function createStatisticsRepo({ db }: { db: Db }) {
         connectorCount,
         chargingSeconds,
       };
+    },
+
+    /** Today's sessions (started since local midnight) per station of the caller's scope: count, energy, billed income. */
+    async todayByStation(p: Principal, now: Date, tz: string) {
+      const start = await dayStart(now, tz);
+      const rows = await db
+        .select({
+          stationId: t.stationId,
+          chargeCount: count(),
+          energyWh: sql<string>`coalesce(sum(${t.energyWh}), 0)`,
+          incomeCents: income,
+        })
+        .from(t)
+        .where(and(txScope(p), gte(t.startedAt, start), lte(t.startedAt, now)))
+        .groupBy(t.stationId);
+      return new Map(
+        rows.map((r) => [r.stationId, { chargeCount: r.chargeCount, energyWh: Number(r.energyWh), incomeCents: Number(r.incomeCents) }]),
+      );
     },
 
     async revenueTrend(p: Principal, period: TrendPeriod, now: Date, tz: string): Promise<RevenueTrend> {

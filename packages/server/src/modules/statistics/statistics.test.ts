@@ -1,7 +1,7 @@
-import { api, type RevenueTrend, type TodayStats, type TrendPeriod } from '@csms/contract';
+import { api, type RevenueTrend, type StationBoard, type TodayStats, type TrendPeriod } from '@csms/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../../test/fixtures.js';
+import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { chargePoint, chargingTransaction, connector, station } from '../../db/schema.js';
@@ -287,5 +287,73 @@ describe('statistics over HTTP', () => {
     const bad = await s.call('GET', `${api.statistics.revenueTrend.path}?period=year`, { token: tokenA, lang: 'zh' });
     expect(bad.code).toBe(400);
     expect(bad.msg).toContain('统计周期');
+  });
+});
+
+describe("the large screen's station board", () => {
+  it("gives each station of the caller's scope its place, connectors by status, power drawn now and today's figures", async () => {
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 3);
+    const idle = await site(op.providerId, 1);
+    await db.update(chargePoint).set({ online: true }).where(eq(chargePoint.id, x.pointId));
+    await db
+      .update(connector)
+      .set({ status: 'Charging' })
+      .where(and(eq(connector.chargePointId, x.pointId), eq(connector.connectorNo, 1)));
+    await db
+      .update(connector)
+      .set({ status: 'Faulted' })
+      .where(and(eq(connector.chargePointId, x.pointId), eq(connector.connectorNo, 2)));
+    await db
+      .update(connector)
+      .set({ status: 'Available' })
+      .where(and(eq(connector.chargePointId, x.pointId), eq(connector.connectorNo, 3)));
+    // Seconds ago, so that all of them fall on today (unless the test runs in the first 20 s after local midnight).
+    const secondsAgo = (n: number) => new Date(Date.now() - n * 1000).toISOString();
+    // Running: 7.2 kW drawn now; finished today and billed 5.00; a running one without a sample yet draws nothing.
+    const running = await tx(x, secondsAgo(20), null, 300, null);
+    await db.update(chargingTransaction).set({ lastPowerW: 7200 }).where(eq(chargingTransaction.id, running));
+    await tx(x, secondsAgo(10), null, 0, null, 3);
+    await tx(x, secondsAgo(15), secondsAgo(12), 4000, 500, 2);
+    // Another provider's station is nobody's business here.
+    const other = await createOperator(db);
+    await site(other.providerId, 1);
+
+    const token = await s.login(op.user.username, op.user.password);
+    const r = await s.call<StationBoard>('GET', api.statistics.stationBoard.path, { token });
+    expect(r.code).toBe(200);
+    expect(r.data.timeZone).toBe(s.config.timeZone);
+    expect(r.data.truncated).toBe(false);
+    expect(r.data.stations.map((b) => b.stationId).sort()).toEqual([x.stationId, idle.stationId].sort());
+    expect(r.data.stations.find((b) => b.stationId === x.stationId)).toEqual({
+      stationId: x.stationId,
+      stationName: expect.any(String),
+      longitude: 121,
+      latitude: 31,
+      connectors: 3,
+      available: 1,
+      charging: 1,
+      faulted: 1,
+      offline: 0,
+      unavailable: 0,
+      powerW: 7200,
+      chargeCount: 3,
+      energyWh: 4300,
+      incomeCents: 500,
+    });
+    // The idle station's point never came online: its connector counts as offline.
+    expect(r.data.stations.find((b) => b.stationId === idle.stationId)).toMatchObject({
+      offline: 1,
+      powerW: 0,
+      chargeCount: 0,
+      incomeCents: 0,
+    });
+
+    // A station-bound user sees only the bound station.
+    const bound = await createUser(db, { providerId: op.providerId, roleId: op.role.id, stationIds: [idle.stationId] });
+    const narrowed = await s.call<StationBoard>('GET', api.statistics.stationBoard.path, {
+      token: await s.login(bound.username, bound.password),
+    });
+    expect(narrowed.data.stations.map((b) => b.stationId)).toEqual([idle.stationId]);
   });
 });

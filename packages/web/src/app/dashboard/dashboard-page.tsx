@@ -1,5 +1,5 @@
-import { UserOutlined } from '@ant-design/icons';
-import { Avatar, Card, Col, Descriptions, Empty, Flex, Row, Skeleton, Typography } from 'antd';
+import { FundProjectionScreenOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Card, Col, Descriptions, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +34,9 @@ function WelcomeHeader() {
             ]}
           />
         </div>
+        <Button icon={<FundProjectionScreenOutlined />} href="/largeScreen" target="_blank" data-testid="open-large-screen">
+          {t('largeScreen.open')}
+        </Button>
       </Flex>
     </Card>
   );

@@ -19,6 +19,8 @@ export interface ScreenDef {
   activeMenu?: string;
   /** Title key; default `menu.<name>` of the menu node. */
   titleKey?: string;
+  /** Signed in, but drawn over the whole window without the console's frame (the large screen). */
+  bare?: boolean;
 }
 
 /** Spec §9: a screen's code that has not arrived after 120 s counts as failed. */
@@ -39,6 +41,15 @@ export const screens: ScreenDef[] = [
     icon: createElement(DashboardOutlined),
     affix: true,
     titleKey: 'menu.dashboard',
+  },
+  // The control room's wall display (issue 20 item 2): signed in (DESIGN.md §9), without the console's frame.
+  {
+    path: '/largeScreen',
+    component: lazyScreen(() => import('../largeScreen/large-screen.page')),
+    hidden: true,
+    bare: true,
+    activeMenu: '/dashboard',
+    titleKey: 'largeScreen.title',
   },
   // Real-time monitoring (live from the event stream) and the point configuration with the OCPP log.
   { path: '/realTimeMonitor/charging', component: lazyScreen(() => import('../../features/monitor/charging.page')) },

@@ -30,6 +30,7 @@ import material, { materialApply } from './material';
 import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
+import largeScreen from './largeScreen';
 
 export const enUS: UiCatalogue = {
   common,
@@ -67,4 +68,5 @@ export const enUS: UiCatalogue = {
   stationWeather,
   ...maintenance,
   ...maintainRecords,
+  largeScreen,
 };

@@ -29,6 +29,7 @@ import material, { materialApply } from './material';
 import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
+import largeScreen from './largeScreen';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -67,6 +68,7 @@ export const zhCN = {
   stationWeather,
   ...maintenance,
   ...maintainRecords,
+  largeScreen,
 };
 
 export type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
