@@ -21,6 +21,9 @@ export type TimedChargeRow = typeof timedCharge.$inferSelect;
 export type TimedChargeValues = Omit<typeof timedCharge.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Timed charges and their daily runs, scoped to the caller's providers and bound stations. */
+/** Longer than any day's starts take (one RemoteStartTransaction per connector, each with its timeout). */
+const RUN_ANSWER_LIMIT_MS = 10 * 60_000;
+
 export function createTimedChargeRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) =>
     and(stationScope(p, timedCharge.providerId, timedCharge.stationId), ...more);
@@ -198,16 +201,20 @@ export function createTimedChargeRepo({ db }: { db: Db }) {
         .where(eq(timedChargeRun.timedChargeId, id))
         .orderBy(desc(timedChargeRun.day), asc(timedChargeRun.connectorNo))
         .limit(400);
-      return rows.map(({ r, cardNumber }) => ({
-        day: r.day,
-        connectorNo: r.connectorNo,
-        // A run a crash interrupted before the charger's answer was stored.
-        status: r.status === 'started' ? 'started' : 'failed',
-        reason: r.status === 'running' ? 'error' : r.reason,
-        chargerStatus: r.chargerStatus,
-        cardNumber,
-        runTime: r.runAt.toISOString(),
-      }));
+      // A connector's start still waiting for the charger is not listed yet; one that waited longer than any
+      // answer can take was interrupted (a crash before the answer was stored) and shows as failed.
+      const since = Date.now() - RUN_ANSWER_LIMIT_MS;
+      return rows
+        .filter(({ r }) => r.status !== 'running' || r.runAt.getTime() < since)
+        .map(({ r, cardNumber }) => ({
+          day: r.day,
+          connectorNo: r.connectorNo,
+          status: r.status === 'started' ? 'started' : 'failed',
+          reason: r.status === 'running' ? 'error' : r.reason,
+          chargerStatus: r.chargerStatus,
+          cardNumber,
+          runTime: r.runAt.toISOString(),
+        }));
     },
   };
 }
