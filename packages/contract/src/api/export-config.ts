@@ -53,6 +53,8 @@ export const exportColumns = {
     'operatorName',
     'source',
     'thirdPartyTxnId',
+    'transferId',
+    'invoiceId',
     'providerName',
   ],
   station: [

@@ -196,6 +196,8 @@ export const invoiceFilter = z.object({
   endTime: dayFilter,
   providerId: z.coerce.number().int().positive().optional(),
   chargeUserId: z.coerce.number().int().positive().optional(),
+  /** One invoice (opened from the recharge records). */
+  id: z.coerce.number().int().positive().optional(),
 });
 
 /** What a charge user may still be invoiced for: paid and in no live invoice. */

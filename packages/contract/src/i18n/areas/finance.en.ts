@@ -24,6 +24,13 @@ export const financeEn: Strings<typeof financeZh> = {
       decideTime: 'Decided at',
     },
     transferRecord: {
+      payerAccount: 'Payer account',
+      payerBank: 'Payer bank',
+      summary: 'Allocations',
+      receiptFile: 'Receipt',
+      remark: 'Remark',
+      registrarName: 'Registered by',
+      rejectReason: 'Reason for rejection',
       payerName: 'Payer',
       bankReference: 'Bank reference',
       transferDate: 'Transfer date',

@@ -24,6 +24,13 @@ export const financeZh = {
       decideTime: '审核时间',
     },
     transferRecord: {
+      payerAccount: '付款账号',
+      payerBank: '付款银行',
+      summary: '入账分配',
+      receiptFile: '转账凭证',
+      remark: '备注',
+      registrarName: '登记人',
+      rejectReason: '驳回原因',
       payerName: '付款单位',
       bankReference: '银行流水号',
       transferDate: '转账日期',

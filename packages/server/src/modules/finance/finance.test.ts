@@ -1,4 +1,4 @@
-import { api, type InvoiceDto, type TransferDto } from '@csms/contract';
+import { api, type InvoiceDto, type LedgerRow, type TransferDto } from '@csms/contract';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createRole, createUser } from '../../../test/fixtures.js';
@@ -38,6 +38,7 @@ const FINANCE = [
   ...['list', 'query', 'register', 'confirm', 'reject', 'export'].map((a) => `finance:transfer:${a}`),
   ...['list', 'export'].map((a) => `finance:transferRecord:${a}`),
   ...['list', 'query', 'apply', 'issue', 'reject', 'export'].map((a) => `finance:invoice:${a}`),
+  'finance:recharge:list',
 ];
 let seq = 0;
 const uniq = (p: string) => `${p}${Date.now().toString(36)}${++seq}`;
@@ -137,6 +138,15 @@ describe('corporate transfers', () => {
     expect(t).toMatchObject({ state: 'confirmed', deciderName: expect.any(String) });
     expect(t.allocations.map((a) => [a.chargeUserId, a.amountCents, a.ledgerId, a.balanceAfterCents])).toEqual(
       rows.map((l) => [l.chargeUserId, l.amountCents, l.id, l.balanceAfterCents]),
+    );
+    // The recharge records show each credit with its transfer.
+    const led = await s.call<{ list: LedgerRow[] }>(
+      'GET',
+      `${api.rechargeRecord.list.path}?page=1&limit=10&tradeType=transfer&thirdPartyTxnId=${r.data.bankReference}`,
+      { token: x.checker },
+    );
+    expect(led.data.list.map((l) => [l.id, l.source, l.transferId, l.invoiceId]).sort()).toEqual(
+      rows.map((l) => [l.id, 'transfer', r.data.id, null]).sort(),
     );
   });
 
@@ -413,6 +423,12 @@ describe('invoices', () => {
     const a = await apply(x.registrar, body);
     expect(a.code, a.msg).toBe(200);
     expect(a.data.amountCents).toBe(1_000 + 1_111 + 33_334);
+    const linked = await s.call<{ list: LedgerRow[] }>(
+      'GET',
+      `${api.rechargeRecord.list.path}?page=1&limit=10&tradeType=transfer&thirdPartyTxnId=${t.data.bankReference}`,
+      { token: x.checker },
+    );
+    expect(linked.data.list.find((l) => l.id === row!.id)).toMatchObject({ transferId: t.data.id, invoiceId: a.data.id });
 
     const img = await uploadAs(s.url, x.checker, 'scan.png', png());
     const notPdf = await s.call('POST', api.invoice.issue.path, { token: x.checker, body: { id: a.data.id, fileName: img.fileName } });

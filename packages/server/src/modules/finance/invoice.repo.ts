@@ -19,6 +19,7 @@ export interface InvoiceFilter {
   endTime?: Date | undefined;
   providerId?: number | undefined;
   chargeUserId?: number | undefined;
+  id?: number | undefined;
 }
 
 const operator = alias(systemUser, 'operator');
@@ -43,6 +44,7 @@ export function createInvoiceRepo({ db }: { db: Db }) {
       f.endTime ? lte(invoice.appliedAt, f.endTime) : undefined,
       f.providerId ? eq(invoice.providerId, f.providerId) : undefined,
       f.chargeUserId ? eq(invoice.chargeUserId, f.chargeUserId) : undefined,
+      f.id ? eq(invoice.id, f.id) : undefined,
     );
   const head = () =>
     db
