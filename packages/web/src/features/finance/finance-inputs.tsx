@@ -172,7 +172,8 @@ export function InvoiceItemsField({
   id,
 }: FormFieldCtx & { value?: number[]; onChange?: (v: number[]) => void; id?: string }) {
   const userId = Form.useWatch('chargeUserId', form) as number | undefined;
-  const recharges = (Form.useWatch('rechargeIds', form) as number[] | undefined) ?? [];
+  // `rechargeIds` has no input of its own (this table sets it): watched with `preserve`.
+  const recharges = (Form.useWatch('rechargeIds', { form, preserve: true }) as number[] | undefined) ?? [];
   const { data, isFetching } = useQuery({
     queryKey: ['invoiceBillable', userId],
     queryFn: () => call(api.invoice.billable, { query: { chargeUserId: userId! } }),
