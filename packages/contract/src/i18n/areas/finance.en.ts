@@ -102,6 +102,7 @@ export const financeEn: Strings<typeof financeZh> = {
       userNotFound: 'The charge user does not exist or is not of your provider',
       decided: 'Invoice {id} is "{status}" and cannot be issued or rejected again',
       notPdf: 'The invoice file must be a PDF uploaded to this system',
+      fileKept: 'This file is an issued invoice or a transfer receipt and cannot be deleted',
       concurrent: 'Some of the chosen records were just put in another invoice; refresh and choose again',
       mailNotConfigured: 'The invoice is issued, but the provider has no mail settings: the user was not notified',
       mailFailed: 'The invoice is issued, but the mail could not be sent: the user was not notified',

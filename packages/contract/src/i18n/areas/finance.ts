@@ -102,6 +102,7 @@ export const financeZh = {
       userNotFound: '充电用户不存在，或不属于您的运营商',
       decided: '发票 {id} 当前为“{status}”，不能再开具或驳回',
       notPdf: '发票文件须为在本系统上传的 PDF 文件',
+      fileKept: '该文件是已开具的发票或转账凭证，不能删除',
       concurrent: '所选记录刚被另一张发票申请，请刷新后重新选择',
       mailNotConfigured: '发票已开具，但运营商未配置邮箱，未能通知用户',
       mailFailed: '发票已开具，但邮件发送失败，未能通知用户',

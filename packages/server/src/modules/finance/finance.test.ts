@@ -378,6 +378,11 @@ describe('invoices', () => {
     expect((await apply(x.registrar, { chargeUserId: x.users[0]!.id, chargeRecordIds: [ids[2]], ...info }, 'zh')).msg).toBe(
       `充电记录 ${ids[2]} 不属于该用户、未支付，或已在其他发票中`,
     );
+    // The PDF is kept: its uploader cannot have it deleted.
+    const del = await s.call('POST', '/common/download', { token: x.checker, body: { fileName: up.fileName, delete: true } });
+    expect(del).toMatchObject({ code: 409, msg: 'This file is an issued invoice or a transfer receipt and cannot be deleted' });
+    const still = await fetch(`${s.url}${issued.data.fileUrl!}`, { headers: { authorization: `Bearer ${x.checker}` } });
+    expect(Buffer.from(await still.arrayBuffer()).equals(pdf)).toBe(true);
     // Issued once only.
     const twice = await s.call('POST', api.invoice.issue.path, { token: x.checker, body: { id: a.data.id, fileName: up.fileName } });
     expect(twice).toMatchObject({ code: 409, data: { field: 'id' } });
