@@ -120,7 +120,7 @@ export const dictionaries = {
   cardExpiredBy: def('cardExpiredBy', { operator: 'warning', date: 'default' }),
   tradeType: def('tradeType', { recharge: 'success', refund: 'warning', charge: 'primary', transfer: 'info', adjustment: 'default' }),
   accountKind: def('accountKind', { card: 'primary', mobile: 'success' }),
-  ledgerSource: def('ledgerSource', { console: 'default', ocpp: 'primary', app: 'success', import: 'info' }),
+  ledgerSource: def('ledgerSource', { console: 'default', ocpp: 'primary', app: 'success', import: 'info', transfer: 'warning' }),
   stationStatus: def('stationStatus', { operating: 'success', maintenance: 'warning', closed: 'default' } satisfies Record<
     StationStatus,
     string

@@ -41,6 +41,7 @@ export * from './api/timed-charge.js';
 export * from './api/reservation.js';
 export * from './api/work-order.js';
 export * from './api/material.js';
+export * from './api/finance.js';
 export * from './api/warn.js';
 export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
 export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
@@ -57,6 +58,7 @@ import { timedChargeApi } from './api/timed-charge.js';
 import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
+import { corporateTransferApi, invoiceApi, transferRecordApi } from './api/finance.js';
 import { warnApi } from './api/warn.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
@@ -121,6 +123,9 @@ export const api = {
   component: componentApi,
   material: materialApi,
   materialApply: materialApplyApi,
+  corporateTransfer: corporateTransferApi,
+  transferRecord: transferRecordApi,
+  invoice: invoiceApi,
   warn: warnApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 

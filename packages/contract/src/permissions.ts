@@ -53,6 +53,16 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/historyRecord/chargeRecord', permissions: actions('record:charge', ['list', 'query', 'export', 'confirm']) },
   { menu: '/historyRecord/alarmRecord', permissions: actions('record:alarm', ['list', 'query', 'export']) },
   { menu: '/financialManagement/rechargeRecord', permissions: actions('finance:recharge', ['list', 'query', 'export']) },
+  // Finance (issue 18): register and confirm a transfer are separate permissions (and the server wants two people).
+  {
+    menu: '/financialManagement/corporateTransfer',
+    permissions: actions('finance:transfer', ['list', 'query', 'register', 'confirm', 'reject', 'export']),
+  },
+  { menu: '/financialManagement/transferRecord', permissions: actions('finance:transferRecord', ['list', 'export']) },
+  {
+    menu: '/financialManagement/invoiceRecordManage',
+    permissions: actions('finance:invoice', ['list', 'query', 'apply', 'issue', 'reject', 'export']),
+  },
   {
     menu: '/financialManagement/electricityPriceSetting',
     permissions: actions('finance:price', ['list', 'query', 'add', 'edit', 'remove']),

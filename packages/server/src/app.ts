@@ -63,6 +63,10 @@ import { createMaterialApplyRepo } from './modules/material/material-apply.repo.
 import { materialApplyRoutes } from './modules/material/material-apply.routes.js';
 import { createMaterialRepo } from './modules/material/material.repo.js';
 import { materialRoutes } from './modules/material/material.routes.js';
+import { createInvoiceRepo } from './modules/finance/invoice.repo.js';
+import { invoiceRoutes } from './modules/finance/invoice.routes.js';
+import { createTransferRepo } from './modules/finance/transfer.repo.js';
+import { transferRoutes } from './modules/finance/transfer.routes.js';
 import { createWarnRepo } from './modules/warn/warn.repo.js';
 import { warnRoutes } from './modules/warn/warn.routes.js';
 import { createWeatherFeed, type WeatherFeed, type WeatherJob } from './modules/warn/weather.service.js';
@@ -508,6 +512,25 @@ export async function buildApp({
   mount(api.userGroup, cards.userGroup);
   mount(api.car, cards.car);
   mount(api.rechargeRecord, cards.rechargeRecord);
+  // Finance (issue 18): corporate transfers credited through the ledger on a second user's confirmation; invoices
+  // over paid records, issued with a PDF mailed through the provider's SMTP settings.
+  const transfers = transferRoutes({ db, repo: createTransferRepo({ db }), ledger, events, columns, config });
+  mount(api.corporateTransfer, transfers.corporateTransfer);
+  mount(api.transferRecord, transfers.transferRecord);
+  mount(
+    api.invoice,
+    invoiceRoutes({
+      db,
+      repo: createInvoiceRepo({ db }),
+      mail: { outbound },
+      log: server.log,
+      uploadDir: path.join(config.dataDir, 'uploads'),
+      events,
+      columns,
+      config,
+      dayZone,
+    }),
+  );
 
   // Deny by default: every contract endpoint must be mounted, each with declared access.
   const missing = allEndpoints().filter((ep) => !mounted.has(ep));

@@ -278,6 +278,37 @@ async function ensureBOwn(env: TenantEnv) {
   bOwn.car = (await as<{ id: number }>(api.car.add.path, carBody(env.b.providerId))).id;
 }
 
+/** Finance (issue 18): a charge user of A with a recharge, for transfers and invoices; the charge user of each invoice. */
+async function financeUser(env: TenantEnv) {
+  const user = await ok(
+    env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+      token: env.a.token,
+      body: { account: uniq('fin'), userType: 'platform', providerId: env.a.providerId },
+    }),
+  );
+  await ok(env.s.call('POST', api.chargeUser.recharge.path, { token: env.a.token, body: { id: user.id, amountCents: 500 } }));
+  return user.id;
+}
+const transferBody = (providerId: number, chargeUserId: number) => ({
+  providerId,
+  payerName: 'Fleet Ltd',
+  payerAccount: '6222000011112222',
+  payerBank: 'Bank',
+  amountCents: 1000,
+  transferDate: '2026-11-20',
+  bankReference: uniq('REF'),
+  allocations: [{ chargeUserId, amountCents: 1000 }],
+});
+const invoiceUsers = new Map<number, number>();
+const invoiceUserOf = (id: number) => invoiceUsers.get(id) ?? 0;
+const invoiceInfo = {
+  principalType: 'person',
+  name: 'Li Lei',
+  recipientName: 'Li Lei',
+  mobile: '13900001111',
+  email: 'li@example.test',
+  notifyType: 'mail',
+};
 const materialBody = (providerId: number) => ({ partsNumber: uniq('PN'), name: 'Contactor', stock: 5, providerId });
 const applyBody = (workOrderTaskId: string, materialId: number) => ({
   workOrderTaskId,
@@ -1122,6 +1153,78 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.workOrder.removeArea, input: (id) => ({ body: { id } }) },
       { ep: api.workOrder.userOptions, input: (_id, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+    ],
+  },
+  {
+    name: 'corporateTransfer',
+    table: schema.corporateTransfer,
+    create: async (env) => {
+      const user = await financeUser(env);
+      return (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.corporateTransfer.add.path, {
+            token: env.a.token,
+            body: transferBody(env.a.providerId, user),
+          }),
+        )
+      ).id;
+    },
+    snapshot: row(schema.corporateTransfer, schema.corporateTransfer.id),
+    notStationScoped: "A bank transfer credits the provider's charge users and cards, usable at any of its stations: no station owns it.",
+    endpoints: [
+      { ep: api.corporateTransfer.get, input: (id) => ({ query: { id } }) },
+      { ep: api.corporateTransfer.confirm, input: (id) => ({ body: { id } }) },
+      { ep: api.corporateTransfer.reject, input: (id) => ({ body: { id, reason: 'stolen' } }) },
+      { ep: api.corporateTransfer.add, input: (_id, env) => ({ body: transferBody(env.a.providerId, env.bOther.id) }) },
+      { ep: api.corporateTransfer.list, input: (id) => ({ query: { page: 1, limit: 10, id } }), expect: 'emptyList' },
+      {
+        ep: api.corporateTransfer.export,
+        input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.transferRecord.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.transferRecord.export, input: (id) => ({ body: { format: 'csv', id } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'invoice',
+    table: schema.invoice,
+    // An invoice over the recharge of a new charge user of A.
+    create: async (env) => {
+      const user = await financeUser(env);
+      const items = await ok(
+        env.s.call<{ kind: string; refId: number }[]>('GET', `${api.invoice.billable.path}?chargeUserId=${user}`, { token: env.a.token }),
+      );
+      const inv = await ok(
+        env.s.call<{ id: number }>('POST', api.invoice.add.path, {
+          token: env.a.token,
+          body: { chargeUserId: user, rechargeIds: items.map((i) => i.refId), ...invoiceInfo },
+        }),
+      );
+      invoiceUsers.set(inv.id, user);
+      return inv.id;
+    },
+    snapshot: row(schema.invoice, schema.invoice.id),
+    notStationScoped: "An invoice covers a charge user's records at any of the provider's stations: no station owns it.",
+    endpoints: [
+      { ep: api.invoice.get, input: (id) => ({ query: { id } }) },
+      { ep: api.invoice.issue, input: (id) => ({ body: { id, fileName: 'x.pdf' } }) },
+      { ep: api.invoice.reject, input: (id) => ({ body: { id, reason: 'stolen' } }) },
+      {
+        ep: api.invoice.add,
+        input: (id) => ({ body: { chargeUserId: invoiceUserOf(id), rechargeIds: [1], ...invoiceInfo } }),
+      },
+      { ep: api.invoice.billable, input: (id) => ({ query: { chargeUserId: invoiceUserOf(id) } }) },
+      {
+        ep: api.invoice.list,
+        input: (id) => ({ query: { page: 1, limit: 10, chargeUserId: invoiceUserOf(id) } }),
+        expect: 'emptyList',
+      },
+      { ep: api.invoice.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
   },
   {

@@ -50,6 +50,8 @@ const ID_FIELDS = [
   'chargingProfileId',
   'taskId',
   'serviceManId',
+  'chargeRecordIds',
+  'rechargeIds',
 ];
 
 describe('the registry', () => {

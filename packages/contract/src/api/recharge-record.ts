@@ -5,7 +5,7 @@ export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer', 'adjustme
 export type TradeType = (typeof tradeTypes)[number];
 export const accountKinds = ['card', 'mobile'] as const;
 /** Where a ledger row came from; others may appear (the ledger takes any source name). */
-export const ledgerSources = ['console', 'ocpp', 'app', 'import', 'demo'] as const;
+export const ledgerSources = ['console', 'ocpp', 'app', 'import', 'demo', 'transfer'] as const;
 
 /** One ledger row (DESIGN.md §3): signed amount, balance before and after, operator and source. */
 export const ledgerRow = z.object({
@@ -26,6 +26,9 @@ export const ledgerRow = z.object({
   transactionRef: z.string().nullable(),
   providerId: z.number(),
   providerName: z.string(),
+  /** The corporate transfer a `transfer` row credited, and the live invoice covering the row (issue 18). */
+  transferId: z.number().nullable(),
+  invoiceId: z.number().nullable(),
   createTime: z.string(),
 });
 export type LedgerRow = z.infer<typeof ledgerRow>;

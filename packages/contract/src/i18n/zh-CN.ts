@@ -7,6 +7,7 @@ import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
 import { workOrderZh } from './areas/work-order.js';
 import { materialZh } from './areas/material.js';
+import { financeZh } from './areas/finance.js';
 import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
 import { smartZh } from './areas/smart.js';
@@ -174,6 +175,7 @@ export const zhCN = {
     ...maintenanceZh.fields,
     ...workOrderZh.fields,
     ...materialZh.fields,
+    ...financeZh.fields,
     ...warnZh.fields,
   },
   enums: {
@@ -219,6 +221,7 @@ export const zhCN = {
       ...maintenanceZh.operation,
       ...workOrderZh.operation,
       ...materialZh.operation,
+      ...financeZh.operation,
       ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
@@ -239,6 +242,7 @@ export const zhCN = {
       ...maintenanceZh.exportSource,
       ...workOrderZh.exportSource,
       ...materialZh.exportSource,
+      ...financeZh.exportSource,
       ...warnZh.exportSource,
     },
     ...stationZh.enums,
@@ -250,6 +254,7 @@ export const zhCN = {
     ...maintenanceZh.enums,
     ...workOrderZh.enums,
     ...materialZh.enums,
+    ...financeZh.enums,
     ...warnZh.enums,
   },
   errors: {
@@ -354,6 +359,7 @@ export const zhCN = {
     ...maintenanceZh.errors,
     ...workOrderZh.errors,
     ...materialZh.errors,
+    ...financeZh.errors,
     ...warnZh.errors,
   },
   validation: {
@@ -367,6 +373,7 @@ export const zhCN = {
     ...maintenanceZh.validation,
     ...workOrderZh.validation,
     ...materialZh.validation,
+    ...financeZh.validation,
     ...warnZh.validation,
   },
 };

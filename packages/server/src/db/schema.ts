@@ -855,3 +855,4 @@ export * from './schema/statistics.js';
 export * from './schema/work-order.js';
 export * from './schema/material.js';
 export * from './schema/warn.js';
+export * from './schema/finance.js';

@@ -15,6 +15,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Files sent along (an issued invoice's PDF): bytes already read, so nodemailer needs no file or URL access. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /**
@@ -52,7 +54,7 @@ function classify(err: unknown): MailError {
 /**
  * Send one mail through nodemailer to the address the outbound guard checked: the host name stays
  * the TLS server name (SNI and certificate check), STARTTLS is used whenever offered, port 465 is
- * TLS from the start. The message carries no attachments, so file and URL access are off.
+ * TLS from the start. Attachments come as bytes, so file and URL access stay off.
  */
 export async function sendMail(deps: MailDeps, smtp: SmtpSettings, message: MailMessage): Promise<{ messageId: string }> {
   const timeoutMs = deps.timeoutMs ?? 15_000;

@@ -15,6 +15,8 @@ export interface ReceivedMail {
   secure: boolean;
   /** The TLS server name the client asked for (SNI). */
   servername: string | undefined;
+  /** Files attached, with their bytes. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /**
@@ -63,6 +65,7 @@ export async function startSmtpServer(account: { user: string; pass: string }, t
             messageId: mail.messageId ?? '',
             secure: session.secure,
             servername: servernames.get(session.id),
+            attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content })),
           });
           cb();
         },

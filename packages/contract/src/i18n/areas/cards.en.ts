@@ -80,6 +80,8 @@ export const cardsEn: Strings<typeof cardsZh> = {
       reason: 'Reason',
     },
     rechargeRecord: {
+      transferId: 'Corporate transfer',
+      invoiceId: 'Invoice',
       id: 'Transaction ID',
       tradeType: 'Trade type',
       accountKind: 'Account type',
@@ -105,7 +107,14 @@ export const cardsEn: Strings<typeof cardsZh> = {
     cardExpiredBy: { operator: 'Marked by an operator', date: 'Expiry date passed' },
     tradeType: { recharge: 'Recharge', refund: 'Refund', charge: 'Charging fee', transfer: 'Transfer', adjustment: 'Bill adjustment' },
     accountKind: { card: 'Card account', mobile: 'Mobile account' },
-    ledgerSource: { console: 'Console', ocpp: 'Charger settlement', app: 'Phone app', import: 'Import', demo: 'Demo top-up' },
+    ledgerSource: {
+      console: 'Console',
+      ocpp: 'Charger settlement',
+      app: 'Phone app',
+      import: 'Import',
+      demo: 'Demo top-up',
+      transfer: 'Corporate transfer',
+    },
   },
   exportSource: {
     chargeUser: 'Charge users',

@@ -79,6 +79,8 @@ export const cardsZh = {
       reason: '原因',
     },
     rechargeRecord: {
+      transferId: '对公转账',
+      invoiceId: '发票',
       id: '交易流水号',
       tradeType: '交易类型',
       accountKind: '账户类型',
@@ -104,7 +106,7 @@ export const cardsZh = {
     cardExpiredBy: { operator: '人工标记', date: '到期' },
     tradeType: { recharge: '充值', refund: '退款', charge: '充电扣费', transfer: '转账', adjustment: '账单调整' },
     accountKind: { card: '卡账户', mobile: '手机账户' },
-    ledgerSource: { console: '管理后台', ocpp: '充电桩结算', app: '手机应用', import: '导入', demo: '演示充值' },
+    ledgerSource: { console: '管理后台', ocpp: '充电桩结算', app: '手机应用', import: '导入', demo: '演示充值', transfer: '对公转账' },
   },
   exportSource: {
     chargeUser: '充电用户',

@@ -35,6 +35,8 @@ const columns = {
   transactionRef: ledger.transactionRef,
   providerId: ledger.providerId,
   providerName: provider.name,
+  transferId: sql<number | null>`(select a.transfer_id from transfer_allocation a where a.ledger_id = ${ledger.id})`,
+  invoiceId: sql<number | null>`(select x.invoice_id from invoice_item x where x.ledger_id = ${ledger.id} and x.live)`,
   createdAt: ledger.createdAt,
 };
 
@@ -43,6 +45,8 @@ export type LedgerRowRaw = Omit<LedgerRow, 'createTime'> & { createdAt: Date };
 export const toLedgerDto = ({ createdAt, ...r }: LedgerRowRaw): LedgerRow => ({
   ...r,
   chargeUserId: r.chargeUserId === null ? null : Number(r.chargeUserId),
+  transferId: r.transferId === null ? null : Number(r.transferId),
+  invoiceId: r.invoiceId === null ? null : Number(r.invoiceId),
   createTime: createdAt.toISOString(),
 });
 

@@ -55,6 +55,8 @@ export function rechargeRecordRoutes({ repo, events, columns, config, dayZone }:
           value: (r) => (hasKey(ctx.lang, `enums.ledgerSource.${r.source}`) ? t(`enums.ledgerSource.${r.source}`) : r.source),
         },
         { key: 'thirdPartyTxnId' },
+        { key: 'transferId' },
+        { key: 'invoiceId' },
         { key: 'providerName' },
       ];
       await streamExport(reply, {

@@ -19,6 +19,7 @@ import type { SessionStore } from '../../http/sessions.js';
 import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import { canSeeProvider } from '../../lib/scope.js';
 import { contentDisposition, fileHeaders, sniffUpload } from '../../lib/stored-files.js';
+import { financeHolds } from '../finance/stored-upload.js';
 
 type StoredFileRow = typeof storedFile.$inferSelect;
 
@@ -264,6 +265,8 @@ export function commonRoutes({
       }
       // Opened first, then removed from the table and the disk: the reply streams from the open file, and
       // once it starts the file is gone for everyone else.
+      // An issued invoice's PDF and a transfer's receipt are records of money: kept (issue 18).
+      if (await financeHolds(db, row.fileName)) throw new AppError(Code.CONFLICT, 'errors.invoice.fileKept');
       const handle = await fs.promises.open(full, 'r');
       try {
         await db.delete(storedFile).where(eq(storedFile.id, row.id));

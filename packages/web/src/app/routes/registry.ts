@@ -117,6 +117,10 @@ export const screens: ScreenDef[] = [
   { path: '/userManagement/userGroup', component: lazyScreen(() => import('../../features/cards/user-group.page')) },
   { path: '/configurationManagement/carManage', component: lazyScreen(() => import('../../features/cards/car.page')) },
   { path: '/financialManagement/rechargeRecord', component: lazyScreen(() => import('../../features/cards/recharge-record.page')) },
+  // Finance (issue 18): corporate transfers, their records (hidden, opened from a transfer), invoices.
+  { path: '/financialManagement/corporateTransfer', component: lazyScreen(() => import('../../features/finance/corporate-transfer.page')) },
+  { path: '/financialManagement/transferRecord', component: lazyScreen(() => import('../../features/finance/transfer-record.page')) },
+  { path: '/financialManagement/invoiceRecordManage', component: lazyScreen(() => import('../../features/finance/invoice.page')) },
   // Records: charging records (with a detail page and a print bill), alarm records.
   { path: '/historyRecord/chargeRecord', component: lazyScreen(() => import('../../features/chargeRecord/charge-record.page')) },
   {

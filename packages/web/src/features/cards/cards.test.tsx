@@ -50,6 +50,8 @@ const ledgerRow: LedgerRow = {
   transactionRef: null,
   providerId: 1,
   providerName: 'CSMS',
+  transferId: null,
+  invoiceId: null,
   createTime: '2025-01-02T03:04:05Z',
 };
 const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });

@@ -1,32 +1,15 @@
 import { api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Input, InputNumber, Select, Space, type InputNumberProps } from 'antd';
+import { Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { ReadCardButton } from '../../shared/cardReader';
-import { kwhToWh, unitsToCents } from '../../shared/format/units';
+import { kwhToWh } from '../../shared/format/units';
+import type { Scaled } from '../../shared/resource/money-input';
 
-type Scaled = Omit<InputNumberProps<number>, 'value' | 'onChange'> & {
-  /** Injected by Form.Item: the value in the API's unit (cents, Wh). */
-  value?: number | null;
-  onChange?: (value: number | null) => void;
-};
-
-/** An amount typed in currency units (two decimals), held in cents. */
-export function MoneyInput({ value, onChange, ...props }: Scaled) {
-  return (
-    <InputNumber<number>
-      min={0}
-      step={1}
-      precision={2}
-      style={{ width: '100%' }}
-      {...props}
-      value={value === null || value === undefined ? null : value / 100}
-      onChange={(v) => onChange?.(v === null || v === undefined ? null : unitsToCents(Number(v)))}
-    />
-  );
-}
+// Moved to shared/ (finance types amounts too); re-exported for the cards screens.
+export { MoneyInput } from '../../shared/resource/money-input';
 
 /** Energy typed in kWh (three decimals), held in Wh. */
 export function KwhInput({ value, onChange, ...props }: Scaled) {

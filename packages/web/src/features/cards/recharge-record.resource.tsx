@@ -1,4 +1,5 @@
 import { api } from '@csms/contract';
+import { Link } from 'react-router';
 import { defineResource } from '../../shared/resource/types';
 import { formatMoney } from '../../shared/format/units';
 import { providerOptions } from './options';
@@ -25,6 +26,17 @@ export const rechargeRecordResource = defineResource({
     { key: 'source', dict: 'ledgerSource', width: 120 },
     { key: 'thirdPartyTxnId', width: 180, ellipsis: true },
     { key: 'transactionRef', width: 130, defaultHidden: true },
+    // Issue 18: the corporate transfer a row credited and the invoice covering it, each opening its record.
+    {
+      key: 'transferId',
+      width: 120,
+      render: (v) => (typeof v === 'number' ? <Link to={`/financialManagement/transferRecord?id=${v}`}>{v}</Link> : null),
+    },
+    {
+      key: 'invoiceId',
+      width: 100,
+      render: (v) => (typeof v === 'number' ? <Link to={`/financialManagement/invoiceRecordManage?id=${v}`}>{v}</Link> : null),
+    },
     { key: 'providerName', width: 150 },
   ],
   search: [

@@ -12,6 +12,9 @@ const role: UiCatalogue['role'] = {
   pageAccess: 'Open the page',
   permissionLabel: '{resource}: {action}',
   permResources: {
+    transfer: 'Corporate transfers',
+    transferRecord: 'Transfer records',
+    invoice: 'Invoices',
     material: 'Spare parts',
     materialApply: 'Apply orders',
     warn: 'Weather warnings',
@@ -49,6 +52,9 @@ const role: UiCatalogue['role'] = {
     errorLog: 'Error log',
   },
   permActions: {
+    register: 'register',
+    reject: 'reject',
+    issue: 'issue',
     apply: 'apply for parts',
     approve: 'approve',
     rules: 'Edit warning rules',

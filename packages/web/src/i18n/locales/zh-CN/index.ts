@@ -26,6 +26,7 @@ import smart from './smart';
 import reservation from './reservation';
 import workOrder, { serviceArea } from './workOrder';
 import material, { materialApply } from './material';
+import { corporateTransfer, invoice, transferRecord } from './finance';
 import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
@@ -64,6 +65,9 @@ export const zhCN = {
   serviceArea,
   material,
   materialApply,
+  corporateTransfer,
+  transferRecord,
+  invoice,
   warn,
   stationWeather,
   ...maintenance,

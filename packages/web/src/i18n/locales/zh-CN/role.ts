@@ -11,6 +11,9 @@ export default {
   pageAccess: '访问页面',
   permissionLabel: '{resource}：{action}',
   permResources: {
+    transfer: '对公转账',
+    transferRecord: '转账记录',
+    invoice: '发票',
     material: '备件目录',
     materialApply: '领料单',
     warn: '天气预警',
@@ -48,6 +51,9 @@ export default {
     errorLog: '错误日志',
   },
   permActions: {
+    register: '登记',
+    reject: '驳回',
+    issue: '开具',
     apply: '申请备件',
     approve: '审批',
     rules: '编辑预警规则',

@@ -1,0 +1,155 @@
+import type { InvoiceDto, TransferDto, TransferState } from '@csms/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buttonByText, dialogShown, mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import CorporateTransferPage from './corporate-transfer.page';
+import InvoicePage from './invoice.page';
+import TransferRecordPage from './transfer-record.page';
+
+const ok = (data: unknown) => ({ code: 200, msg: 'ok', data });
+const at = '2026-11-20T08:00:00.000Z';
+
+const transfer = (id: number, state: TransferState): TransferDto => ({
+  id,
+  providerId: 1,
+  providerName: 'CSMS',
+  payerName: `Payer ${id}`,
+  payerAccount: '6222000011112222',
+  payerBank: 'Bank of Shanghai',
+  amountCents: 100_000,
+  transferDate: '2026-11-20',
+  bankReference: `REF-${id}`,
+  receiptFile: null,
+  receiptUrl: null,
+  remark: null,
+  state,
+  rejectReason: null,
+  allocations: [
+    {
+      id: 1,
+      targetKind: 'mobile',
+      chargeUserId: 7,
+      account: 'fleet-a',
+      cardId: null,
+      cardNumber: null,
+      amountCents: 100_000,
+      ledgerId: state === 'confirmed' ? 91 : null,
+      balanceBeforeCents: state === 'confirmed' ? 0 : null,
+      balanceAfterCents: state === 'confirmed' ? 100_000 : null,
+    },
+  ],
+  summary: 'fleet-a 1,000.00',
+  registrarName: 'Ann',
+  deciderName: state === 'registered' ? null : 'Bob',
+  decideTime: state === 'registered' ? null : at,
+  createTime: at,
+});
+const transfers = [transfer(1, 'registered'), transfer(2, 'confirmed')];
+
+const inv: InvoiceDto = {
+  id: 5,
+  providerId: 1,
+  providerName: 'CSMS',
+  chargeUserId: 7,
+  account: 'fleet-a',
+  amountCents: 5_555,
+  items: [{ kind: 'charge', refId: 31, amountCents: 5_555, time: at }],
+  principalType: 'company',
+  name: 'Fleet Ltd',
+  taxNumber: null,
+  recipientName: 'Wang Fang',
+  mobile: '13900001111',
+  email: 'wang@fleet.test',
+  address: null,
+  notifyType: 'mail',
+  remark: null,
+  status: 'applied',
+  rejectReason: null,
+  fileName: null,
+  fileUrl: null,
+  applyTime: at,
+  noticeTime: null,
+  finishTime: null,
+  operatorName: null,
+};
+
+const bodies: Record<string, unknown[]> = {};
+function server() {
+  for (const k of Object.keys(bodies)) delete bodies[k];
+  return mockFetch((url, init) => {
+    const p = url.pathname;
+    if (init?.body && typeof init.body === 'string') (bodies[p] ??= []).push(JSON.parse(init.body));
+    if (p.endsWith('/web/corporateTransfer/list') || p.endsWith('/web/transferRecord/list')) return ok({ list: transfers, total: 2 });
+    if (p.endsWith('/web/corporateTransfer/confirm')) return ok(transfer(1, 'confirmed'));
+    if (p.endsWith('/web/invoice/list')) return ok({ list: [inv], total: 1 });
+    if (p.endsWith('/web/common/dayZone')) return ok({ timeZone: 'Asia/Shanghai', stationName: null });
+    return ok([]);
+  });
+}
+const rowOf = (text: string) => screen.getByText(text, { selector: 'td' }).closest('tr')!;
+
+beforeAll(signInAdmin);
+afterEach(async () => {
+  signInAdmin();
+  await act(() => i18n.changeLanguage('en-US'));
+});
+
+describe('finance screens', () => {
+  it('lists transfers with their state, in both languages, and confirms a registered one only', async () => {
+    server();
+    for (const [lng, words] of [
+      ['en-US', ['Awaiting confirmation', 'Credited', 'Confirm', 'Bank reference']],
+      ['zh-CN', ['待审核', '已入账', '确认入账', '银行流水号']],
+    ] as const) {
+      await act(() => i18n.changeLanguage(lng));
+      const view = renderWithProviders(<CorporateTransferPage />, '/financialManagement/corporateTransfer');
+      await screen.findByText('REF-1', { selector: 'td' });
+      for (const word of words) expect(screen.getAllByText(word).length, `${lng} ${word}`).toBeGreaterThan(0);
+      expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
+      view.unmount();
+    }
+    await act(() => i18n.changeLanguage('en-US'));
+    renderWithProviders(<CorporateTransferPage />, '/financialManagement/corporateTransfer');
+    await screen.findByText('REF-1', { selector: 'td' });
+    expect(within(rowOf('REF-2')).queryByText('Confirm')).toBeNull();
+    fireEvent.click(within(rowOf('REF-1')).getByText('Confirm'));
+    const dialog = await dialogShown();
+    expect(dialog.textContent).toContain('REF-1');
+    fireEvent.click(buttonByText('OK', dialog));
+    await waitFor(() => expect(bodies['/prod-api/web/corporateTransfer/confirm']).toEqual([{ id: 1 }]));
+  });
+
+  it('shows a transfer record with its allocations and ledger rows', async () => {
+    server();
+    const view = renderWithProviders(<TransferRecordPage />, '/financialManagement/transferRecord?id=2');
+    await screen.findByText('REF-2', { selector: 'td' });
+    fireEvent.click(rowOf('REF-2').querySelector('.ant-table-row-expand-icon')!);
+    const table = await screen.findAllByTestId('allocations-table');
+    expect(table.at(-1)!.textContent).toContain('1000.00');
+    expect(table.at(-1)!.textContent).toContain('91');
+    expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
+  });
+
+  it('lists invoices and opens the issue dialog for an applied one, in both languages', async () => {
+    server();
+    for (const [lng, words] of [
+      ['en-US', ['Applied', 'Issue', 'Company', 'Mail']],
+      ['zh-CN', ['已申请', '开具', '单位', '邮件']],
+    ] as const) {
+      await act(() => i18n.changeLanguage(lng));
+      const view = renderWithProviders(<InvoicePage />, '/financialManagement/invoiceRecordManage');
+      await screen.findByText('fleet-a', { selector: 'td' });
+      for (const word of words) expect(screen.getAllByText(word).length, `${lng} ${word}`).toBeGreaterThan(0);
+      expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
+      view.unmount();
+    }
+    await act(() => i18n.changeLanguage('en-US'));
+    renderWithProviders(<InvoicePage />, '/financialManagement/invoiceRecordManage');
+    await screen.findByText('fleet-a', { selector: 'td' });
+    fireEvent.click(within(rowOf('fleet-a')).getByText('Issue'));
+    const dialog = await dialogShown();
+    expect(dialog.textContent).toContain('wang@fleet.test');
+    expect(within(dialog).getByTestId('invoice-items').textContent).toContain('55.55');
+  });
+});

@@ -1,0 +1,57 @@
+import { api, invoiceIssue, type InvoiceDto } from '@csms/contract';
+import { Modal, Typography } from 'antd';
+import { useMemo } from 'react';
+import { formatMoney } from '../../shared/format/units';
+import { FormFields } from '../../shared/resource/FormFields';
+import { useResourceText } from '../../shared/resource/labels';
+import { defineResource } from '../../shared/resource/types';
+import { useResourceForm } from '../../shared/resource/useResourceForm';
+import { InvoiceItemsTable } from './finance-inputs';
+
+/** `issue`'s form, declared for the kit: the invoice PDF, uploaded. */
+function issueForm(row: InvoiceDto) {
+  return defineResource({
+    name: 'invoice',
+    columns: [],
+    api: { list: api.invoice.list, add: api.invoice.issue },
+    formSchema: { create: invoiceIssue },
+    texts: { saved: 'invoice.issued' },
+    toBody: (values) => ({ ...values, id: row.id }),
+    form: [{ key: 'fileName', kind: 'file', props: { limit: 1, fileType: ['pdf'], valueField: 'fileName' } }],
+  });
+}
+
+/** Issue one invoice: what it covers, and the PDF to upload; the user is notified as he asked. */
+export function IssueDialog({ row, onClose }: { row: InvoiceDto | null; onClose: () => void }) {
+  if (!row) return null;
+  return <OpenIssueDialog key={row.id} row={row} onClose={onClose} />;
+}
+
+function OpenIssueDialog({ row, onClose }: { row: InvoiceDto; onClose: () => void }) {
+  const text = useResourceText('invoice');
+  const { t } = text;
+  const resource = useMemo(() => issueForm(row), [row]);
+  const f = useResourceForm({ resource, text, mode: 'create', active: true });
+  return (
+    <Modal
+      open
+      title={t('invoice.issueTitle', { id: row.id })}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={f.saving}
+      onOk={() => void f.submit().then((saved) => saved && onClose())}
+      onCancel={onClose}
+      destroyOnHidden
+      width={680}
+      mask={{ closable: false }}
+    >
+      <Typography.Paragraph type="secondary">
+        {t('invoice.issueHint', { account: row.account, amount: formatMoney(row.amountCents), email: row.email })}
+      </Typography.Paragraph>
+      <InvoiceItemsTable rows={row.items} />
+      <div style={{ marginTop: 12 }}>
+        <FormFields resource={resource} text={text} state={f} span={24} />
+      </div>
+    </Modal>
+  );
+}
