@@ -41,6 +41,7 @@ export * from './api/timed-charge.js';
 export * from './api/reservation.js';
 export * from './api/work-order.js';
 export * from './api/material.js';
+export * from './api/apply.js';
 export * from './api/warn.js';
 export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
 export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
@@ -57,6 +58,7 @@ import { timedChargeApi } from './api/timed-charge.js';
 import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
+import { applyApi } from './api/apply.js';
 import { warnApi } from './api/warn.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
@@ -122,6 +124,7 @@ export const api = {
   material: materialApi,
   materialApply: materialApplyApi,
   warn: warnApi,
+  apply: applyApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

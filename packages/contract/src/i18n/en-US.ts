@@ -6,6 +6,7 @@ import { cardsEn } from './areas/cards.en.js';
 import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
 import { workOrderEn } from './areas/work-order.en.js';
+import { applyEn } from './areas/apply.en.js';
 import { materialEn } from './areas/material.en.js';
 import { warnEn } from './areas/warn.en.js';
 import { maintenanceEn } from './areas/maintenance.en.js';
@@ -173,6 +174,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.fields,
     ...workOrderEn.fields,
     ...materialEn.fields,
+    ...applyEn.fields,
     ...warnEn.fields,
   },
   enums: {
@@ -218,6 +220,7 @@ export const enUS: Vocabulary = {
       ...maintenanceEn.operation,
       ...workOrderEn.operation,
       ...materialEn.operation,
+      ...applyEn.operation,
       ...warnEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
@@ -238,6 +241,7 @@ export const enUS: Vocabulary = {
       ...maintenanceEn.exportSource,
       ...workOrderEn.exportSource,
       ...materialEn.exportSource,
+      ...applyEn.exportSource,
       ...warnEn.exportSource,
     },
     ...stationEn.enums,
@@ -249,6 +253,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.enums,
     ...workOrderEn.enums,
     ...materialEn.enums,
+    ...applyEn.enums,
     ...warnEn.enums,
   },
   errors: {
@@ -267,6 +272,7 @@ export const enUS: Vocabulary = {
       badUrl: 'The address of the request is not valid',
     },
     auth: {
+      mustChangePassword: 'Please change your initial password first',
       badCredentials: 'Incorrect username or password',
       accountExpired: 'Your back-office account has expired, please contact after-sales',
       userDisabled: 'Account has been disabled, please contact the system administrator',
@@ -359,6 +365,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.errors,
     ...workOrderEn.errors,
     ...materialEn.errors,
+    ...applyEn.errors,
     ...warnEn.errors,
   },
   validation: {
@@ -372,6 +379,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.validation,
     ...workOrderEn.validation,
     ...materialEn.validation,
+    ...applyEn.validation,
     ...warnEn.validation,
   },
 };

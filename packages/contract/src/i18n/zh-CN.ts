@@ -6,6 +6,7 @@ import { cardsZh } from './areas/cards.js';
 import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
 import { workOrderZh } from './areas/work-order.js';
+import { applyZh } from './areas/apply.js';
 import { materialZh } from './areas/material.js';
 import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
@@ -174,6 +175,7 @@ export const zhCN = {
     ...maintenanceZh.fields,
     ...workOrderZh.fields,
     ...materialZh.fields,
+    ...applyZh.fields,
     ...warnZh.fields,
   },
   enums: {
@@ -219,6 +221,7 @@ export const zhCN = {
       ...maintenanceZh.operation,
       ...workOrderZh.operation,
       ...materialZh.operation,
+      ...applyZh.operation,
       ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
@@ -239,6 +242,7 @@ export const zhCN = {
       ...maintenanceZh.exportSource,
       ...workOrderZh.exportSource,
       ...materialZh.exportSource,
+      ...applyZh.exportSource,
       ...warnZh.exportSource,
     },
     ...stationZh.enums,
@@ -250,6 +254,7 @@ export const zhCN = {
     ...maintenanceZh.enums,
     ...workOrderZh.enums,
     ...materialZh.enums,
+    ...applyZh.enums,
     ...warnZh.enums,
   },
   errors: {
@@ -268,6 +273,7 @@ export const zhCN = {
       badUrl: '请求地址无效',
     },
     auth: {
+      mustChangePassword: '请先修改初始密码',
       badCredentials: '用户名或密码错误',
       accountExpired: '您的后台账号已过期，请联系售后',
       userDisabled: '账号已被停用，请联系系统管理员',
@@ -354,6 +360,7 @@ export const zhCN = {
     ...maintenanceZh.errors,
     ...workOrderZh.errors,
     ...materialZh.errors,
+    ...applyZh.errors,
     ...warnZh.errors,
   },
   validation: {
@@ -367,6 +374,7 @@ export const zhCN = {
     ...maintenanceZh.validation,
     ...workOrderZh.validation,
     ...materialZh.validation,
+    ...applyZh.validation,
     ...warnZh.validation,
   },
 };
