@@ -26,6 +26,7 @@ import smart from './smart';
 import reservation from './reservation';
 import workOrder, { serviceArea } from './workOrder';
 import material, { materialApply } from './material';
+import apply from './apply';
 import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
@@ -63,6 +64,7 @@ export const zhCN = {
   serviceArea,
   material,
   materialApply,
+  apply,
   warn,
   stationWeather,
   ...maintenance,
