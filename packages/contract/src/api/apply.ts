@@ -25,8 +25,6 @@ export const applyReference = z
 export const APPLY_MAX_COUNT = 100_000;
 /** Largest business-licence image accepted from a signed-out applicant, in MB. */
 export const APPLY_LICENSE_MAX_MB = 2;
-/** Spec §9: a provider is valid for 1, 2 or 3 years. */
-export const providerValidities = [1, 2, 3] as const;
 
 /** Business licence numbers: letters and digits (China's unified social credit code has 18). */
 export const licenseNumber = z

@@ -1,4 +1,4 @@
-import { api, applyApprove, applyReject, providerValidities, type ApplyDto, type DataOf } from '@csms/contract';
+import { api, applyApprove, applyReject, providerValidityYears, type ApplyDto, type DataOf } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Modal, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -47,7 +47,7 @@ function approveForm(row: ApplyDto, text: ResourceText) {
       {
         key: 'validity',
         kind: 'select',
-        options: providerValidities.map((n) => ({ value: n, label: `enums.providerValidity.${n}` })),
+        options: providerValidityYears.map((n) => ({ value: n, label: `enums.providerValidity.${n}` })),
         props: { allowClear: false },
       },
       { key: 'authCount', kind: 'number', props: { min: 1, precision: 0, style: { width: '100%' } } },
