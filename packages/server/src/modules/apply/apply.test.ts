@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { png } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
-import { application, provider, systemLog, systemUser } from '../../db/schema.js';
+import { TestCharger } from '../../../test/ocpp/support.js';
+import { application, card, provider, systemLog, systemUser } from '../../db/schema.js';
 import { autoRegister } from '../../ocpp/registry.js';
 
 let s: TestServer;
@@ -196,12 +197,49 @@ describe('review', () => {
           connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
         },
       });
-    for (let n = 1; n <= 20; n++) expect((await point(n)).code).toBe(200);
+    const bay1 = (await point(1)) as { code: number; data: { serialNumber: string; ocppKey: string } };
+    expect(bay1.code).toBe(200);
+    for (let n = 2; n <= 20; n++) expect((await point(n)).code).toBe(200);
     const refusedPoint = await point(21);
     expect(refusedPoint.code).toBe(409);
     expect(refusedPoint.msg).toBe(`运营商“${body.companyName}”的授权数量为20个充电桩，已满，不能再添加`);
     // A charger registering itself for the provider is refused the same way.
     expect(await autoRegister(s.database.db, `VOLT-${id}-AUTO`, { providerId: p!.id, timeZone: 'UTC', ocppKeyHash: null })).toBeNull();
+
+    // Past its expiration the operator signs in to the expired message, while its chargers keep charging.
+    const [c] = await s.database.db
+      .insert(card)
+      .values({
+        providerId: p!.id,
+        cardNumber: `C${id}`,
+        physicalId: `TAG${id}`,
+        balanceCents: 10_000,
+        expireAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    await s.database.db
+      .update(provider)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(provider.id, p!.id));
+    const expired = await s.call('POST', '/web/login', { body: { username, password: 'Fresh-pass-2026' } });
+    expect(expired).toMatchObject({
+      code: 200,
+      msg: 'Your back-office account has expired, please contact after-sales',
+      data: { systemUserStatus: 0 },
+    });
+    expect((await s.call('POST', '/web/info', { token: op })).code).toBe(401);
+    const charger = await TestCharger.connect(s.url, bay1.data.serialNumber, { key: bay1.data.ocppKey });
+    expect((await charger.ok<{ status: string }>('BootNotification', { chargePointVendor: 'V', chargePointModel: 'M' })).status).toBe(
+      'Accepted',
+    );
+    const started = await charger.ok<{ transactionId: number; idTagInfo: { status: string } }>('StartTransaction', {
+      connectorId: 1,
+      idTag: c!.physicalId,
+      meterStart: 0,
+      timestamp: new Date().toISOString(),
+    });
+    expect(started.idTagInfo.status).toBe('Accepted');
+    charger.ws.close();
   });
 
   it('refuses a second decision and changes nothing', async () => {
