@@ -114,6 +114,11 @@ export function createApplyRepo({ db }: { db: Db }) {
         .limit(1);
       return row;
     },
+    /** The application's row, locked until the caller's transaction ends: one review at a time. */
+    async lock(id: number): Promise<ApplicationRow | undefined> {
+      const [row] = await db.select().from(application).where(eq(application.id, id)).for('update');
+      return row;
+    },
     /** Unscoped: the application a public request just made. */
     async byId(id: number): Promise<ApplicationRow | undefined> {
       const [row] = await db.select().from(application).where(eq(application.id, id)).limit(1);

@@ -1,5 +1,6 @@
 import {
   ADMIN_ROLE,
+  ALL_PERMISSION,
   APPLY_LICENSE_MAX_MB,
   Code,
   allMenuPaths,
@@ -224,6 +225,13 @@ export function applyRoutes({
       const p = ctx.principal;
       const row = await pending(p, body.id, ctx.lang);
       audit.operand = `apply:${row.id}:${row.companyName}`;
+      // Nobody hands out more than they hold (DESIGN.md §5): the new administrator's role is granted by the reviewer.
+      if (p.roleKey !== ADMIN_ROLE && !p.permissions.includes(ALL_PERMISSION)) {
+        const permission = operatorPermissions.find((x) => !p.permissions.includes(x));
+        if (permission) throw new AppError(Code.FORBIDDEN, 'errors.role.notGrantable', { permission });
+        const path = operatorPaths.find((x) => !p.rolePaths.includes(x));
+        if (path) throw new AppError(Code.FORBIDDEN, 'errors.role.notGrantablePath', { path });
+      }
       if (await repo.usernameTaken(body.username)) throw badField('username', 'errors.apply.usernameTaken', { name: body.username });
       const password = passwords.generate();
       const passwordHash = await hashPassword(password);
@@ -231,6 +239,8 @@ export function applyRoutes({
       const expiresAt = yearsFromNow(body.validity);
       try {
         await uow.run(async () => {
+          // Two reviewers at once: the second waits here and then finds it decided (409), before it creates anything.
+          if ((await repo.lock(row.id))?.status !== 'pending') await pending(p, row.id, ctx.lang);
           const phoneFree = !(await repo.phoneTaken(row.phone));
           const created = await repo.createOperator({
             provider: {
@@ -267,7 +277,13 @@ export function applyRoutes({
           if (!decided) await pending(p, row.id, ctx.lang);
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw badField('username', 'errors.apply.usernameTaken', { name: body.username });
+        if (isUniqueViolation(err)) {
+          // Another approval gave the same phone to its administrator meanwhile.
+          const e = err as { constraint?: string; cause?: { constraint?: string } };
+          if ((e.constraint ?? e.cause?.constraint) === 'system_user_phone')
+            throw conflict('errors.systemUser.phoneTaken', { phone: row.phone });
+          throw badField('username', 'errors.apply.usernameTaken', { name: body.username });
+        }
         throw err;
       }
       const m = letter(row, platform.name, 'approved', {

@@ -1,6 +1,7 @@
 import type { ApplyDto, StationDto } from '@csms/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { png } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
@@ -283,6 +284,26 @@ describe('review', () => {
     expect(got.text).toContain('Reason: The business licence has expired');
     const logs = await s.database.db.select().from(systemLog).where(eq(systemLog.path, '/web/apply/reject'));
     expect(logs.at(-1)).toMatchObject({ operation: 'reject', result: 200 });
+  });
+
+  it('lets a reviewer grant the new administrator no more than the reviewer holds, and a common provider see none', async () => {
+    const { id } = await pendingApplication();
+    const reviewerOnly = await createOperator(s.database.db, {
+      providerId: 1,
+      permissions: ['apply:record:list', 'apply:record:query', 'apply:record:approve', 'apply:record:reject'],
+      rolePaths: ['/apply', '/apply/applyRecord'],
+    });
+    const token = await s.login(reviewerOnly.user.username, reviewerOnly.user.password);
+    const r = await s.call('POST', '/web/apply/approve', { token, body: { id, validity: 1, authCount: 5, username: `limited-${id}` } });
+    expect(r.code).toBe(403);
+    expect(r.msg).toMatch(/^You cannot grant the operation permission/);
+    // The same reviewer still reads it.
+    expect((await s.call('GET', `/web/apply/get?id=${id}`, { token })).code).toBe(200);
+    const common = await createOperator(s.database.db, { permissions: ['apply:record:list', 'apply:record:query'], rolePaths: ['/apply'] });
+    const other = await s.login(common.user.username, common.user.password);
+    expect(await s.call('GET', `/web/apply/get?id=${id}`, { token: other })).toMatchObject({ code: 404 });
+    const [row] = await s.database.db.select().from(application).where(eq(application.id, id));
+    expect(row!.status).toBe('pending');
   });
 
   it('names the reviewer’s missing fields and a taken username', async () => {
