@@ -42,6 +42,7 @@ export * from './api/reservation.js';
 export * from './api/work-order.js';
 export * from './api/material.js';
 export * from './api/finance.js';
+export * from './api/apply.js';
 export * from './api/warn.js';
 export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
 export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
@@ -59,6 +60,7 @@ import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
 import { corporateTransferApi, invoiceApi, transferRecordApi } from './api/finance.js';
+import { applyApi } from './api/apply.js';
 import { warnApi } from './api/warn.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
@@ -127,6 +129,7 @@ export const api = {
   transferRecord: transferRecordApi,
   invoice: invoiceApi,
   warn: warnApi,
+  apply: applyApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -119,6 +119,8 @@ export const permissionCatalogue: PermissionGroup[] = [
   },
   // Warning management (issue 17 item 3): forecast warnings and manual ones; `rules` edits the thresholds, `refresh` fetches now.
   { menu: '/workOrder/warnManage', permissions: actions('workOrder:warn', [...CRUD, 'rules', 'refresh']) },
+  // Applications to join the platform (issue 21): reviewing creates providers, so it is the super provider's.
+  { menu: '/apply/applyRecord', permissions: actions('apply:record', ['list', 'query', 'approve', 'reject']) },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [

@@ -58,6 +58,9 @@ import { createWorkOrderRepo } from './modules/workOrder/workOrder.repo.js';
 import { ownOnly, workOrderRoutes } from './modules/workOrder/workOrder.routes.js';
 import { createComponentRepo } from './modules/workOrder/component.repo.js';
 import { componentRoutes } from './modules/workOrder/component.routes.js';
+import { createApplyLimiter } from './modules/apply/apply-limits.js';
+import { createApplyRepo } from './modules/apply/apply.repo.js';
+import { applyRoutes } from './modules/apply/apply.routes.js';
 import { createMaterialImport } from './modules/material/material-import.js';
 import { createMaterialApplyRepo } from './modules/material/material-apply.repo.js';
 import { materialApplyRoutes } from './modules/material/material-apply.routes.js';
@@ -224,6 +227,7 @@ export async function buildApp({
       dayZone,
     }),
   );
+  const captcha = createCaptchaService({ db });
   mount(
     api.auth,
     authRoutes({
@@ -232,7 +236,7 @@ export async function buildApp({
       sessions,
       passwords,
       attempts: createAttemptLimiter({ db, config }),
-      captcha: createCaptchaService({ db }),
+      captcha,
     }),
   );
   // System management (tenants, identities, roles, log, messages); exports read the export configuration.
@@ -497,6 +501,23 @@ export async function buildApp({
   const weather = createWeatherFeed({ repo: warnRepo, jobs, uow, config, log: server.log });
   jobs.work<WeatherJob>('weatherRefresh', (job) => weather.run(job));
   mount(api.warn, warnRoutes({ repo: warnRepo, weather, events, columns, config }));
+  // Applications to join the platform (issue 21): the public form, and the platform's review creating providers.
+  mount(
+    api.apply,
+    applyRoutes({
+      db,
+      repo: createApplyRepo({ db }),
+      uow,
+      config,
+      captcha,
+      limits: createApplyLimiter({ db }),
+      passwords,
+      mail: { outbound },
+      log: server.log,
+      dayZone,
+      uploadDir: path.join(config.dataDir, 'uploads'),
+    }),
+  );
   const statistics = createStatisticsRepo({ db });
   mount(api.statistics, statisticsRoutes({ repo: statistics, monitor: monitorRepo, config }));
   // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,

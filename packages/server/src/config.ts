@@ -39,6 +39,10 @@ export interface Config {
   loginMaxAttempts: number;
   loginMaxAttemptsPerIp: number;
   loginLockMinutes: number;
+  /** Applications (issue 21) from one client IP per hour, and for one e-mail per day; licence uploads per IP per hour. */
+  applyMaxPerIp: number;
+  applyMaxPerEmail: number;
+  applyMaxUploadsPerIp: number;
   exportMaxRows: number;
   trustProxy: boolean;
   logLevel: string;
@@ -197,6 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxAttempts: int('CSMS_LOGIN_MAX_ATTEMPTS', env.CSMS_LOGIN_MAX_ATTEMPTS, 5),
     loginMaxAttemptsPerIp: int('CSMS_LOGIN_MAX_ATTEMPTS_PER_IP', env.CSMS_LOGIN_MAX_ATTEMPTS_PER_IP, 30),
     loginLockMinutes: int('CSMS_LOGIN_LOCK_MINUTES', env.CSMS_LOGIN_LOCK_MINUTES, 15),
+    applyMaxPerIp: int('CSMS_APPLY_MAX_PER_IP', env.CSMS_APPLY_MAX_PER_IP, 5),
+    applyMaxPerEmail: int('CSMS_APPLY_MAX_PER_EMAIL', env.CSMS_APPLY_MAX_PER_EMAIL, 3),
+    applyMaxUploadsPerIp: int('CSMS_APPLY_MAX_UPLOADS_PER_IP', env.CSMS_APPLY_MAX_UPLOADS_PER_IP, 20),
     exportMaxRows: int('CSMS_EXPORT_MAX_ROWS', env.CSMS_EXPORT_MAX_ROWS, 200_000),
     trustProxy: bool(env.CSMS_TRUST_PROXY, false),
     logLevel: env.CSMS_LOG_LEVEL || 'info',

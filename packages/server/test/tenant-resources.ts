@@ -1,9 +1,10 @@
-import { allMenuPaths, allPermissions, api, applyTaskIdOf, taskIdOf, wallClock, type EndpointDef } from '@csms/contract';
+import { allMenuPaths, allPermissions, api, applyReferenceOf, applyTaskIdOf, taskIdOf, wallClock, type EndpointDef } from '@csms/contract';
 import { count, desc, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../src/db/schema.js';
 import { insertAlarm, insertOcppLog, insertPoint, insertStation, insertTransaction } from '../src/modules/monitor/monitor.fixtures.js';
 import { createOperator } from './fixtures.js';
+import { png } from './support/files.js';
 import type { TestServer } from './harness.js';
 
 /**
@@ -1668,6 +1669,44 @@ export const tenantResources: TenantResource[] = [
       { ep: api.car.get, input: (id) => ({ query: { id } }) },
       { ep: api.car.edit, input: (id, env) => ({ body: { id, ...carBody(env.b.providerId) } }) },
       { ep: api.car.remove, input: (id) => ({ body: { ids: [id] } }) },
+    ],
+  },
+  {
+    // Platform-level (issue 21): an application belongs to no provider until approved (then `providerId` names the
+    // provider it made). Only users who see every provider (the super provider's) find one; B, a common provider
+    // holding every permission, finds none. Made signed out through the public form, as applicants do.
+    name: 'application',
+    table: schema.application,
+    create: async (env) => {
+      const form = new FormData();
+      form.append('file', new Blob([png()]), 'licence.png');
+      const res = await fetch(`${env.s.url}/prod-api${api.apply.uploadLicense.path}`, { method: 'POST', body: form });
+      const { data } = (await res.json()) as { data: { fileName: string } };
+      const r = await ok(
+        env.s.call<{ referenceNo: string }>('POST', api.apply.submit.path, {
+          body: {
+            companyName: uniq('Applicant'),
+            contact: 'Li Lei',
+            phone: '13900000000',
+            email: `${uniq('a')}@applicant.test`,
+            licenseNumber: '91310000MA1K000001',
+            licenseImage: data.fileName,
+            address: 'x',
+            expectedPoints: 1,
+            expectedStations: 1,
+            agreed: true,
+          },
+        }),
+      );
+      return Number(r.referenceNo.slice(2));
+    },
+    snapshot: row(schema.application, schema.application.id),
+    notStationScoped: 'Applications are the platform’s, made before any provider or station exists: no station owns them.',
+    endpoints: [
+      { ep: api.apply.get, input: (id) => ({ query: { id } }) },
+      { ep: api.apply.approve, input: (id) => ({ body: { id, validity: 1, authCount: 5, username: uniq('applicant') } }) },
+      { ep: api.apply.reject, input: (id) => ({ body: { id, reason: 'no' } }) },
+      { ep: api.apply.list, input: (id) => ({ query: { page: 1, limit: 10, referenceNo: applyReferenceOf(id) } }), expect: 'emptyList' },
     ],
   },
 ];

@@ -31,6 +31,8 @@ export const userInfo = z.object({
   isShowProvider: z.boolean(),
   /** The server's password rule, which the console's password forms follow. */
   passwordPolicy,
+  /** The password is a one-time one (an approved application's): nothing but changing it is allowed until it is. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
 

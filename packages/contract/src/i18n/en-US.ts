@@ -6,6 +6,7 @@ import { cardsEn } from './areas/cards.en.js';
 import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
 import { workOrderEn } from './areas/work-order.en.js';
+import { applyEn } from './areas/apply.en.js';
 import { materialEn } from './areas/material.en.js';
 import { financeEn } from './areas/finance.en.js';
 import { warnEn } from './areas/warn.en.js';
@@ -175,6 +176,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.fields,
     ...materialEn.fields,
     ...financeEn.fields,
+    ...applyEn.fields,
     ...warnEn.fields,
   },
   enums: {
@@ -221,6 +223,7 @@ export const enUS: Vocabulary = {
       ...workOrderEn.operation,
       ...materialEn.operation,
       ...financeEn.operation,
+      ...applyEn.operation,
       ...warnEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
@@ -242,6 +245,7 @@ export const enUS: Vocabulary = {
       ...workOrderEn.exportSource,
       ...materialEn.exportSource,
       ...financeEn.exportSource,
+      ...applyEn.exportSource,
       ...warnEn.exportSource,
     },
     ...stationEn.enums,
@@ -254,6 +258,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.enums,
     ...materialEn.enums,
     ...financeEn.enums,
+    ...applyEn.enums,
     ...warnEn.enums,
   },
   errors: {
@@ -272,6 +277,7 @@ export const enUS: Vocabulary = {
       badUrl: 'The address of the request is not valid',
     },
     auth: {
+      mustChangePassword: 'Please change your initial password first',
       badCredentials: 'Incorrect username or password',
       accountExpired: 'Your back-office account has expired, please contact after-sales',
       userDisabled: 'Account has been disabled, please contact the system administrator',
@@ -365,6 +371,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.errors,
     ...materialEn.errors,
     ...financeEn.errors,
+    ...applyEn.errors,
     ...warnEn.errors,
   },
   validation: {
@@ -379,6 +386,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.validation,
     ...materialEn.validation,
     ...financeEn.validation,
+    ...applyEn.validation,
     ...warnEn.validation,
   },
 };

@@ -6,6 +6,7 @@ import { cardsZh } from './areas/cards.js';
 import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
 import { workOrderZh } from './areas/work-order.js';
+import { applyZh } from './areas/apply.js';
 import { materialZh } from './areas/material.js';
 import { financeZh } from './areas/finance.js';
 import { warnZh } from './areas/warn.js';
@@ -176,6 +177,7 @@ export const zhCN = {
     ...workOrderZh.fields,
     ...materialZh.fields,
     ...financeZh.fields,
+    ...applyZh.fields,
     ...warnZh.fields,
   },
   enums: {
@@ -222,6 +224,7 @@ export const zhCN = {
       ...workOrderZh.operation,
       ...materialZh.operation,
       ...financeZh.operation,
+      ...applyZh.operation,
       ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
@@ -243,6 +246,7 @@ export const zhCN = {
       ...workOrderZh.exportSource,
       ...materialZh.exportSource,
       ...financeZh.exportSource,
+      ...applyZh.exportSource,
       ...warnZh.exportSource,
     },
     ...stationZh.enums,
@@ -255,6 +259,7 @@ export const zhCN = {
     ...workOrderZh.enums,
     ...materialZh.enums,
     ...financeZh.enums,
+    ...applyZh.enums,
     ...warnZh.enums,
   },
   errors: {
@@ -273,6 +278,7 @@ export const zhCN = {
       badUrl: '请求地址无效',
     },
     auth: {
+      mustChangePassword: '请先修改初始密码',
       badCredentials: '用户名或密码错误',
       accountExpired: '您的后台账号已过期，请联系售后',
       userDisabled: '账号已被停用，请联系系统管理员',
@@ -360,6 +366,7 @@ export const zhCN = {
     ...workOrderZh.errors,
     ...materialZh.errors,
     ...financeZh.errors,
+    ...applyZh.errors,
     ...warnZh.errors,
   },
   validation: {
@@ -374,6 +381,7 @@ export const zhCN = {
     ...workOrderZh.validation,
     ...materialZh.validation,
     ...financeZh.validation,
+    ...applyZh.validation,
     ...warnZh.validation,
   },
 };

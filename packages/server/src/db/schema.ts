@@ -116,6 +116,8 @@ export const systemUser = pgTable(
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     /** Set as a charging user; the cards area links it to a charge user by phone. */
     isChargeUser: boolean('is_charge_user').notNull().default(false),
+    /** A one-time password (an approved application's): the server allows nothing but changing it until it is. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -856,3 +858,4 @@ export * from './schema/work-order.js';
 export * from './schema/material.js';
 export * from './schema/warn.js';
 export * from './schema/finance.js';
+export * from './schema/apply.js';

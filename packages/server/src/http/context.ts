@@ -17,6 +17,8 @@ export interface Principal {
   providerIds: number[] | 'all';
   /** Stations the user is bound to; `null` when unbound (all of the providers' stations). */
   stationIds: number[] | null;
+  /** A one-time password is in use: only endpoints open to any session (change it, sign out) are allowed. */
+  mustChangePassword?: boolean;
 }
 
 export interface RequestCtx {

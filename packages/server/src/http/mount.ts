@@ -150,6 +150,11 @@ export function mountEndpoint<E extends EndpointDef>(app: FastifyInstance, deps:
             const token = tokenOf(req, ep);
             ctx.principal = token && token !== 'conflict' ? await deps.sessions.resolve(token) : null;
             if (!ctx.principal) throw new AppError(Code.UNAUTHORIZED, 'errors.unauthorized');
+            // A one-time password (an approved application's) opens nothing until it is changed: the session's
+            // reads (the console's frame) and its own sign-in endpoints (change password, sign out) only.
+            if (ctx.principal.mustChangePassword && (ep.access !== 'session' || (ep.mutation && ep.resource !== 'auth'))) {
+              throw new AppError(Code.FORBIDDEN, 'errors.auth.mustChangePassword');
+            }
             if (!allowed(ctx.principal, ep.access)) throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
           }
           const params = (parse(ep.params, req.params, ctx, ep.resource) ?? {}) as Record<string, string>;

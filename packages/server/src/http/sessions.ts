@@ -33,6 +33,7 @@ export function createSessionStore({ db, config }: { db: Db; config: Pick<Config
         permissions: role.permissions,
         rolePaths: role.rolePaths,
         stationIds: systemUser.stationIds,
+        mustChangePassword: systemUser.mustChangePassword,
       })
       .from(session)
       .innerJoin(systemUser, eq(systemUser.id, session.userId))

@@ -10,7 +10,7 @@ export const SUBPROTOCOL = 'ocpp1.6';
 
 /** Why a connection attempt was turned away, with the HTTP status it got. */
 export type Refusal = {
-  status: 400 | 401 | 404 | 429 | 503;
+  status: 400 | 401 | 403 | 404 | 429 | 503;
   reason: string;
   point?: { id: number; providerId: number };
   /** 429: seconds until the lockout ends. */
@@ -20,6 +20,7 @@ export type Refusal = {
 const STATUS_TEXT: Record<Refusal['status'], string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   429: 'Too Many Requests',
   503: 'Service Unavailable',
@@ -91,11 +92,14 @@ export function createAdmission({
     if (!point) {
       if (!config.autoRegister) return { status: 404, reason: 'unknownIdentity' };
       if (!credentials && !config.allowNoAuth) return { status: 401, reason: 'noCredentials' };
-      const { pointId, providerId } = await autoRegister(db, identity, {
+      const registered = await autoRegister(db, identity, {
         providerId: config.autoRegisterProvider,
         timeZone: timeZone,
         ocppKeyHash: credentials ? hashOcppKey(credentials.password) : null,
       });
+      // The provider's authorised point count is reached: refused like an unknown identity, with its own reason.
+      if (!registered) return { status: 403, reason: 'pointLimit' };
+      const { pointId, providerId } = registered;
       logger.info({ serialNumber: identity, pointId, providerId }, 'ocpp: charger auto-registered');
       await audit
         ?.write({

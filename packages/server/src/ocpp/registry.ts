@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { chargePoint, provider, station } from '../db/schema.js';
+import { pointQuotaFull } from '../lib/point-quota.js';
 import type { MeterState } from './meter.js';
 
 /**
@@ -280,13 +281,25 @@ export async function autoRegister(
   db: Db,
   serialNumber: string,
   opts: { providerId: number | undefined; timeZone: string; ocppKeyHash: string | null },
-): Promise<{ pointId: number; providerId: number }> {
+): Promise<{ pointId: number; providerId: number } | null> {
+  // One transaction: the provider's row stays locked from the count to the insert.
+  return db.transaction((tx) => register(tx as unknown as Db, serialNumber, opts));
+}
+
+/** Null when the provider's authorised point count is reached. */
+async function register(
+  db: Db,
+  serialNumber: string,
+  opts: { providerId: number | undefined; timeZone: string; ocppKeyHash: string | null },
+): Promise<{ pointId: number; providerId: number } | null> {
   let providerId = opts.providerId;
   if (providerId === undefined) {
     const [sup] = await db.select({ id: provider.id }).from(provider).where(eq(provider.type, 'super')).orderBy(asc(provider.id)).limit(1);
     if (!sup) throw new Error('no super provider to auto-register chargers into');
     providerId = sup.id;
   }
+  // The provider's authorised point count holds for chargers that register themselves too.
+  if (await pointQuotaFull(db, providerId)) return null;
   const stationId = await unassignedStation(db, providerId, opts.timeZone);
   const [created] = await db
     .insert(chargePoint)

@@ -122,6 +122,7 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
         // The provider panel and columns are for users who see more than their own provider.
         isShowProvider: p.providerIds === 'all' || p.providerIds.length > 1,
         passwordPolicy: passwords.policy,
+        mustChangePassword: row.user.mustChangePassword,
       };
       return info;
     },
@@ -141,7 +142,7 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
       if (body.oldPwd === body.newPwd) throw badField('newPwd', 'errors.auth.samePassword');
       await db
         .update(systemUser)
-        .set({ passwordHash: await hashPassword(body.newPwd) })
+        .set({ passwordHash: await hashPassword(body.newPwd), mustChangePassword: false })
         .where(eq(systemUser.id, p.userId));
       // Every session of the user ends, this one included: the console signs in again.
       await sessions.revokeUser(p.userId);

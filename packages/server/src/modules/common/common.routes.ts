@@ -1,25 +1,24 @@
 import type { DayZone } from '../../lib/day-zone.js';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
-import { ADMIN_ROLE, Code, dictEntries, fieldLabel, hasBadText, uploadKinds, type commonApi } from '@csms/contract';
+import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { storedFile } from '../../db/schema.js';
 import type { RequestCtx } from '../../http/context.js';
-import { AppError, badField, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
 import { API_PREFIX, external, type Handlers } from '../../http/mount.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { SessionStore } from '../../http/sessions.js';
 import { SCOPE_CHANGED, type EventHub } from '../../lib/events.js';
 import { canSeeProvider } from '../../lib/scope.js';
-import { contentDisposition, fileHeaders, sniffUpload } from '../../lib/stored-files.js';
+import { contentDisposition, fileHeaders } from '../../lib/stored-files.js';
 import { financeHolds } from '../finance/stored-upload.js';
+import { receiveUpload } from '../../lib/upload-receive.js';
 
 type StoredFileRow = typeof storedFile.$inferSelect;
 
@@ -159,47 +158,15 @@ export function commonRoutes({
     upload: external(async ({ req, query, ctx, audit }) => {
       const kindName = query.kind ?? 'file';
       const kind = uploadKinds[kindName];
-      const badType = () =>
-        badField('file', kindName === 'image' ? 'errors.upload.badImageType' : 'errors.upload.badType', { types: kind.types.join('/') });
-      if (!req.isMultipart()) throw badField('file', 'errors.upload.missing');
-      const part = await req.file({ limits: { fileSize: kind.maxMb * 1024 * 1024, files: 1 } });
-      if (!part) throw badField('file', 'errors.upload.missing');
-      const originalName = path.basename(part.filename).slice(0, 255);
-      if (hasBadText(originalName)) {
-        part.file.resume();
-        throw badField('file', 'validation.badCharacter', { field: fieldLabel(ctx.lang, 'upload', 'file') });
-      }
-      audit.operand = `file:${originalName}`;
-      const ext = path.extname(originalName).slice(1).toLowerCase();
-      if (!(kind.types as readonly string[]).includes(ext)) {
-        part.file.resume();
-        throw badType();
-      }
-      const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
-      const fileName = `${day}/${randomUUID()}.${ext}`;
-      const full = path.join(uploadDir, fileName);
-      // Written aside and moved into place only once its bytes passed: a refused or broken upload leaves nothing.
-      const incoming = path.join(uploadDir, '.incoming', randomUUID());
-      await fs.promises.mkdir(path.dirname(incoming), { recursive: true });
-      try {
-        await pipeline(part.file, fs.createWriteStream(incoming));
-        if (part.file.truncated) throw badField('file', 'errors.upload.tooLarge', { n: kind.maxMb });
-        const mime = await sniffUpload(incoming, ext);
-        if (!mime) throw badType();
-        const { size } = await fs.promises.stat(incoming);
-        await fs.promises.mkdir(path.dirname(full), { recursive: true });
-        await fs.promises.rename(incoming, full);
-        const p = ctx.principal;
-        await db
-          .insert(storedFile)
-          .values({ providerId: p.providerId, fileName, originalName, mime, sizeBytes: size, uploadedBy: p.userId })
-          .catch(async (err: unknown) => {
-            await fs.promises.rm(full, { force: true });
-            throw err;
-          });
-      } finally {
-        await fs.promises.rm(incoming, { force: true });
-      }
+      const p = ctx.principal;
+      const { fileName, originalName } = await receiveUpload(
+        { db, uploadDir },
+        req,
+        ctx.lang,
+        { ...kind, badTypeKey: kindName === 'image' ? 'errors.upload.badImageType' : 'errors.upload.badType' },
+        { providerId: p.providerId, uploadedBy: p.userId },
+        (name) => (audit.operand = `file:${name}`),
+      );
       return { fileName, originalName, url: `${API_PREFIX}/common/download/resource?resource=${encodeURIComponent(fileName)}` };
     }),
     // A GET never deletes: a link or an <img> that the session cookie authorises must not remove a file.

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { chargePoint, chargingTransaction, connector, localControllerPoint, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { assertPointQuota } from '../../lib/point-quota.js';
 import { lowerLike } from '../../lib/text-search.js';
 
 export interface PointFilter {
@@ -149,6 +150,8 @@ export function createPointRepo({ db }: { db: Db }) {
   };
 
   return {
+    /** Refuses (409) when the provider's authorised point count is reached; locks its row until the change commits. */
+    assertQuota: (providerId: number) => assertPointQuota(db, providerId),
     async list(p: Principal, f: PointFilter, page: number, limit: number) {
       const cond = where(p, filterSql(f));
       const [rows, [total]] = await Promise.all([

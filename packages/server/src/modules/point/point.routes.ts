@@ -52,6 +52,7 @@ export function pointRoutes({ repo, events, config, columns, onPointChanged }: D
       const st = await repo.station(p, body.stationId);
       if (!st) throw notFound();
       if (await repo.serialTaken(body.serialNumber)) throw taken(body.serialNumber);
+      await repo.assertQuota(st.providerId);
       // Shown once in this reply; only a salted hash is kept (DESIGN.md §5).
       const ocppKey = generateOcppKey();
       let id: number;
@@ -91,6 +92,7 @@ export function pointRoutes({ repo, events, config, columns, onPointChanged }: D
       if (target.providerId !== point.providerId && !point.needsPlacement) {
         throw conflict('errors.point.moveOtherProvider', { name: target.name }, 'stationId');
       }
+      if (target.providerId !== point.providerId) await repo.assertQuota(target.providerId);
       await repo.move(point.id, {
         stationId: target.id,
         providerId: target.providerId,

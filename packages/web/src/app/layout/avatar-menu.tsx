@@ -64,8 +64,13 @@ export function AvatarMenu({ compact }: { compact?: boolean }) {
         </Space>
       </Dropdown>
       <Suspense fallback={null}>
-        {dialog === 'password' && (
-          <ChangePasswordDialog userName={info?.user.username} onClose={() => setDialog(null)} onChanged={forcedSignOut} />
+        {(dialog === 'password' || info?.mustChangePassword === true) && (
+          <ChangePasswordDialog
+            userName={info?.user.username}
+            forced={info?.mustChangePassword === true}
+            onClose={() => setDialog(null)}
+            onChanged={forcedSignOut}
+          />
         )}
         {dialog === 'app' && <AppDownloadDialog onClose={() => setDialog(null)} />}
       </Suspense>

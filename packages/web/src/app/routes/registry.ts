@@ -164,6 +164,23 @@ export const screens: ScreenDef[] = [
     titleKey: 'message.title',
     noCache: true,
   },
+  // Applications to join the platform (issue 21): applicant management (hidden in the menu) and the applicant's page.
+  { path: '/apply/applyRecord', component: lazyScreen(() => import('../../features/apply/apply-record.page')), noCache: true },
+  {
+    path: '/apply/applyRecord/info/:id',
+    component: lazyScreen(() => import('../../features/apply/apply-info.page')),
+    hidden: true,
+    noCache: true,
+    activeMenu: '/apply/applyRecord',
+    titleKey: 'apply.infoTitle',
+  },
+  // The public application form (spec §2); see publicPaths.
+  {
+    path: '/applyForm',
+    component: lazyScreen(() => import('../../features/apply/apply-form.page')),
+    hidden: true,
+    titleKey: 'apply.formTitle',
+  },
   // Public pages for drivers (spec: Disclaimer, Privacy Agreement); see publicPaths.
   {
     path: '/disclaimer/:key',

@@ -1,6 +1,6 @@
 import { api, editPasswordSchema, translateWith } from '@csms/contract';
-import { App, Form, Input, Modal, type FormRule } from 'antd';
-import { useMemo, useState } from 'react';
+import { Alert, App, Form, Input, Modal, type FormRule } from 'antd';
+import { useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { vocabularyLookup } from '../../i18n';
 import { ApiError, call } from '../../shared/api/client';
@@ -28,10 +28,12 @@ export interface ChangePasswordDialogProps {
   onClose(): void;
   /** Called 1 s after a successful change: the session is gone, the shell logs out. */
   onChanged(): void;
+  /** A one-time password is in use: the dialog cannot be dismissed (the server allows nothing else). */
+  forced?: boolean;
 }
 
 /** Change-password dialog of the avatar menu (spec §5). */
-export default function ChangePasswordDialog({ userName, onClose, onChanged }: ChangePasswordDialogProps) {
+export default function ChangePasswordDialog({ userName, onClose, onChanged, forced }: ChangePasswordDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
@@ -66,7 +68,13 @@ export default function ChangePasswordDialog({ userName, onClose, onChanged }: C
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
+      {...(forced
+        ? { closable: false, keyboard: false, mask: { closable: false }, footer: (_: unknown, { OkBtn }: { OkBtn: FC }) => <OkBtn /> }
+        : {})}
     >
+      {forced && (
+        <Alert type="warning" showIcon title={t('auth.mustChangeHint')} style={{ marginBottom: 16 }} data-testid="must-change-password" />
+      )}
       <Form form={form} layout="vertical" onFinish={submit} autoComplete="off">
         <Form.Item name="oldPwd" label={t('fields.auth.oldPwd')} rules={[rule('oldPwd')]}>
           <Input.Password autoComplete="current-password" />

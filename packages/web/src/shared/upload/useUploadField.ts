@@ -13,6 +13,8 @@ export interface UploadFieldProps extends Partial<UploadLimits> {
   /** Which part of the upload reply the value keeps: `url` (default, directly fetchable) or `fileName`. */
   valueField?: keyof Pick<UploadReply, 'url' | 'fileName'>;
   disabled?: boolean;
+  /** Sends the file elsewhere than /common/upload (a signed-out form's own endpoint, with its own limits). */
+  uploader?: (file: Blob) => Promise<UploadReply>;
 }
 
 const stored = (f: UploadFile): string | undefined => (typeof f.response === 'string' ? f.response : undefined);
@@ -68,7 +70,7 @@ export function useUploadField(kind: UploadKind, props: UploadFieldProps, defaul
   };
 
   const customRequest: UploadProps['customRequest'] = ({ file, onSuccess, onError }) => {
-    uploadFile(kind, file as Blob).then(
+    (props.uploader ? props.uploader(file as Blob) : uploadFile(kind, file as Blob)).then(
       (reply) => onSuccess?.(reply[valueField] || reply.url || reply.fileName),
       (err: unknown) => {
         if (err instanceof UploadTransportError) feedback.message.error(t(kind === 'image' ? 'upload.imageFailed' : 'upload.fileFailed'));

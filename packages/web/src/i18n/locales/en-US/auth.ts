@@ -22,6 +22,7 @@ export default {
   permiEmpty: 'Please set the operation permission values',
   roleEmpty: 'Please set the role permission values',
   changePassword: 'Change password',
+  mustChangeHint: 'This is a one-time initial password: set a new password first, then sign in again with it.',
   pwdChanged: 'Password changed, please sign in again',
   appDownload: 'App download',
   appDownloadHint: 'Scan the QR code with your phone to download the app',

@@ -28,6 +28,7 @@ import reservation from './reservation';
 import workOrder, { serviceArea } from './workOrder';
 import material, { materialApply } from './material';
 import { corporateTransfer, invoice, transferRecord } from './finance';
+import apply from './apply';
 import warn, { stationWeather } from './warn';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
@@ -68,6 +69,7 @@ export const enUS: UiCatalogue = {
   corporateTransfer,
   transferRecord,
   invoice,
+  apply,
   warn,
   stationWeather,
   ...maintenance,

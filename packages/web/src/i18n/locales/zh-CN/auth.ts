@@ -21,6 +21,7 @@ export default {
   permiEmpty: '请设置操作权限标签值',
   roleEmpty: '请设置角色权限标签值',
   changePassword: '修改密码',
+  mustChangeHint: '这是一次性初始密码：请先设置新密码，设置后请用新密码重新登录。',
   pwdChanged: '密码重置成功，请重新登录',
   appDownload: 'App 下载',
   appDownloadHint: '使用手机扫描二维码下载 App',
