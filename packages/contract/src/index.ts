@@ -42,6 +42,7 @@ export * from './api/reservation.js';
 export * from './api/work-order.js';
 export * from './api/material.js';
 export * from './api/warn.js';
+export * from './api/operations.js';
 export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
 export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
 export * from './api/firmware.js';
@@ -58,6 +59,7 @@ import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
 import { warnApi } from './api/warn.js';
+import { memberApi, memberLevelApi } from './api/operations.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
@@ -122,6 +124,8 @@ export const api = {
   material: materialApi,
   materialApply: materialApplyApi,
   warn: warnApi,
+  memberLevel: memberLevelApi,
+  member: memberApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -109,6 +109,14 @@ export const permissionCatalogue: PermissionGroup[] = [
   },
   // Warning management (issue 17 item 3): forecast warnings and manual ones; `rules` edits the thresholds, `refresh` fetches now.
   { menu: '/workOrder/warnManage', permissions: actions('workOrder:warn', [...CRUD, 'rules', 'refresh']) },
+  // Operations (issue 19): membership levels and members (override sets a user's level for a while; recompute runs the nightly job now).
+  {
+    menu: '/operateManagement/membershipManage',
+    permissions: [
+      ...actions('operate:memberLevel', CRUD),
+      ...actions('operate:member', ['list', 'query', 'override', 'recompute', 'export']),
+    ],
+  },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [

@@ -94,6 +94,11 @@ import { createPointRepo } from './modules/point/point.repo.js';
 import { pointRoutes } from './modules/point/point.routes.js';
 import { createLedger } from './modules/cards/ledger.js';
 import { createBilling } from './modules/billing/settle.js';
+import { createDiscounts } from './modules/operations/discounts.js';
+import { createMembership } from './modules/operations/membership.js';
+import { createMembershipRepo } from './modules/operations/membership.repo.js';
+import { memberLevelRoutes, memberRoutes } from './modules/operations/membership.routes.js';
+import { createMemberLevelJob } from './modules/operations/member-level.job.js';
 import { createPriceRepo } from './modules/price/price.repo.js';
 import { priceRoutes } from './modules/price/price.routes.js';
 import { createChargeRecordRepo } from './modules/chargeRecord/chargeRecord.repo.js';
@@ -279,7 +284,9 @@ export async function buildApp({
   // Money moves only through the ledger; billing settles each finished session inside its Stop's transaction
   // (one commit for both), and after the reply when that failed.
   const ledger = createLedger({ db });
-  const billing = createBilling({ db, ledger });
+  // Operations (issue 19): member levels give their discount at settlement, in its transaction, and follow it.
+  const membership = createMembership({ db });
+  const billing = createBilling({ db, ledger, hooks: createDiscounts({ membership }) });
   const ocpp = createOcpp({
     server: server.server,
     // Chargers' traffic never runs inside an operator's request: the plain database.
@@ -492,6 +499,12 @@ export async function buildApp({
   const weather = createWeatherFeed({ repo: warnRepo, jobs, uow, config, log: server.log });
   jobs.work<WeatherJob>('weatherRefresh', (job) => weather.run(job));
   mount(api.warn, warnRoutes({ repo: warnRepo, weather, events, columns, config }));
+  // Operations (issue 19): membership levels, recomputed with each settlement and nightly on the job queue.
+  const membershipRepo = createMembershipRepo({ db });
+  mount(api.memberLevel, memberLevelRoutes({ repo: membershipRepo, events, columns, config }));
+  mount(api.member, memberRoutes({ repo: membershipRepo, membership, events, columns, config }));
+  const memberLevelJob = createMemberLevelJob({ membership, jobs, timeZone: config.timeZone, log: server.log });
+  jobs.work<{ night: string }>('memberLevels', (job) => memberLevelJob.run(job));
   const statistics = createStatisticsRepo({ db });
   mount(api.statistics, statisticsRoutes({ repo: statistics, config }));
   // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,
@@ -541,7 +554,7 @@ export async function buildApp({
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
-    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start()]).catch((err: unknown) =>
+    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start(), memberLevelJob.start()]).catch((err: unknown) =>
       server.log.error({ err }, 'jobs: queueing at start-up failed'),
     );
   });

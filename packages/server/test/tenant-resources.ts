@@ -99,6 +99,7 @@ const stationCol = (table: PgTable, idCol: unknown, stationCol: unknown) => asyn
 const txStation = stationCol(schema.chargingTransaction, schema.chargingTransaction.id, schema.chargingTransaction.stationId);
 const NO_STATION = {
   provider: 'Rows of the provider tree and its people and roles hang on no station: binding narrows stations, not administration.',
+  operations: "Membership levels and members are the provider's, valid at any of its stations: no station owns them.",
   cards: "Charge users, groups, cards, cars and their ledger are the provider's, usable at any of its stations: no station owns them.",
 };
 
@@ -278,6 +279,22 @@ async function ensureBOwn(env: TenantEnv) {
   bOwn.car = (await as<{ id: number }>(api.car.add.path, carBody(env.b.providerId))).id;
 }
 
+const levelBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Lv'),
+  sortOrder: 1 + (++n % 99),
+  basis: 'spend',
+  threshold: 100,
+  discountPercent: 5,
+  validityDays: 30,
+});
+const memberLevels = new Map<number, number>();
+const overrideBody = (id: number, overrideLevelId: number) => ({
+  id,
+  overrideLevelId,
+  overrideReason: 'conformance',
+  overrideUntil: new Date(Date.now() + 86_400_000).toISOString(),
+});
 const materialBody = (providerId: number) => ({ partsNumber: uniq('PN'), name: 'Contactor', stock: 5, providerId });
 const applyBody = (workOrderTaskId: string, materialId: number) => ({
   workOrderTaskId,
@@ -1122,6 +1139,61 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.workOrder.removeArea, input: (id) => ({ body: { id } }) },
       { ep: api.workOrder.userOptions, input: (_id, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+    ],
+  },
+  {
+    name: 'memberLevel',
+    table: schema.memberLevel,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.memberLevel.add.path, { token: env.a.token, body: levelBody(env.a.providerId) })))
+        .id,
+    snapshot: row(schema.memberLevel, schema.memberLevel.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.memberLevel.get, input: (id) => ({ query: { id } }) },
+      { ep: api.memberLevel.add, input: (_id, env) => ({ body: levelBody(env.a.providerId) }) },
+      { ep: api.memberLevel.edit, input: (id) => ({ body: { id, ...levelBody(0), providerId: undefined } }) },
+      { ep: api.memberLevel.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.memberLevel.options, input: (_id, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+      {
+        ep: api.memberLevel.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.memberLevel.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    // A charge user of A with an override to a level of A: the membership row, by the charge user's id.
+    name: 'memberStatus',
+    table: schema.memberStatus,
+    create: async (env) => {
+      const user = await ok(
+        env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+          token: env.a.token,
+          body: { account: uniq('mem'), userType: 'card', providerId: env.a.providerId },
+        }),
+      );
+      const level = await ok(
+        env.s.call<{ id: number }>('POST', api.memberLevel.add.path, { token: env.a.token, body: levelBody(env.a.providerId) }),
+      );
+      memberLevels.set(user.id, level.id);
+      await ok(env.s.call('POST', api.member.override.path, { token: env.a.token, body: overrideBody(user.id, level.id) }));
+      return user.id;
+    },
+    snapshot: row(schema.memberStatus, schema.memberStatus.chargeUserId),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.member.get, input: (id) => ({ query: { id } }) },
+      { ep: api.member.override, input: (id) => ({ body: overrideBody(id, memberLevels.get(id) ?? 0) }) },
+      { ep: api.member.clearOverride, input: (id) => ({ body: { id } }) },
+      { ep: api.member.recompute, input: (_id, env) => ({ body: { providerId: env.a.providerId } }) },
+      {
+        ep: api.member.list,
+        input: (id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId, levelId: memberLevels.get(id) ?? 0 } }),
+        expect: 'emptyList',
+      },
+      { ep: api.member.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
   },
   {

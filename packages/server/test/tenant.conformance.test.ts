@@ -50,6 +50,8 @@ const ID_FIELDS = [
   'chargingProfileId',
   'taskId',
   'serviceManId',
+  'levelId',
+  'overrideLevelId',
 ];
 
 describe('the registry', () => {

@@ -7,6 +7,7 @@ import { priceEn } from './areas/price.en.js';
 import { recordsEn } from './areas/records.en.js';
 import { workOrderEn } from './areas/work-order.en.js';
 import { materialEn } from './areas/material.en.js';
+import { operationsEn } from './areas/operations.en.js';
 import { warnEn } from './areas/warn.en.js';
 import { maintenanceEn } from './areas/maintenance.en.js';
 import { smartEn } from './areas/smart.en.js';
@@ -173,6 +174,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.fields,
     ...workOrderEn.fields,
     ...materialEn.fields,
+    ...operationsEn.fields,
     ...warnEn.fields,
   },
   enums: {
@@ -218,6 +220,7 @@ export const enUS: Vocabulary = {
       ...maintenanceEn.operation,
       ...workOrderEn.operation,
       ...materialEn.operation,
+      ...operationsEn.operation,
       ...warnEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
@@ -238,6 +241,7 @@ export const enUS: Vocabulary = {
       ...maintenanceEn.exportSource,
       ...workOrderEn.exportSource,
       ...materialEn.exportSource,
+      ...operationsEn.exportSource,
       ...warnEn.exportSource,
     },
     ...stationEn.enums,
@@ -249,6 +253,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.enums,
     ...workOrderEn.enums,
     ...materialEn.enums,
+    ...operationsEn.enums,
     ...warnEn.enums,
   },
   errors: {
@@ -359,6 +364,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.errors,
     ...workOrderEn.errors,
     ...materialEn.errors,
+    ...operationsEn.errors,
     ...warnEn.errors,
   },
   validation: {
@@ -372,6 +378,7 @@ export const enUS: Vocabulary = {
     ...maintenanceEn.validation,
     ...workOrderEn.validation,
     ...materialEn.validation,
+    ...operationsEn.validation,
     ...warnEn.validation,
   },
 };

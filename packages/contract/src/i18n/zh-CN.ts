@@ -7,6 +7,7 @@ import { priceZh } from './areas/price.js';
 import { recordsZh } from './areas/records.js';
 import { workOrderZh } from './areas/work-order.js';
 import { materialZh } from './areas/material.js';
+import { operationsZh } from './areas/operations.js';
 import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
 import { smartZh } from './areas/smart.js';
@@ -174,6 +175,7 @@ export const zhCN = {
     ...maintenanceZh.fields,
     ...workOrderZh.fields,
     ...materialZh.fields,
+    ...operationsZh.fields,
     ...warnZh.fields,
   },
   enums: {
@@ -219,6 +221,7 @@ export const zhCN = {
       ...maintenanceZh.operation,
       ...workOrderZh.operation,
       ...materialZh.operation,
+      ...operationsZh.operation,
       ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
@@ -239,6 +242,7 @@ export const zhCN = {
       ...maintenanceZh.exportSource,
       ...workOrderZh.exportSource,
       ...materialZh.exportSource,
+      ...operationsZh.exportSource,
       ...warnZh.exportSource,
     },
     ...stationZh.enums,
@@ -250,6 +254,7 @@ export const zhCN = {
     ...maintenanceZh.enums,
     ...workOrderZh.enums,
     ...materialZh.enums,
+    ...operationsZh.enums,
     ...warnZh.enums,
   },
   errors: {
@@ -354,6 +359,7 @@ export const zhCN = {
     ...maintenanceZh.errors,
     ...workOrderZh.errors,
     ...materialZh.errors,
+    ...operationsZh.errors,
     ...warnZh.errors,
   },
   validation: {
@@ -367,6 +373,7 @@ export const zhCN = {
     ...maintenanceZh.validation,
     ...workOrderZh.validation,
     ...materialZh.validation,
+    ...operationsZh.validation,
     ...warnZh.validation,
   },
 };

@@ -13,6 +13,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
       groupId: 'User group',
       groupName: 'User group',
       memberLevel: 'Member level',
+      memberLevelName: 'Member level',
       providerId: 'Provider',
       providerName: 'Provider',
       cardCount: 'Cards',

@@ -12,6 +12,7 @@ export const cardsZh = {
       groupId: '用户分组',
       groupName: '用户分组',
       memberLevel: '会员等级',
+      memberLevelName: '会员等级',
       providerId: '运营商',
       providerName: '运营商',
       cardCount: '卡数量',

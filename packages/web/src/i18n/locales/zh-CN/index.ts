@@ -27,6 +27,7 @@ import reservation from './reservation';
 import workOrder, { serviceArea } from './workOrder';
 import material, { materialApply } from './material';
 import warn, { stationWeather } from './warn';
+import operations from './operations';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
 
@@ -65,6 +66,7 @@ export const zhCN = {
   materialApply,
   warn,
   stationWeather,
+  ...operations,
   ...maintenance,
   ...maintainRecords,
 };
