@@ -59,7 +59,7 @@ import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
 import { warnApi } from './api/warn.js';
-import { memberApi, memberLevelApi } from './api/operations.js';
+import { memberApi, memberLevelApi, voucherApi, voucherTemplateApi } from './api/operations.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
@@ -126,6 +126,8 @@ export const api = {
   warn: warnApi,
   memberLevel: memberLevelApi,
   member: memberApi,
+  voucherTemplate: voucherTemplateApi,
+  voucher: voucherApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -117,6 +117,14 @@ export const permissionCatalogue: PermissionGroup[] = [
       ...actions('operate:member', ['list', 'query', 'override', 'recompute', 'export']),
     ],
   },
+  // Vouchers (issue 19): templates, and vouchers issued from them (issue by hand or to a group, revoke).
+  {
+    menu: '/operateManagement/voucherManage',
+    permissions: [
+      ...actions('operate:voucherTemplate', CRUD),
+      ...actions('operate:voucher', ['list', 'query', 'issue', 'revoke', 'export']),
+    ],
+  },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [

@@ -99,6 +99,8 @@ import { createMembership } from './modules/operations/membership.js';
 import { createMembershipRepo } from './modules/operations/membership.repo.js';
 import { memberLevelRoutes, memberRoutes } from './modules/operations/membership.routes.js';
 import { createMemberLevelJob } from './modules/operations/member-level.job.js';
+import { createVoucherRepo } from './modules/operations/voucher.repo.js';
+import { voucherRoutes, voucherTemplateRoutes } from './modules/operations/voucher.routes.js';
 import { createPriceRepo } from './modules/price/price.repo.js';
 import { priceRoutes } from './modules/price/price.routes.js';
 import { createChargeRecordRepo } from './modules/chargeRecord/chargeRecord.repo.js';
@@ -503,6 +505,10 @@ export async function buildApp({
   const membershipRepo = createMembershipRepo({ db });
   mount(api.memberLevel, memberLevelRoutes({ repo: membershipRepo, events, columns, config }));
   mount(api.member, memberRoutes({ repo: membershipRepo, membership, events, columns, config }));
+  // Vouchers: templates, issued by hand or to a group; settlement uses the best one once (a conditional update).
+  const vouchers = createVoucherRepo({ db });
+  mount(api.voucherTemplate, voucherTemplateRoutes({ repo: vouchers, events, columns, config }));
+  mount(api.voucher, voucherRoutes({ repo: vouchers, events, columns, config }));
   const memberLevelJob = createMemberLevelJob({ membership, jobs, timeZone: config.timeZone, log: server.log });
   jobs.work<{ night: string }>('memberLevels', (job) => memberLevelJob.run(job));
   const statistics = createStatisticsRepo({ db });

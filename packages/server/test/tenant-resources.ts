@@ -289,6 +289,15 @@ const levelBody = (providerId: number) => ({
   validityDays: 30,
 });
 const memberLevels = new Map<number, number>();
+const templateBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Vt'),
+  kind: 'amount',
+  value: 100,
+  minBillCents: 0,
+  stationIds: [],
+  validDays: 30,
+});
 const overrideBody = (id: number, overrideLevelId: number) => ({
   id,
   overrideLevelId,
@@ -1194,6 +1203,67 @@ export const tenantResources: TenantResource[] = [
         expect: 'emptyList',
       },
       { ep: api.member.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'voucherTemplate',
+    table: schema.voucherTemplate,
+    create: async (env) =>
+      (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.voucherTemplate.add.path, { token: env.a.token, body: templateBody(env.a.providerId) }),
+        )
+      ).id,
+    snapshot: row(schema.voucherTemplate, schema.voucherTemplate.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.voucherTemplate.get, input: (id) => ({ query: { id } }) },
+      { ep: api.voucherTemplate.add, input: (_id, env) => ({ body: templateBody(env.a.providerId) }) },
+      { ep: api.voucherTemplate.edit, input: (id) => ({ body: { id, ...templateBody(0), providerId: undefined } }) },
+      { ep: api.voucherTemplate.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.voucherTemplate.options, input: () => ({ query: { limit: 100 } }), expect: 'emptyArray' },
+      {
+        ep: api.voucherTemplate.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.voucherTemplate.export,
+        input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      // B's own users, A's template: not found.
+      { ep: api.voucher.issue, input: (id, env) => ({ body: { templateId: id, chargeUserIds: [env.bOther.id] } }) },
+    ],
+  },
+  {
+    // A voucher of A's template issued to a charge user of A.
+    name: 'voucher',
+    table: schema.voucher,
+    create: async (env) => {
+      const user = await ok(
+        env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+          token: env.a.token,
+          body: { account: uniq('vch'), userType: 'card', providerId: env.a.providerId },
+        }),
+      );
+      const t = await ok(
+        env.s.call<{ id: number }>('POST', api.voucherTemplate.add.path, { token: env.a.token, body: templateBody(env.a.providerId) }),
+      );
+      await ok(env.s.call('POST', api.voucher.issue.path, { token: env.a.token, body: { templateId: t.id, chargeUserIds: [user.id] } }));
+      const [v] = await env.s.database.db
+        .select({ id: schema.voucher.id })
+        .from(schema.voucher)
+        .where(eq(schema.voucher.chargeUserId, user.id));
+      return v!.id;
+    },
+    snapshot: row(schema.voucher, schema.voucher.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.voucher.get, input: (id) => ({ query: { id } }) },
+      { ep: api.voucher.revoke, input: (id) => ({ body: { id, revokeReason: 'conformance' } }) },
+      { ep: api.voucher.list, input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.voucher.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
   },
   {

@@ -52,6 +52,7 @@ const ID_FIELDS = [
   'serviceManId',
   'levelId',
   'overrideLevelId',
+  'templateId',
 ];
 
 describe('the registry', () => {

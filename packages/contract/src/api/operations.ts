@@ -124,3 +124,149 @@ export const memberApi = {
   }),
   export: mb.export(memberFilter),
 };
+
+/**
+ * Vouchers (issue 19 item 3): templates (amount or percent off the service fee, a minimum bill,
+ * stations, validity in days from issue or between fixed dates) and vouchers issued from them to
+ * users by hand, to a whole user group, or by an activity. Statuses unused, used, expired (an unused
+ * one past its end, evaluated when read) and revoked. At settlement the best applicable voucher is
+ * used, at most once.
+ */
+export const voucherKinds = ['amount', 'percent'] as const;
+export type VoucherKind = (typeof voucherKinds)[number];
+export const voucherStatuses = ['unused', 'used', 'expired', 'revoked'] as const;
+export type VoucherStatus = (typeof voucherStatuses)[number];
+/** Most vouchers one issue creates (a group's members, or the users chosen). */
+export const VOUCHER_MAX_ISSUE = 10_000;
+
+export const voucherTemplateDto = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  name: z.string(),
+  kind: z.enum(voucherKinds),
+  /** Cents off (`amount`) or percent off (`percent`). */
+  value: z.number(),
+  minBillCents: z.number(),
+  /** Empty: every station of the provider. */
+  stationIds: z.array(z.number()),
+  validDays: z.number().nullable(),
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+  issuedCount: z.number(),
+  usedCount: z.number(),
+  createTime: z.string(),
+  updateTime: z.string(),
+});
+export type VoucherTemplateDto = z.infer<typeof voucherTemplateDto>;
+
+const templateFields = {
+  name: z.string().trim().min(1).max(50),
+  kind: z.enum(voucherKinds),
+  value: z.number().int().min(1).max(100_000_000),
+  minBillCents: z.number().int().min(0).max(100_000_000),
+  stationIds: z.array(z.number().int().positive()).max(500).default([]),
+  validDays: z.number().int().min(1).max(3650).nullable().optional(),
+  validFrom: z.coerce.date().nullable().optional(),
+  validTo: z.coerce.date().nullable().optional(),
+};
+type TemplateShape = { kind: VoucherKind; value: number; validDays?: number | null; validFrom?: Date | null; validTo?: Date | null };
+/** A percent is at most 100; validity is days, or both fixed dates in order. */
+const templateRules = <T extends z.ZodType<TemplateShape>>(s: T) =>
+  s
+    .refine((b) => b.kind !== 'percent' || b.value <= 100, { message: 'validation.voucherPercent', path: ['value'] })
+    .refine((b) => (b.validDays ?? null) !== null || (b.validFrom && b.validTo), {
+      message: 'validation.voucherValidity',
+      path: ['validDays'],
+    })
+    .refine((b) => !b.validFrom || !b.validTo || b.validFrom < b.validTo, { message: 'validation.voucherDates', path: ['validTo'] });
+export const voucherTemplateCreate = templateRules(z.object({ ...templateFields, providerId: z.number().int().positive() }));
+export const voucherTemplateEdit = templateRules(z.object({ id: z.number().int().positive(), ...templateFields }));
+export const voucherTemplateFilter = z.object({
+  name: optText(50),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+
+export const voucherDto = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  templateId: z.number(),
+  name: z.string(),
+  kind: z.enum(voucherKinds),
+  value: z.number(),
+  minBillCents: z.number(),
+  chargeUserId: z.number(),
+  account: z.string(),
+  status: z.enum(voucherStatuses),
+  validFrom: z.string(),
+  validUntil: z.string(),
+  issuedByName: z.string().nullable(),
+  activityId: z.number().nullable(),
+  usedTime: z.string().nullable(),
+  transactionId: z.number().nullable(),
+  discountCents: z.number().nullable(),
+  revokeReason: z.string().nullable(),
+  createTime: z.string(),
+});
+export type VoucherDto = z.infer<typeof voucherDto>;
+
+export const voucherFilter = z.object({
+  account: optText(64),
+  status: z.enum(voucherStatuses).optional(),
+  templateId: z.coerce.number().int().positive().optional(),
+  transactionId: z.coerce.number().int().positive().optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+
+/** Issue by hand to chosen users, or in bulk to every member of a user group. */
+export const voucherIssue = z
+  .object({
+    templateId: z.number().int().positive(),
+    chargeUserIds: z.array(z.number().int().positive()).max(VOUCHER_MAX_ISSUE).optional(),
+    groupId: z.number().int().positive().nullable().optional(),
+  })
+  .refine((b) => (b.chargeUserIds?.length ?? 0) > 0 || b.groupId, { message: 'validation.required', path: ['chargeUserIds'] });
+
+export const voucherRevoke = z.object({ id: z.number().int().positive(), revokeReason: z.string().trim().min(1).max(200) });
+
+export const voucherTemplateOption = z.object({ id: z.number(), name: z.string(), providerId: z.number() });
+
+const vt = crud('voucherTemplate', 'operate:voucherTemplate', '/web/voucherTemplate');
+const vc = crud('voucher', 'operate:voucher', '/web/voucher');
+
+export const voucherTemplateApi = {
+  list: vt.list(voucherTemplateFilter, voucherTemplateDto),
+  get: vt.get(voucherTemplateDto),
+  add: vt.add(voucherTemplateCreate, voucherTemplateDto),
+  edit: vt.edit(voucherTemplateEdit, voucherTemplateDto, {
+    summary: 'Changes the terms of vouchers issued from now on; issued ones keep theirs',
+  }),
+  remove: vt.remove(),
+  export: vt.export(voucherTemplateFilter),
+  options: endpoint({
+    method: 'GET',
+    path: vt.path('options'),
+    access: { anyPermi: ['operate:voucherTemplate:list', 'operate:voucher:issue'] },
+    resource: 'voucherTemplate',
+    query: z.object({ text: optText(50), ...optionsWindow }),
+    data: z.array(voucherTemplateOption),
+    summary: 'Templates by name (the issue dialog’s picker)',
+  }),
+};
+
+export const voucherApi = {
+  list: vc.list(voucherFilter, voucherDto),
+  get: vc.get(voucherDto),
+  issue: vc.add(voucherIssue, z.object({ issued: z.number() }), {
+    path: 'issue',
+    access: vc.permi('issue'),
+    operation: 'issueVoucher',
+    summary: 'Issues one voucher of the template to each chosen user, or to each member of a group (of the template’s provider)',
+  }),
+  revoke: vc.action('revoke', voucherRevoke, voucherDto, {
+    operation: 'revokeVoucher',
+    summary: 'Revokes an unused voucher, with a reason',
+  }),
+  export: vc.export(voucherFilter),
+};

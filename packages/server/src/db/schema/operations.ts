@@ -1,7 +1,7 @@
-import type { MemberBasis } from '@csms/contract';
+import type { MemberBasis, VoucherKind, VoucherStatus } from '@csms/contract';
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { chargeUser, provider, systemUser } from '../schema.js';
+import { bigint, check, index, integer, jsonb, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { chargeUser, chargingTransaction, provider, systemUser } from '../schema.js';
 
 /**
  * Operations (issue 19): membership levels. Money never lives here: a level's discount is a bill
@@ -56,4 +56,74 @@ export const memberStatus = pgTable(
     overrideBy: integer('override_by').references(() => systemUser.id),
   },
   (t) => [index('member_status_provider').on(t.providerId), index('member_status_level').on(t.levelId)],
+);
+
+/** A voucher template (issue 19 item 3): what its vouchers take off the service fee, where, from what bill, for how long. */
+export const voucherTemplate = pgTable(
+  'voucher_template',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    name: varchar('name', { length: 50 }).notNull(),
+    kind: varchar('kind', { length: 8 }).$type<VoucherKind>().notNull(),
+    /** Cents off (`amount`) or percent off (`percent`) the service fee. */
+    value: integer('value').notNull(),
+    /** The bill (before discounts) a voucher needs, in cents. */
+    minBillCents: integer('min_bill_cents').notNull().default(0),
+    /** Stations it is valid at; empty: all of the provider's. */
+    stationIds: jsonb('station_ids').$type<number[]>().notNull().default([]),
+    /** Valid for this many days from issue, or between two fixed instants. */
+    validDays: integer('valid_days'),
+    validFrom: timestamp('valid_from', { withTimezone: true }),
+    validTo: timestamp('valid_to', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('voucher_template_name').on(t.providerId, sql`lower(${t.name})`)],
+);
+
+/**
+ * An issued voucher: the template's terms copied at issue, so a later edit of the template changes no
+ * voucher already held. Stored status unused, used or revoked; "expired" is an unused one past its
+ * end, evaluated when read (and never used by settlement, which checks the session's end against it).
+ * Used once: settlement claims it by a conditional update (`status = 'unused'`) in its transaction.
+ */
+export const voucher = pgTable(
+  'voucher',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => voucherTemplate.id),
+    chargeUserId: integer('charge_user_id')
+      .notNull()
+      .references(() => chargeUser.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    kind: varchar('kind', { length: 8 }).$type<VoucherKind>().notNull(),
+    value: integer('value').notNull(),
+    minBillCents: integer('min_bill_cents').notNull(),
+    stationIds: jsonb('station_ids').$type<number[]>().notNull(),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull(),
+    validUntil: timestamp('valid_until', { withTimezone: true }).notNull(),
+    status: varchar('status', { length: 8 }).$type<Exclude<VoucherStatus, 'expired'>>().notNull().default('unused'),
+    issuedBy: integer('issued_by').references(() => systemUser.id),
+    /** The activity that granted it, if one did. */
+    activityId: integer('activity_id'),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    transactionId: integer('transaction_id').references(() => chargingTransaction.id),
+    discountCents: integer('discount_cents'),
+    revokeReason: varchar('revoke_reason', { length: 200 }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('voucher_user').on(t.chargeUserId, t.status),
+    index('voucher_provider').on(t.providerId),
+    // A session uses one voucher at most.
+    uniqueIndex('voucher_transaction').on(t.transactionId),
+  ],
 );

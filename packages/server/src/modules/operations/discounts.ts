@@ -1,9 +1,8 @@
 import type { Tx } from '../../db/client.js';
 import type { BillingHooks, DiscountInput, DiscountLine } from '../billing/settle.js';
 import type { Membership } from './membership.js';
-
-/** Half-up to the cent of `cents × percent / 100`. */
-export const percentOf = (cents: number, percent: number) => Math.floor((cents * percent + 50) / 100);
+import { percentOf } from './percent.js';
+import { claimVoucher } from './voucher-claim.js';
 
 /**
  * Settlement's discounts (issue 19 item 4), in the order applied: the member level's, the best
@@ -30,6 +29,8 @@ export function createDiscounts({ membership }: { membership: Pick<Membership, '
           serviceLeft -= off;
         }
       }
+      const v = await claimVoucher(tx, input, serviceLeft);
+      if (v) out.push(v);
       return out;
     },
     async settled(tx: Tx, chargeUserId: number) {

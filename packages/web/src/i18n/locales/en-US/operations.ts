@@ -21,4 +21,26 @@ const member: UiCatalogue['member'] = {
   recomputed: 'Levels of {users} users recomputed',
 };
 
-export default { memberLevel, member };
+const voucherTemplate: UiCatalogue['voucherTemplate'] = {
+  entity: 'voucher template',
+  tab: 'Voucher templates',
+  valueAmountHint: 'Amount off (currency), taken from the service fee, at most all of it',
+  valuePercentHint: 'Percent off the service fee (1–100)',
+  minBillHint: 'The bill (before discounts) it needs (currency); 0: any bill',
+  stationsHint: 'None: every station of the provider',
+  validityHint: 'Days valid from issue; empty: the fixed valid-from and valid-to dates below',
+};
+
+const voucher: UiCatalogue['voucher'] = {
+  entity: 'voucher',
+  tab: 'Vouchers',
+  issueTitle: 'Issue vouchers',
+  issued: 'Vouchers issued',
+  groupHint: 'A group: one voucher to each of its members',
+  percent: '{value}%',
+  revoke: 'Revoke',
+  revokeTitle: 'Revoke voucher',
+  revoked: 'Voucher revoked',
+};
+
+export default { memberLevel, member, voucherTemplate, voucher };

@@ -20,4 +20,26 @@ const member = {
   recomputed: '已重新计算 {users} 个用户的等级',
 };
 
-export default { memberLevel, member };
+const voucherTemplate = {
+  entity: '优惠券模板',
+  tab: '优惠券模板',
+  valueAmountHint: '减免金额（元），从服务费中扣除，最多扣完服务费',
+  valuePercentHint: '服务费折扣百分比（1–100）',
+  minBillHint: '账单（优惠前）达到该金额（元）才可使用；0 表示不限',
+  stationsHint: '不选表示该运营商的全部场站',
+  validityHint: '自发放起有效的天数；不填则按下方的生效日期和截止日期',
+};
+
+const voucher = {
+  entity: '优惠券',
+  tab: '优惠券',
+  issueTitle: '发放优惠券',
+  issued: '优惠券已发放',
+  groupHint: '选择用户组则发给该组的每个成员',
+  percent: '{value}%',
+  revoke: '作废',
+  revokeTitle: '作废优惠券',
+  revoked: '优惠券已作废',
+};
+
+export default { memberLevel, member, voucherTemplate, voucher };
