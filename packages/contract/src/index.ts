@@ -59,7 +59,7 @@ import { reservationApi } from './api/reservation.js';
 import { componentApi, workOrderApi } from './api/work-order.js';
 import { materialApi, materialApplyApi } from './api/material.js';
 import { warnApi } from './api/warn.js';
-import { memberApi, memberLevelApi, voucherApi, voucherTemplateApi } from './api/operations.js';
+import { activityApi, memberApi, memberLevelApi, voucherApi, voucherTemplateApi } from './api/operations.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
@@ -128,6 +128,7 @@ export const api = {
   member: memberApi,
   voucherTemplate: voucherTemplateApi,
   voucher: voucherApi,
+  activity: activityApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -117,6 +117,8 @@ export const permissionCatalogue: PermissionGroup[] = [
       ...actions('operate:member', ['list', 'query', 'override', 'recompute', 'export']),
     ],
   },
+  // Activities (issue 19): drafts edited, activated, ended early.
+  { menu: '/operateManagement/activityManage', permissions: actions('operate:activity', [...CRUD, 'activate', 'end']) },
   // Vouchers (issue 19): templates, and vouchers issued from them (issue by hand or to a group, revoke).
   {
     menu: '/operateManagement/voucherManage',

@@ -100,6 +100,8 @@ import { createMembershipRepo } from './modules/operations/membership.repo.js';
 import { memberLevelRoutes, memberRoutes } from './modules/operations/membership.routes.js';
 import { createMemberLevelJob } from './modules/operations/member-level.job.js';
 import { createVoucherRepo } from './modules/operations/voucher.repo.js';
+import { createActivityRepo } from './modules/operations/activity.repo.js';
+import { activityRoutes } from './modules/operations/activity.routes.js';
 import { voucherRoutes, voucherTemplateRoutes } from './modules/operations/voucher.routes.js';
 import { createPriceRepo } from './modules/price/price.repo.js';
 import { priceRoutes } from './modules/price/price.routes.js';
@@ -509,6 +511,8 @@ export async function buildApp({
   const vouchers = createVoucherRepo({ db });
   mount(api.voucherTemplate, voucherTemplateRoutes({ repo: vouchers, events, columns, config }));
   mount(api.voucher, voucherRoutes({ repo: vouchers, events, columns, config }));
+  // Activities: service-fee discounts over a period; the best one applies at settlement, after the member discount.
+  mount(api.activity, activityRoutes({ repo: createActivityRepo({ db }), events, columns, config }));
   const memberLevelJob = createMemberLevelJob({ membership, jobs, timeZone: config.timeZone, log: server.log });
   jobs.work<{ night: string }>('memberLevels', (job) => memberLevelJob.run(job));
   const statistics = createStatisticsRepo({ db });

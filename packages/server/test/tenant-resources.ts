@@ -289,6 +289,15 @@ const levelBody = (providerId: number) => ({
   validityDays: 30,
 });
 const memberLevels = new Map<number, number>();
+const activityBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Act'),
+  type: 'serviceDiscount',
+  startTime: '2026-01-01T00:00:00Z',
+  endTime: '2027-01-01T00:00:00Z',
+  discountKind: 'percent',
+  discountValue: 10,
+});
 const templateBody = (providerId: number) => ({
   providerId,
   name: uniq('Vt'),
@@ -1264,6 +1273,29 @@ export const tenantResources: TenantResource[] = [
       { ep: api.voucher.revoke, input: (id) => ({ body: { id, revokeReason: 'conformance' } }) },
       { ep: api.voucher.list, input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
       { ep: api.voucher.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'activity',
+    table: schema.activity,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.activity.add.path, { token: env.a.token, body: activityBody(env.a.providerId) })))
+        .id,
+    snapshot: row(schema.activity, schema.activity.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.activity.get, input: (id) => ({ query: { id } }) },
+      { ep: api.activity.add, input: (_id, env) => ({ body: activityBody(env.a.providerId) }) },
+      { ep: api.activity.edit, input: (id) => ({ body: { id, ...activityBody(0), providerId: undefined } }) },
+      { ep: api.activity.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.activity.activate, input: (id) => ({ body: { id } }) },
+      { ep: api.activity.end, input: (id) => ({ body: { id } }) },
+      {
+        ep: api.activity.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.activity.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
   },
   {

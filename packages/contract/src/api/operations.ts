@@ -270,3 +270,83 @@ export const voucherApi = {
   }),
   export: vc.export(voucherFilter),
 };
+
+/**
+ * Activities (issue 19 item 2): a period, stations (none: all), user groups (none: everyone) and
+ * terms. Built here: the service-fee discount, percent or fixed per kWh, optionally only in chosen
+ * local hours. Draft → active → ended; a draft is edited freely, an active one only ended early.
+ */
+export const activityTypes = ['serviceDiscount'] as const;
+export type ActivityType = (typeof activityTypes)[number];
+export const activityStatuses = ['draft', 'active', 'ended'] as const;
+export type ActivityStatus = (typeof activityStatuses)[number];
+export const activityDiscountKinds = ['percent', 'perKwh'] as const;
+export type ActivityDiscountKind = (typeof activityDiscountKinds)[number];
+
+export const activityDto = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  providerName: z.string(),
+  name: z.string(),
+  type: z.enum(activityTypes),
+  status: z.enum(activityStatuses),
+  startTime: z.string(),
+  endTime: z.string(),
+  stationIds: z.array(z.number()),
+  groupIds: z.array(z.number()),
+  discountKind: z.enum(activityDiscountKinds),
+  /** Percent, or 1/10,000 of the currency per kWh. */
+  discountValue: z.number(),
+  hours: z.array(z.number()),
+  activatedTime: z.string().nullable(),
+  endedTime: z.string().nullable(),
+  /** Sessions it discounted, and how much in all (cents, ≤ 0). */
+  sessionCount: z.number(),
+  discountCents: z.number(),
+  createTime: z.string(),
+});
+export type ActivityDto = z.infer<typeof activityDto>;
+
+const activityFields = {
+  name: z.string().trim().min(1).max(50),
+  type: z.enum(activityTypes),
+  startTime: z.coerce.date(),
+  endTime: z.coerce.date(),
+  stationIds: z.array(z.number().int().positive()).max(500).default([]),
+  groupIds: z.array(z.number().int().positive()).max(500).default([]),
+  discountKind: z.enum(activityDiscountKinds),
+  discountValue: z.number().int().min(1).max(100_000_000),
+  hours: z.array(z.number().int().min(0).max(23)).max(24).default([]),
+};
+type ActivityShape = { startTime: Date; endTime: Date; discountKind: ActivityDiscountKind; discountValue: number };
+const activityRules = <T extends z.ZodType<ActivityShape>>(s: T) =>
+  s
+    .refine((b) => b.startTime < b.endTime, { message: 'validation.activityPeriod', path: ['endTime'] })
+    .refine((b) => b.discountKind !== 'percent' || b.discountValue <= 100, {
+      message: 'validation.voucherPercent',
+      path: ['discountValue'],
+    });
+export const activityCreate = activityRules(z.object({ ...activityFields, providerId: z.number().int().positive() }));
+export const activityEdit = activityRules(z.object({ id: z.number().int().positive(), ...activityFields }));
+export const activityFilter = z.object({
+  name: optText(50),
+  status: z.enum(activityStatuses).optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+});
+
+const ac = crud('activity', 'operate:activity', '/web/activity');
+const byId = z.object({ id: z.number().int().positive() });
+
+export const activityApi = {
+  list: ac.list(activityFilter, activityDto),
+  get: ac.get(activityDto),
+  add: ac.add(activityCreate, activityDto),
+  edit: ac.edit(activityEdit, activityDto, { summary: 'Changes a draft; an active or ended activity’s terms never change' }),
+  remove: ac.remove({ summary: 'Removes drafts only' }),
+  activate: ac.action('activate', byId, activityDto, { summary: 'Draft → active: its discount applies to sessions ending in its period' }),
+  end: ac.action('end', byId, activityDto, {
+    operation: 'endActivity',
+    summary: 'Active → ended now: sessions ending afterwards get no discount from it, those ended before keep theirs',
+  }),
+  export: ac.export(activityFilter),
+};

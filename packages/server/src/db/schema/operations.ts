@@ -1,4 +1,4 @@
-import type { MemberBasis, VoucherKind, VoucherStatus } from '@csms/contract';
+import type { ActivityDiscountKind, ActivityStatus, ActivityType, MemberBasis, VoucherKind, VoucherStatus } from '@csms/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { chargeUser, chargingTransaction, provider, systemUser } from '../schema.js';
@@ -126,4 +126,38 @@ export const voucher = pgTable(
     // A session uses one voucher at most.
     uniqueIndex('voucher_transaction').on(t.transactionId),
   ],
+);
+
+/**
+ * An activity (issue 19 item 2): a service-fee discount over a period, at some stations (none: all),
+ * for some user groups (none: everyone), percent or fixed per kWh, optionally only in chosen local
+ * hours. Draft → active → ended: an active activity's terms never change, it can only end early
+ * (`ended_at`); a session counts by its end, so ending stops the discount for sessions that end
+ * afterwards and not before.
+ */
+export const activity = pgTable(
+  'activity',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    name: varchar('name', { length: 50 }).notNull(),
+    type: varchar('type', { length: 16 }).$type<ActivityType>().notNull(),
+    status: varchar('status', { length: 8 }).$type<ActivityStatus>().notNull().default('draft'),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    stationIds: jsonb('station_ids').$type<number[]>().notNull().default([]),
+    groupIds: jsonb('group_ids').$type<number[]>().notNull().default([]),
+    discountKind: varchar('discount_kind', { length: 8 }).$type<ActivityDiscountKind>().notNull(),
+    /** Percent off the service fee, or 1/10,000 of the currency off per kWh. */
+    discountValue: integer('discount_value').notNull(),
+    /** Local hours (0–23, the station's clock) the discount holds in; empty: all day. */
+    hours: jsonb('hours').$type<number[]>().notNull().default([]),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('activity_provider').on(t.providerId, t.status)],
 );

@@ -3,6 +3,7 @@ import type { BillingHooks, DiscountInput, DiscountLine } from '../billing/settl
 import type { Membership } from './membership.js';
 import { percentOf } from './percent.js';
 import { claimVoucher } from './voucher-claim.js';
+import { bestActivity } from './activity-discount.js';
 
 /**
  * Settlement's discounts (issue 19 item 4), in the order applied: the member level's, the best
@@ -28,6 +29,11 @@ export function createDiscounts({ membership }: { membership: Pick<Membership, '
           });
           serviceLeft -= off;
         }
+      }
+      const act = await bestActivity(tx, input, serviceLeft);
+      if (act) {
+        out.push(act);
+        serviceLeft += act.amountCents;
       }
       const v = await claimVoucher(tx, input, serviceLeft);
       if (v) out.push(v);

@@ -43,4 +43,21 @@ const voucher: UiCatalogue['voucher'] = {
   revoked: 'Voucher revoked',
 };
 
-export default { memberLevel, member, voucherTemplate, voucher };
+const activity: UiCatalogue['activity'] = {
+  entity: 'activity',
+  valueHint: 'Percent off the service fee, or currency off per kWh',
+  hoursHint: 'Only energy charged in these local hours (the station’s clock) is discounted; none: all day',
+  stationsHint: 'None: every station of the provider',
+  groupsHint: 'None: every user',
+  percentOff: '{value}% off service fee',
+  perKwhOff: '{value} off per kWh',
+  allDay: 'All day',
+  activate: 'Activate',
+  activateConfirm: 'Activate “{name}”? Its terms can no longer change; it can only be ended early.',
+  activated: 'Activity activated',
+  end: 'End',
+  endConfirm: 'End “{name}” now? Sessions ending afterwards get no discount from it.',
+  ended: 'Activity ended',
+};
+
+export default { memberLevel, member, voucherTemplate, voucher, activity };

@@ -42,4 +42,21 @@ const voucher = {
   revoked: '优惠券已作废',
 };
 
-export default { memberLevel, member, voucherTemplate, voucher };
+const activity = {
+  entity: '活动',
+  valueHint: '按折扣时为服务费的百分比；每度减免时为元/kWh',
+  hoursHint: '只在这些本地时段（场站时区）充入的电量享受优惠；不选表示全天',
+  stationsHint: '不选表示该运营商的全部场站',
+  groupsHint: '不选表示所有用户',
+  percentOff: '服务费 {value}% 折扣',
+  perKwhOff: '每度减 {value}',
+  allDay: '全天',
+  activate: '启用',
+  activateConfirm: '确认启用活动“{name}”吗？启用后条款不能再修改，只能提前结束。',
+  activated: '活动已启用',
+  end: '结束',
+  endConfirm: '确认提前结束活动“{name}”吗？此后结束的充电不再享受该优惠。',
+  ended: '活动已结束',
+};
+
+export default { memberLevel, member, voucherTemplate, voucher, activity };
