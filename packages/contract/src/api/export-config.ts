@@ -48,6 +48,7 @@ export const exportColumns = {
     'cardNumber',
     'account',
     'amountCents',
+    'discountCents',
     'balanceBeforeCents',
     'balanceAfterCents',
     'operatorName',

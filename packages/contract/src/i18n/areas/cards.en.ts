@@ -83,6 +83,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
     rechargeRecord: {
       id: 'Transaction ID',
       tradeType: 'Trade type',
+      discountCents: 'Bill discounts',
       accountKind: 'Account type',
       cardId: 'Card',
       cardNumber: 'Card number',

@@ -82,6 +82,7 @@ export const cardsZh = {
     rechargeRecord: {
       id: '交易流水号',
       tradeType: '交易类型',
+      discountCents: '账单优惠',
       accountKind: '账户类型',
       cardId: '卡',
       cardNumber: '卡号',

@@ -33,6 +33,9 @@ const columns = {
   source: ledger.source,
   thirdPartyTxnId: ledger.thirdPartyTxnId,
   transactionRef: ledger.transactionRef,
+  // A charge's discount lines (issue 19); CASE first, so no other row's reference is cast.
+  discountCents: sql<number | null>`(case when ${ledger.tradeType} = 'charge' and ${ledger.transactionRef} ~ '^[0-9]+$' then
+    (select sum(b.amount_cents)::int from bill_line b where b.transaction_id = ${ledger.transactionRef}::int and b.price_id is null) end)`,
   providerId: ledger.providerId,
   providerName: provider.name,
   createdAt: ledger.createdAt,
@@ -43,6 +46,7 @@ export type LedgerRowRaw = Omit<LedgerRow, 'createTime'> & { createdAt: Date };
 export const toLedgerDto = ({ createdAt, ...r }: LedgerRowRaw): LedgerRow => ({
   ...r,
   chargeUserId: r.chargeUserId === null ? null : Number(r.chargeUserId),
+  discountCents: r.discountCents === null ? null : Number(r.discountCents),
   createTime: createdAt.toISOString(),
 });
 

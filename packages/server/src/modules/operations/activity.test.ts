@@ -1,4 +1,4 @@
-import { api, type ActivityDto } from '@csms/contract';
+import { api, type ActivityDto, type LedgerRow } from '@csms/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../../../test/fixtures.js';
@@ -22,7 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const PERMS = ['list', 'query', 'add', 'edit', 'remove', 'export', 'activate', 'end'].map((a) => `operate:activity:${a}`);
+const PERMS = [
+  ...['list', 'query', 'add', 'edit', 'remove', 'export', 'activate', 'end'].map((a) => `operate:activity:${a}`),
+  'finance:recharge:list',
+];
 
 async function site() {
   const op = await createOperator(db, { permissions: PERMS, rolePaths: ['/operateManagement', '/operateManagement/activityManage'] });
@@ -115,6 +118,19 @@ describe('activities', () => {
       ['activity', 'Spring offer', -31],
       ['voucher', 'Fifty', -50],
     ]);
+    // The recharge records show the session's charge with the discounts its bill carried.
+    const records = await s.call<{ list: LedgerRow[] }>(
+      'GET',
+      `${api.rechargeRecord.list.path}?page=1&limit=10&tradeType=charge&account=${user.account}`,
+      { token: x.token },
+    );
+    expect(records.code, records.msg).toBe(200);
+    expect(records.data.list.map((r) => [r.transactionRef, r.amountCents, r.discountCents]).sort()).toEqual(
+      [
+        [String(t0.id), -724, null],
+        [String(t.id), -625, -99],
+      ].sort(),
+    );
     const got = await s.call<ActivityDto>('GET', `${api.activity.get.path}?id=${draft.id}`, { token: x.token });
     expect(got.data).toMatchObject({ sessionCount: 1, discountCents: -31 });
   });
