@@ -44,6 +44,7 @@ export * from './api/material.js';
 export * from './api/finance.js';
 export * from './api/apply.js';
 export * from './api/warn.js';
+export * from './api/operations.js';
 export { faultSchemeZh } from './i18n/areas/fault-scheme.js';
 export { faultSchemeEn } from './i18n/areas/fault-scheme.en.js';
 export * from './api/firmware.js';
@@ -62,6 +63,7 @@ import { materialApi, materialApplyApi } from './api/material.js';
 import { corporateTransferApi, invoiceApi, transferRecordApi } from './api/finance.js';
 import { applyApi } from './api/apply.js';
 import { warnApi } from './api/warn.js';
+import { activityApi, memberApi, memberLevelApi, voucherApi, voucherTemplateApi } from './api/operations.js';
 import { firmwareUpgradeApi, firmwareVersionApi } from './api/firmware.js';
 import { diagnosticsApi } from './api/diagnostics.js';
 import { carApi } from './api/car.js';
@@ -130,6 +132,11 @@ export const api = {
   invoice: invoiceApi,
   warn: warnApi,
   apply: applyApi,
+  memberLevel: memberLevelApi,
+  member: memberApi,
+  voucherTemplate: voucherTemplateApi,
+  voucher: voucherApi,
+  activity: activityApi,
 } satisfies Record<string, Record<string, EndpointDef>>;
 
 export function allEndpoints(): EndpointDef[] {

@@ -121,6 +121,24 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/workOrder/warnManage', permissions: actions('workOrder:warn', [...CRUD, 'rules', 'refresh']) },
   // Applications to join the platform (issue 21): reviewing creates providers, so it is the super provider's.
   { menu: '/apply/applyRecord', permissions: actions('apply:record', ['list', 'query', 'approve', 'reject']) },
+  // Operations (issue 19): membership levels and members (override sets a user's level for a while; recompute runs the nightly job now).
+  {
+    menu: '/operateManagement/membershipManage',
+    permissions: [
+      ...actions('operate:memberLevel', CRUD),
+      ...actions('operate:member', ['list', 'query', 'override', 'recompute', 'export']),
+    ],
+  },
+  // Activities (issue 19): drafts edited, activated, ended early.
+  { menu: '/operateManagement/activityManage', permissions: actions('operate:activity', [...CRUD, 'activate', 'end']) },
+  // Vouchers (issue 19): templates, and vouchers issued from them (issue by hand or to a group, revoke).
+  {
+    menu: '/operateManagement/voucherManage',
+    permissions: [
+      ...actions('operate:voucherTemplate', CRUD),
+      ...actions('operate:voucher', ['list', 'query', 'issue', 'revoke', 'export']),
+    ],
+  },
   {
     menu: '/configurationManagement/pointConfiguration',
     permissions: [

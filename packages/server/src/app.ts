@@ -101,6 +101,15 @@ import { createPointRepo } from './modules/point/point.repo.js';
 import { pointRoutes } from './modules/point/point.routes.js';
 import { createLedger } from './modules/cards/ledger.js';
 import { createBilling } from './modules/billing/settle.js';
+import { createDiscounts } from './modules/operations/discounts.js';
+import { createMembership } from './modules/operations/membership.js';
+import { createMembershipRepo } from './modules/operations/membership.repo.js';
+import { memberLevelRoutes, memberRoutes } from './modules/operations/membership.routes.js';
+import { createMemberLevelJob } from './modules/operations/member-level.job.js';
+import { createVoucherRepo } from './modules/operations/voucher.repo.js';
+import { createActivityRepo } from './modules/operations/activity.repo.js';
+import { activityRoutes } from './modules/operations/activity.routes.js';
+import { voucherRoutes, voucherTemplateRoutes } from './modules/operations/voucher.routes.js';
 import { createPriceRepo } from './modules/price/price.repo.js';
 import { priceRoutes } from './modules/price/price.routes.js';
 import { createChargeRecordRepo } from './modules/chargeRecord/chargeRecord.repo.js';
@@ -287,7 +296,9 @@ export async function buildApp({
   // Money moves only through the ledger; billing settles each finished session inside its Stop's transaction
   // (one commit for both), and after the reply when that failed.
   const ledger = createLedger({ db });
-  const billing = createBilling({ db, ledger });
+  // Operations (issue 19): member levels give their discount at settlement, in its transaction, and follow it.
+  const membership = createMembership({ db });
+  const billing = createBilling({ db, ledger, hooks: createDiscounts({ membership }) });
   const ocpp = createOcpp({
     server: server.server,
     // Chargers' traffic never runs inside an operator's request: the plain database.
@@ -518,6 +529,18 @@ export async function buildApp({
       uploadDir: path.join(config.dataDir, 'uploads'),
     }),
   );
+  // Operations (issue 19): membership levels, recomputed with each settlement and nightly on the job queue.
+  const membershipRepo = createMembershipRepo({ db });
+  mount(api.memberLevel, memberLevelRoutes({ repo: membershipRepo, events, columns, config }));
+  mount(api.member, memberRoutes({ repo: membershipRepo, membership, events, columns, config }));
+  // Vouchers: templates, issued by hand or to a group; settlement uses the best one once (a conditional update).
+  const vouchers = createVoucherRepo({ db });
+  mount(api.voucherTemplate, voucherTemplateRoutes({ repo: vouchers, events, columns, config }));
+  mount(api.voucher, voucherRoutes({ repo: vouchers, events, columns, config }));
+  // Activities: service-fee discounts over a period; the best one applies at settlement, after the member discount.
+  mount(api.activity, activityRoutes({ repo: createActivityRepo({ db }), events, columns, config }));
+  const memberLevelJob = createMemberLevelJob({ membership, jobs, timeZone: config.timeZone, log: server.log });
+  jobs.work<{ night: string }>('memberLevels', (job) => memberLevelJob.run(job));
   const statistics = createStatisticsRepo({ db });
   mount(api.statistics, statisticsRoutes({ repo: statistics, monitor: monitorRepo, config }));
   // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,
@@ -586,7 +609,7 @@ export async function buildApp({
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
-    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start()]).catch((err: unknown) =>
+    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start(), memberLevelJob.start()]).catch((err: unknown) =>
       server.log.error({ err }, 'jobs: queueing at start-up failed'),
     );
   });

@@ -100,6 +100,7 @@ const stationCol = (table: PgTable, idCol: unknown, stationCol: unknown) => asyn
 const txStation = stationCol(schema.chargingTransaction, schema.chargingTransaction.id, schema.chargingTransaction.stationId);
 const NO_STATION = {
   provider: 'Rows of the provider tree and its people and roles hang on no station: binding narrows stations, not administration.',
+  operations: "Membership levels and members are the provider's, valid at any of its stations: no station owns them.",
   cards: "Charge users, groups, cards, cars and their ledger are the provider's, usable at any of its stations: no station owns them.",
 };
 
@@ -310,6 +311,40 @@ const invoiceInfo = {
   email: 'li@example.test',
   notifyType: 'mail',
 };
+const levelBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Lv'),
+  sortOrder: 1 + (++n % 99),
+  basis: 'spend',
+  threshold: 100,
+  discountPercent: 5,
+  validityDays: 30,
+});
+const memberLevels = new Map<number, number>();
+const activityBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Act'),
+  type: 'serviceDiscount',
+  startTime: '2026-01-01T00:00:00Z',
+  endTime: '2027-01-01T00:00:00Z',
+  discountKind: 'percent',
+  discountValue: 10,
+});
+const templateBody = (providerId: number) => ({
+  providerId,
+  name: uniq('Vt'),
+  kind: 'amount',
+  value: 100,
+  minBillCents: 0,
+  stationIds: [],
+  validDays: 30,
+});
+const overrideBody = (id: number, overrideLevelId: number) => ({
+  id,
+  overrideLevelId,
+  overrideReason: 'conformance',
+  overrideUntil: new Date(Date.now() + 86_400_000).toISOString(),
+});
 const materialBody = (providerId: number) => ({ partsNumber: uniq('PN'), name: 'Contactor', stock: 5, providerId });
 const applyBody = (workOrderTaskId: string, materialId: number) => ({
   workOrderTaskId,
@@ -1226,6 +1261,145 @@ export const tenantResources: TenantResource[] = [
         expect: 'emptyList',
       },
       { ep: api.invoice.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'memberLevel',
+    table: schema.memberLevel,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.memberLevel.add.path, { token: env.a.token, body: levelBody(env.a.providerId) })))
+        .id,
+    snapshot: row(schema.memberLevel, schema.memberLevel.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.memberLevel.get, input: (id) => ({ query: { id } }) },
+      { ep: api.memberLevel.add, input: (_id, env) => ({ body: levelBody(env.a.providerId) }) },
+      { ep: api.memberLevel.edit, input: (id) => ({ body: { id, ...levelBody(0), providerId: undefined } }) },
+      { ep: api.memberLevel.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.memberLevel.options, input: (_id, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
+      {
+        ep: api.memberLevel.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.memberLevel.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    // A charge user of A with an override to a level of A: the membership row, by the charge user's id.
+    name: 'memberStatus',
+    table: schema.memberStatus,
+    create: async (env) => {
+      const user = await ok(
+        env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+          token: env.a.token,
+          body: { account: uniq('mem'), userType: 'card', providerId: env.a.providerId },
+        }),
+      );
+      const level = await ok(
+        env.s.call<{ id: number }>('POST', api.memberLevel.add.path, { token: env.a.token, body: levelBody(env.a.providerId) }),
+      );
+      memberLevels.set(user.id, level.id);
+      await ok(env.s.call('POST', api.member.override.path, { token: env.a.token, body: overrideBody(user.id, level.id) }));
+      return user.id;
+    },
+    snapshot: row(schema.memberStatus, schema.memberStatus.chargeUserId),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.member.get, input: (id) => ({ query: { id } }) },
+      { ep: api.member.override, input: (id) => ({ body: overrideBody(id, memberLevels.get(id) ?? 0) }) },
+      { ep: api.member.clearOverride, input: (id) => ({ body: { id } }) },
+      { ep: api.member.recompute, input: (_id, env) => ({ body: { providerId: env.a.providerId } }) },
+      {
+        ep: api.member.list,
+        input: (id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId, levelId: memberLevels.get(id) ?? 0 } }),
+        expect: 'emptyList',
+      },
+      { ep: api.member.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'voucherTemplate',
+    table: schema.voucherTemplate,
+    create: async (env) =>
+      (
+        await ok(
+          env.s.call<{ id: number }>('POST', api.voucherTemplate.add.path, { token: env.a.token, body: templateBody(env.a.providerId) }),
+        )
+      ).id,
+    snapshot: row(schema.voucherTemplate, schema.voucherTemplate.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.voucherTemplate.get, input: (id) => ({ query: { id } }) },
+      { ep: api.voucherTemplate.add, input: (_id, env) => ({ body: templateBody(env.a.providerId) }) },
+      { ep: api.voucherTemplate.edit, input: (id) => ({ body: { id, ...templateBody(0), providerId: undefined } }) },
+      { ep: api.voucherTemplate.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.voucherTemplate.options, input: () => ({ query: { limit: 100 } }), expect: 'emptyArray' },
+      {
+        ep: api.voucherTemplate.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      {
+        ep: api.voucherTemplate.export,
+        input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      // B's own users, A's template: not found.
+      { ep: api.voucher.issue, input: (id, env) => ({ body: { templateId: id, chargeUserIds: [env.bOther.id] } }) },
+    ],
+  },
+  {
+    // A voucher of A's template issued to a charge user of A.
+    name: 'voucher',
+    table: schema.voucher,
+    create: async (env) => {
+      const user = await ok(
+        env.s.call<{ id: number }>('POST', api.chargeUser.add.path, {
+          token: env.a.token,
+          body: { account: uniq('vch'), userType: 'card', providerId: env.a.providerId },
+        }),
+      );
+      const t = await ok(
+        env.s.call<{ id: number }>('POST', api.voucherTemplate.add.path, { token: env.a.token, body: templateBody(env.a.providerId) }),
+      );
+      await ok(env.s.call('POST', api.voucher.issue.path, { token: env.a.token, body: { templateId: t.id, chargeUserIds: [user.id] } }));
+      const [v] = await env.s.database.db
+        .select({ id: schema.voucher.id })
+        .from(schema.voucher)
+        .where(eq(schema.voucher.chargeUserId, user.id));
+      return v!.id;
+    },
+    snapshot: row(schema.voucher, schema.voucher.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.voucher.get, input: (id) => ({ query: { id } }) },
+      { ep: api.voucher.revoke, input: (id) => ({ body: { id, revokeReason: 'conformance' } }) },
+      { ep: api.voucher.list, input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
+      { ep: api.voucher.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
+    ],
+  },
+  {
+    name: 'activity',
+    table: schema.activity,
+    create: async (env) =>
+      (await ok(env.s.call<{ id: number }>('POST', api.activity.add.path, { token: env.a.token, body: activityBody(env.a.providerId) })))
+        .id,
+    snapshot: row(schema.activity, schema.activity.id),
+    notStationScoped: NO_STATION.operations,
+    endpoints: [
+      { ep: api.activity.get, input: (id) => ({ query: { id } }) },
+      { ep: api.activity.add, input: (_id, env) => ({ body: activityBody(env.a.providerId) }) },
+      { ep: api.activity.edit, input: (id) => ({ body: { id, ...activityBody(0), providerId: undefined } }) },
+      { ep: api.activity.remove, input: (id) => ({ body: { ids: [id] } }) },
+      { ep: api.activity.activate, input: (id) => ({ body: { id } }) },
+      { ep: api.activity.end, input: (id) => ({ body: { id } }) },
+      {
+        ep: api.activity.list,
+        input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
+        expect: 'emptyList',
+      },
+      { ep: api.activity.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
   },
   {

@@ -52,6 +52,9 @@ const ID_FIELDS = [
   'serviceManId',
   'chargeRecordIds',
   'rechargeIds',
+  'levelId',
+  'overrideLevelId',
+  'templateId',
 ];
 
 describe('the registry', () => {

@@ -121,8 +121,25 @@ export const billLineDto = z.object({
 });
 export type BillLineDto = z.infer<typeof billLineDto>;
 
+/** Discounts a settled bill carries, in the order applied (issue 19): member level, activity, voucher. */
+export const discountKinds = ['member', 'activity', 'voucher'] as const;
+export type DiscountKind = (typeof discountKinds)[number];
+
+/** A discount line of a bill: its source and its name when settled, and the amount taken off (≤ 0). */
+export const discountLineDto = z.object({
+  kind: z.enum(discountKinds),
+  refId: z.number(),
+  label: z.string(),
+  energyWh: z.number(),
+  /** A per-kWh discount's rate in 1/10,000 of the currency; 0 for a percent or amount. */
+  unitPrice: z.number(),
+  amountCents: z.number(),
+});
+export type DiscountLineDto = z.infer<typeof discountLineDto>;
+
 export const chargeRecordDetail = chargeRecordDto.extend({
   lines: z.array(billLineDto),
+  discounts: z.array(discountLineDto),
   stationAddress: z.string(),
 });
 export type ChargeRecordDetail = z.infer<typeof chargeRecordDetail>;

@@ -18,6 +18,8 @@ export const chargeUserDto = z.object({
   groupId: z.number().nullable(),
   groupName: z.string().nullable(),
   memberLevel: z.number(),
+  /** The membership level in force now (issue 19): an override while it lasts, else the computed one. */
+  memberLevelName: z.string().nullable(),
   providerId: z.number(),
   providerName: z.string(),
   cardCount: z.number(),

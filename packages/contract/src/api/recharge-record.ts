@@ -24,6 +24,8 @@ export const ledgerRow = z.object({
   source: z.string(),
   thirdPartyTxnId: z.string().nullable(),
   transactionRef: z.string().nullable(),
+  /** A session's charge: the member, activity and voucher discounts its bill carried (cents, ≤ 0; issue 19). */
+  discountCents: z.number().nullable(),
   providerId: z.number(),
   providerName: z.string(),
   /** The corporate transfer a `transfer` row credited, and the live invoice covering the row (issue 18). */

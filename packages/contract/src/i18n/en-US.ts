@@ -9,6 +9,7 @@ import { workOrderEn } from './areas/work-order.en.js';
 import { applyEn } from './areas/apply.en.js';
 import { materialEn } from './areas/material.en.js';
 import { financeEn } from './areas/finance.en.js';
+import { operationsEn } from './areas/operations.en.js';
 import { warnEn } from './areas/warn.en.js';
 import { maintenanceEn } from './areas/maintenance.en.js';
 import { smartEn } from './areas/smart.en.js';
@@ -177,6 +178,7 @@ export const enUS: Vocabulary = {
     ...materialEn.fields,
     ...financeEn.fields,
     ...applyEn.fields,
+    ...operationsEn.fields,
     ...warnEn.fields,
   },
   enums: {
@@ -224,6 +226,7 @@ export const enUS: Vocabulary = {
       ...materialEn.operation,
       ...financeEn.operation,
       ...applyEn.operation,
+      ...operationsEn.operation,
       ...warnEn.operation,
     },
     roleEnabled: { true: 'Enabled', false: 'Disabled' },
@@ -246,6 +249,7 @@ export const enUS: Vocabulary = {
       ...materialEn.exportSource,
       ...financeEn.exportSource,
       ...applyEn.exportSource,
+      ...operationsEn.exportSource,
       ...warnEn.exportSource,
     },
     ...stationEn.enums,
@@ -259,6 +263,7 @@ export const enUS: Vocabulary = {
     ...materialEn.enums,
     ...financeEn.enums,
     ...applyEn.enums,
+    ...operationsEn.enums,
     ...warnEn.enums,
   },
   errors: {
@@ -372,6 +377,7 @@ export const enUS: Vocabulary = {
     ...materialEn.errors,
     ...financeEn.errors,
     ...applyEn.errors,
+    ...operationsEn.errors,
     ...warnEn.errors,
   },
   validation: {
@@ -387,6 +393,7 @@ export const enUS: Vocabulary = {
     ...materialEn.validation,
     ...financeEn.validation,
     ...applyEn.validation,
+    ...operationsEn.validation,
     ...warnEn.validation,
   },
 };

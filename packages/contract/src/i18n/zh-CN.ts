@@ -9,6 +9,7 @@ import { workOrderZh } from './areas/work-order.js';
 import { applyZh } from './areas/apply.js';
 import { materialZh } from './areas/material.js';
 import { financeZh } from './areas/finance.js';
+import { operationsZh } from './areas/operations.js';
 import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
 import { smartZh } from './areas/smart.js';
@@ -178,6 +179,7 @@ export const zhCN = {
     ...materialZh.fields,
     ...financeZh.fields,
     ...applyZh.fields,
+    ...operationsZh.fields,
     ...warnZh.fields,
   },
   enums: {
@@ -225,6 +227,7 @@ export const zhCN = {
       ...materialZh.operation,
       ...financeZh.operation,
       ...applyZh.operation,
+      ...operationsZh.operation,
       ...warnZh.operation,
     },
     roleEnabled: { true: '启用', false: '停用' },
@@ -247,6 +250,7 @@ export const zhCN = {
       ...materialZh.exportSource,
       ...financeZh.exportSource,
       ...applyZh.exportSource,
+      ...operationsZh.exportSource,
       ...warnZh.exportSource,
     },
     ...stationZh.enums,
@@ -260,6 +264,7 @@ export const zhCN = {
     ...materialZh.enums,
     ...financeZh.enums,
     ...applyZh.enums,
+    ...operationsZh.enums,
     ...warnZh.enums,
   },
   errors: {
@@ -367,6 +372,7 @@ export const zhCN = {
     ...materialZh.errors,
     ...financeZh.errors,
     ...applyZh.errors,
+    ...operationsZh.errors,
     ...warnZh.errors,
   },
   validation: {
@@ -382,6 +388,7 @@ export const zhCN = {
     ...materialZh.validation,
     ...financeZh.validation,
     ...applyZh.validation,
+    ...operationsZh.validation,
     ...warnZh.validation,
   },
 };

@@ -803,18 +803,27 @@ export const billLine = pgTable(
     transactionId: integer('transaction_id')
       .notNull()
       .references(() => chargingTransaction.id),
-    priceId: integer('price_id')
-      .notNull()
-      .references(() => price.id),
-    tier: varchar('tier', { length: 8 }).$type<'sharp' | 'peak' | 'flat' | 'valley'>().notNull(),
-    kind: varchar('kind', { length: 8 }).$type<'elec' | 'service'>().notNull(),
+    /** The price version of a tariff line; null on a discount line. */
+    priceId: integer('price_id').references(() => price.id),
+    tier: varchar('tier', { length: 8 }).$type<'sharp' | 'peak' | 'flat' | 'valley'>(),
+    /** A tariff line (`elec`, `service`) or a discount line (`member`, `activity`, `voucher`, amount ≤ 0; issue 19). */
+    kind: varchar('kind', { length: 8 }).$type<'elec' | 'service' | 'member' | 'activity' | 'voucher'>().notNull(),
     energyWh: bigint('energy_wh', { mode: 'number' }).notNull(),
     unitPrice: integer('unit_price').notNull(),
     amountCents: integer('amount_cents').notNull(),
     /** A line of the correction made after settlement (a late Stop): the difference, never an edit of the settled line. */
     adjustment: boolean('adjustment').notNull().default(false),
+    /** A discount line's source (member level, activity or voucher id) and its name when settled, as printed. */
+    refId: integer('ref_id'),
+    label: varchar('label', { length: 100 }),
   },
-  (t) => [uniqueIndex('bill_line_unique').on(t.transactionId, t.adjustment, t.priceId, t.tier, t.kind)],
+  (t) => [
+    uniqueIndex('bill_line_unique').on(t.transactionId, t.adjustment, t.priceId, t.tier, t.kind),
+    // One discount of each kind per session (price and tier are null there, so the index above does not hold them).
+    uniqueIndex('bill_line_discount')
+      .on(t.transactionId, t.kind)
+      .where(sql`${t.priceId} is null`),
+  ],
 );
 
 /**
@@ -859,3 +868,4 @@ export * from './schema/material.js';
 export * from './schema/warn.js';
 export * from './schema/finance.js';
 export * from './schema/apply.js';
+export * from './schema/operations.js';

@@ -26,6 +26,8 @@ export const JOB_QUEUES = {
   reservationExpiry: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
   /** The forecast feed's fetch (issue 17 item 3): each run queues the next one; a failed fetch is retried. */
   weatherRefresh: { retryLimit: 3, retryDelay: 120, retryBackoff: true, expireInSeconds: 900 },
+  /** The nightly recompute of member levels (issue 19 item 1): each run queues the next night's. */
+  memberLevels: { retryLimit: 5, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
 } as const satisfies Record<string, PgBoss.Queue extends infer Q ? Omit<Q, 'name'> : never>;
 
 export type JobQueue = keyof typeof JOB_QUEUES;

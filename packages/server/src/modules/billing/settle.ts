@@ -90,7 +90,43 @@ export type SettleOutcome =
  * between the two loses nothing. Invalid records (meter sanity, DESIGN.md §6) wait for an
  * operator's confirmation.
  */
-export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
+/** A discount of a session's bill (issue 19): its own bill line, amount ≤ 0. */
+export interface DiscountLine {
+  kind: 'member' | 'activity' | 'voucher';
+  /** The member level, activity or voucher it came from. */
+  refId: number;
+  /** Its name when settled, as printed. */
+  label: string;
+  amountCents: number;
+  energyWh: number;
+  /** Per-kWh discounts: 1/10,000 of the currency per kWh; percent ones: 0. */
+  unitPrice: number;
+}
+
+/** What a settled session's discounts are decided from. */
+export interface DiscountInput {
+  transactionId: number;
+  chargeUserId: number;
+  stationId: number;
+  startedAt: Date;
+  stoppedAt: Date;
+  timeZone: string;
+  bill: Bill;
+  /** The plausible cumulative energy (Wh from the start) over time, as priced. */
+  samples: MeterSample[];
+}
+
+/**
+ * Operations' share of settlement (issue 19), inside its transaction: `discounts` decides and claims
+ * (a voucher by a conditional update) the session's discounts; `settled` follows a billed session
+ * (its user's member level).
+ */
+export interface BillingHooks {
+  discounts(tx: Tx, input: DiscountInput): Promise<DiscountLine[]>;
+  settled(tx: Tx, chargeUserId: number): Promise<void>;
+}
+
+export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; hooks?: BillingHooks }) {
   /**
    * Versions that may apply to a session: the last one in force at its start and any later ones
    * until its end. Locked for share, so a concurrent in-place edit of an unused version waits
@@ -115,7 +151,9 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
   }
 
   type Session = typeof chargingTransaction.$inferSelect;
-  type Priced = { kind: 'bill'; bill: Bill; account: LedgerAccount | null } | { kind: 'unbillable'; reason: 'noPrice' | 'badSamples' };
+  type Priced =
+    | { kind: 'bill'; bill: Bill; account: LedgerAccount | null; samples?: MeterSample[] }
+    | { kind: 'unbillable'; reason: 'noPrice' | 'badSamples' };
 
   /** What pricing reads besides the versions: who pays and their group, the station's zone, the point's power, the register readings. */
   interface Facts {
@@ -178,7 +216,7 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
     const account: LedgerAccount | null =
       t.cardId !== null ? { kind: 'card', cardId: t.cardId } : chargeUserId !== null ? { kind: 'mobile', chargeUserId } : null;
     try {
-      return { kind: 'bill', bill: computeBill({ samples, versions: rows.map(toVersion), timeZone: facts.timeZone }), account };
+      return { kind: 'bill', bill: computeBill({ samples, versions: rows.map(toVersion), timeZone: facts.timeZone }), account, samples };
     } catch (e) {
       if (e instanceof TariffError) return { kind: 'unbillable', reason: e.reason };
       throw e;
@@ -192,7 +230,11 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
 
   /** A session's bill as settlement charges it: none when there is money to pay and nobody to pay it. */
   const chargeable = (priced: Priced): Quote =>
-    priced.kind === 'bill' && !priced.account && priced.bill.totalCents > 0 ? { kind: 'unbillable', reason: 'noAccount' } : priced;
+    priced.kind === 'bill' && !priced.account && priced.bill.totalCents > 0
+      ? { kind: 'unbillable', reason: 'noAccount' }
+      : priced.kind === 'bill'
+        ? { kind: 'bill', bill: priced.bill, account: priced.account }
+        : priced;
 
   async function quote(tx: Tx | Db, t: Quotable, load: VersionLoader): Promise<Quote> {
     return chargeable(await priceOf(tx, t, load));
@@ -267,8 +309,11 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
       .select()
       .from(billLine)
       .where(and(eq(billLine.transactionId, t.id), eq(billLine.adjustment, false)));
-    const key = (l: { priceId: number; tier: string; kind: string }) => `${l.priceId}|${l.tier}|${l.kind}`;
-    const before = new Map(settled.map((l) => [key(l), l]));
+    const key = (l: { priceId: number | null; tier: string | null; kind: string }) => `${l.priceId}|${l.tier}|${l.kind}`;
+    // Discounts (member, activity, voucher) stay as settled: a late Stop re-prices the energy, not the discounts.
+    const tariff = settled.filter((l) => l.priceId !== null);
+    const discountCents = settled.filter((l) => l.priceId === null).reduce((n, l) => n + l.amountCents, 0);
+    const before = new Map(tariff.map((l) => [key(l), l]));
     const after = new Map(bill.lines.map((l) => [key(l), l]));
     const deltas = [...new Set([...before.keys(), ...after.keys()])]
       .map((k) => {
@@ -277,8 +322,8 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
         const line = (now ?? was)!;
         return {
           transactionId: t.id,
-          priceId: line.priceId,
-          tier: line.tier,
+          priceId: line.priceId!,
+          tier: line.tier!,
           kind: line.kind,
           unitPrice: line.unitPrice,
           energyWh: (now?.energyWh ?? 0) - Number(was?.energyWh ?? 0),
@@ -288,7 +333,7 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
       })
       .filter((l) => l.energyWh !== 0 || l.amountCents !== 0);
     // The reservation fee was charged with the settled bill and does not change with the energy.
-    const adjustmentCents = bill.totalCents + (t.reserveFeeCents ?? 0) - (t.totalCents ?? 0);
+    const adjustmentCents = Math.max(0, bill.totalCents + discountCents) + (t.reserveFeeCents ?? 0) - (t.totalCents ?? 0);
     if (deltas.length) await tx.insert(billLine).values(deltas);
     const posted = account !== null && adjustmentCents !== 0;
     if (posted) {
@@ -354,7 +399,8 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
       meter: read.meter,
     };
     const versions = await versionsOf(session, facts.groupId, read.versions);
-    const q = chargeable(billOf(session, facts, versions));
+    const priced = billOf(session, facts, versions);
+    const q = chargeable(priced);
     if (q.kind === 'unbillable') {
       await tx.update(chargingTransaction).set({ billingNote: q.reason }).where(eq(chargingTransaction.id, t.id));
       return { kind: 'unbillable', reason: q.reason };
@@ -362,7 +408,23 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
     const { bill, account } = q;
     // A used reservation's fee: the price version in force at the start, charged with the bill, once.
     const reserveFeeCents = locked.reservationId !== null && account ? (versions[0]?.reserveFeeCents ?? 0) : 0;
-    const totalCents = bill.totalCents + reserveFeeCents;
+    // Member, activity and voucher discounts (issue 19), each its own line; together never more than the bill.
+    const payer = facts.chargeUserId;
+    const discounts =
+      hooks && account && payer !== null && bill.totalCents > 0
+        ? await hooks.discounts(tx, {
+            transactionId: t.id,
+            chargeUserId: payer,
+            stationId: t.stationId,
+            startedAt: t.startedAt,
+            stoppedAt: session.stoppedAt,
+            timeZone: facts.timeZone,
+            bill,
+            samples: priced.kind === 'bill' ? (priced.samples ?? []) : [],
+          })
+        : [];
+    const discountCents = discounts.reduce((n, d) => n + d.amountCents, 0);
+    const totalCents = Math.max(0, bill.totalCents + discountCents) + reserveFeeCents;
 
     let replayed = false;
     if (account && totalCents > 0) {
@@ -386,13 +448,12 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
       .where(eq(chargingTransaction.id, t.id));
     // The lines, the reservation's fee and the session's fees in one statement.
     const parts: SQL[] = [];
-    if (bill.lines.length) {
-      parts.push(
-        sql`lines as (${tx
-          .insert(billLine)
-          .values(bill.lines.map((l) => ({ ...l, transactionId: t.id })))
-          .getSQL()})`,
-      );
+    if (bill.lines.length || discounts.length) {
+      const rows = [
+        ...bill.lines.map((l) => ({ ...l, transactionId: t.id })),
+        ...discounts.map((d) => ({ ...d, transactionId: t.id, priceId: null, tier: null })),
+      ];
+      parts.push(sql`lines as (${tx.insert(billLine).values(rows).getSQL()})`);
     }
     if (locked.reservationId !== null) {
       parts.push(
@@ -401,6 +462,7 @@ export function createBilling({ db, ledger }: { db: Db; ledger: Ledger }) {
     }
     if (parts.length) await tx.execute(sql`with ${sql.join(parts, sql`, `)} ${billed.getSQL()}`);
     else await billed;
+    if (hooks && payer !== null) await hooks.settled(tx, payer);
     return { kind: 'billed', totalCents, replayed };
   }
 

@@ -6,6 +6,7 @@ import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
 import { lowerLike } from '../../lib/text-search.js';
+import { memberLevelNameOf } from '../operations/membership.js';
 import { contains } from './common.js';
 
 export interface ChargeUserFilter {
@@ -32,6 +33,7 @@ const columns = {
   groupId: chargeUser.groupId,
   groupName: userGroup.name,
   memberLevel: chargeUser.memberLevel,
+  memberLevelName: memberLevelNameOf('"charge_user"."id"'),
   providerId: chargeUser.providerId,
   providerName: provider.name,
   cardCount,
@@ -50,6 +52,7 @@ export interface ChargeUserRow {
   groupId: number | null;
   groupName: string | null;
   memberLevel: number;
+  memberLevelName: string | null;
   providerId: number;
   providerName: string;
   cardCount: number;
@@ -68,6 +71,7 @@ export const toChargeUserDto = (r: ChargeUserRow): ChargeUserDto => ({
   groupId: r.groupId,
   groupName: r.groupName,
   memberLevel: r.memberLevel,
+  memberLevelName: r.memberLevelName,
   providerId: r.providerId,
   providerName: r.providerName,
   cardCount: Number(r.cardCount),

@@ -162,7 +162,7 @@ export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, conf
         { key: 'userType', value: (r) => t(`enums.chargeUserType.${r.userType}`) },
         { key: 'status', value: (r) => t(`enums.userStatus.${r.status}`) },
         { key: 'groupName' },
-        { key: 'memberLevel' },
+        { key: 'memberLevelName' },
         { key: 'cardCount', value: (r) => Number(r.cardCount) },
         { key: 'cardBalanceCents', value: (r) => centsValue(Number(r.cardBalanceCents)) },
         { key: 'mobileBalanceCents', value: (r) => centsValue(r.mobileBalanceCents) },

@@ -33,6 +33,9 @@ const columns = {
   source: ledger.source,
   thirdPartyTxnId: ledger.thirdPartyTxnId,
   transactionRef: ledger.transactionRef,
+  // A charge's discount lines (issue 19); CASE first, so no other row's reference is cast.
+  discountCents: sql<number | null>`(case when ${ledger.tradeType} = 'charge' and ${ledger.transactionRef} ~ '^[0-9]+$' then
+    (select sum(b.amount_cents)::int from bill_line b where b.transaction_id = ${ledger.transactionRef}::int and b.price_id is null) end)`,
   providerId: ledger.providerId,
   providerName: provider.name,
   transferId: sql<number | null>`(select a.transfer_id from transfer_allocation a where a.ledger_id = ${ledger.id})`,
@@ -47,6 +50,7 @@ export const toLedgerDto = ({ createdAt, ...r }: LedgerRowRaw): LedgerRow => ({
   chargeUserId: r.chargeUserId === null ? null : Number(r.chargeUserId),
   transferId: r.transferId === null ? null : Number(r.transferId),
   invoiceId: r.invoiceId === null ? null : Number(r.invoiceId),
+  discountCents: r.discountCents === null ? null : Number(r.discountCents),
   createTime: createdAt.toISOString(),
 });
 

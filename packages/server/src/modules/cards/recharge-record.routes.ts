@@ -46,6 +46,7 @@ export function rechargeRecordRoutes({ repo, events, columns, config, dayZone }:
         { key: 'cardNumber' },
         { key: 'account' },
         money('amountCents'),
+        { key: 'discountCents', value: (r) => (r.discountCents === null ? null : centsValue(Number(r.discountCents))) },
         money('balanceBeforeCents'),
         money('balanceAfterCents'),
         { key: 'operatorName' },

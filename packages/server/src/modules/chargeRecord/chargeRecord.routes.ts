@@ -74,10 +74,30 @@ export function chargeRecordRoutes({
   async function detail(ctx: AuthedCtx, id: number): Promise<ChargeRecordDetail> {
     const record = await repo.get(ctx.principal, id);
     if (!record) throw notFound();
-    const lines = await billing.lines([id]);
+    const all = await billing.lines([id]);
+    // Tariff lines name a price version; discount lines (issue 19) name their member level, activity or voucher.
+    const lines = all.flatMap((l) =>
+      l.priceId !== null && l.tier !== null && (l.kind === 'elec' || l.kind === 'service')
+        ? [{ ...l, priceId: l.priceId, tier: l.tier, kind: l.kind }]
+        : [],
+    );
     const versions = await repo.priceVersions([...new Set(lines.map((l) => l.priceId))]);
     return {
       ...record,
+      discounts: all.flatMap((l) =>
+        l.kind === 'member' || l.kind === 'activity' || l.kind === 'voucher'
+          ? [
+              {
+                kind: l.kind,
+                refId: l.refId ?? 0,
+                label: l.label ?? '',
+                energyWh: Number(l.energyWh),
+                unitPrice: l.unitPrice,
+                amountCents: l.amountCents,
+              },
+            ]
+          : [],
+      ),
       lines: lines.map((l) => ({
         priceId: l.priceId,
         effectiveFrom: (versions.get(l.priceId) ?? new Date(0)).toISOString(),

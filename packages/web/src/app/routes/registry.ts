@@ -65,6 +65,10 @@ export const screens: ScreenDef[] = [
   { path: '/workOrder/maintainManage', component: lazyScreen(() => import('../../features/workOrder/maintenance-records.page')) },
   // Spare parts (issue 17 item 4): the parts catalogue and the apply orders of work orders.
   { path: '/workOrder/sparePartsManage', component: lazyScreen(() => import('../../features/material/spare-parts.page')) },
+  // Operations (issue 19): membership levels and members.
+  { path: '/operateManagement/membershipManage', component: lazyScreen(() => import('../../features/operations/membership.page')) },
+  { path: '/operateManagement/activityManage', component: lazyScreen(() => import('../../features/operations/activity.page')) },
+  { path: '/operateManagement/voucherManage', component: lazyScreen(() => import('../../features/operations/voucher.page')) },
   // Warning management (issue 17 item 3): stations' forecasts, warnings by rule and by hand.
   { path: '/workOrder/warnManage', component: lazyScreen(() => import('../../features/warn/warn.page')) },
   // Configuration: stations and charge points (two tabs), the station's new and edit pages outside the menu.

@@ -48,6 +48,7 @@ const ledgerRow: LedgerRow = {
   source: 'console',
   thirdPartyTxnId: 'wx-1',
   transactionRef: null,
+  discountCents: null,
   providerId: 1,
   providerName: 'CSMS',
   transferId: null,

@@ -55,7 +55,7 @@ export function chargeUserResource(actions: ChargeUserActions) {
       { key: 'cardBalanceCents', width: 110, sorter: true, render: (v) => formatMoney(v) },
       { key: 'mobileBalanceCents', width: 110, sorter: true, render: (v) => formatMoney(v) },
       { key: 'groupName', width: 130 },
-      { key: 'memberLevel', width: 100, sorter: true, defaultHidden: true },
+      { key: 'memberLevelName', width: 110 },
       { key: 'status', dict: 'userStatus', width: 90 },
       { key: 'providerName', width: 150 },
       { key: 'registerTime', kind: 'datetime', width: 170, sorter: true },
@@ -75,7 +75,6 @@ export function chargeUserResource(actions: ChargeUserActions) {
       { key: 'phone', kind: 'text' },
       { key: 'email', kind: 'text' },
       { key: 'groupId', kind: 'custom', render: (ctx) => <GroupField {...ctx} /> },
-      { key: 'memberLevel', kind: 'number', props: { min: 0, max: 99, precision: 0 } },
     ],
     rowActions: [
       {

@@ -20,6 +20,7 @@ export const rechargeRecordResource = defineResource({
     { key: 'cardNumber', width: 140 },
     { key: 'account', width: 130 },
     { key: 'amountCents', width: 110, sorter: true, render: money },
+    { key: 'discountCents', width: 110, render: money },
     { key: 'balanceBeforeCents', width: 120, render: money },
     { key: 'balanceAfterCents', width: 120, render: money },
     { key: 'operatorName', width: 120 },

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, AuditOutlined, PrinterOutlined } from '@ant-design/icons';
-import { api, type BillLineDto, type ChargeRecordDetail } from '@csms/contract';
+import { api, type BillLineDto, type ChargeRecordDetail, type DiscountLineDto } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Flex, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -100,6 +100,42 @@ export function BillLines({ lines, timeZone }: { lines: BillLineDto[]; timeZone:
           </Table.Summary.Row>
         )
       }
+    />
+  );
+}
+
+/**
+ * The bill's discounts (issue 19), in the order applied — member level, activity, voucher — each with
+ * the name it had when settled, and what the session cost after them.
+ */
+export function BillDiscounts({ discounts, totalCents }: { discounts: DiscountLineDto[]; totalCents: number | null }) {
+  const { t } = useTranslation();
+  const text = useResourceText('chargeRecord');
+  if (discounts.length === 0) return null;
+  return (
+    <Table<DiscountLineDto>
+      size="small"
+      data-testid="bill-discounts"
+      rowKey={(d) => d.kind}
+      dataSource={discounts}
+      pagination={false}
+      columns={[
+        { key: 'kind', title: text.label('discountKind'), render: (_, d) => t(`enums.discountKind.${d.kind}`) },
+        { key: 'label', title: text.label('discountName'), render: (_, d) => d.label },
+        { key: 'amountCents', title: text.label('amountCents'), align: 'right', render: (_, d) => formatMoney(d.amountCents) },
+      ]}
+      summary={() => (
+        <Table.Summary.Row>
+          <Table.Summary.Cell index={0} colSpan={2}>
+            {text.label('totalCents')}
+          </Table.Summary.Cell>
+          <Table.Summary.Cell index={1} align="right">
+            <Typography.Text strong data-testid="bill-net-total">
+              {formatMoney(totalCents)}
+            </Typography.Text>
+          </Table.Summary.Cell>
+        </Table.Summary.Row>
+      )}
     />
   );
 }
@@ -205,6 +241,7 @@ export default function ChargeRecordDetailPage() {
               {!r.billedAt && <Typography.Text type="secondary">{t('chargeRecord.waitingBill')}</Typography.Text>}
               <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 4 }} items={describe(BILL_FIELDS)} />
               <BillLines lines={r.lines} timeZone={tz} />
+              <BillDiscounts discounts={r.discounts} totalCents={r.totalCents} />
             </Flex>
           )}
         </Card>

@@ -22,6 +22,7 @@ const LINE_COLUMNS: [string, boolean][] = [
 ];
 const TOTAL = 'totalCents';
 const ADJUSTMENT = 'adjustmentCents';
+const DISCOUNTS = 'discountCents';
 
 /** The printable bill of one charging record, in the user's language. */
 export function Bill({ record, providerName }: { record: ChargeRecordDetail; providerName: string }) {
@@ -108,6 +109,15 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
               <td className="num">{formatMoney(l.amountCents)}</td>
             </tr>
           ))}
+          {record.discounts.map((d) => (
+            <tr key={d.kind} data-discount={d.kind}>
+              <td>{d.label}</td>
+              <td>{t(`enums.discountKind.${d.kind}`)}</td>
+              <td className="num" />
+              <td className="num">{d.unitPrice ? formatUnitPrice(-d.unitPrice) : ''}</td>
+              <td className="num">{formatMoney(d.amountCents)}</td>
+            </tr>
+          ))}
           {record.lines.length === 0 && (
             <tr>
               <td colSpan={5}>{t('chargeRecord.noLines')}</td>
@@ -124,6 +134,14 @@ export function Bill({ record, providerName }: { record: ChargeRecordDetail; pro
               <td className="num">{formatMoney(cents)}</td>
             </tr>
           ))}
+          {record.discounts.length > 0 && (
+            <tr>
+              <th>{text.label(DISCOUNTS)}</th>
+              <td className="num" data-testid="bill-discount-total">
+                {formatMoney(record.discounts.reduce((n, d) => n + d.amountCents, 0))}
+              </td>
+            </tr>
+          )}
           <tr className="total">
             <td>{text.label(TOTAL)}</td>
             <td className="num" data-testid="bill-total">

@@ -53,6 +53,7 @@ const record: ChargeRecordDetail = {
   lateStopAt: null,
   adjustmentCents: null,
   createTime: '2026-03-01T23:30:00.000Z',
+  discounts: [],
   lines: [
     {
       priceId: 5,
@@ -108,6 +109,17 @@ const invalid: ChargeRecordDetail = {
   billedAt: null,
   paidFrom: null,
   lines: [],
+};
+/** A gold member's session during an activity, with a voucher: three discounts off the 1.75 service fee. */
+const discounted: ChargeRecordDetail = {
+  ...record,
+  id: 4715,
+  totalCents: 724 - 35 - 28 - 50,
+  discounts: [
+    { kind: 'member', refId: 1, label: 'Gold', energyWh: 7000, unitPrice: 0, amountCents: -35 },
+    { kind: 'activity', refId: 2, label: 'Spring offer', energyWh: 7000, unitPrice: 400, amountCents: -28 },
+    { kind: 'voucher', refId: 3, label: '0.50 off', energyWh: 0, unitPrice: 0, amountCents: -50 },
+  ],
 };
 /** Closed as never stopped, settled on the guess, then its Stop came: real end, and 3.00 more through an adjustment. */
 const closedLate: ChargeRecordDetail = {
@@ -370,6 +382,35 @@ describe('charging record detail and bill', () => {
     expect(screen.getByTestId('bill-total').textContent).toBe('7.24');
     fireEvent.click(screen.getByTestId('print-button'));
     expect(print).toHaveBeenCalledTimes(1);
+    expect(rawKeys(container.textContent ?? '')).toEqual([]);
+    await act(() => i18n.changeLanguage('en-US'));
+  });
+
+  it('shows and prints the member, activity and voucher discounts as lines of their own, and the total after them', async () => {
+    answer({ detail: discounted });
+    const view = renderWithProviders(
+      at('/historyRecord/chargeRecord/detail/:id', <ChargeRecordDetailPage />),
+      '/historyRecord/chargeRecord/detail/4715',
+    );
+    const table = await screen.findByTestId('bill-discounts');
+    expect(within(table).getByText('Member discount')).toBeTruthy();
+    expect(within(table).getByText('Spring offer')).toBeTruthy();
+    expect(within(table).getByText('-0.50')).toBeTruthy();
+    expect(screen.getByTestId('bill-net-total').textContent).toBe('6.11');
+    view.unmount();
+
+    await act(() => i18n.changeLanguage('zh-CN'));
+    const { container } = renderWithProviders(
+      at('/historyRecord/chargeRecord/print/:id', <ChargeRecordPrintPage />),
+      '/historyRecord/chargeRecord/print/4715',
+    );
+    await screen.findByTestId('print-bill');
+    const lines = screen.getByTestId('bill-lines');
+    expect(lines.querySelector('[data-discount="member"]')?.textContent).toContain('会员折扣');
+    expect(lines.querySelector('[data-discount="activity"]')?.textContent).toContain('-0.28');
+    expect(lines.querySelector('[data-discount="voucher"]')?.textContent).toContain('优惠券');
+    expect(screen.getByTestId('bill-discount-total').textContent).toBe('-1.13');
+    expect(screen.getByTestId('bill-total').textContent).toBe('6.11');
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
     await act(() => i18n.changeLanguage('en-US'));
   });

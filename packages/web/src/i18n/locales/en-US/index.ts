@@ -30,6 +30,7 @@ import material, { materialApply } from './material';
 import { corporateTransfer, invoice, transferRecord } from './finance';
 import apply from './apply';
 import warn, { stationWeather } from './warn';
+import operations from './operations';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
 import largeScreen from './largeScreen';
@@ -72,6 +73,7 @@ export const enUS: UiCatalogue = {
   apply,
   warn,
   stationWeather,
+  ...operations,
   ...maintenance,
   ...maintainRecords,
   largeScreen,

@@ -1,0 +1,129 @@
+import type { activityApi, ActivityDiscountKind, ActivityType } from '@csms/contract';
+import type { Config } from '../../config.js';
+import type { Principal } from '../../http/context.js';
+import { badField, conflict, notFound } from '../../http/errors.js';
+import type { Handlers } from '../../http/mount.js';
+import type { EventHub } from '../../lib/events.js';
+import type { ExportColumns } from '../../lib/export-config.js';
+import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
+import { canSeeProvider } from '../../lib/scope.js';
+import { toActivityDto, type ActivityRepo, type ActivityRow } from './activity.repo.js';
+
+interface Deps {
+  repo: ActivityRepo;
+  events: EventHub;
+  columns: ExportColumns;
+  config: Pick<Config, 'exportMaxRows'>;
+}
+type Body = {
+  name: string;
+  type: ActivityType;
+  startTime: Date;
+  endTime: Date;
+  stationIds: number[];
+  groupIds: number[];
+  discountKind: ActivityDiscountKind;
+  discountValue: number;
+  hours: number[];
+};
+const termsOf = (b: Body) => ({
+  name: b.name,
+  type: b.type,
+  startAt: b.startTime,
+  endAt: b.endTime,
+  stationIds: [...new Set(b.stationIds)],
+  groupIds: [...new Set(b.groupIds)],
+  discountKind: b.discountKind,
+  discountValue: b.discountValue,
+  hours: [...new Set(b.hours)].sort((x, y) => x - y),
+});
+
+/** Activities (issue 19 item 2): drafts are edited; activate; end early. Terms of an active or ended one never change. */
+export function activityRoutes({ repo, events, columns, config }: Deps): Handlers<typeof activityApi> {
+  const mustGet = async (p: Principal, id: number) => (await repo.get(p, id)) ?? Promise.reject(notFound());
+  const reread = async (p: Principal, id: number) => toActivityDto((await repo.get(p, id))!);
+  async function check(providerId: number, b: Body) {
+    const s = [...new Set(b.stationIds)];
+    if ((await repo.ownStations(providerId, s)) !== s.length) throw badField('stationIds', 'errors.activity.stationNotOfProvider');
+    const g = [...new Set(b.groupIds)];
+    if ((await repo.ownGroups(providerId, g)) !== g.length) throw badField('groupIds', 'errors.activity.groupNotOfProvider');
+  }
+  return {
+    async list({ query, ctx }) {
+      const { page, limit, ...f } = query;
+      return repo.list(ctx.principal, f, page, limit);
+    },
+    async get({ query, ctx }) {
+      return toActivityDto(await mustGet(ctx.principal, query.id));
+    },
+    async add({ body, ctx, audit }) {
+      audit.operand = `activity:${body.name}`;
+      if (!canSeeProvider(ctx.principal, body.providerId)) throw notFound();
+      await check(body.providerId, body);
+      return reread(ctx.principal, await repo.insert({ ...termsOf(body), providerId: body.providerId }));
+    },
+    async edit({ body, ctx, audit }) {
+      const current = await mustGet(ctx.principal, body.id);
+      audit.operand = `activity:${current.name}`;
+      if (current.status !== 'draft') throw conflict('errors.activity.notDraft', { name: current.name });
+      await check(current.providerId, body);
+      if (!(await repo.updateDraft(body.id, termsOf(body)))) throw conflict('errors.activity.notDraft', { name: current.name });
+      return reread(ctx.principal, body.id);
+    },
+    async remove({ body, ctx, audit }) {
+      const found = await repo.visible(ctx.principal, body.ids);
+      if (found.length !== new Set(body.ids).size) throw notFound();
+      audit.operand = `activity:${found.map((a) => a.name).join(',')}`.slice(0, 255);
+      const live = found.find((a) => a.status !== 'draft');
+      if (live) throw conflict('errors.activity.notDraft', { name: live.name });
+      return { removed: await repo.removeDrafts(body.ids) };
+    },
+    async activate({ body, ctx, audit }) {
+      const a = await mustGet(ctx.principal, body.id);
+      audit.operand = `activity:${a.name}`;
+      if (!(await repo.move(a.id, 'draft', { status: 'active', activatedAt: new Date() })))
+        throw conflict('errors.activity.notDraft', { name: a.name });
+      return reread(ctx.principal, a.id);
+    },
+    async end({ body, ctx, audit }) {
+      const a = await mustGet(ctx.principal, body.id);
+      audit.operand = `activity:${a.name}`;
+      if (!(await repo.move(a.id, 'active', { status: 'ended', endedAt: new Date() })))
+        throw conflict('errors.activity.notActive', { name: a.name });
+      return reread(ctx.principal, a.id);
+    },
+    async export({ body, ctx, reply }) {
+      const p = ctx.principal;
+      const { format, exportId, ...filter } = body;
+      const iso = (d: Date | null) => (d ? d.toISOString() : null);
+      const defaults: ExportColumn<ActivityRow & Record<string, unknown>>[] = [
+        { key: 'id' },
+        { key: 'name' },
+        { key: 'type' },
+        { key: 'status' },
+        { key: 'startTime', value: (r) => r.startAt.toISOString() },
+        { key: 'endTime', value: (r) => r.endAt.toISOString() },
+        { key: 'discountKind' },
+        { key: 'discountValue' },
+        { key: 'hours', value: (r) => r.hours.join(',') },
+        { key: 'sessionCount' },
+        { key: 'discountCents' },
+        { key: 'endedTime', value: (r) => iso(r.endedAt) },
+        { key: 'providerName' },
+      ];
+      await streamExport(reply, {
+        lang: ctx.lang,
+        resource: 'activity',
+        fileBase: 'activities',
+        format,
+        columns: await columns.columnsFor('activity', defaults, ctx),
+        total: await repo.count(p, filter),
+        batches: keysetBatches((after, size) => repo.page(p, filter, after, size)) as AsyncIterable<
+          (ActivityRow & Record<string, unknown>)[]
+        >,
+        maxRows: config.exportMaxRows,
+        progress: { hub: events, userId: p.userId, exportId },
+      });
+    },
+  };
+}
