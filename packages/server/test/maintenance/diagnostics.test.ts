@@ -65,7 +65,8 @@ const received = (id: number) =>
   eventually(async () => {
     const r = (await get<DiagnosticsDto>(`${api.diagnostics.get.path}?id=${id}`)).data;
     return r.state === 'received' ? r : undefined;
-  }, 30_000);
+    // A charger's upload goes through the simulator's transfer job: generous on a busy machine.
+  }, 60_000);
 const download = async (id: number) =>
   (await fetch(`${s.url}/prod-api${api.diagnostics.download.path}?id=${id}`, { headers: { authorization: `Bearer ${admin}` } })).text();
 

@@ -282,7 +282,8 @@ describe('review', () => {
     const got = mailTo(body.email).at(-1)!;
     expect(got.subject).toMatch(/^Application not approved - AP/);
     expect(got.text).toContain('Reason: The business licence has expired');
-    const logs = await s.database.db.select().from(systemLog).where(eq(systemLog.path, '/web/apply/reject'));
+    // The latest by id: without an order PostgreSQL may give the earlier test's refused reject last.
+    const logs = await s.database.db.select().from(systemLog).where(eq(systemLog.path, '/web/apply/reject')).orderBy(systemLog.id);
     expect(logs.at(-1)).toMatchObject({ operation: 'reject', result: 200 });
   });
 
