@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createRole, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { createPoint } from '../../../test/ocpp/support.js';
-import { pdf, png, uploadAs } from '../../../test/support/files.js';
+import { exe, gif, jpeg, pdf, png, uploadAs } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -246,6 +246,23 @@ describe('corporate transfers', () => {
     expect(up.code, up.msg).toBe(200);
     const r = await register(x.registrar, transferBody(x, { receiptFile: up.fileName }));
     expect(r.data).toMatchObject({ receiptFile: up.fileName, receiptUrl: expect.stringContaining('/common/download/resource') });
+    // The console's upload kind for a receipt (`scan`): a PDF or a photo, judged by the bytes; nothing else.
+    const scan = await uploadAs(s.url, x.registrar, 'receipt.pdf', pdf, 'scan');
+    expect(scan.code, scan.msg).toBe(200);
+    expect((await uploadAs(s.url, x.registrar, 'receipt.jpg', jpeg, 'scan')).code).toBe(200);
+    const scanned = await register(x.registrar, transferBody(x, { receiptFile: scan.fileName }));
+    expect(scanned.data).toMatchObject({ receiptFile: scan.fileName, receiptUrl: expect.stringContaining(encodeURIComponent(scan.fileName)) });
+    for (const [name, bytes] of [
+      ['receipt.gif', gif],
+      ['receipt.docx', pdf],
+      ['receipt.txt', Buffer.from('paid')],
+      ['receipt.pdf', exe],
+      ['receipt.png', pdf],
+    ] as const) {
+      const refused = await uploadAs(s.url, x.registrar, name, bytes, 'scan');
+      expect(refused.code, name).toBe(400);
+      if (name === 'receipt.gif') expect(refused.msg).toContain('pdf/png/jpg/jpeg');
+    }
     const bogus = await register(x.registrar, transferBody(x, { receiptFile: '2026/11/not-there.png' }));
     expect(bogus).toMatchObject({ code: 400, data: { field: 'receiptFile' } });
     const rej = await s.call<TransferDto>('POST', api.corporateTransfer.reject.path, {

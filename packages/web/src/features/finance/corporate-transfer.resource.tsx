@@ -64,7 +64,8 @@ export const corporateTransferResource = defineResource({
     { key: 'amountCents', kind: 'custom', required: true, render: () => <MoneyInput min={0.01} data-testid="transfer-amount" /> },
     { key: 'transferDate', kind: 'date' },
     { key: 'bankReference', kind: 'text', props: { maxLength: 64 } },
-    { key: 'receiptFile', kind: 'image', props: { limit: 1, valueField: 'fileName' } },
+    // A scan of the bank's receipt: a PDF or a photo (the upload kind `scan`, the server's rule).
+    { key: 'receiptFile', kind: 'file', props: { limit: 1, kind: 'scan', valueField: 'fileName' } },
     { key: 'allocations', kind: 'custom', span: 24, required: true, render: (ctx) => <AllocationsField {...ctx} /> },
     { key: 'remark', kind: 'textarea', span: 24, props: { rows: 2, maxLength: 500 } },
   ],

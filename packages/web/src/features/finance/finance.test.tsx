@@ -20,8 +20,8 @@ const transfer = (id: number, state: TransferState): TransferDto => ({
   amountCents: 100_000,
   transferDate: '2026-11-20',
   bankReference: `REF-${id}`,
-  receiptFile: null,
-  receiptUrl: null,
+  receiptFile: id === 2 ? '2026/11/receipt.pdf' : null,
+  receiptUrl: id === 2 ? '/prod-api/common/download/resource?resource=2026%2F11%2Freceipt.pdf' : null,
   remark: null,
   state,
   rejectReason: null,
@@ -120,6 +120,17 @@ describe('finance screens', () => {
     await waitFor(() => expect(bodies['/prod-api/web/corporateTransfer/confirm']).toEqual([{ id: 1 }]));
   });
 
+  it('registers with a receipt that may be a scanned PDF or a photo', async () => {
+    server();
+    renderWithProviders(<CorporateTransferPage />, '/financialManagement/corporateTransfer');
+    await screen.findByText('REF-1', { selector: 'td' });
+    fireEvent.click(buttonByText('Add'));
+    const dialog = await dialogShown();
+    const receipt = dialog.querySelector<HTMLInputElement>('input[type=file]')!;
+    expect(receipt.getAttribute('accept')).toBe('.pdf,.png,.jpg,.jpeg');
+    expect(dialog.textContent).toContain('pdf/png/jpg/jpeg');
+  });
+
   it('shows a transfer record with its allocations and ledger rows', async () => {
     server();
     const view = renderWithProviders(<TransferRecordPage />, '/financialManagement/transferRecord?id=2');
@@ -128,6 +139,9 @@ describe('finance screens', () => {
     const table = await screen.findAllByTestId('allocations-table');
     expect(table.at(-1)!.textContent).toContain('1000.00');
     expect(table.at(-1)!.textContent).toContain('91');
+    // The stored receipt (a scanned PDF) opens from its link.
+    const link = within(rowOf('REF-2')).getByText('receipt.pdf').closest('a')!;
+    expect(link.getAttribute('href')).toBe('/prod-api/common/download/resource?resource=2026%2F11%2Freceipt.pdf');
     expect(rawKeys(view.container.textContent ?? '')).toEqual([]);
   });
 
