@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { api, type InvoiceDto, type LedgerRow, type TransferDto } from '@csms/contract';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { startServer, type TestServer } from '../../../test/harness.js';
 import { createPoint } from '../../../test/ocpp/support.js';
 import { exe, gif, jpeg, pdf, png, uploadAs } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
+import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import {
   card,
@@ -251,7 +253,10 @@ describe('corporate transfers', () => {
     expect(scan.code, scan.msg).toBe(200);
     expect((await uploadAs(s.url, x.registrar, 'receipt.jpg', jpeg, 'scan')).code).toBe(200);
     const scanned = await register(x.registrar, transferBody(x, { receiptFile: scan.fileName }));
-    expect(scanned.data).toMatchObject({ receiptFile: scan.fileName, receiptUrl: expect.stringContaining(encodeURIComponent(scan.fileName)) });
+    expect(scanned.data).toMatchObject({
+      receiptFile: scan.fileName,
+      receiptUrl: expect.stringContaining(encodeURIComponent(scan.fileName)),
+    });
     for (const [name, bytes] of [
       ['receipt.gif', gif],
       ['receipt.docx', pdf],
@@ -466,6 +471,103 @@ describe('invoices', () => {
     expect(b.data.items).toHaveLength(3);
   });
 
+  /** An SMS gateway on loopback (the administrator's CSMS_SMS_WEBHOOK_URL): what it received, and how it answers. */
+  async function smsGateway(answer: (res: http.ServerResponse) => void) {
+    const hits: { headers: http.IncomingHttpHeaders; body: unknown }[] = [];
+    const hook = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        hits.push({ headers: req.headers, body: JSON.parse(b) });
+        answer(res);
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const saved = { ...s.config };
+    s.config.smsWebhook = `http://127.0.0.1:${(hook.address() as { port: number }).port}/sms`;
+    s.config.smsWebhookToken = 'gateway-token-1';
+    return {
+      hits,
+      async close() {
+        Object.assign(s.config, { smsWebhook: saved.smsWebhook, smsWebhookToken: saved.smsWebhookToken, smsTimeoutMs: saved.smsTimeoutMs });
+        hook.closeAllConnections();
+        await new Promise((r) => hook.close(r));
+      },
+    };
+  }
+  async function smsInvoice(x: Site) {
+    const [rec] = await paidRecords(x, 1);
+    const a = await apply(x.registrar, { chargeUserId: x.users[0]!.id, chargeRecordIds: [rec!.id], ...info, notifyType: 'sms' });
+    expect(a.code, a.msg).toBe(200);
+    const up = await uploadAs(s.url, x.checker, 'invoice.pdf', pdf, 'file');
+    return { invoice: a.data, fileName: up.fileName };
+  }
+
+  it("texts an issued SMS invoice through the SMS webhook, in the caller's language, and sets the notice time", async () => {
+    const x = await site();
+    const gw = await smsGateway((res) => res.writeHead(202).end('queued'));
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const before = smtp.received.length;
+      const issued = await s.call<InvoiceDto>('POST', api.invoice.issue.path, {
+        token: x.checker,
+        body: { id: inv.id, fileName },
+        lang: 'zh',
+      });
+      expect(issued.code, issued.msg).toBe(200);
+      expect(issued.data).toMatchObject({ status: 'issued', noticeTime: expect.any(String) });
+      const [p] = await db.select({ name: provider.name }).from(provider).where(eq(provider.id, x.providerId));
+      expect(gw.hits).toHaveLength(1);
+      expect(gw.hits[0]!.body).toEqual({
+        to: '13900001111',
+        text: `【${p!.name}】Wang Fang，您好：您申请的发票（编号 ${inv.id}，金额 10.00 元）已开具，请查收。`,
+        providerId: x.providerId,
+      });
+      expect(gw.hits[0]!.headers).toMatchObject({ authorization: 'Bearer gateway-token-1', 'content-type': 'application/json' });
+      expect(smtp.received.length).toBe(before);
+      // In English for an English-speaking operator.
+      const other = await smsInvoice(x);
+      const en = await s.call<InvoiceDto>('POST', api.invoice.issue.path, {
+        token: x.checker,
+        body: { id: other.invoice.id, fileName: other.fileName },
+      });
+      expect(en.code, en.msg).toBe(200);
+      expect((gw.hits[1]!.body as { text: string }).text).toBe(
+        `[${p!.name}] Dear Wang Fang, the invoice you asked for (no. ${other.invoice.id}, amount 10.00) has been issued.`,
+      );
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('issues an SMS invoice with a warning and no notice time when the SMS webhook fails or does not answer in time', async () => {
+    const x = await site();
+    const failing = await smsGateway((res) => res.writeHead(500).end('gateway down'));
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const r = await s.call<InvoiceDto>('POST', api.invoice.issue.path, { token: x.checker, body: { id: inv.id, fileName } });
+      expect(r).toMatchObject({
+        code: 601,
+        msg: 'The invoice is issued, but the SMS could not be sent: the user was not notified',
+        data: { status: 'issued', noticeTime: null },
+      });
+      expect(failing.hits).toHaveLength(1);
+      const [row] = await db.select({ noticedAt: invoice.noticedAt }).from(invoice).where(eq(invoice.id, inv.id));
+      expect(row!.noticedAt).toBeNull();
+    } finally {
+      await failing.close();
+    }
+    const silent = await smsGateway(() => {});
+    s.config.smsTimeoutMs = 300;
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const r = await s.call<InvoiceDto>('POST', api.invoice.issue.path, { token: x.checker, body: { id: inv.id, fileName }, lang: 'zh' });
+      expect(r).toMatchObject({ code: 601, msg: '发票已开具，但短信发送失败，未能通知用户', data: { status: 'issued', noticeTime: null } });
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('issues an SMS invoice and says that nobody was notified (no SMS gateway)', async () => {
     const x = await site();
     const [rec] = await paidRecords(x, 1);
@@ -478,5 +580,19 @@ describe('invoices', () => {
     });
     expect(issued).toMatchObject({ code: 601, data: { status: 'issued', noticeTime: null } });
     expect(smtp.received.length).toBe(before);
+  });
+});
+
+describe('SMS webhook settings', () => {
+  it('reads CSMS_SMS_WEBHOOK_URL (or its older name CSMS_SMS_WEBHOOK) and the bearer token; refuses two URLs or a non-http one', () => {
+    expect(loadConfig({ CSMS_SMS_WEBHOOK_URL: 'https://sms.example/send', CSMS_SMS_WEBHOOK_TOKEN: 'tok' })).toMatchObject({
+      smsWebhook: 'https://sms.example/send',
+      smsWebhookToken: 'tok',
+      smsTimeoutMs: 10_000,
+    });
+    expect(loadConfig({ CSMS_SMS_WEBHOOK: 'http://10.0.0.9/sms' }).smsWebhook).toBe('http://10.0.0.9/sms');
+    expect(loadConfig({}).smsWebhook).toBeUndefined();
+    expect(() => loadConfig({ CSMS_SMS_WEBHOOK_URL: 'http://a/sms', CSMS_SMS_WEBHOOK: 'http://b/sms' })).toThrow(/CSMS_SMS_WEBHOOK/);
+    expect(() => loadConfig({ CSMS_SMS_WEBHOOK_URL: 'ftp://a/sms' })).toThrow(/CSMS_SMS_WEBHOOK_URL/);
   });
 });
