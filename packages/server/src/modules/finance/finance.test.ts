@@ -152,6 +152,36 @@ describe('corporate transfers', () => {
     );
   });
 
+  it("offers the registrar the provider's cards and charge users to credit, in scope and by permission", async () => {
+    const x = await site();
+    const y = await site();
+    type Opt = { id: number; cardNumber: string; account: string | null; state: string; providerId: number };
+    const cards = await s.call<Opt[]>('GET', `${api.card.options.path}?providerId=${x.providerId}&keyword=${x.card.cardNumber.slice(1)}`, {
+      token: x.registrar,
+    });
+    expect(cards).toMatchObject({ code: 200 });
+    expect(cards.data).toEqual([
+      { id: x.card.id, cardNumber: x.card.cardNumber, account: x.users[0]!.account, state: 'valid', providerId: x.providerId },
+    ]);
+    // Another provider's registrar finds none of them, even when naming the provider.
+    const other = await s.call<Opt[]>('GET', `${api.card.options.path}?providerId=${x.providerId}`, { token: y.registrar });
+    expect(other.data).toEqual([]);
+    expect((await s.call<Opt[]>('GET', api.card.options.path, { token: y.registrar })).data.map((c) => c.id)).toEqual([y.card.id]);
+    const users = await s.call<{ id: number }[]>('GET', `${api.chargeUser.options.path}?providerId=${x.providerId}`, {
+      token: x.registrar,
+    });
+    expect(users.data.map((u) => u.id).sort()).toEqual(x.users.map((u) => u.id).sort());
+    // Without a permission that picks cards: refused.
+    const role = await createRole(db, {
+      providerId: x.providerId,
+      permissions: ['finance:transfer:list'],
+      rolePaths: ['/financialManagement'],
+    });
+    const viewer = await createUser(db, { providerId: x.providerId, roleId: role.id });
+    const t = await s.login(viewer.username, viewer.password);
+    expect((await s.call('GET', api.card.options.path, { token: t })).code).toBe(403);
+  });
+
   it('credits a card as well as a user', async () => {
     const x = await site();
     const r = await register(

@@ -86,7 +86,7 @@ describe('upload widgets', () => {
     expect((init?.body as FormData).get('file')).toBeInstanceOf(File);
   });
 
-  it('takes a scan (kind `scan`: pdf or a photo, the server\'s rule) and sends it as that kind', async () => {
+  it("takes a scan (kind `scan`: pdf or a photo, the server's rule) and sends it as that kind", async () => {
     const { uploadKinds } = await import('@csms/contract');
     expect(uploadDefaults.scan).toEqual({ limit: 1, fileSize: uploadKinds.scan.maxMb, fileType: uploadKinds.scan.types });
     expect(checkFile('scan', { name: 'receipt.PDF', size: MB }, uploadDefaults.scan)).toBeNull();
