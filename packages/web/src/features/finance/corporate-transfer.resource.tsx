@@ -5,7 +5,7 @@ import { formatMoney } from '../../shared/format/units';
 import { providerOptions } from '../../shared/options/provider-options';
 import { MoneyInput } from '../../shared/resource/money-input';
 import { defineResource, type ColumnDef } from '../../shared/resource/types';
-import { AllocationsField, AllocationsTable, TransferStateTag } from './finance-inputs';
+import { AllocationsField, AllocationsTable, ReceiptLink, TransferStateTag } from './finance-inputs';
 
 /** The permission the endpoint's contract requires. */
 export const permiOf = (ep: EndpointDef): string[] => (typeof ep.access === 'object' && 'permi' in ep.access ? [ep.access.permi] : []);
@@ -22,7 +22,7 @@ export const transferColumns: ColumnDef<TransferDto>[] = [
   { key: 'summary', width: 260, ellipsis: true },
   { key: 'payerAccount', width: 180, defaultHidden: true },
   { key: 'payerBank', width: 160, defaultHidden: true },
-  { key: 'receiptUrl', kind: 'file', width: 120, label: 'fields.corporateTransfer.receiptFile' },
+  { key: 'receiptUrl', width: 120, label: 'fields.corporateTransfer.receiptFile', render: (v) => <ReceiptLink url={v as string | null} /> },
   { key: 'remark', width: 160, ellipsis: true, defaultHidden: true },
   { key: 'registrarName', width: 110 },
   { key: 'deciderName', width: 110 },

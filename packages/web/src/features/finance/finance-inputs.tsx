@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, FileSearchOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   api,
   TRANSFER_MAX_ALLOCATIONS,
@@ -18,6 +18,7 @@ import { cardOptions } from '../../shared/options/card-options';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
 import { formatDateTime } from '../../shared/resource/cells';
 import { RemoteSelect } from '../../shared/resource/inputs';
+import { fileUrl } from '../../shared/upload/rules';
 import { MoneyInput } from '../../shared/resource/money-input';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
@@ -39,6 +40,17 @@ export function InvoiceStatusTag({ status }: { status: InvoiceStatus }) {
     <Tag color={invoiceColor[status]} data-status={status}>
       {t(`enums.invoiceStatus.${status}`)}
     </Tag>
+  );
+}
+
+/** A transfer's stored receipt (a scanned PDF or a photo): a link that opens it, named by what it is rather than its stored name. */
+export function ReceiptLink({ url }: { url: string | null }) {
+  const { t } = useTranslation();
+  if (!url) return null;
+  return (
+    <a href={fileUrl(url)} target="_blank" rel="noreferrer" data-testid="receipt-link">
+      <FileSearchOutlined /> {t('corporateTransfer.openReceipt')}
+    </a>
   );
 }
 

@@ -8,6 +8,7 @@ const corporateTransfer: UiCatalogue['corporateTransfer'] = {
   chooseUser: 'Type an account or phone number to search charge users',
   addLine: 'Add a line',
   chooseCard: "Type a card number to search the provider's cards",
+  openReceipt: 'Open',
   removeLine: 'Remove',
   allocated: 'Allocated {sum} of {amount}',
   confirm: 'Confirm',

@@ -7,6 +7,7 @@ const corporateTransfer = {
   chooseUser: '输入账号或手机号搜索充电用户',
   addLine: '添加入账对象',
   chooseCard: '输入卡号搜索该运营商的充电卡',
+  openReceipt: '查看',
   removeLine: '移除',
   allocated: '已分配 {sum} / 转账金额 {amount}',
   confirm: '确认入账',
