@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buttonByText, dialogShown, mockFetch, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
 import CorporateTransferPage from './corporate-transfer.page';
 import { AllocationsField } from './finance-inputs';
+import { IssueDialog } from './invoice-issue-dialog';
 import InvoicePage from './invoice.page';
 import TransferRecordPage from './transfer-record.page';
 
@@ -245,5 +246,21 @@ describe('finance screens', () => {
     const dialog = await dialogShown();
     expect(dialog.textContent).toContain('wang@fleet.test');
     expect(within(dialog).getByTestId('invoice-items').textContent).toContain('55.55');
+  });
+
+  it('tells the operator that an SMS invoice is texted to its mobile, in both languages', async () => {
+    server();
+    const sms = { ...inv, notifyType: 'sms' as const };
+    for (const [lng, word] of [
+      ['en-US', 'notified by SMS to 13900001111'],
+      ['zh-CN', '通过短信通知用户（发送至 13900001111）'],
+    ] as const) {
+      await act(() => i18n.changeLanguage(lng));
+      const view = renderWithProviders(<IssueDialog row={sms} onClose={() => {}} />);
+      const dialog = await dialogShown();
+      expect(dialog.textContent).toContain(word);
+      expect(dialog.textContent).not.toContain('wang@fleet.test');
+      view.unmount();
+    }
   });
 });

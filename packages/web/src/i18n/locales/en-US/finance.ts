@@ -34,6 +34,7 @@ const invoice: UiCatalogue['invoice'] = {
   issueTitle: 'Issue invoice {id}',
   issueHint:
     'Receiver {account}, amount {amount}. Upload the invoice PDF; the user is then notified as asked (by mail to {email}, with the invoice attached).',
+  issueHintSms: 'Receiver {account}, amount {amount}. Upload the invoice PDF; the user is then notified by SMS to {mobile}.',
   issued: 'Invoice issued',
   reject: 'Reject',
   rejectTitle: 'Reject the invoice request',

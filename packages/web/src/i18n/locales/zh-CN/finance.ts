@@ -32,6 +32,7 @@ const invoice = {
   issue: '开具',
   issueTitle: '开具发票 {id}',
   issueHint: '接收人 {account}，金额 {amount}。上传发票 PDF 后，将按所选通知方式通知用户（邮件发送至 {email}，附发票）。',
+  issueHintSms: '接收人 {account}，金额 {amount}。上传发票 PDF 后，将通过短信通知用户（发送至 {mobile}）。',
   issued: '发票已开具',
   reject: '驳回',
   rejectTitle: '驳回发票申请',
