@@ -48,8 +48,15 @@ export interface Config {
   logLevel: string;
   appDownloadUrl: string;
   mapTileUrl: string;
-  /** URL that system messages with the SMS flag are POSTed to as JSON; none: the console says SMS is off. */
+  /**
+   * The SMS gateway (`CSMS_SMS_WEBHOOK_URL`, or its older name `CSMS_SMS_WEBHOOK`): system messages with the SMS flag
+   * and issued invoices asking for SMS are POSTed to it as JSON; none: the console says SMS is off.
+   */
   smsWebhook: string | undefined;
+  /** Sent as `Authorization: Bearer …` with every SMS webhook call (`CSMS_SMS_WEBHOOK_TOKEN`). */
+  smsWebhookToken: string | undefined;
+  /** How long one SMS webhook call may take (ms). */
+  smsTimeoutMs: number;
   /** Internal hosts (`host[:port]`) an operator's SMTP setting may still reach (`CSMS_OUTBOUND_ALLOW`). */
   outboundAllow: OutboundAllowEntry[];
   /** Loopback port of the card reader companion the console connects to (`csms.reader.port`). */
@@ -171,6 +178,21 @@ function weatherUrl(v: string | undefined): string | undefined {
   return v;
 }
 
+/** `CSMS_SMS_WEBHOOK_URL`, or the older `CSMS_SMS_WEBHOOK`: one gateway, so two different URLs are a mistake. */
+function smsWebhook(url: string | undefined, older: string | undefined): string | undefined {
+  if (url && older && url !== older) throw new Error('CSMS_SMS_WEBHOOK_URL and CSMS_SMS_WEBHOOK name different URLs: set one of them');
+  const v = url || older;
+  if (!v) return undefined;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new Error(`CSMS_SMS_WEBHOOK_URL must be an http(s) URL, got "${v}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`CSMS_SMS_WEBHOOK_URL must be an http(s) URL, got "${v}"`);
+  return v;
+}
+
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
@@ -209,7 +231,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.CSMS_LOG_LEVEL || 'info',
     appDownloadUrl: env.CSMS_APP_DOWNLOAD_URL || '',
     mapTileUrl: env.CSMS_MAP_TILE_URL || '',
-    smsWebhook: env.CSMS_SMS_WEBHOOK || undefined,
+    smsWebhook: smsWebhook(env.CSMS_SMS_WEBHOOK_URL, env.CSMS_SMS_WEBHOOK),
+    smsWebhookToken: env.CSMS_SMS_WEBHOOK_TOKEN || undefined,
+    smsTimeoutMs: 10_000,
     outboundAllow: parseOutboundAllow(env.CSMS_OUTBOUND_ALLOW),
     readerPort: int('CSMS_READER_PORT', env.CSMS_READER_PORT, 8989),
     timeZone,

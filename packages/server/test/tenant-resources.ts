@@ -1799,6 +1799,7 @@ export const tenantResources: TenantResource[] = [
       { ep: api.card.expire, input: (id) => ({ body: { id } }) },
       { ep: api.card.recharge, input: (id) => ({ body: { id, amountCents: 100 } }) },
       { ep: api.card.refund, input: (id) => ({ body: { id, amountCents: 100 } }) },
+      { ep: api.card.options, input: (_, env) => ({ query: { providerId: env.a.providerId } }), expect: 'emptyArray' },
     ],
   },
   {

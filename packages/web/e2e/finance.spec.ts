@@ -162,3 +162,47 @@ test('a 1,000.00 transfer split over three users, confirmed by a second user; an
   const left = await ok(api<{ kind: string; refId: number }[]>(page, 'GET', `/web/invoice/billable?chargeUserId=${users[0]!.id}`));
   expect(left.find((b) => b.kind === 'recharge' && b.refId === credit.id)).toBeUndefined();
 });
+
+test('a transfer credited to a card, with a scanned PDF receipt that its row links', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  const reference = `E2E-CARD-${stamp.toUpperCase()}`;
+  await signIn(page, 'en-US');
+  const card = await ok(
+    api<{ id: number; cardNumber: string }>(page, 'POST', '/web/card/add', {
+      cardNumber: `C${stamp}`,
+      physicalId: `P${stamp}`.toUpperCase().slice(0, 20),
+      providerId: 1,
+      expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+      prepaidCents: 0,
+      email: 'fleet@e2e.test',
+    }),
+  );
+
+  await page.goto('/financialManagement/corporateTransfer');
+  await page
+    .getByRole('button', { name: looseButton(t('common.add')) })
+    .first()
+    .click();
+  const form = page.getByRole('dialog', { name: t('corporateTransfer.createTitle') });
+  await chooseOption(page, form.locator('#corporateTransfer-form_providerId'), 'CSMS', 'CSMS');
+  await form.locator('#corporateTransfer-form_payerName').fill('Card Fleet Ltd');
+  await form.locator('#corporateTransfer-form_payerAccount').fill('6222 0000 3333 4444');
+  await form.locator('#corporateTransfer-form_payerBank').fill('Bank of Shanghai');
+  await form.locator('#corporateTransfer-form_amountCents').fill('50');
+  await form.locator('#corporateTransfer-form_transferDate').fill('2026-11-21');
+  await form.locator('#corporateTransfer-form_transferDate').press('Enter');
+  await form.locator('#corporateTransfer-form_bankReference').fill(reference);
+  const receipt = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'receipt-')), 'receipt.pdf');
+  fs.writeFileSync(receipt, '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+  await form.locator('input[type=file]').setInputFiles(receipt);
+  await expect(form.locator('.ant-upload-list-item-done')).toContainText('receipt.pdf');
+  const line = form.getByTestId('allocation-0');
+  await line.getByText(t('enums.transferTargetKind.card'), { exact: true }).click();
+  await chooseOption(page, line.locator('.ant-select input'), card.cardNumber, card.cardNumber);
+  await line.locator('.ant-input-number input').fill('50');
+  await form.getByRole('button', { name: looseButton(t('common.confirm')) }).click();
+  await expect(toast(page, t('corporateTransfer.registered'))).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: reference });
+  await expect(row).toContainText(card.cardNumber);
+  await expect(row.getByTestId('receipt-link')).toHaveAttribute('href', /common\/download\/resource\?resource=.*\.pdf$/);
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, idBody, optText } from '../endpoint.js';
+import { crud, endpoint, idBody, optText } from '../endpoint.js';
 import { idToken } from './id-token.js';
 import { MAX_AMOUNT_CENTS, moneyMove } from './charge-user.js';
 import { ledgerRow } from './recharge-record.js';
@@ -75,6 +75,16 @@ export const cardFilter = z.object({
   chargeUserId: z.coerce.number().int().positive().optional(),
 });
 
+/** A card for selects: its number, its holder's account and what it is now. */
+export const cardOption = z.object({
+  id: z.number(),
+  cardNumber: z.string(),
+  account: z.string().nullable(),
+  state: z.enum(cardStates),
+  providerId: z.number(),
+});
+export type CardOption = z.infer<typeof cardOption>;
+
 const resource = 'card';
 const c = crud(resource, 'user:card');
 const stateChange = (action: string, operation: string, summary: string) =>
@@ -94,4 +104,14 @@ export const cardApi = {
     summary: 'Refund: the amount is entered positive and stored negative; at most the balance',
   }),
   export: c.export(cardFilter),
+  options: endpoint({
+    method: 'GET',
+    path: c.path('options'),
+    // Card numbers for those who list cards or credit one (a corporate transfer's allocation).
+    access: { anyPermi: ['user:card:list', 'user:card:query', 'finance:transfer:register'] },
+    resource,
+    query: z.object({ keyword: optText(64), providerId: z.coerce.number().int().positive().optional() }),
+    data: z.array(cardOption),
+    summary: 'At most 50 cards the caller can see whose card number contains the keyword, for selects',
+  }),
 };

@@ -118,6 +118,8 @@ export const chargeUserApi = {
         'smart:timedCharge:add',
         'smart:timedCharge:edit',
         'smart:reservation:add',
+        'finance:transfer:register',
+        'finance:invoice:apply',
       ],
     },
     resource,

@@ -11,7 +11,11 @@ export const publicConfigKeys = ['app.downloadUrl', 'map.tileUrl', 'export.maxRo
 export const uploadKinds = {
   image: { maxMb: 5, types: ['png', 'jpg', 'jpeg', 'gif'] },
   file: { maxMb: 5, types: ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'txt', 'pdf'] },
+  /** A scanned paper (a bank transfer's receipt): a PDF or a photo of it. */
+  scan: { maxMb: 5, types: ['pdf', 'png', 'jpg', 'jpeg'] },
 } as const;
+export type UploadKindName = keyof typeof uploadKinds;
+export const uploadKindNames = Object.keys(uploadKinds) as [UploadKindName, ...UploadKindName[]];
 
 /** The zone whose days a record list's time filter takes (`dayFilter`), and the station that gives it, if one does. */
 export const dayZoneDto = z.object({ timeZone: z.string(), stationId: z.number().nullable(), stationName: z.string().nullable() });
@@ -85,7 +89,7 @@ export const commonApi = {
     access: 'session',
     resource: 'upload',
     operation: 'upload',
-    query: z.object({ kind: z.enum(['image', 'file']).default('file') }),
+    query: z.object({ kind: z.enum(uploadKindNames).default('file') }),
     raw: 'flat',
     data: z.object({ fileName: z.string(), url: z.string(), originalName: z.string() }),
   }),

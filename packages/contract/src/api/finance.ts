@@ -166,7 +166,7 @@ export const invoiceDto = z.object({
   fileName: z.string().nullable(),
   fileUrl: z.string().nullable(),
   applyTime: z.string(),
-  /** When the user was told (the mail was accepted); null while not told. */
+  /** When the user was told (the mail server or the SMS webhook accepted the notice); null while not told. */
   noticeTime: z.string().nullable(),
   finishTime: z.string().nullable(),
   operatorName: z.string().nullable(),
@@ -242,7 +242,7 @@ export const invoiceApi = {
     summary: "Request an invoice for a charge user's paid charging records and recharges; the amount is their sum",
   }),
   issue: i.action('issue', invoiceIssue, invoiceDto, {
-    summary: 'Issue with the uploaded PDF; the user is notified (mail with the PDF attached)',
+    summary: 'Issue with the uploaded PDF; the user is notified (mail with the PDF attached, or SMS through the SMS webhook)',
   }),
   reject: i.action('reject', invoiceReject, invoiceDto, { summary: 'Reject with a reason; the covered records are free again' }),
   billable: endpoint({

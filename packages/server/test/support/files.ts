@@ -65,7 +65,7 @@ export const WORD_CLSID = Buffer.from('0609020000000000c000000000000046', 'hex')
 export const MSI_CLSID = Buffer.from('84100c0000000000c000000000000046', 'hex');
 
 /** Upload bytes as `name` through the console's endpoint; the reply as the widgets get it. */
-export async function uploadAs(url: string, token: string, name: string, bytes: Buffer, kind: 'image' | 'file' = 'image') {
+export async function uploadAs(url: string, token: string, name: string, bytes: Buffer, kind: 'image' | 'file' | 'scan' = 'image') {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   const res = await fetch(`${url}/prod-api/common/upload?kind=${kind}`, {

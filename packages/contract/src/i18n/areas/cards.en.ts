@@ -27,6 +27,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
     },
     card: {
       cardNumber: 'Card number',
+      keyword: 'Card number contains',
       physicalId: 'Physical card ID',
       providerId: 'Provider',
       providerName: 'Provider',

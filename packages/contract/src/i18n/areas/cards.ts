@@ -26,6 +26,7 @@ export const cardsZh = {
     },
     card: {
       cardNumber: '卡号',
+      keyword: '卡号关键字',
       physicalId: '物理卡号',
       providerId: '运营商',
       providerName: '运营商',

@@ -107,6 +107,8 @@ export const financeEn: Strings<typeof financeZh> = {
       mailNotConfigured: 'The invoice is issued, but the provider has no mail settings: the user was not notified',
       mailFailed: 'The invoice is issued, but the mail could not be sent: the user was not notified',
       smsUnavailable: 'The invoice is issued; no SMS gateway is configured, so the user was not notified by SMS',
+      smsFailed: 'The invoice is issued, but the SMS could not be sent: the user was not notified',
+      smsText: '[{provider}] Dear {name}, the invoice you asked for (no. {id}, amount {amount}) has been issued.',
       mailSubject: 'Your invoice has been issued - {provider}',
       mailBody: 'Dear {name},\n\nThe invoice you asked for (no. {id}, amount {amount}) has been issued; it is attached.\n\n{provider}',
     },

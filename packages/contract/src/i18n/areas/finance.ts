@@ -107,6 +107,8 @@ export const financeZh = {
       mailNotConfigured: '发票已开具，但运营商未配置邮箱，未能通知用户',
       mailFailed: '发票已开具，但邮件发送失败，未能通知用户',
       smsUnavailable: '发票已开具；系统未配置短信通道，未能短信通知用户',
+      smsFailed: '发票已开具，但短信发送失败，未能通知用户',
+      smsText: '【{provider}】{name}，您好：您申请的发票（编号 {id}，金额 {amount} 元）已开具，请查收。',
       mailSubject: '您的发票已开具 - {provider}',
       mailBody: '{name}，您好：\n\n您申请的发票（编号 {id}，金额 {amount} 元）已开具，见附件。\n\n{provider}',
     },

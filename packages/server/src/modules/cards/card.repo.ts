@@ -135,6 +135,36 @@ export function createCardRepo({ db }: { db: Db }) {
         .orderBy(asc(card.id))
         .limit(size);
     },
+    /** For selects: at most 50 in the caller's scope, by card number. */
+    async options(p: Principal, keyword: string | undefined, providerId: number | undefined) {
+      const rows = await db
+        .select({
+          id: card.id,
+          cardNumber: card.cardNumber,
+          account: chargeUser.account,
+          providerId: card.providerId,
+          status: card.status,
+          expireAt: card.expireAt,
+        })
+        .from(card)
+        .leftJoin(chargeUser, eq(chargeUser.id, card.chargeUserId))
+        .where(
+          where(
+            p,
+            keyword ? lowerLike(card.cardNumber, contains(keyword)) : undefined,
+            providerId ? eq(card.providerId, providerId) : undefined,
+          ),
+        )
+        .orderBy(asc(card.cardNumber))
+        .limit(50);
+      return rows.map((r) => ({
+        id: r.id,
+        cardNumber: r.cardNumber,
+        account: r.account,
+        providerId: r.providerId,
+        state: cardState(r).state,
+      }));
+    },
     async get(p: Principal, id: number): Promise<CardRow | undefined> {
       const [r] = await base()
         .where(where(p, eq(card.id, id)))

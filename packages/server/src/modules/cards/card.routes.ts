@@ -68,6 +68,9 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
       const { page, limit, ...f } = query;
       return repo.list(ctx.principal, f, page, limit);
     },
+    async options({ query, ctx }) {
+      return repo.options(ctx.principal, query.keyword, query.providerId);
+    },
     async get({ query, ctx }) {
       const row = await mustGet(ctx.principal, query.id);
       return { ...toCardDto(row), ledger: await records.ofCard(row.id, CARD_DETAIL_LEDGER_ROWS) };

@@ -1,11 +1,13 @@
+import http from 'node:http';
 import { api, type InvoiceDto, type LedgerRow, type TransferDto } from '@csms/contract';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createRole, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { createPoint } from '../../../test/ocpp/support.js';
-import { pdf, png, uploadAs } from '../../../test/support/files.js';
+import { exe, gif, jpeg, pdf, png, uploadAs } from '../../../test/support/files.js';
 import { startSmtpServer } from '../../../test/support/smtp-server.js';
+import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import {
   card,
@@ -150,6 +152,36 @@ describe('corporate transfers', () => {
     );
   });
 
+  it("offers the registrar the provider's cards and charge users to credit, in scope and by permission", async () => {
+    const x = await site();
+    const y = await site();
+    type Opt = { id: number; cardNumber: string; account: string | null; state: string; providerId: number };
+    const cards = await s.call<Opt[]>('GET', `${api.card.options.path}?providerId=${x.providerId}&keyword=${x.card.cardNumber.slice(1)}`, {
+      token: x.registrar,
+    });
+    expect(cards).toMatchObject({ code: 200 });
+    expect(cards.data).toEqual([
+      { id: x.card.id, cardNumber: x.card.cardNumber, account: x.users[0]!.account, state: 'valid', providerId: x.providerId },
+    ]);
+    // Another provider's registrar finds none of them, even when naming the provider.
+    const other = await s.call<Opt[]>('GET', `${api.card.options.path}?providerId=${x.providerId}`, { token: y.registrar });
+    expect(other.data).toEqual([]);
+    expect((await s.call<Opt[]>('GET', api.card.options.path, { token: y.registrar })).data.map((c) => c.id)).toEqual([y.card.id]);
+    const users = await s.call<{ id: number }[]>('GET', `${api.chargeUser.options.path}?providerId=${x.providerId}`, {
+      token: x.registrar,
+    });
+    expect(users.data.map((u) => u.id).sort()).toEqual(x.users.map((u) => u.id).sort());
+    // Without a permission that picks cards: refused.
+    const role = await createRole(db, {
+      providerId: x.providerId,
+      permissions: ['finance:transfer:list'],
+      rolePaths: ['/financialManagement'],
+    });
+    const viewer = await createUser(db, { providerId: x.providerId, roleId: role.id });
+    const t = await s.login(viewer.username, viewer.password);
+    expect((await s.call('GET', api.card.options.path, { token: t })).code).toBe(403);
+  });
+
   it('credits a card as well as a user', async () => {
     const x = await site();
     const r = await register(
@@ -246,6 +278,26 @@ describe('corporate transfers', () => {
     expect(up.code, up.msg).toBe(200);
     const r = await register(x.registrar, transferBody(x, { receiptFile: up.fileName }));
     expect(r.data).toMatchObject({ receiptFile: up.fileName, receiptUrl: expect.stringContaining('/common/download/resource') });
+    // The console's upload kind for a receipt (`scan`): a PDF or a photo, judged by the bytes; nothing else.
+    const scan = await uploadAs(s.url, x.registrar, 'receipt.pdf', pdf, 'scan');
+    expect(scan.code, scan.msg).toBe(200);
+    expect((await uploadAs(s.url, x.registrar, 'receipt.jpg', jpeg, 'scan')).code).toBe(200);
+    const scanned = await register(x.registrar, transferBody(x, { receiptFile: scan.fileName }));
+    expect(scanned.data).toMatchObject({
+      receiptFile: scan.fileName,
+      receiptUrl: expect.stringContaining(encodeURIComponent(scan.fileName)),
+    });
+    for (const [name, bytes] of [
+      ['receipt.gif', gif],
+      ['receipt.docx', pdf],
+      ['receipt.txt', Buffer.from('paid')],
+      ['receipt.pdf', exe],
+      ['receipt.png', pdf],
+    ] as const) {
+      const refused = await uploadAs(s.url, x.registrar, name, bytes, 'scan');
+      expect(refused.code, name).toBe(400);
+      if (name === 'receipt.gif') expect(refused.msg).toContain('pdf/png/jpg/jpeg');
+    }
     const bogus = await register(x.registrar, transferBody(x, { receiptFile: '2026/11/not-there.png' }));
     expect(bogus).toMatchObject({ code: 400, data: { field: 'receiptFile' } });
     const rej = await s.call<TransferDto>('POST', api.corporateTransfer.reject.path, {
@@ -449,6 +501,103 @@ describe('invoices', () => {
     expect(b.data.items).toHaveLength(3);
   });
 
+  /** An SMS gateway on loopback (the administrator's CSMS_SMS_WEBHOOK_URL): what it received, and how it answers. */
+  async function smsGateway(answer: (res: http.ServerResponse) => void) {
+    const hits: { headers: http.IncomingHttpHeaders; body: unknown }[] = [];
+    const hook = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        hits.push({ headers: req.headers, body: JSON.parse(b) });
+        answer(res);
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const saved = { ...s.config };
+    s.config.smsWebhook = `http://127.0.0.1:${(hook.address() as { port: number }).port}/sms`;
+    s.config.smsWebhookToken = 'gateway-token-1';
+    return {
+      hits,
+      async close() {
+        Object.assign(s.config, { smsWebhook: saved.smsWebhook, smsWebhookToken: saved.smsWebhookToken, smsTimeoutMs: saved.smsTimeoutMs });
+        hook.closeAllConnections();
+        await new Promise((r) => hook.close(r));
+      },
+    };
+  }
+  async function smsInvoice(x: Site) {
+    const [rec] = await paidRecords(x, 1);
+    const a = await apply(x.registrar, { chargeUserId: x.users[0]!.id, chargeRecordIds: [rec!.id], ...info, notifyType: 'sms' });
+    expect(a.code, a.msg).toBe(200);
+    const up = await uploadAs(s.url, x.checker, 'invoice.pdf', pdf, 'file');
+    return { invoice: a.data, fileName: up.fileName };
+  }
+
+  it("texts an issued SMS invoice through the SMS webhook, in the caller's language, and sets the notice time", async () => {
+    const x = await site();
+    const gw = await smsGateway((res) => res.writeHead(202).end('queued'));
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const before = smtp.received.length;
+      const issued = await s.call<InvoiceDto>('POST', api.invoice.issue.path, {
+        token: x.checker,
+        body: { id: inv.id, fileName },
+        lang: 'zh',
+      });
+      expect(issued.code, issued.msg).toBe(200);
+      expect(issued.data).toMatchObject({ status: 'issued', noticeTime: expect.any(String) });
+      const [p] = await db.select({ name: provider.name }).from(provider).where(eq(provider.id, x.providerId));
+      expect(gw.hits).toHaveLength(1);
+      expect(gw.hits[0]!.body).toEqual({
+        to: '13900001111',
+        text: `【${p!.name}】Wang Fang，您好：您申请的发票（编号 ${inv.id}，金额 10.00 元）已开具，请查收。`,
+        providerId: x.providerId,
+      });
+      expect(gw.hits[0]!.headers).toMatchObject({ authorization: 'Bearer gateway-token-1', 'content-type': 'application/json' });
+      expect(smtp.received.length).toBe(before);
+      // In English for an English-speaking operator.
+      const other = await smsInvoice(x);
+      const en = await s.call<InvoiceDto>('POST', api.invoice.issue.path, {
+        token: x.checker,
+        body: { id: other.invoice.id, fileName: other.fileName },
+      });
+      expect(en.code, en.msg).toBe(200);
+      expect((gw.hits[1]!.body as { text: string }).text).toBe(
+        `[${p!.name}] Dear Wang Fang, the invoice you asked for (no. ${other.invoice.id}, amount 10.00) has been issued.`,
+      );
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('issues an SMS invoice with a warning and no notice time when the SMS webhook fails or does not answer in time', async () => {
+    const x = await site();
+    const failing = await smsGateway((res) => res.writeHead(500).end('gateway down'));
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const r = await s.call<InvoiceDto>('POST', api.invoice.issue.path, { token: x.checker, body: { id: inv.id, fileName } });
+      expect(r).toMatchObject({
+        code: 601,
+        msg: 'The invoice is issued, but the SMS could not be sent: the user was not notified',
+        data: { status: 'issued', noticeTime: null },
+      });
+      expect(failing.hits).toHaveLength(1);
+      const [row] = await db.select({ noticedAt: invoice.noticedAt }).from(invoice).where(eq(invoice.id, inv.id));
+      expect(row!.noticedAt).toBeNull();
+    } finally {
+      await failing.close();
+    }
+    const silent = await smsGateway(() => {});
+    s.config.smsTimeoutMs = 300;
+    try {
+      const { invoice: inv, fileName } = await smsInvoice(x);
+      const r = await s.call<InvoiceDto>('POST', api.invoice.issue.path, { token: x.checker, body: { id: inv.id, fileName }, lang: 'zh' });
+      expect(r).toMatchObject({ code: 601, msg: '发票已开具，但短信发送失败，未能通知用户', data: { status: 'issued', noticeTime: null } });
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('issues an SMS invoice and says that nobody was notified (no SMS gateway)', async () => {
     const x = await site();
     const [rec] = await paidRecords(x, 1);
@@ -461,5 +610,19 @@ describe('invoices', () => {
     });
     expect(issued).toMatchObject({ code: 601, data: { status: 'issued', noticeTime: null } });
     expect(smtp.received.length).toBe(before);
+  });
+});
+
+describe('SMS webhook settings', () => {
+  it('reads CSMS_SMS_WEBHOOK_URL (or its older name CSMS_SMS_WEBHOOK) and the bearer token; refuses two URLs or a non-http one', () => {
+    expect(loadConfig({ CSMS_SMS_WEBHOOK_URL: 'https://sms.example/send', CSMS_SMS_WEBHOOK_TOKEN: 'tok' })).toMatchObject({
+      smsWebhook: 'https://sms.example/send',
+      smsWebhookToken: 'tok',
+      smsTimeoutMs: 10_000,
+    });
+    expect(loadConfig({ CSMS_SMS_WEBHOOK: 'http://10.0.0.9/sms' }).smsWebhook).toBe('http://10.0.0.9/sms');
+    expect(loadConfig({}).smsWebhook).toBeUndefined();
+    expect(() => loadConfig({ CSMS_SMS_WEBHOOK_URL: 'http://a/sms', CSMS_SMS_WEBHOOK: 'http://b/sms' })).toThrow(/CSMS_SMS_WEBHOOK/);
+    expect(() => loadConfig({ CSMS_SMS_WEBHOOK_URL: 'ftp://a/sms' })).toThrow(/CSMS_SMS_WEBHOOK_URL/);
   });
 });

@@ -13,6 +13,7 @@ import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { MailError, sendMail, type MailDeps } from '../../lib/mail.js';
 import { isUniqueViolation } from '../../lib/scope.js';
+import { postSms, type SmsConfig } from '../../lib/sms.js';
 import { centsValue } from '../cards/common.js';
 import type { InvoiceRepo } from './invoice.repo.js';
 import { visibleUpload } from './stored-upload.js';
@@ -26,14 +27,14 @@ interface Deps {
   uploadDir: string;
   events: EventHub;
   columns: ExportColumns;
-  config: Pick<Config, 'exportMaxRows'>;
+  config: Pick<Config, 'exportMaxRows'> & SmsConfig;
   dayZone: DayZone;
 }
 
 /**
  * Invoices (issue 18 item 3): applied → issued (with the uploaded PDF; the user is told by mail with it
- * attached) | rejected (the covered records are free again). There is no SMS gateway in this system:
- * an invoice asking for SMS is issued and the operator is told that nobody was notified.
+ * attached, or by SMS through the administrator's SMS webhook) | rejected (the covered records are free
+ * again). When the user could not be told, the invoice stays issued and the operator is warned.
  */
 export function invoiceRoutes({ db, repo, mail, log, uploadDir, events, columns, config, dayZone }: Deps): Handlers<typeof invoiceApi> {
   const statusWord = (ctx: RequestCtx, s: string) => translate(ctx.lang, `enums.invoiceStatus.${s}`);
@@ -43,9 +44,35 @@ export function invoiceRoutes({ db, repo, mail, log, uploadDir, events, columns,
   const decided = (ctx: RequestCtx, i: InvoiceDto) =>
     conflict('errors.invoice.decided', { id: i.id, status: statusWord(ctx, i.status) }, 'id');
 
-  /** Mail the issued invoice with its PDF through the provider's SMTP settings; the warning to show when it was not sent. */
+  /**
+   * Text the issued invoice's number and amount to the mobile of its invoice info, through the SMS webhook
+   * (`{ to, text, providerId }`, in the caller's language); the warning to show when it was not accepted.
+   */
+  async function notifySms(ctx: RequestCtx, i: InvoiceDto): Promise<string | undefined> {
+    if (!config.smsWebhook) return 'errors.invoice.smsUnavailable';
+    const s = await repo.mailSettings(i.providerId);
+    try {
+      await postSms(config, {
+        to: i.mobile,
+        text: translate(ctx.lang, 'errors.invoice.smsText', {
+          name: i.recipientName,
+          id: i.id,
+          amount: money(i.amountCents),
+          provider: s.name,
+        }),
+        providerId: i.providerId,
+      });
+    } catch (err) {
+      log.warn({ invoiceId: i.id, err: (err as Error).message }, 'invoice SMS not sent');
+      return 'errors.invoice.smsFailed';
+    }
+    await repo.noticed(i.id);
+    return undefined;
+  }
+
+  /** Mail the issued invoice with its PDF through the provider's SMTP settings (or text it); the warning to show when it was not sent. */
   async function notify(ctx: RequestCtx, i: InvoiceDto): Promise<string | undefined> {
-    if (i.notifyType === 'sms') return 'errors.invoice.smsUnavailable';
+    if (i.notifyType === 'sms') return notifySms(ctx, i);
     const s = await repo.mailSettings(i.providerId);
     if (!s.mailAccount || !s.mailAuthCode || !s.smtpAddress || !s.smtpPort) return 'errors.invoice.mailNotConfigured';
     try {
@@ -130,7 +157,7 @@ export function invoiceRoutes({ db, repo, mail, log, uploadDir, events, columns,
       audit.operand = `invoice:${id}`;
       return invoiceOf(p, id);
     },
-    // Talks to a mail server: the state change commits first; the mail follows, and the notice time once it was accepted.
+    // Talks to a mail server or the SMS webhook: the state change commits first; the notice follows, and the notice time once it was accepted.
     issue: external(async ({ body, ctx, audit }) => {
       const p = ctx.principal;
       audit.operand = `invoice:${body.id}`;

@@ -5,6 +5,7 @@ import { badField, notFound } from '../../http/errors.js';
 import { external, Outcome, type Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import { cleanRichText, richTextToPlain } from '../../lib/rich-text.js';
+import { postSms, type SmsConfig } from '../../lib/sms.js';
 import type { StoredImages } from '../../lib/stored-images.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
@@ -14,7 +15,7 @@ interface Deps {
   repo: MessageRepo;
   events: EventHub;
   columns: ExportColumns;
-  config: Pick<Config, 'exportMaxRows' | 'smsWebhook'>;
+  config: Pick<Config, 'exportMaxRows'> & SmsConfig;
   images: StoredImages;
 }
 
@@ -34,19 +35,10 @@ export function messageRoutes({ repo, events, columns, config, images }: Deps): 
     msg: { msgId: number; title: string; content: string },
     recipients: { id: number; username: string; phone: string | null }[],
   ) {
-    const res = await fetch(config.smsWebhook!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        ...msg,
-        recipients: recipients.filter((r) => r.phone).map((r) => ({ userId: r.id, username: r.username, phone: r.phone })),
-      }),
-      signal: AbortSignal.timeout(10_000),
-      // The administrator chose this address; a redirect would let the webhook's host choose another.
-      redirect: 'error',
+    await postSms(config, {
+      ...msg,
+      recipients: recipients.filter((r) => r.phone).map((r) => ({ userId: r.id, username: r.username, phone: r.phone })),
     });
-    await res.body?.cancel();
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
   }
 
   async function publishUnread(type: string, userIds: number[], payload: Record<string, unknown> = {}) {

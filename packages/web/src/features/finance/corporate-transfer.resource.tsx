@@ -5,7 +5,7 @@ import { formatMoney } from '../../shared/format/units';
 import { providerOptions } from '../../shared/options/provider-options';
 import { MoneyInput } from '../../shared/resource/money-input';
 import { defineResource, type ColumnDef } from '../../shared/resource/types';
-import { AllocationsField, AllocationsTable, TransferStateTag } from './finance-inputs';
+import { AllocationsField, AllocationsTable, ReceiptLink, TransferStateTag } from './finance-inputs';
 
 /** The permission the endpoint's contract requires. */
 export const permiOf = (ep: EndpointDef): string[] => (typeof ep.access === 'object' && 'permi' in ep.access ? [ep.access.permi] : []);
@@ -22,7 +22,7 @@ export const transferColumns: ColumnDef<TransferDto>[] = [
   { key: 'summary', width: 260, ellipsis: true },
   { key: 'payerAccount', width: 180, defaultHidden: true },
   { key: 'payerBank', width: 160, defaultHidden: true },
-  { key: 'receiptUrl', kind: 'file', width: 120, label: 'fields.corporateTransfer.receiptFile' },
+  { key: 'receiptUrl', width: 120, label: 'fields.corporateTransfer.receiptFile', render: (v) => <ReceiptLink url={v as string | null} /> },
   { key: 'remark', width: 160, ellipsis: true, defaultHidden: true },
   { key: 'registrarName', width: 110 },
   { key: 'deciderName', width: 110 },
@@ -64,7 +64,8 @@ export const corporateTransferResource = defineResource({
     { key: 'amountCents', kind: 'custom', required: true, render: () => <MoneyInput min={0.01} data-testid="transfer-amount" /> },
     { key: 'transferDate', kind: 'date' },
     { key: 'bankReference', kind: 'text', props: { maxLength: 64 } },
-    { key: 'receiptFile', kind: 'image', props: { limit: 1, valueField: 'fileName' } },
+    // A scan of the bank's receipt: a PDF or a photo (the upload kind `scan`, the server's rule).
+    { key: 'receiptFile', kind: 'file', props: { limit: 1, kind: 'scan', valueField: 'fileName' } },
     { key: 'allocations', kind: 'custom', span: 24, required: true, render: (ctx) => <AllocationsField {...ctx} /> },
     { key: 'remark', kind: 'textarea', span: 24, props: { rows: 2, maxLength: 500 } },
   ],

@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, FileSearchOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   api,
   TRANSFER_MAX_ALLOCATIONS,
@@ -6,16 +6,19 @@ import {
   type InvoiceStatus,
   type TransferAllocationDto,
   type TransferState,
+  type TransferTargetKind,
 } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Form, Table, Tag, Typography } from 'antd';
+import { Button, Flex, Form, Segmented, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { formatMoney } from '../../shared/format/units';
+import { cardOptions } from '../../shared/options/card-options';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
 import { formatDateTime } from '../../shared/resource/cells';
 import { RemoteSelect } from '../../shared/resource/inputs';
+import { fileUrl } from '../../shared/upload/rules';
 import { MoneyInput } from '../../shared/resource/money-input';
 import type { FormFieldCtx } from '../../shared/resource/types';
 
@@ -40,15 +43,31 @@ export function InvoiceStatusTag({ status }: { status: InvoiceStatus }) {
   );
 }
 
+/** A transfer's stored receipt (a scanned PDF or a photo): a link that opens it, named by what it is rather than its stored name. */
+export function ReceiptLink({ url }: { url: string | null }) {
+  const { t } = useTranslation();
+  if (!url) return null;
+  return (
+    <a href={fileUrl(url)} target="_blank" rel="noreferrer" data-testid="receipt-link">
+      <FileSearchOutlined /> {t('corporateTransfer.openReceipt')}
+    </a>
+  );
+}
+
 /** A value of one of the finance vocabularies, in the user's language. */
 export function EnumText({ group, value }: { group: string; value: string }) {
   const { t } = useTranslation();
   return <>{t(`enums.${group}.${value}`)}</>;
 }
 
-type Line = { chargeUserId?: number; amountCents?: number | null };
+/** One allocation as edited: what it credits (a charge user's account balance or a card), which one, and how much. */
+type Line = { kind?: TransferTargetKind; chargeUserId?: number; cardId?: number; amountCents?: number | null };
+const kindOf = (l: Line): TransferTargetKind => l.kind ?? (l.cardId !== undefined ? 'card' : 'mobile');
 
-/** How a transfer is split: charge users of the chosen provider and an amount each; the sum is shown against the amount. */
+/**
+ * How a transfer is split: per line a charge user's balance or a card of the chosen provider, and an amount;
+ * the sum is shown against the amount. The line's `kind` only steers the form (the contract drops it).
+ */
 export function AllocationsField({
   form,
   t,
@@ -58,10 +77,14 @@ export function AllocationsField({
 }: FormFieldCtx & { value?: Line[]; onChange?: (v: Line[]) => void; id?: string }) {
   const providerId = Form.useWatch('providerId', form) as number | undefined;
   const amount = Form.useWatch('amountCents', form) as number | undefined;
-  const remote = useMemo(() => (providerId ? chargeUserOptions(providerId) : undefined), [providerId]);
+  const remote = useMemo(
+    () => (providerId ? { mobile: chargeUserOptions(providerId), card: cardOptions(providerId) } : undefined),
+    [providerId],
+  );
   const lines = value ?? [];
   const set = (next: Line[]) => onChange?.(next);
-  // Another provider: the users chosen so far are not its users.
+  const setLine = (i: number, line: Line) => set(lines.map((l, j) => (j === i ? line : l)));
+  // Another provider: the users and cards chosen so far are not its own.
   const previous = useRef(providerId);
   useEffect(() => {
     if (previous.current !== undefined && previous.current !== providerId) onChange?.([{}]);
@@ -71,32 +94,56 @@ export function AllocationsField({
   const sum = lines.reduce((s, l) => s + (l.amountCents ?? 0), 0);
   return (
     <Flex vertical gap={8} id={id} data-testid="transfer-allocations">
-      {lines.map((line, i) => (
-        <Flex key={i} gap={8} align="center" data-testid={`allocation-${i}`}>
-          <RemoteSelect
-            remote={remote}
-            value={line.chargeUserId}
-            onChange={(v: unknown) => set(lines.map((l, j) => (j === i ? { ...l, chargeUserId: v as number | undefined } : l)))}
-            placeholder={t('corporateTransfer.chooseUser')}
-            style={{ flex: 1, minWidth: 0 }}
-            aria-label={t('fields.corporateTransfer.chargeUserId')}
-          />
-          <MoneyInput
-            min={0.01}
-            value={line.amountCents ?? null}
-            onChange={(v) => set(lines.map((l, j) => (j === i ? { ...l, amountCents: v } : l)))}
-            placeholder={t('fields.corporateTransfer.amountCents')}
-            aria-label={t('fields.corporateTransfer.amountCents')}
-            style={{ width: 160 }}
-          />
-          <Button
-            icon={<DeleteOutlined />}
-            aria-label={t('corporateTransfer.removeLine')}
-            disabled={lines.length <= 1}
-            onClick={() => set(lines.filter((_, j) => j !== i))}
-          />
-        </Flex>
-      ))}
+      {lines.map((line, i) => {
+        const kind = kindOf(line);
+        return (
+          <Flex key={i} gap={8} align="center" data-testid={`allocation-${i}`}>
+            <Segmented<TransferTargetKind>
+              value={kind}
+              options={(['mobile', 'card'] as const).map((k) => ({ value: k, label: t(`enums.transferTargetKind.${k}`) }))}
+              // Another kind of target: the one chosen before does not apply; the amount stays.
+              onChange={(k) => setLine(i, { kind: k, amountCents: line.amountCents })}
+              aria-label={t('fields.transferRecord.targetKind')}
+              data-testid={`allocation-kind-${i}`}
+            />
+            {kind === 'card' ? (
+              <RemoteSelect
+                key="card"
+                remote={remote.card}
+                value={line.cardId}
+                onChange={(v: unknown) => setLine(i, { kind, cardId: v as number | undefined, amountCents: line.amountCents })}
+                placeholder={t('corporateTransfer.chooseCard')}
+                style={{ flex: 1, minWidth: 0 }}
+                aria-label={t('fields.corporateTransfer.cardId')}
+              />
+            ) : (
+              <RemoteSelect
+                key="mobile"
+                remote={remote.mobile}
+                value={line.chargeUserId}
+                onChange={(v: unknown) => setLine(i, { kind, chargeUserId: v as number | undefined, amountCents: line.amountCents })}
+                placeholder={t('corporateTransfer.chooseUser')}
+                style={{ flex: 1, minWidth: 0 }}
+                aria-label={t('fields.corporateTransfer.chargeUserId')}
+              />
+            )}
+            <MoneyInput
+              min={0.01}
+              value={line.amountCents ?? null}
+              onChange={(v) => setLine(i, { ...line, amountCents: v })}
+              placeholder={t('fields.corporateTransfer.amountCents')}
+              aria-label={t('fields.corporateTransfer.amountCents')}
+              style={{ width: 160 }}
+            />
+            <Button
+              icon={<DeleteOutlined />}
+              aria-label={t('corporateTransfer.removeLine')}
+              disabled={lines.length <= 1}
+              onClick={() => set(lines.filter((_, j) => j !== i))}
+            />
+          </Flex>
+        );
+      })}
       <Flex gap={12} align="center">
         <Button
           type="dashed"

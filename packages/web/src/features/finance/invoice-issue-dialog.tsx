@@ -46,7 +46,12 @@ function OpenIssueDialog({ row, onClose }: { row: InvoiceDto; onClose: () => voi
       mask={{ closable: false }}
     >
       <Typography.Paragraph type="secondary">
-        {t('invoice.issueHint', { account: row.account, amount: formatMoney(row.amountCents), email: row.email })}
+        {t(row.notifyType === 'sms' ? 'invoice.issueHintSms' : 'invoice.issueHint', {
+          account: row.account,
+          amount: formatMoney(row.amountCents),
+          email: row.email,
+          mobile: row.mobile,
+        })}
       </Typography.Paragraph>
       <InvoiceItemsTable rows={row.items} />
       <div style={{ marginTop: 12 }}>

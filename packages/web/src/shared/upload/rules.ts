@@ -1,7 +1,7 @@
-import { isExternal } from '@csms/contract';
+import { isExternal, uploadKinds, type UploadKindName } from '@csms/contract';
 import { API_BASE } from '../api/client';
 
-export type UploadKind = 'image' | 'file';
+export type UploadKind = UploadKindName;
 
 export interface UploadLimits {
   /** Most files the field holds. */
@@ -16,6 +16,8 @@ export interface UploadLimits {
 export const uploadDefaults: Record<UploadKind, UploadLimits> = {
   image: { limit: 5, fileSize: 5, fileType: ['png', 'jpg', 'jpeg'] },
   file: { limit: 5, fileSize: 5, fileType: ['doc', 'xls', 'ppt', 'txt', 'pdf'] },
+  // A scanned paper: the server's rule for the kind, one file.
+  scan: { limit: 1, fileSize: uploadKinds.scan.maxMb, fileType: uploadKinds.scan.types },
 };
 
 /** A refused file: a catalogue key of `upload.*` and its parameters. */

@@ -86,6 +86,24 @@ describe('upload widgets', () => {
     expect((init?.body as FormData).get('file')).toBeInstanceOf(File);
   });
 
+  it("takes a scan (kind `scan`: pdf or a photo, the server's rule) and sends it as that kind", async () => {
+    const { uploadKinds } = await import('@csms/contract');
+    expect(uploadDefaults.scan).toEqual({ limit: 1, fileSize: uploadKinds.scan.maxMb, fileType: uploadKinds.scan.types });
+    expect(checkFile('scan', { name: 'receipt.PDF', size: MB }, uploadDefaults.scan)).toBeNull();
+    expect(checkFile('scan', { name: 'receipt.jpg', size: MB }, uploadDefaults.scan)).toBeNull();
+    expect(say(checkFile('scan', { name: 'receipt.gif', size: 10 }, uploadDefaults.scan))).toBe(
+      'Unsupported file format. Please upload a pdf/png/jpg/jpeg file!',
+    );
+    const onChange = vi.fn();
+    const fetch = mockFetch(() => ({ code: 200, msg: 'ok', fileName: '2026/11/r.pdf', url: '/prod-api/x', originalName: 'r.pdf' }));
+    const { container } = render(<FileUpload kind="scan" valueField="fileName" onChange={onChange} />);
+    expect(container.querySelector('input[type=file]')!.getAttribute('accept')).toBe('.pdf,.png,.jpg,.jpeg');
+    expect(screen.getByText(/pdf\/png\/jpg\/jpeg/)).toBeTruthy();
+    await pick(container, [new File(['x'], 'r.pdf', { type: 'application/pdf' })]);
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith('2026/11/r.pdf'));
+    expect(String(fetch.mock.calls[0]![0])).toBe('/prod-api/common/upload?kind=scan');
+  });
+
   it('shows the reply msg and drops the file when code is not 200', async () => {
     const onChange = vi.fn();
     mockFetch(() => ({ code: 400, msg: 'File is broken' }));

@@ -6,7 +6,9 @@ const corporateTransfer: UiCatalogue['corporateTransfer'] = {
   registered: 'Transfer registered; another user must confirm it',
   chooseProviderFirst: 'Choose the provider first',
   chooseUser: 'Type an account or phone number to search charge users',
-  addLine: 'Add a user',
+  addLine: 'Add a line',
+  chooseCard: "Type a card number to search the provider's cards",
+  openReceipt: 'Open',
   removeLine: 'Remove',
   allocated: 'Allocated {sum} of {amount}',
   confirm: 'Confirm',
@@ -32,6 +34,7 @@ const invoice: UiCatalogue['invoice'] = {
   issueTitle: 'Issue invoice {id}',
   issueHint:
     'Receiver {account}, amount {amount}. Upload the invoice PDF; the user is then notified as asked (by mail to {email}, with the invoice attached).',
+  issueHintSms: 'Receiver {account}, amount {amount}. Upload the invoice PDF; the user is then notified by SMS to {mobile}.',
   issued: 'Invoice issued',
   reject: 'Reject',
   rejectTitle: 'Reject the invoice request',
