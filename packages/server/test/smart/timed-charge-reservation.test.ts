@@ -194,6 +194,19 @@ describe('timed charging', () => {
     expect(c.starts).toHaveLength(1);
   });
 
+  it('lists a start still waiting for the charger only once it is answered, and one left waiting past 10 minutes as interrupted', async () => {
+    const c = await charger(false);
+    const d = await driver();
+    const t = await added(c.serialNumber, d.userId, [1, 2]);
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // Claimed for connector 1 a minute ago (the charger has not answered yet); connector 2 eleven minutes ago (a crash).
+    await s.database.db.insert(timedChargeRun).values([
+      { timedChargeId: t.id, day: '2026-01-01', connectorNo: 1, status: 'running', runAt: minutesAgo(1) },
+      { timedChargeId: t.id, day: '2026-01-01', connectorNo: 2, status: 'running', runAt: minutesAgo(11) },
+    ]);
+    expect((await runs(t.id)).map((r) => [r.connectorNo, r.status, r.reason])).toEqual([[2, 'failed', 'error']]);
+  });
+
   it('marks a day failed with the reason and tells the creator by system message', async () => {
     const c = await charger(false);
     const d = await driver();
