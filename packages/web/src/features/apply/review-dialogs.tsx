@@ -1,14 +1,13 @@
 import { api, applyApprove, applyReject, providerValidityYears, type ApplyDto, type DataOf } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Modal, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { call } from '../../shared/api/client';
 import { feedback } from '../../shared/feedback';
-import { FormFields } from '../../shared/resource/FormFields';
+import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
 import { useResourceText, type ResourceText } from '../../shared/resource/labels';
 import { PromptDialog } from '../../shared/resource/PromptDialog';
 import { defineResource } from '../../shared/resource/types';
-import { useResourceForm } from '../../shared/resource/useResourceForm';
 
 type Decided = DataOf<typeof api.apply.approve>;
 
@@ -65,26 +64,19 @@ export function ApproveDialog({ row, onClose }: { row: ApplyDto | null; onClose:
 function OpenApproveDialog({ row, onClose }: { row: ApplyDto; onClose: () => void }) {
   const text = useResourceText('apply');
   const resource = useMemo(() => approveForm(row, text), [row, text]);
-  const f = useResourceForm({ resource, text, mode: 'create', active: true });
   return (
-    <Modal
-      open
+    <ActionFormDialog
+      resource={resource}
+      text={text}
       title={text.t('apply.approveTitle', { referenceNo: row.referenceNo })}
-      okText={text.t('common.confirm')}
-      cancelText={text.t('common.cancel')}
-      confirmLoading={f.saving}
-      onOk={() => void f.submit().then((saved) => saved && onClose())}
-      onCancel={onClose}
-      destroyOnHidden
       width={560}
-      mask={{ closable: false }}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">
         {row.companyName} · {row.contact} · {row.email}
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary">{text.t('apply.approveHint')}</Typography.Paragraph>
-      <FormFields resource={resource} text={text} state={f} span={24} />
-    </Modal>
+    </ActionFormDialog>
   );
 }
 

@@ -1,11 +1,10 @@
 import { api, invoiceIssue, type InvoiceDto } from '@csms/contract';
-import { Modal, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { formatMoney } from '../../shared/format/units';
-import { FormFields } from '../../shared/resource/FormFields';
+import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
 import { useResourceText } from '../../shared/resource/labels';
 import { defineResource } from '../../shared/resource/types';
-import { useResourceForm } from '../../shared/resource/useResourceForm';
 import { InvoiceItemsTable } from './finance-inputs';
 
 /** `issue`'s form, declared for the kit: the invoice PDF, uploaded. */
@@ -31,20 +30,8 @@ function OpenIssueDialog({ row, onClose }: { row: InvoiceDto; onClose: () => voi
   const text = useResourceText('invoice');
   const { t } = text;
   const resource = useMemo(() => issueForm(row), [row]);
-  const f = useResourceForm({ resource, text, mode: 'create', active: true });
   return (
-    <Modal
-      open
-      title={t('invoice.issueTitle', { id: row.id })}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      confirmLoading={f.saving}
-      onOk={() => void f.submit().then((saved) => saved && onClose())}
-      onCancel={onClose}
-      destroyOnHidden
-      width={680}
-      mask={{ closable: false }}
-    >
+    <ActionFormDialog resource={resource} text={text} title={t('invoice.issueTitle', { id: row.id })} width={680} onClose={onClose}>
       <Typography.Paragraph type="secondary">
         {t(row.notifyType === 'sms' ? 'invoice.issueHintSms' : 'invoice.issueHint', {
           account: row.account,
@@ -54,9 +41,6 @@ function OpenIssueDialog({ row, onClose }: { row: InvoiceDto; onClose: () => voi
         })}
       </Typography.Paragraph>
       <InvoiceItemsTable rows={row.items} />
-      <div style={{ marginTop: 12 }}>
-        <FormFields resource={resource} text={text} state={f} span={24} />
-      </div>
-    </Modal>
+    </ActionFormDialog>
   );
 }

@@ -1,10 +1,9 @@
 import { api, materialApplyConfirm, materialApplyResults, type MaterialApplyDto } from '@csms/contract';
-import { Modal, Radio, Table, Typography } from 'antd';
+import { Radio, Table, Typography } from 'antd';
 import { useMemo } from 'react';
-import { FormFields } from '../../shared/resource/FormFields';
+import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
 import { useResourceText } from '../../shared/resource/labels';
 import { defineResource } from '../../shared/resource/types';
-import { useResourceForm } from '../../shared/resource/useResourceForm';
 import { ApplySummary } from './material-apply.resource';
 
 type Values = Record<string, unknown>;
@@ -49,19 +48,13 @@ function OpenApproveDialog({ row, onClose }: { row: MaterialApplyDto; onClose: (
   const text = useResourceText('materialApply');
   const { t } = text;
   const resource = useMemo(() => approveForm(row), [row]);
-  const f = useResourceForm({ resource, text, mode: 'create', active: true });
   return (
-    <Modal
-      open
+    <ActionFormDialog
+      resource={resource}
+      text={text}
       title={t('materialApply.approveTitle', { taskId: row.taskId })}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      confirmLoading={f.saving}
-      onOk={() => void f.submit().then((saved) => saved && onClose())}
-      onCancel={onClose}
-      destroyOnHidden
       width={620}
-      mask={{ closable: false }}
+      onClose={onClose}
     >
       <ApplySummary row={row} t={t} />
       <Table
@@ -79,7 +72,6 @@ function OpenApproveDialog({ row, onClose }: { row: MaterialApplyDto; onClose: (
         ]}
       />
       <Typography.Paragraph type="secondary">{t('materialApply.approveHint')}</Typography.Paragraph>
-      <FormFields resource={resource} text={text} state={f} span={24} />
-    </Modal>
+    </ActionFormDialog>
   );
 }

@@ -6,10 +6,9 @@ import { call } from '../../shared/api/client';
 import { providerOptions } from '../../shared/options/provider-options';
 import { formatDateTime } from '../../shared/resource/cells';
 import { RemoteSelect } from '../../shared/resource/inputs';
-import { FormFields } from '../../shared/resource/FormFields';
+import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
 import { useResourceText } from '../../shared/resource/labels';
 import { defineResource } from '../../shared/resource/types';
-import { useResourceForm } from '../../shared/resource/useResourceForm';
 
 const keys = Object.keys(warningRuleBounds) as (keyof typeof warningRuleBounds)[];
 
@@ -47,20 +46,8 @@ function RulesModal({ rules, onProvider, onClose }: { rules: WarningRulesDto; on
       }),
     [rules, queryClient],
   );
-  const f = useResourceForm({ resource, text, mode: 'create', active: true });
   return (
-    <Modal
-      open
-      title={t('warn.rulesTitle')}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      confirmLoading={f.saving}
-      onOk={() => void f.submit().then((saved) => saved && onClose())}
-      onCancel={onClose}
-      destroyOnHidden
-      width={560}
-      mask={{ closable: false }}
-    >
+    <ActionFormDialog resource={resource} text={text} title={t('warn.rulesTitle')} width={560} onClose={onClose}>
       <Typography.Paragraph type="secondary">{t('warn.rulesHint')}</Typography.Paragraph>
       <Flex align="center" gap={8} style={{ marginBottom: 12 }}>
         <Typography.Text>{t('warn.provider')}</Typography.Text>
@@ -78,8 +65,7 @@ function RulesModal({ rules, onProvider, onClose }: { rules: WarningRulesDto; on
           ? t('warn.rulesDefault')
           : t('warn.rulesUpdated', { name: rules.updatedByName ?? '', time: formatDateTime(rules.updateTime) })}
       </Typography.Paragraph>
-      <FormFields resource={resource} text={text} state={f} span={24} />
-    </Modal>
+    </ActionFormDialog>
   );
 }
 

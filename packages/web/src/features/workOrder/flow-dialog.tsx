@@ -1,11 +1,10 @@
 import { api, workOrderArchive, workOrderAssign, workOrderReport, type WorkOrderDto } from '@csms/contract';
-import { Modal, Radio, Typography } from 'antd';
+import { Radio, Typography } from 'antd';
 import { useMemo } from 'react';
 import { call } from '../../shared/api/client';
-import { FormFields } from '../../shared/resource/FormFields';
+import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
 import { useResourceText } from '../../shared/resource/labels';
 import { defineResource, type FormFieldDef, type RemoteOptions } from '../../shared/resource/types';
-import { useResourceForm } from '../../shared/resource/useResourceForm';
 import { ComponentLines, type ComponentLine } from './component-lines';
 import type { FlowAction } from './work-order.resource';
 
@@ -110,25 +109,18 @@ function OpenFlowDialog({ request: { action, row }, onClose }: { request: FlowRe
   const text = useResourceText('workOrder');
   const { t } = text;
   const resource = useMemo(() => flowForm(action, row), [action, row]);
-  const f = useResourceForm({ resource, text, mode: 'create', active: true });
   return (
-    <Modal
-      open
+    <ActionFormDialog
+      resource={resource}
+      text={text}
       title={t(`workOrder.${action}Title`, { taskId: row.taskId })}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      confirmLoading={f.saving}
-      onOk={() => void f.submit().then((saved) => saved && onClose())}
-      onCancel={onClose}
-      destroyOnHidden
       width={action === 'report' ? 760 : 560}
-      mask={{ closable: false }}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary" data-testid="flow-summary">
         {t('workOrder.summary', { station: row.stationName, serialNumber: row.serialNumber, faultCode: row.faultCode })}
       </Typography.Paragraph>
       {action === 'archive' && <Typography.Paragraph>{t('workOrder.archiveHint')}</Typography.Paragraph>}
-      <FormFields resource={resource} text={text} state={f} span={24} />
-    </Modal>
+    </ActionFormDialog>
   );
 }
