@@ -13,8 +13,11 @@ import { api, chooseOption, expectNoRawKeys, loose, looseButton, ok, pointWithCa
  */
 const t = (key: string, params?: Record<string, string | number>) => tr('en-US', key, params);
 
+/** Opens a tab and waits for its own list: until then the other tab's buttons (its own Add) are still on the page. */
 async function openTab(page: Page, tab: 'partsTab' | 'applyTab') {
   await page.getByRole('tab', { name: t(`material.${tab}`) }).click();
+  const header = tab === 'applyTab' ? 'fields.materialApply.status' : 'fields.material.partsNumber';
+  await expect(page.getByRole('columnheader', { name: t(header), exact: true })).toBeVisible();
 }
 
 test('import parts, apply for them on a work order, agree: the stock falls and the flow chart shows it', async ({ page }) => {

@@ -15,28 +15,21 @@ import { materialResource } from './material.resource';
  * catalogue with its template import, and the apply orders of work orders with their approval and flow chart.
  */
 export default function SparePartsPage() {
-  const { t } = useTranslation();
   const [importing, setImporting] = useState(false);
   const [approving, setApproving] = useState<MaterialApplyDto | null>(null);
   const [flow, setFlow] = useState<MaterialApplyDto | null>(null);
-  // Made once (a new resource would reset an open form).
+  // Made once (a new resource would reset an open form), so it depends on nothing, not even `t`.
   const tabs = useMemo<ResourceTab[]>(
     () => [
       {
         key: 'parts',
         label: 'material.partsTab',
         resource: materialResource,
-        extra: () => (
-          <Authorized permi={permiOf(api.material.import)}>
-            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="material-import">
-              {t('material.import')}
-            </Button>
-          </Authorized>
-        ),
+        extra: () => <ImportButton onClick={() => setImporting(true)} />,
       },
       { key: 'apply', label: 'material.applyTab', resource: materialApplyResource({ approve: setApproving, flow: setFlow }) },
     ],
-    [t],
+    [],
   );
   return (
     <>
@@ -51,5 +44,16 @@ export default function SparePartsPage() {
         <ApplyFlowDialog row={flow} onClose={() => setFlow(null)} />
       </OnceOpened>
     </>
+  );
+}
+
+function ImportButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Authorized permi={permiOf(api.material.import)}>
+      <Button icon={<UploadOutlined />} onClick={onClick} data-testid="material-import">
+        {t('material.import')}
+      </Button>
+    </Authorized>
   );
 }
