@@ -8,6 +8,7 @@ import { createEmitter, type Emitter } from './emitter.js';
 import { createFirmware, type FirmwareOptions } from './firmware.js';
 import { advance } from './meter.js';
 import type { IdTagInfo, Payload, StopReason } from './ocpp.js';
+import { createWireTranslator } from './ocpp201.js';
 import { createReservations } from './reservations.js';
 import { createScheduler } from './scheduler.js';
 import { createSession } from './session.js';
@@ -100,6 +101,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
 
   const session = createSession({
     url: `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(serialNumber)}`,
+    ...(options.ocppVersion === '2.0.1' ? { protocol: 'ocpp2.0.1', translator: createWireTranslator() } : {}),
     ...(options.key ? { headers: { authorization: `Basic ${Buffer.from(`${serialNumber}:${options.key}`).toString('base64')}` } } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
     scheduler,

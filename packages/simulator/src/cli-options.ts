@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { FleetOptions } from './fleet.js';
 import type { ScenarioName } from './scenarios.js';
 
-export const USAGE = `csms-sim: OCPP 1.6J charge-point simulator
+export const USAGE = `csms-sim: OCPP 1.6J / 2.0.1 charge-point simulator
 
 Usage: csms-sim [options]
 
@@ -12,6 +12,7 @@ Usage: csms-sim [options]
   --count <n>             number of charge points (default 1)
   --prefix <text>         serial number prefix; serials are <prefix>0001, … (default SIM-)
   --start-index <n>       first serial index (default 1)
+  --ocpp <version>        1.6 or 2.0.1: the OCPP version the points speak (default 1.6)
   --key <key>             OCPP key (HTTP Basic password) for every point
   --keys <file.json>      {"<serial>": "<key>", …}: one key per point
   --ca <file.pem>         wss://: trust this CA (security profile 2)
@@ -57,6 +58,7 @@ export function parseCli(argv: string[], readFile: (path: string) => string = (p
       count: { type: 'string', default: '1' },
       prefix: { type: 'string', default: 'SIM-' },
       'start-index': { type: 'string' },
+      ocpp: { type: 'string', default: '1.6' },
       key: { type: 'string' },
       keys: { type: 'string' },
       ca: { type: 'string' },
@@ -79,6 +81,8 @@ export function parseCli(argv: string[], readFile: (path: string) => string = (p
   const scenario = values.scenario as ScenarioName;
   if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}, got "${values.scenario}"`);
   if (values.key && values.keys) throw new Error('give --key or --keys, not both');
+  if (values.ocpp !== '1.6' && values.ocpp !== '2.0.1') throw new Error(`--ocpp must be 1.6 or 2.0.1, got "${values.ocpp}"`);
+  const ocppVersion = values.ocpp;
   let keys: Record<string, string> | undefined;
   if (values.keys) {
     const parsed: unknown = JSON.parse(readFile(values.keys));
@@ -108,6 +112,7 @@ export function parseCli(argv: string[], readFile: (path: string) => string = (p
     ...(values.concurrency ? { concurrency: int('concurrency', values.concurrency, 1)! } : {}),
     ...(values.seed ? { seed: int('seed', values.seed, 0)! } : {}),
     point: {
+      ...(ocppVersion === '2.0.1' ? { ocppVersion } : {}),
       ...(values.ca || values.insecure
         ? { tls: { ...(values.ca ? { ca: readFile(values.ca) } : {}), ...(values.insecure ? { rejectUnauthorized: false } : {}) } }
         : {}),

@@ -30,6 +30,8 @@ describe('command line', () => {
     expect(o.fleet.keys?.('X-0002')).toBeUndefined();
     expect(o.durationS).toBe(60);
     expect(parseCli([]).fleet).toMatchObject({ url: 'ws://127.0.0.1:8080/ocpp', count: 1, scenario: 'demo', connectors: 2 });
+    expect(parseCli([]).fleet.point?.ocppVersion).toBeUndefined();
+    expect(parseCli(['--ocpp', '2.0.1']).fleet.point).toMatchObject({ ocppVersion: '2.0.1' });
   });
 
   it('refuses bad input with a message', () => {
@@ -38,6 +40,7 @@ describe('command line', () => {
     expect(() => parseCli(['--url', 'http://x'])).toThrow(/--url/);
     expect(() => parseCli(['--key', 'a', '--keys', 'b.json'], () => '{}')).toThrow(/not both/);
     expect(() => parseCli(['--keys', 'b.json'], () => '[1]')).toThrow(/JSON object/);
+    expect(() => parseCli(['--ocpp', '2.1'])).toThrow(/--ocpp/);
     expect(() => parseCli(['--bogus'])).toThrow();
   });
 });

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { CallTimeoutError, OcppError, OfflineError, type Payload } from './ocpp.js';
+import type { WireTranslator } from './ocpp201.js';
 import type { Scheduler, Task } from './scheduler.js';
 
 /**
@@ -8,11 +9,12 @@ import type { Scheduler, Task } from './scheduler.js';
  * to the CSMS's calls. One link serves every socket the point opens over its life.
  */
 
+/** Events of our own calls name the action sent; `of`, on the OCPP 2.0.1 wire, the 1.6 call it stands for (StartTransaction for a TransactionEvent Started). */
 export type TrafficEvent =
-  | { type: 'callSent'; action: string; messageId: string; payload: Payload }
-  | { type: 'callResult'; action: string; messageId: string; payload: Payload; latencyMs: number }
-  | { type: 'callError'; action: string; messageId: string; code: string; description: string; latencyMs: number }
-  | { type: 'callTimeout'; action: string; messageId: string }
+  | { type: 'callSent'; action: string; of?: string; messageId: string; payload: Payload }
+  | { type: 'callResult'; action: string; of?: string; messageId: string; payload: Payload; latencyMs: number }
+  | { type: 'callError'; action: string; of?: string; messageId: string; code: string; description: string; latencyMs: number }
+  | { type: 'callTimeout'; action: string; of?: string; messageId: string }
   | { type: 'callReceived'; action: string; messageId: string; payload: Payload }
   | { type: 'replySent'; action: string; messageId: string; payload: Payload }
   | { type: 'errorSent'; action: string; messageId: string; code: string; description: string }
@@ -26,6 +28,8 @@ export interface LinkOptions {
   onOpen(): void;
   onClose(info: { code: number; reason: string; error?: Error }): void;
   onTraffic?(event: TrafficEvent): void;
+  /** OCPP 2.0.1 on the wire: the point's 1.6 calls and answers translated both ways. */
+  translator?: WireTranslator;
 }
 
 export interface OpenOptions {
@@ -53,6 +57,8 @@ export interface Reply {
 
 interface PendingCall {
   action: string;
+  /** The 1.6 call a translated one stands for. */
+  of?: string;
   payload: Payload;
   resolve(payload: Payload): void;
   reject(err: Error): void;
@@ -100,11 +106,17 @@ export function createLink(options: LinkOptions): Link {
     head.timeout = scheduler.after(callTimeoutMs, () => {
       if (queue[0] !== head) return;
       queue.shift();
-      onTraffic?.({ type: 'callTimeout', action: head.action, messageId: head.messageId! });
+      onTraffic?.({ type: 'callTimeout', action: head.action, ...(head.of ? { of: head.of } : {}), messageId: head.messageId! });
       head.reject(new CallTimeoutError(head.action, callTimeoutMs));
       sendNext();
     });
-    onTraffic?.({ type: 'callSent', action: head.action, messageId: head.messageId, payload: head.payload });
+    onTraffic?.({
+      type: 'callSent',
+      action: head.action,
+      ...(head.of ? { of: head.of } : {}),
+      messageId: head.messageId,
+      payload: head.payload,
+    });
     send([2, head.messageId, head.action, head.payload]);
   };
 
@@ -120,7 +132,24 @@ export function createLink(options: LinkOptions): Link {
   const answer = async (messageId: string, action: string, payload: Payload) => {
     let reply: Reply | undefined;
     try {
-      reply = await options.onCall(action, payload);
+      const t = options.translator?.incoming(action, payload);
+      if (t && 'reply' in t) reply = { payload: t.reply };
+      else {
+        reply = await options.onCall(t ? t.action : action, t ? t.payload : payload);
+        if (t && reply) {
+          const answered = reply;
+          const calls = t.then?.(answered.payload) ?? [];
+          reply = {
+            payload: t.back(answered.payload),
+            afterwards: () => {
+              answered.afterwards?.();
+              // Already in the wire's version: sent as they are, after the answer, in order.
+              for (const c of calls) queue.push({ action: c.action, payload: c.payload, resolve: () => {}, reject: () => {} });
+              if (calls.length) sendNext();
+            },
+          };
+        }
+      }
     } catch (err) {
       const e = err instanceof OcppError ? err : new OcppError('InternalError', err instanceof Error ? err.message : String(err));
       if (send([4, messageId, e.code, e.message, e.details]))
@@ -158,14 +187,29 @@ export function createLink(options: LinkOptions): Link {
     } else if (type === 3) {
       settle(messageId, (call) => {
         const payload = (frame[2] ?? {}) as Payload;
-        onTraffic?.({ type: 'callResult', action: call.action, messageId, payload, latencyMs: now() - call.sentAt! });
+        onTraffic?.({
+          type: 'callResult',
+          action: call.action,
+          ...(call.of ? { of: call.of } : {}),
+          messageId,
+          payload,
+          latencyMs: now() - call.sentAt!,
+        });
         call.resolve(payload);
       });
     } else if (type === 4) {
       settle(messageId, (call) => {
         const code = String(frame[2] ?? 'GenericError');
         const description = String(frame[3] ?? '');
-        onTraffic?.({ type: 'callError', action: call.action, messageId, code, description, latencyMs: now() - call.sentAt! });
+        onTraffic?.({
+          type: 'callError',
+          action: call.action,
+          ...(call.of ? { of: call.of } : {}),
+          messageId,
+          code,
+          description,
+          latencyMs: now() - call.sentAt!,
+        });
         call.reject(new OcppError(code, description, (frame[4] ?? {}) as Payload));
       });
     } else {
@@ -222,8 +266,10 @@ export function createLink(options: LinkOptions): Link {
     },
     call(action, payload) {
       if (!opened) return Promise.reject(new OfflineError(action));
+      const t = options.translator?.outgoing(action, payload);
       return new Promise<Payload>((resolve, reject) => {
-        queue.push({ action, payload, resolve, reject });
+        if (t) queue.push({ action: t.action, of: action, payload: t.payload, resolve: (p) => resolve(t.back(p)), reject });
+        else queue.push({ action, payload, resolve, reject });
         sendNext();
       });
     },

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { Configuration } from './configuration.js';
 import { createLink, type Link, type Reply, type TlsOptions, type TrafficEvent } from './connection.js';
 import { OfflineError, type Payload, type RegistrationStatus } from './ocpp.js';
+import type { WireTranslator } from './ocpp201.js';
 import type { Scheduler, Task } from './scheduler.js';
 import type { ChargePointEvents, ConnectGate, ConnectionState } from './types.js';
 
@@ -12,6 +13,9 @@ import type { ChargePointEvents, ConnectGate, ConnectionState } from './types.js
 
 export interface SessionOptions {
   url: string;
+  /** The subprotocol (default `ocpp1.6`); with `ocpp2.0.1`, `translator` speaks it. */
+  protocol?: string;
+  translator?: WireTranslator;
   headers?: Record<string, string>;
   tls?: TlsOptions;
   scheduler: Scheduler;
@@ -144,7 +148,7 @@ export function createSession(o: SessionOptions): Session {
       if (!running || connection !== 'connecting') return releaseThis();
       releaseGate = releaseThis;
     }
-    link.open({ url: o.url, protocol: 'ocpp1.6', headers: o.headers, handshakeTimeoutMs: o.callTimeoutMs, tls: o.tls });
+    link.open({ url: o.url, protocol: o.protocol ?? 'ocpp1.6', headers: o.headers, handshakeTimeoutMs: o.callTimeoutMs, tls: o.tls });
   }
 
   function scheduleReconnect() {
@@ -159,6 +163,7 @@ export function createSession(o: SessionOptions): Session {
   }
 
   const link = createLink({
+    ...(o.translator ? { translator: o.translator } : {}),
     scheduler,
     callTimeoutMs: o.callTimeoutMs,
     // A rejected point answers nothing until its next boot (OCPP 1.6 §4.2.1).

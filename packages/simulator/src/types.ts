@@ -6,6 +6,7 @@ import type { Diagnostics, DiagnosticsEvent, DiagnosticsStatus } from './diagnos
 import type { Firmware, FirmwareEvent, FirmwareOptions, FirmwareStatus } from './firmware.js';
 import type { ElectricalSpec, Meter } from './meter.js';
 import type { ChargePointStatus, IdTagInfo, Payload, ReadingContext, RegistrationStatus, StopReason } from './ocpp.js';
+import type { OcppVersion } from './ocpp201.js';
 import type { Reservations } from './reservations.js';
 import type { Scheduler, Task } from './scheduler.js';
 import type { ChargingProfile, SmartCharging } from './smart-charging.js';
@@ -38,6 +39,8 @@ export interface ChargePointOptions {
   serialNumber: string;
   /** OCPP key: sent as the HTTP Basic password (security profile 1/2). */
   key?: string;
+  /** The OCPP version it speaks (default 1.6); 2.0.1 is its 1.6 behaviour translated on the wire (ocpp201.ts). */
+  ocppVersion?: OcppVersion;
   /** wss:// only: the CA that signed the CSMS's certificate, or `rejectUnauthorized: false` for a self-signed one. */
   tls?: TlsOptions;
   /** Number of connectors, or their specs (default 2). */

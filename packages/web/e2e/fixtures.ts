@@ -250,5 +250,23 @@ export async function pointWithCard(page: Page, tag: string, stamp: string, conn
       email: 'driver@example.test',
     }),
   );
-  return { serialNumber, key: point.ocppKey, cardNumber, card };
+  return { serialNumber, key: point.ocppKey, cardNumber, card, stationId: station.id };
+}
+
+/**
+ * Choose a card in an action dialog's idTag picker. The picker shows the provider's first cards (other
+ * specs add theirs) and searches on the server: type the card number. A click that lands while the
+ * list unfolds is lost on a loaded machine, so until the picker shows the card, search and choose again.
+ */
+export async function pickIdTag(page: Page, dialog: Locator, cardNumber: string) {
+  const picker = dialog.getByTestId('idtag-select');
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: cardNumber }).first();
+  await expect(async () => {
+    if (!(await option.isVisible())) {
+      await picker.click({ timeout: 3_000 });
+      await picker.locator('input').fill(cardNumber, { timeout: 3_000 });
+    }
+    await option.click({ timeout: 5_000 });
+    await expect(picker).toContainText(cardNumber, { timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
 }

@@ -8,6 +8,7 @@ import {
   expectNoRawKeys,
   loose,
   looseButton,
+  pickIdTag,
   pointWithCard,
   signIn,
   tr,
@@ -57,19 +58,7 @@ for (const locale of LOCALES) {
       await row.getByRole('button', { name: looseButton(t('monitor.actions.remoteStart')) }).click();
       const dialog = page.getByRole('dialog');
       await expect(dialog).toContainText(t('monitor.dialog.title', { action: t('monitor.actions.remoteStart'), serial: serialNumber }));
-      // The card picker shows the first cards of the provider (other specs add theirs) and searches on the
-      // server: type the card number. A click that lands while the list unfolds is lost on a loaded
-      // machine, so until the picker shows the card, search and choose again.
-      const picker = dialog.getByTestId('idtag-select');
-      const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: cardNumber }).first();
-      await expect(async () => {
-        if (!(await option.isVisible())) {
-          await picker.click({ timeout: 3_000 });
-          await picker.locator('input').fill(cardNumber, { timeout: 3_000 });
-        }
-        await option.click({ timeout: 5_000 });
-        await expect(picker).toContainText(cardNumber, { timeout: 3_000 });
-      }).toPass({ timeout: 60_000 });
+      await pickIdTag(page, dialog, cardNumber);
       await dialog.getByTestId('action-send').click();
       const answer = dialog.getByTestId('action-answer');
       await expect(answer).toHaveAttribute('data-status', 'accepted');

@@ -6,7 +6,23 @@ import type { AuditLog } from '../http/audit.js';
 import { hashOcppKey, verifyOcppKey } from './keys.js';
 import { autoRegister, type PointState } from './registry.js';
 
-export const SUBPROTOCOL = 'ocpp1.6';
+import type { OcppVersion } from './session.js';
+
+/** The subprotocols the endpoint speaks, and the OCPP version each one is. */
+export const SUBPROTOCOLS: ReadonlyMap<string, OcppVersion> = new Map([
+  ['ocpp1.6', '1.6'],
+  ['ocpp2.0.1', '2.0.1'],
+]);
+
+/**
+ * The subprotocol a connection gets: the first one in the charger's own list (RFC 6455: the client
+ * lists them in its order of preference) that we speak. A charger offering `ocpp2.0.1, ocpp1.6`
+ * speaks 2.0.1, one offering `ocpp1.6, ocpp2.0.1` speaks 1.6. Undefined: none we speak.
+ */
+export function chooseSubprotocol(offered: Iterable<string>): string | undefined {
+  for (const p of offered) if (SUBPROTOCOLS.has(p)) return p;
+  return undefined;
+}
 
 /** Why a connection attempt was turned away, with the HTTP status it got. */
 export type Refusal = {
@@ -58,11 +74,11 @@ function basicAuth(header: string | undefined): { user: string; password: string
   return i < 0 ? null : { user: text.slice(0, i), password: text.slice(i + 1) };
 }
 
-export const offersOcpp16 = (req: IncomingMessage) =>
-  (req.headers['sec-websocket-protocol'] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .includes(SUBPROTOCOL);
+/** The OCPP version of the subprotocol `chooseSubprotocol` picks from the upgrade request's list; undefined: none we speak. */
+export const offeredVersion = (req: IncomingMessage): OcppVersion | undefined => {
+  const chosen = chooseSubprotocol((req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim()));
+  return chosen === undefined ? undefined : SUBPROTOCOLS.get(chosen);
+};
 
 /**
  * Who may connect (security profiles 0–2, DESIGN.md §5, §9): the point's key over HTTP Basic,

@@ -17,11 +17,14 @@ import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.j
 import { pointHandlers } from './handlers.js';
 import { createOcppLogWriter } from './log-writer.js';
 import { createConnectLimiter } from './attempts.js';
-import { createAdmission, identityOf, offersOcpp16, refuse, SUBPROTOCOL, type Refusal } from './admission.js';
+import { chooseSubprotocol, createAdmission, identityOf, offeredVersion, refuse, type Refusal } from './admission.js';
 import { createPointLoader, type PointState } from './registry.js';
-import { ChargerSession, type ActionHandler, type SessionDeps } from './session.js';
-import { transactionHandlers } from './transactions.js';
-import { ocpp16Validator } from './validator.js';
+import { ocpp201Code } from './rpc.js';
+import { ChargerSession, type ActionHandler, type OcppVersion, type SessionDeps } from './session.js';
+import { transactionKit } from './transactions.js';
+import { v201Command } from './v201-commands.js';
+import { v201Handlers } from './v201.js';
+import { ocpp16Validator, ocpp201Validator } from './validator.js';
 import { createVendorRegistry } from './vendors.js';
 import { createBatchWriter } from './writer.js';
 
@@ -94,7 +97,7 @@ export function createOcpp(deps: OcppDeps) {
     perMessageDeflate: false,
     // Frames up to 4× the limit are read, so an oversized CALL can still be answered with its id; larger ones close with 1009.
     maxPayload: config.maxFrameBytes * 4,
-    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    handleProtocols: (protocols) => chooseSubprotocol(protocols) ?? false,
   });
   const intervalMs = config.heartbeatIntervalSec * 1000;
   let closing = false;
@@ -161,15 +164,24 @@ export function createOcpp(deps: OcppDeps) {
     },
   };
 
-  const handlers: Record<string, ActionHandler> = {};
-  for (const [action, handler] of Object.entries({ ...pointHandlers(core), ...transactionHandlers(core) })) {
-    handlers[action] = (session, payload, receivedAt) => {
-      core.touch(session.point.id);
-      return handler(session, payload, receivedAt);
-    };
-  }
+  const touching = (own: Record<string, ActionHandler>) => {
+    const out: Record<string, ActionHandler> = {};
+    for (const [action, handler] of Object.entries(own)) {
+      out[action] = (session, payload, receivedAt) => {
+        core.touch(session.point.id);
+        return handler(session, payload, receivedAt);
+      };
+    }
+    return out;
+  };
+  const kit = transactionKit(core);
+  const own16 = { ...pointHandlers(core), ...kit.handlers };
+  const handlers = touching(own16);
+  // OCPP 2.0.1 on the same model: its messages translated onto the 1.6 handlers and transaction pieces.
+  const handlers201 = touching(v201Handlers(core, own16, kit));
 
   const sessionDeps: SessionDeps = {
+    version: '1.6',
     validator,
     log,
     handlers,
@@ -190,6 +202,15 @@ export function createOcpp(deps: OcppDeps) {
       if (session.replaced) return;
       void setOnline(session.point, false);
     },
+  };
+
+  const sessionDeps201: SessionDeps = {
+    ...sessionDeps,
+    version: '2.0.1',
+    validator: ocpp201Validator(),
+    wireCode: ocpp201Code,
+    handlers: handlers201,
+    onCallResult: undefined,
   };
 
   async function setOnline(point: PointState, online: boolean): Promise<void> {
@@ -257,6 +278,7 @@ export function createOcpp(deps: OcppDeps) {
     const name = identity ?? (req.url ?? '').slice(6);
     const address = sourceAddress(req, deps.config.trustProxy ?? false);
     let point: PointState | undefined;
+    let version: OcppVersion | undefined;
     let refusal: Refusal | undefined;
     try {
       // A locked identity or address is refused before anything is looked up.
@@ -264,7 +286,7 @@ export function createOcpp(deps: OcppDeps) {
       if (closing) refusal = { status: 503, reason: 'shuttingDown' };
       else if (locked > 0) refusal = { status: 429, reason: 'locked', retryAfter: locked };
       else if (identity === null) refusal = { status: 400, reason: 'badPath' };
-      else if (!offersOcpp16(req)) refusal = { status: 400, reason: 'subprotocol' };
+      else if (!(version = offeredVersion(req))) refusal = { status: 400, reason: 'subprotocol' };
       else {
         const r = await admit(identity, req);
         if ('reason' in r) refusal = r;
@@ -288,12 +310,22 @@ export function createOcpp(deps: OcppDeps) {
     }
     if (socket.destroyed) return;
     const admitted = point;
-    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, admitted));
+    const spoken = version ?? '1.6';
+    wss.handleUpgrade(req, socket, head, (ws) => connected(ws, admitted, spoken));
   }
 
-  function connected(ws: WebSocket, point: PointState): void {
+  function connected(ws: WebSocket, point: PointState, version: OcppVersion): void {
     const previous = sessions.get(point.serialNumber);
-    const session = new ChargerSession(ws, point, Date.now(), sessionDeps);
+    const session = new ChargerSession(ws, point, Date.now(), version === '2.0.1' ? sessionDeps201 : sessionDeps);
+    if (point.ocppVersion !== version) {
+      // Written when it changes only (a charger reconnecting with the same version costs nothing).
+      point.ocppVersion = version;
+      void db
+        .update(chargePoint)
+        .set({ ocppVersion: version })
+        .where(eq(chargePoint.id, point.id))
+        .catch((err: unknown) => logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: version update failed'));
+    }
     sessions.set(point.serialNumber, session);
     if (previous) {
       // The newer connection wins (a charger that reconnected before we saw the old one drop).
@@ -303,7 +335,11 @@ export function createOcpp(deps: OcppDeps) {
     }
     unserve.set(
       session,
-      bus.serve(point.serialNumber, (command) => session.call(command.action, command.payload, command.timeoutMs)),
+      bus.serve(point.serialNumber, (command) =>
+        version === '2.0.1'
+          ? v201Command(session, command.action, command.payload, command.timeoutMs)
+          : session.call(command.action, command.payload, command.timeoutMs),
+      ),
     );
     void setOnline(point, true);
   }

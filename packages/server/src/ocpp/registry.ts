@@ -18,6 +18,8 @@ export interface PointState {
   enabled: boolean;
   ocppKeyHash: string | null;
   ratedPowerW: number;
+  /** The OCPP version its last connection negotiated, as stored (null: never connected). */
+  ocppVersion: string | null;
   connectors: Map<number, ConnectorState>;
   /** Open alarms by connector number. */
   alarms: Map<number, OpenAlarm[]>;
@@ -50,6 +52,8 @@ export interface TxState extends MeterState {
   accepted: boolean;
   startedAt: number;
   late: boolean;
+  /** OCPP 2.0.1: the charger's transactionId. */
+  ocppTxId?: string;
 }
 
 interface ConnectorJson {
@@ -78,6 +82,7 @@ export interface TxJson {
   valid: boolean;
   invalidReason: string | null;
   late: boolean;
+  ocppTxId: string | null;
 }
 
 /** json_agg of nothing is null; PGlite and node-postgres both parse json into values. */
@@ -99,6 +104,7 @@ export function txFromRow(t: TxJson): TxState {
     energyWh: Number(t.energy),
     valid: t.valid,
     invalidReason: t.invalidReason,
+    ...(t.ocppTxId ? { ocppTxId: t.ocppTxId } : {}),
   };
 }
 
@@ -107,7 +113,7 @@ export const txJson = (alias: string) =>
   sql.raw(`json_build_object('id', ${alias}.id, 'no', ${alias}.connector_no, 'idTag', ${alias}.id_tag, 'authStatus', ${alias}.auth_status,
     'meterStart', ${alias}.meter_start_wh, 'lastMeter', ${alias}.last_meter_wh, 'lastSampleAt', ${alias}.last_sample_at,
     'startedAt', ${alias}.started_at, 'energy', ${alias}.energy_wh, 'valid', ${alias}.valid, 'invalidReason', ${alias}.invalid_reason,
-    'late', ${alias}.late)`);
+    'late', ${alias}.late, 'ocppTxId', ${alias}.ocpp_tx_id)`);
 
 /** The row `loadPoints` reads per point (the columns it needs only, not all of `charge_point`). */
 interface PointRow {
@@ -119,6 +125,7 @@ interface PointRow {
   enabled: boolean;
   ocpp_key_hash: string | null;
   rated_power_w: number;
+  ocpp_version: string | null;
   connectors: unknown;
   alarms: unknown;
   transactions: unknown;
@@ -130,7 +137,7 @@ interface PointRow {
  * storm's batches paid for), and only the columns `PointState` holds are read.
  */
 const LOAD_POINTS = {
-  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.rated_power_w,
+  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.rated_power_w, p.ocpp_version,
     (select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
       'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = p.id) as connectors,
     (select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
@@ -160,6 +167,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
     enabled: r.enabled,
     ocppKeyHash: r.ocpp_key_hash,
     ratedPowerW: Number(r.rated_power_w),
+    ocppVersion: r.ocpp_version,
     connectors: r.connectors,
     alarms: r.alarms,
     transactions: r.transactions,
@@ -187,6 +195,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
       enabled: row.enabled,
       ocppKeyHash: row.ocppKeyHash,
       ratedPowerW: row.ratedPowerW,
+      ocppVersion: row.ocppVersion,
       connectors,
       alarms,
       transactions,

@@ -15,7 +15,24 @@ export type RpcErrorCode =
   | 'PropertyConstraintViolation'
   | 'OccurenceConstraintViolation'
   | 'TypeConstraintViolation'
-  | 'GenericError';
+  | 'GenericError'
+  // OCPP-J 2.0.1 §4.3 only: the two classes it respells, and its two new ones.
+  | 'FormatViolation'
+  | 'OccurrenceConstraintViolation'
+  | 'MessageTypeNotSupported'
+  | 'RpcFrameworkError';
+
+/**
+ * An error class as OCPP-J 2.0.1 §4.3 names it: FormationViolation is FormatViolation there, and
+ * OccurenceConstraintViolation gains its second r. The others are the same in both versions.
+ */
+export function ocpp201Code(code: RpcErrorCode): RpcErrorCode {
+  return code === 'FormationViolation'
+    ? 'FormatViolation'
+    : code === 'OccurenceConstraintViolation'
+      ? 'OccurrenceConstraintViolation'
+      : code;
+}
 
 export const CALL = 2;
 export const CALLRESULT = 3;
@@ -47,6 +64,8 @@ export interface BadFrame {
   answer: boolean;
   code: RpcErrorCode;
   description: string;
+  /** A message type id other than 2, 3 or 4: NotImplemented in 1.6, MessageTypeNotSupported in 2.0.1. */
+  unknownType?: true;
 }
 
 const isObject = (v: unknown): v is Payload => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,7 +93,13 @@ export function parseFrame(text: string): Frame | BadFrame {
     return { id: idOk ? id : undefined, answer: true, code: 'FormationViolation', description: 'message type id is not an integer' };
   }
   if (type !== CALL && type !== CALLRESULT && type !== CALLERROR) {
-    return { id: idOk ? id : undefined, answer: true, code: 'NotImplemented', description: `message type ${type} is not supported` };
+    return {
+      id: idOk ? id : undefined,
+      answer: true,
+      code: 'NotImplemented',
+      description: `message type ${type} is not supported`,
+      unknownType: true,
+    };
   }
   if (!idOk) {
     return { id: undefined, answer: type === CALL, code: 'FormationViolation', description: 'message id is not a non-empty string' };

@@ -22,6 +22,8 @@ import {
 import { mayHoldBadText } from './text.js';
 import type { OcppValidator } from './validator.js';
 
+export type OcppVersion = '1.6' | '2.0.1';
+
 /** Handles one charger-initiated action; returns the CALLRESULT payload or throws an RpcError. */
 export type ActionHandler = (session: ChargerSession, payload: Payload, receivedAt: number) => Promise<Payload>;
 
@@ -33,7 +35,11 @@ export function refusing(reply: Payload, reason: AuthorizationReason): Payload {
 }
 
 export interface SessionDeps {
+  /** The OCPP version the connection negotiated; 2.0.1's deps respell error classes (`wireCode`). */
+  version: OcppVersion;
   validator: OcppValidator;
+  /** The error class as this version spells it on the wire (2.0.1: `ocpp201Code`); 1.6 sends ours as they are. */
+  wireCode?: (code: RpcErrorCode) => RpcErrorCode;
   log: OcppLogWriter;
   handlers: Readonly<Record<string, ActionHandler>>;
   maxFrameBytes: number;
@@ -55,9 +61,19 @@ interface OutgoingCall {
 
 /** The charger's password (security profile 1/2 AuthorizationKey) never reaches the OCPP log. */
 const SECRET_KEY = /^AuthorizationKey$/i;
+/** OCPP 2.0.1's equivalent: SecurityCtrlr.BasicAuthPassword. */
+const SECRET_VARIABLE = /^BasicAuthPassword$/i;
 function loggable(action: string, payload: Payload): Payload {
   if (action === 'ChangeConfiguration' && typeof payload.key === 'string' && SECRET_KEY.test(payload.key))
     return { ...payload, value: '***' };
+  if (action === 'SetVariables' && Array.isArray(payload.setVariableData)) {
+    return {
+      ...payload,
+      setVariableData: (payload.setVariableData as { variable?: { name?: unknown } }[]).map((d) =>
+        typeof d?.variable?.name === 'string' && SECRET_VARIABLE.test(d.variable.name) ? { ...d, attributeValue: '***' } : d,
+      ),
+    };
+  }
   if (action === 'GetConfiguration' && Array.isArray(payload.configurationKey)) {
     return {
       ...payload,
@@ -126,6 +142,10 @@ export class ChargerSession {
     });
   }
 
+  get version(): OcppVersion {
+    return this.deps.version;
+  }
+
   get serialNumber(): string {
     return this.point.serialNumber;
   }
@@ -166,6 +186,7 @@ export class ChargerSession {
     receivedAt?: number,
     details: Record<string, unknown> = {},
   ) {
+    if (this.deps.wireCode) code = this.deps.wireCode(code);
     this.send(errorFrame(id, code, description, details));
     this.logRow(
       'out',
@@ -187,7 +208,8 @@ export class ChargerSession {
       const frame = parseFrame(text);
       if (isBadFrame(frame)) {
         this.logRow('in', sniffId(text).type ?? null, null, frame.id ?? null, { raw: text.slice(0, 2000) });
-        if (frame.answer) this.sendError(frame.id ?? '-1', frame.code, frame.description, null, receivedAt);
+        const code = frame.unknownType && this.deps.version === '2.0.1' ? 'MessageTypeNotSupported' : frame.code;
+        if (frame.answer) this.sendError(frame.id ?? '-1', code, frame.description, null, receivedAt);
         else if (frame.id !== undefined)
           this.settle(frame.id, { kind: 'error', code: frame.code, description: frame.description }, null, receivedAt);
         return;

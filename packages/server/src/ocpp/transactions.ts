@@ -15,20 +15,22 @@ import { insertMeterRows } from './writer.js';
  * committed before the handler returns, so before the CALLRESULT leaves (DESIGN.md §3).
  */
 
-interface MeterValueEntry {
+export interface MeterValueEntry {
   timestamp: string;
   sampledValue: SampledValue[];
 }
 
-interface StartReq {
+export interface StartReq {
   connectorId: number;
+  /** OCPP 2.0.1: the charger's transactionId, stored with the row (unique per point). */
+  ocppTxId?: string;
   idTag: string;
   meterStart: number;
   reservationId?: number;
   timestamp: string;
 }
 
-interface StopReq {
+export interface StopReq {
   transactionId: number;
   meterStop: number;
   timestamp: string;
@@ -87,6 +89,11 @@ function latest(rows: readonly MeterRow[]) {
 }
 
 export function transactionHandlers(core: OcppCore): Record<string, ActionHandler> {
+  return transactionKit(core).handlers;
+}
+
+/** The 1.6 handlers, and the pieces OCPP 2.0.1's TransactionEvent shares with them (v201.ts). */
+export function transactionKit(core: OcppCore) {
   const { db, events, idTags } = core;
 
   /** Energy the charge user drew since the month began in the station's time zone (DESIGN.md §9). */
@@ -218,10 +225,11 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
         returning id, id_tag, auth_status, energy_wh, stopped_at),
       inserted as (
         insert into charging_transaction (provider_id, station_id, charge_point_id, connector_no, id_tag, card_id, charge_user_id,
-          start_type, auth_status, auth_reason, reservation_id, meter_start_wh, started_at, last_meter_wh, late)
+          start_type, auth_status, auth_reason, reservation_id, meter_start_wh, started_at, last_meter_wh, late, ocpp_tx_id)
         select ${point.providerId}::int, ${point.stationId}::int, ${point.id}::int, ${p.connectorId}::int, ${p.idTag}::text,
           ${who.cardId}::int, ${who.chargeUserId}::int, ${remote ? 'remote' : 'card'}::text, ${auth.status}::text, ${auth.reason}::text,
-          ${p.reservationId ?? null}::int, ${p.meterStart}::bigint, ${at}::timestamptz, ${p.meterStart}::bigint, ${late}::boolean
+          ${p.reservationId ?? null}::int, ${p.meterStart}::bigint, ${at}::timestamptz, ${p.meterStart}::bigint, ${late}::boolean,
+          ${p.ocppTxId ?? null}::text
         where (select ok from ok)
         on conflict do nothing
         returning id),
@@ -358,162 +366,212 @@ export function transactionHandlers(core: OcppCore): Record<string, ActionHandle
     if (tx.accepted) idTags.add(tx.idTag);
   }
 
+  /** Stores meter rows (committed before returning) and accounts them on the open transaction `tx`, if any. */
+  async function recordMeter(point: PointState, tx: TxState | undefined, rows: MeterRow[]): Promise<void> {
+    const next = tx ? accounted(tx, rows, point.ratedPowerW) : undefined;
+    const live = latest(rows);
+
+    await core.writer.write({
+      meterRows: rows,
+      ...(tx && next
+        ? {
+            tx: {
+              id: tx.id,
+              lastMeterWh: next.lastMeterWh,
+              energyWh: next.energyWh,
+              valid: next.valid,
+              invalidReason: next.invalidReason,
+              lastSampleAt: live.at,
+              lastPowerW: live.powerW,
+              lastSoc: live.soc,
+            },
+          }
+        : {}),
+    });
+
+    if (tx && next) {
+      Object.assign(tx, next);
+      emit(events, 'transaction.meter', point, {
+        transactionId: tx.id,
+        connectorNo: tx.connectorNo,
+        energyWh: tx.energyWh,
+        ...(live.powerW !== undefined ? { powerW: live.powerW } : {}),
+        ...(live.soc !== undefined ? { soc: live.soc } : {}),
+        at: (live.at ?? new Date()).toISOString(),
+      });
+    }
+  }
+
+  /** A 2.0.1 session's end (TransactionEvent Ended): as a 1.6 StopTransaction on its open row. */
+  async function stop(session: ChargerSession, point: PointState, tx: TxState, p: StopReq, offline: boolean): Promise<void> {
+    const late = tx.late || offline || new Date(p.timestamp).getTime() < session.connectedAt;
+    await recordStop(point, tx, p, late, isNull(chargingTransaction.stoppedAt));
+    point.transactions.delete(tx.id);
+    if (tx.accepted) idTags.remove(tx.idTag);
+  }
+
+  /** A 2.0.1 session that started without an idToken (plugged in first) takes the one it was authorized with later. */
+  async function authorizeLater(point: PointState, tx: TxState, idTag: string, auth: AuthorizationResult): Promise<void> {
+    const who = owner(auth);
+    await db
+      .update(chargingTransaction)
+      .set({ idTag, cardId: who.cardId, chargeUserId: who.chargeUserId, authStatus: auth.status, authReason: auth.reason })
+      .where(and(eq(chargingTransaction.id, tx.id), eq(chargingTransaction.idTag, '')));
+    tx.idTag = idTag;
+    tx.authStatus = auth.status;
+    tx.accepted = auth.status === 'Accepted';
+    if (tx.accepted) idTags.add(idTag);
+  }
+
+  function emitStarted(point: PointState, tx: TxState): void {
+    emit(events, 'transaction.started', point, {
+      transactionId: tx.id,
+      connectorNo: tx.connectorNo,
+      idTag: tx.idTag,
+      startedAt: new Date(tx.startedAt).toISOString(),
+    });
+  }
+
   return {
-    async Authorize(session, payload) {
-      const r = await authorize(String(payload.idTag), session.point);
-      return decided({ idTagInfo: idTagInfo(r) }, r);
-    },
+    authorize,
+    owner,
+    stop,
+    authorizeLater,
+    emitStarted,
+    meterRows,
+    startStatement,
+    recordStop,
+    recordMeter,
+    lateStop,
+    trackOpen,
+    openTx,
+    handlers: {
+      async Authorize(session: ChargerSession, payload: Payload) {
+        const r = await authorize(String(payload.idTag), session.point);
+        return decided({ idTagInfo: idTagInfo(r) }, r);
+      },
 
-    async StartTransaction(session: ChargerSession, payload) {
-      const p = payload as unknown as StartReq;
-      const point = session.point;
-      if (p.connectorId < 1) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 1 or more');
-      const startedAt = new Date(p.timestamp);
-      const startedMs = startedAt.getTime();
+      async StartTransaction(session: ChargerSession, payload) {
+        const p = payload as unknown as StartReq;
+        const point = session.point;
+        if (p.connectorId < 1) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 1 or more');
+        const startedAt = new Date(p.timestamp);
+        const startedMs = startedAt.getTime();
 
-      // A repeat (same point, connector and start time) gets the same transaction.
-      for (const tx of point.transactions.values()) {
-        if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
-          return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
-      }
-      // The sessions this Start supersedes do not count against its driver (see `stillRunning`).
-      let auth = await authorize(p.idTag, point, { superseding: { point, connectorNo: p.connectorId, startedAt } });
-      const late = startedMs < session.connectedAt;
-      const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
-      let written = await startStatement(point, p, startedAt, auth, remote, late);
-      if (auth.check) {
-        if (written.ok) auth.check.seen(written.card);
-        else {
-          // The card changed since the cached row was read: decided again on the row as it was, and written unchecked.
-          const { check: _check, ...again } = await auth.check.again(written.card);
-          auth = again;
-          written = await startStatement(point, p, startedAt, auth, remote, late);
+        // A repeat (same point, connector and start time) gets the same transaction.
+        for (const tx of point.transactions.values()) {
+          if (tx.connectorNo === p.connectorId && tx.startedAt === startedMs)
+            return { transactionId: tx.id, idTagInfo: { status: tx.authStatus } };
         }
-      }
-      const row = written.id === null ? undefined : { id: Number(written.id) };
+        // The sessions this Start supersedes do not count against its driver (see `stillRunning`).
+        let auth = await authorize(p.idTag, point, { superseding: { point, connectorNo: p.connectorId, startedAt } });
+        const late = startedMs < session.connectedAt;
+        const remote = takeRemoteStart(point, p.idTag, p.connectorId, Date.now());
+        let written = await startStatement(point, p, startedAt, auth, remote, late);
+        if (auth.check) {
+          if (written.ok) auth.check.seen(written.card);
+          else {
+            // The card changed since the cached row was read: decided again on the row as it was, and written unchecked.
+            const { check: _check, ...again } = await auth.check.again(written.card);
+            auth = again;
+            written = await startStatement(point, p, startedAt, auth, remote, late);
+          }
+        }
+        const row = written.id === null ? undefined : { id: Number(written.id) };
 
-      if (!row) {
-        // Repeated after a restart or a reconnect: answer what the first one was answered.
-        const [first] = await db
-          .select({ id: chargingTransaction.id, authStatus: chargingTransaction.authStatus })
-          .from(chargingTransaction)
-          .where(
-            and(
-              eq(chargingTransaction.chargePointId, point.id),
-              eq(chargingTransaction.connectorNo, p.connectorId),
-              eq(chargingTransaction.startedAt, startedAt),
-            ),
-          );
-        if (!first) throw new RpcError('InternalError', 'the transaction could not be recorded');
-        return { transactionId: first.id, idTagInfo: { status: first.authStatus } };
-      }
+        if (!row) {
+          // Repeated after a restart or a reconnect: answer what the first one was answered.
+          const [first] = await db
+            .select({ id: chargingTransaction.id, authStatus: chargingTransaction.authStatus })
+            .from(chargingTransaction)
+            .where(
+              and(
+                eq(chargingTransaction.chargePointId, point.id),
+                eq(chargingTransaction.connectorNo, p.connectorId),
+                eq(chargingTransaction.startedAt, startedAt),
+              ),
+            );
+          if (!first) throw new RpcError('InternalError', 'the transaction could not be recorded');
+          return { transactionId: first.id, idTagInfo: { status: first.authStatus } };
+        }
 
-      trackOpen(point, {
-        id: row.id,
-        connectorNo: p.connectorId,
-        idTag: p.idTag,
-        authStatus: auth.status,
-        accepted: auth.status === 'Accepted',
-        startedAt: startedMs,
-        late,
-        meterStartWh: p.meterStart,
-        lastMeterWh: p.meterStart,
-        lastSampleAt: startedMs,
-        energyWh: 0,
-        valid: true,
-        invalidReason: null,
-      });
-      emit(events, 'transaction.started', point, {
-        transactionId: row.id,
-        connectorNo: p.connectorId,
-        idTag: p.idTag,
-        startedAt: startedAt.toISOString(),
-      });
-      return decided({ transactionId: row.id, idTagInfo: idTagInfo(auth) }, auth);
-    },
-
-    async MeterValues(session, payload) {
-      const p = payload as unknown as { connectorId: number; transactionId?: number; meterValue: MeterValueEntry[] };
-      const point = session.point;
-      if (p.connectorId < 0) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 0 (the point) or a connector number');
-      const tx = p.transactionId === undefined ? undefined : await openTx(point, p.transactionId);
-      let transactionId: number | null = tx?.id ?? null;
-      if (p.transactionId !== undefined && !tx) {
-        // Not running here (stopped already, or not this point's): samples are kept, attached only to this point's own.
-        const [known] = await db
-          .select({ id: chargingTransaction.id })
-          .from(chargingTransaction)
-          .where(and(eq(chargingTransaction.id, p.transactionId), eq(chargingTransaction.chargePointId, point.id)));
-        transactionId = known?.id ?? null;
-      }
-      const rows = meterRows(point, p.connectorId, transactionId, p.meterValue);
-      const next = tx ? accounted(tx, rows, point.ratedPowerW) : undefined;
-      const live = latest(rows);
-
-      await core.writer.write({
-        meterRows: rows,
-        ...(tx && next
-          ? {
-              tx: {
-                id: tx.id,
-                lastMeterWh: next.lastMeterWh,
-                energyWh: next.energyWh,
-                valid: next.valid,
-                invalidReason: next.invalidReason,
-                lastSampleAt: live.at,
-                lastPowerW: live.powerW,
-                lastSoc: live.soc,
-              },
-            }
-          : {}),
-      });
-
-      if (tx && next) {
-        Object.assign(tx, next);
-        emit(events, 'transaction.meter', point, {
-          transactionId: tx.id,
-          connectorNo: tx.connectorNo,
-          energyWh: tx.energyWh,
-          ...(live.powerW !== undefined ? { powerW: live.powerW } : {}),
-          ...(live.soc !== undefined ? { soc: live.soc } : {}),
-          at: (live.at ?? new Date()).toISOString(),
+        trackOpen(point, {
+          id: row.id,
+          connectorNo: p.connectorId,
+          idTag: p.idTag,
+          authStatus: auth.status,
+          accepted: auth.status === 'Accepted',
+          startedAt: startedMs,
+          late,
+          meterStartWh: p.meterStart,
+          lastMeterWh: p.meterStart,
+          lastSampleAt: startedMs,
+          energyWh: 0,
+          valid: true,
+          invalidReason: null,
         });
-      }
-      return {};
-    },
+        emit(events, 'transaction.started', point, {
+          transactionId: row.id,
+          connectorNo: p.connectorId,
+          idTag: p.idTag,
+          startedAt: startedAt.toISOString(),
+        });
+        return decided({ transactionId: row.id, idTagInfo: idTagInfo(auth) }, auth);
+      },
 
-    async StopTransaction(session, payload) {
-      const p = payload as unknown as StopReq;
-      const point = session.point;
-      // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
-      const reply = async (card?: { card: unknown }): Promise<Payload> => {
-        if (p.idTag === undefined) return {};
-        const decision = await authorize(p.idTag, point, { exceptRunning: true, ...(card ? { cardAsRead: { row: card.card } } : {}) });
-        return decided({ idTagInfo: idTagInfo(decision) }, decision);
-      };
-      const tx = await openTx(point, p.transactionId);
-      if (!tx) {
-        // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes
-        // its real stop; a repeat, another point's or an unknown one changes nothing.
-        const answer = await reply();
-        await lateStop(point, p);
-        return answer;
-      }
+      async MeterValues(session, payload) {
+        const p = payload as unknown as { connectorId: number; transactionId?: number; meterValue: MeterValueEntry[] };
+        const point = session.point;
+        if (p.connectorId < 0) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 0 (the point) or a connector number');
+        const tx = p.transactionId === undefined ? undefined : await openTx(point, p.transactionId);
+        let transactionId: number | null = tx?.id ?? null;
+        if (p.transactionId !== undefined && !tx) {
+          // Not running here (stopped already, or not this point's): samples are kept, attached only to this point's own.
+          const [known] = await db
+            .select({ id: chargingTransaction.id })
+            .from(chargingTransaction)
+            .where(and(eq(chargingTransaction.id, p.transactionId), eq(chargingTransaction.chargePointId, point.id)));
+          transactionId = known?.id ?? null;
+        }
+        await recordMeter(point, tx, meterRows(point, p.connectorId, transactionId, p.meterValue));
+        return {};
+      },
 
-      const late = tx.late || new Date(p.timestamp).getTime() < session.connectedAt;
-      // The card's row comes with the Stop's own statement: the answer needs no read of its own.
-      const written = await recordStop(
-        point,
-        tx,
-        p,
-        late,
-        isNull(chargingTransaction.stoppedAt),
-        {},
-        p.idTag !== undefined ? cardRowSql(p.idTag) : undefined,
-      );
-      point.transactions.delete(tx.id);
-      if (tx.accepted) idTags.remove(tx.idTag);
-      return reply(written);
-    },
+      async StopTransaction(session, payload) {
+        const p = payload as unknown as StopReq;
+        const point = session.point;
+        // idTagInfo reflects the card, not the session being stopped (it is ending): same answer on repeats.
+        const reply = async (card?: { card: unknown }): Promise<Payload> => {
+          if (p.idTag === undefined) return {};
+          const decision = await authorize(p.idTag, point, { exceptRunning: true, ...(card ? { cardAsRead: { row: card.card } } : {}) });
+          return decided({ idTagInfo: idTagInfo(decision) }, decision);
+        };
+        const tx = await openTx(point, p.transactionId);
+        if (!tx) {
+          // Not running on this point: a session we ended as `notStopped` (its Stop came after the next Start) takes
+          // its real stop; a repeat, another point's or an unknown one changes nothing.
+          const answer = await reply();
+          await lateStop(point, p);
+          return answer;
+        }
+
+        const late = tx.late || new Date(p.timestamp).getTime() < session.connectedAt;
+        // The card's row comes with the Stop's own statement: the answer needs no read of its own.
+        const written = await recordStop(
+          point,
+          tx,
+          p,
+          late,
+          isNull(chargingTransaction.stoppedAt),
+          {},
+          p.idTag !== undefined ? cardRowSql(p.idTag) : undefined,
+        );
+        point.transactions.delete(tx.id);
+        if (tx.accepted) idTags.remove(tx.idTag);
+        return reply(written);
+      },
+    } satisfies Record<string, ActionHandler> as Record<string, ActionHandler>,
   };
 }
+
+export type TransactionKit = ReturnType<typeof transactionKit>;

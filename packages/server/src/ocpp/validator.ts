@@ -3,8 +3,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { RpcErrorCode } from './rpc.js';
 
 /**
- * OCA's OCPP 1.6 JSON schemas, as shipped verbatim by ocpp-rpc (`lib/schemas/ocpp1_6.json`, MIT).
- * Only that file is used, never ocpp-rpc's runtime; it is read from the package so the copy can
+ * OCA's OCPP 1.6 and 2.0.1 JSON schemas, as shipped verbatim by ocpp-rpc (`lib/schemas/ocpp1_6.json`,
+ * `lib/schemas/ocpp2_0_1.json`, MIT).
+ * Only those files are used, never ocpp-rpc's runtime; it is read from the package so the copy can
  * never drift. Compiled once per process.
  */
 const require = createRequire(import.meta.url);
@@ -62,8 +63,8 @@ export interface OcppValidator {
   validate(action: string, direction: Direction, payload: unknown): SchemaViolation | null;
 }
 
-function build(): OcppValidator {
-  const schemas = require('ocpp-rpc/lib/schemas/ocpp1_6.json') as { $id: string }[];
+function build(file: 'ocpp1_6' | 'ocpp2_0_1'): OcppValidator {
+  const schemas = require(`ocpp-rpc/lib/schemas/${file}.json`) as { $id: string }[];
   const ajv = new Ajv({ strict: false, allErrors: false, multipleOfPrecision: 6, validateSchema: false });
   ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addFormat('uri', { type: 'string', validate: isUri });
@@ -99,9 +100,20 @@ function build(): OcppValidator {
 }
 
 let instance: OcppValidator | undefined;
+let instance201: OcppValidator | undefined;
 
 /** The OCPP 1.6 validator, shared by every connection. */
 export function ocpp16Validator(): OcppValidator {
-  instance ??= build();
+  instance ??= build('ocpp1_6');
   return instance;
+}
+
+/**
+ * The OCPP 2.0.1 validator: OCA's 2.0.1 schemas from the same package (`lib/schemas/ocpp2_0_1.json`,
+ * named `<Action>.req` / `<Action>.conf` there too). Its error classes are 1.6's names; the session
+ * of a 2.0.1 charger respells them (`ocpp201Code`).
+ */
+export function ocpp201Validator(): OcppValidator {
+  instance201 ??= build('ocpp2_0_1');
+  return instance201;
 }

@@ -68,7 +68,7 @@ describe('OCPP connections (security profile 1)', () => {
     expect(await refusedWith(s, serialNumber, { key: 'wrong-key' })).toBe(401);
     expect(await refusedWith(s, serialNumber, {})).toBe(401);
     expect(await refusedWith(s, serialNumber, { key, user: 'someone-else' })).toBe(401);
-    expect(await refusedWith(s, serialNumber, { key, protocols: ['ocpp2.0.1'] })).toBe(400);
+    expect(await refusedWith(s, serialNumber, { key, protocols: ['ocpp2.1'] })).toBe(400);
     expect(await refusedWith(s, serialNumber, { key, protocols: [] })).toBe(400);
     expect(await refusedWith(s, keyless.serialNumber, { key: 'anything' })).toBe(401);
     expect(await refusedWith(s, disabled.serialNumber, { key: disabled.key })).toBe(404);

@@ -61,43 +61,95 @@ function start(port: number) {
 }
 
 describe.skipIf(!!process.env.DATABASE_URL)('durability', () => {
-  it('keeps an answered StartTransaction across SIGKILL; the Stop after restart is recorded once', { timeout: 180_000 }, async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const base = `http://127.0.0.1:${port}`;
-    const serial = 'DURABLE-1';
-    const key = 'durable-password-123';
+  it(
+    'keeps an answered StartTransaction (1.6) and TransactionEvent (2.0.1) across SIGKILL; the end after restart is recorded once',
+    { timeout: 180_000 },
+    async () => {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const base = `http://127.0.0.1:${port}`;
+      const serial = 'DURABLE-1';
+      const serial201 = 'DURABLE-2';
+      const key = 'durable-password-123';
 
-    const first = start(port);
-    await first.ready;
-    const c = await TestCharger.connect(base, serial, { key });
-    await c.ok('BootNotification', { chargePointVendor: 'V', chargePointModel: 'M' });
-    const startReq = { connectorId: 1, idTag: 'ANYTAG', meterStart: 1000, timestamp: iso() };
-    const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', startReq);
-    await c.ok('MeterValues', { connectorId: 1, transactionId, meterValue: [{ timestamp: iso(), sampledValue: [{ value: '1200' }] }] });
-    first.child.kill('SIGKILL');
-    expect(await first.exited).toBe('SIGKILL');
+      const first = start(port);
+      await first.ready;
+      const c = await TestCharger.connect(base, serial, { key });
+      await c.ok('BootNotification', { chargePointVendor: 'V', chargePointModel: 'M' });
+      const startReq = { connectorId: 1, idTag: 'ANYTAG', meterStart: 1000, timestamp: iso() };
+      const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', startReq);
+      await c.ok('MeterValues', { connectorId: 1, transactionId, meterValue: [{ timestamp: iso(), sampledValue: [{ value: '1200' }] }] });
+      // The same for an OCPP 2.0.1 charger: its TransactionEvents, answered, are committed.
+      const c201 = await TestCharger.connect(base, serial201, { key, protocols: ['ocpp2.0.1'] });
+      await c201.ok('BootNotification', { reason: 'PowerUp', chargingStation: { model: 'M', vendorName: 'V' } });
+      const tx201 = 'durable-tx-1';
+      const energy = (value: number, context: string) => ({ value, context, measurand: 'Energy.Active.Import.Register' });
+      const started = {
+        eventType: 'Started',
+        timestamp: iso(),
+        triggerReason: 'Authorized',
+        seqNo: 0,
+        transactionInfo: { transactionId: tx201 },
+        idToken: { idToken: 'ANYTAG2', type: 'ISO14443' },
+        evse: { id: 1, connectorId: 1 },
+        meterValue: [{ timestamp: iso(), sampledValue: [energy(2000, 'Transaction.Begin')] }],
+      };
+      await c201.ok('TransactionEvent', started);
+      await c201.ok('TransactionEvent', {
+        eventType: 'Updated',
+        timestamp: iso(),
+        triggerReason: 'MeterValuePeriodic',
+        seqNo: 1,
+        transactionInfo: { transactionId: tx201 },
+        meterValue: [{ timestamp: iso(), sampledValue: [energy(2300, 'Sample.Periodic')] }],
+      });
+      first.child.kill('SIGKILL');
+      expect(await first.exited).toBe('SIGKILL');
 
-    const second = start(port);
-    await second.ready;
-    const c2 = await TestCharger.connect(base, serial, { key });
-    // The charger never saw an answer to its Start? Repeating it gets the same transaction.
-    expect((await c2.ok<{ transactionId: number }>('StartTransaction', startReq)).transactionId).toBe(transactionId);
-    const stop = { transactionId, meterStop: 1500, timestamp: iso(), reason: 'Local' };
-    await c2.ok('StopTransaction', stop);
-    await c2.ok('StopTransaction', stop);
-    await c2.close();
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+      const second = start(port);
+      await second.ready;
+      const c2 = await TestCharger.connect(base, serial, { key });
+      // The charger never saw an answer to its Start? Repeating it gets the same transaction.
+      expect((await c2.ok<{ transactionId: number }>('StartTransaction', startReq)).transactionId).toBe(transactionId);
+      const stop = { transactionId, meterStop: 1500, timestamp: iso(), reason: 'Local' };
+      await c2.ok('StopTransaction', stop);
+      await c2.ok('StopTransaction', stop);
+      await c2.close();
+      const d201 = await TestCharger.connect(base, serial201, { key, protocols: ['ocpp2.0.1'] });
+      await d201.ok('TransactionEvent', started);
+      const ended = {
+        eventType: 'Ended',
+        timestamp: iso(),
+        triggerReason: 'StopAuthorized',
+        seqNo: 2,
+        transactionInfo: { transactionId: tx201, stoppedReason: 'Local' },
+        meterValue: [{ timestamp: iso(), sampledValue: [energy(2600, 'Transaction.End')] }],
+      };
+      await d201.ok('TransactionEvent', ended);
+      await d201.ok('TransactionEvent', ended);
+      await d201.close();
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
 
-    const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
-    try {
-      const rows = await database.db.select().from(chargingTransaction);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: transactionId, meterStartWh: 1000, meterStopWh: 1500, energyWh: 500, stopReason: 'Local' });
-      const samples = await database.db.select().from(meterValue).where(eq(meterValue.transactionId, transactionId));
-      expect(samples.map((s) => s.energyWh)).toEqual([1200]);
-    } finally {
-      await database.close();
-    }
-  });
+      const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
+      try {
+        const rows = await database.db.select().from(chargingTransaction).orderBy(chargingTransaction.id);
+        expect(rows).toHaveLength(2);
+        expect(rows[1]).toMatchObject({
+          ocppTxId: 'durable-tx-1',
+          meterStartWh: 2000,
+          meterStopWh: 2600,
+          energyWh: 600,
+          stopReason: 'Local',
+        });
+        const samples201 = await database.db.select().from(meterValue).where(eq(meterValue.transactionId, rows[1]!.id));
+        // The Ended's own sample is kept like a 1.6 Stop's transactionData.
+        expect(samples201.map((s) => s.energyWh)).toEqual([2300, 2600]);
+        expect(rows[0]).toMatchObject({ id: transactionId, meterStartWh: 1000, meterStopWh: 1500, energyWh: 500, stopReason: 'Local' });
+        const samples = await database.db.select().from(meterValue).where(eq(meterValue.transactionId, transactionId));
+        expect(samples.map((s) => s.energyWh)).toEqual([1200]);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });

@@ -153,9 +153,9 @@ export class TestCharger {
 }
 
 /** The same OCA schemas, compiled independently of the server's validator, to check its replies. */
-export function replySchemas(): (action: string, payload: unknown) => boolean {
+export function replySchemas(file: 'ocpp1_6' | 'ocpp2_0_1' = 'ocpp1_6'): (action: string, payload: unknown) => boolean {
   const require = createRequire(import.meta.url);
-  const schemas = require('ocpp-rpc/lib/schemas/ocpp1_6.json') as { $id: string }[];
+  const schemas = require(`ocpp-rpc/lib/schemas/${file}.json`) as { $id: string }[];
   const ajv = new Ajv({ strict: false });
   ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /T.*(Z|[+-]\d\d:?\d\d)$/.test(s));
   ajv.addFormat('uri', () => true);

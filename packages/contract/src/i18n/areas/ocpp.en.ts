@@ -71,6 +71,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       lastSeenAt: 'Last heartbeat',
       connectedAt: 'Connected at',
       firmwareVersion: 'Firmware',
+      ocppVersion: 'OCPP version',
       errorCode: 'Error code',
       info: 'Info',
       statusAt: 'Status time',

@@ -70,6 +70,7 @@ export const ocppZh = {
       lastSeenAt: '最近心跳',
       connectedAt: '连接时间',
       firmwareVersion: '固件版本',
+      ocppVersion: 'OCPP 版本',
       errorCode: '错误码',
       info: '附加信息',
       statusAt: '状态时间',

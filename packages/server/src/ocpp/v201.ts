@@ -1,0 +1,426 @@
+import { and, eq } from 'drizzle-orm';
+import { chargingTransaction, reservation } from '../db/schema.js';
+import type { OcppCore } from './core.js';
+import type { AuthorizationResult } from '../modules/cards/authorize.js';
+import type { SampledValue } from './meter.js';
+import type { PointState, TxState } from './registry.js';
+import { RpcError, type Payload } from './rpc.js';
+import { refusing, type ActionHandler, type ChargerSession } from './session.js';
+import type { MeterValueEntry, StopReq, TransactionKit } from './transactions.js';
+import { collectReport } from './v201-commands.js';
+
+/*
+ * OCPP 2.0.1 charger-initiated messages on the same model as 1.6 (README "OCPP 2.0.1"). Most are
+ * translated into the 1.6 handler's payload and answered by it, so both versions write the same rows;
+ * TransactionEvent uses the 1.6 transaction pieces (`transactionKit`) directly. Payloads arrive checked
+ * against OCA's 2.0.1 schemas.
+ *
+ * EVSE and connector: our connector number is the 2.0.1 EVSE id (evseId 0 is the point itself, as
+ * 1.6's connector 0). A connector within an EVSE (`connectorId`) is not a connector of its own here:
+ * an EVSE charges one vehicle at a time, so it is one connector of the point, whatever plug is used.
+ */
+
+interface IdToken {
+  idToken: string;
+  type: string;
+}
+
+interface SampledValue201 {
+  value: number;
+  context?: string;
+  measurand?: string;
+  phase?: string;
+  location?: string;
+  signedMeterValue?: unknown;
+  unitOfMeasure?: { unit?: string; multiplier?: number };
+}
+
+interface MeterValue201 {
+  timestamp: string;
+  sampledValue: SampledValue201[];
+}
+
+interface TransactionEventReq {
+  eventType: 'Started' | 'Updated' | 'Ended';
+  timestamp: string;
+  triggerReason: string;
+  seqNo: number;
+  offline?: boolean;
+  reservationId?: number;
+  transactionInfo: {
+    transactionId: string;
+    chargingState?: string;
+    stoppedReason?: string;
+    remoteStartId?: number;
+  };
+  idToken?: IdToken;
+  evse?: { id: number; connectorId?: number };
+  meterValue?: MeterValue201[];
+}
+
+/** 2.0.1 sampled values as 1.6 ones (a number with a power-of-ten multiplier, as a string in the unit), for `readSample`. */
+export function toSampledValues16(values: readonly SampledValue201[]): SampledValue[] {
+  return values.map((v) => {
+    const m = v.unitOfMeasure?.multiplier ?? 0;
+    const value = m === 0 ? v.value : v.value * 10 ** m;
+    return {
+      value: String(value),
+      ...(v.context !== undefined ? { context: v.context } : {}),
+      ...(v.measurand !== undefined ? { measurand: v.measurand } : {}),
+      ...(v.phase !== undefined ? { phase: v.phase } : {}),
+      ...(v.location !== undefined ? { location: v.location } : {}),
+      ...(v.unitOfMeasure?.unit !== undefined ? { unit: v.unitOfMeasure.unit } : {}),
+    };
+  });
+}
+
+export const toMeterValues16 = (mvs: readonly MeterValue201[] | undefined): MeterValueEntry[] =>
+  (mvs ?? []).map((mv) => ({ timestamp: mv.timestamp, sampledValue: toSampledValues16(mv.sampledValue) }));
+
+const ENERGY = 'Energy.Active.Import.Register';
+
+/** The energy register in Wh among the samples: the one with `context` if there is one, else the first (undefined: none). */
+export function registerWh(mvs: readonly MeterValueEntry[], context?: string): number | undefined {
+  let first: number | undefined;
+  for (const mv of mvs)
+    for (const sv of mv.sampledValue) {
+      if ((sv.measurand ?? ENERGY) !== ENERGY || sv.phase !== undefined) continue;
+      const v = Number(sv.value) * (sv.unit === 'kWh' ? 1000 : 1);
+      if (!Number.isFinite(v)) continue;
+      if (context !== undefined && sv.context === context) return Math.round(v);
+      first ??= Math.round(v);
+    }
+  return first;
+}
+
+/** A 2.0.1 stoppedReason in 1.6's vocabulary (the console's), when 1.6 has it; 2.0.1-only reasons are Other. */
+const STOP_REASONS: Record<string, string> = {
+  DeAuthorized: 'DeAuthorized',
+  EmergencyStop: 'EmergencyStop',
+  EVDisconnected: 'EVDisconnected',
+  ImmediateReset: 'HardReset',
+  Local: 'Local',
+  PowerLoss: 'PowerLoss',
+  Reboot: 'Reboot',
+  Remote: 'Remote',
+};
+
+/** A 2.0.1 charging state as the connector status 1.6 would have reported. */
+const CHARGING_STATUS: Record<string, string> = {
+  Charging: 'Charging',
+  EVConnected: 'Preparing',
+  SuspendedEV: 'SuspendedEV',
+  SuspendedEVSE: 'SuspendedEVSE',
+};
+
+/**
+ * A 2.0.1 FirmwareStatusNotification status as the 1.6 word the upgrades follow: the steps 1.6 has no
+ * word for are the step they belong to, and a file whose signature or install check failed has failed.
+ */
+const FIRMWARE_STATUS: Record<string, string> = {
+  DownloadScheduled: 'Downloading',
+  DownloadPaused: 'Downloading',
+  SignatureVerified: 'Downloaded',
+  InvalidSignature: 'DownloadFailed',
+  InstallScheduled: 'Installing',
+  InstallRebooting: 'Installing',
+  InstallVerificationFailed: 'InstallationFailed',
+};
+
+/** Connector statuses of a session under way (1.6's words), which its end turns to Finishing. */
+const IN_SESSION = new Set(['Charging', 'SuspendedEV', 'SuspendedEVSE']);
+
+/** A 2.0.1 LogStatusNotification status as the diagnostics status 1.6 reports. */
+const LOG_STATUS: Record<string, string> = { Uploaded: 'Uploaded', UploadFailure: 'UploadFailed', Uploading: 'Uploading' };
+
+/** 2.0.1 idTokenInfo from a decision: the card's expiry is how long the charger may cache it. */
+function idTokenInfo(r: Pick<AuthorizationResult, 'status' | 'expiryDate'>): Payload {
+  return { status: r.status, ...(r.expiryDate ? { cacheExpiryDateTime: r.expiryDate } : {}) };
+}
+
+const decided = (reply: Payload, r: AuthorizationResult): Payload => (r.status === 'Accepted' ? reply : refusing(reply, r.reason));
+
+/** A session without an idToken yet (started on plug-in, authorized later): recorded as unauthorised until one comes. */
+const NO_TOKEN: AuthorizationResult = { status: 'Invalid', reason: 'unknown' };
+
+export function v201Handlers(
+  core: OcppCore,
+  v16: Readonly<Record<string, ActionHandler>>,
+  kit: TransactionKit,
+): Record<string, ActionHandler> {
+  const { db } = core;
+  const status16 = v16.StatusNotification!;
+
+  /** Sets a connector's status through the 1.6 StatusNotification (the same rows, alarms and events). */
+  const setStatus = (session: ChargerSession, connectorId: number, status: string, receivedAt: number, at?: string, fault?: Payload) =>
+    status16(session, { connectorId, status, errorCode: 'NoError', ...(at ? { timestamp: at } : {}), ...(fault ?? {}) }, receivedAt);
+
+  function findOpen(point: PointState, ocppTxId: string): TxState | undefined {
+    for (const tx of point.transactions.values()) if (tx.ocppTxId === ocppTxId) return tx;
+    return undefined;
+  }
+
+  /** The row of the charger's transaction, open or not, read when it is not open in memory. */
+  async function findRow(point: PointState, ocppTxId: string) {
+    const [row] = await db
+      .select({ id: chargingTransaction.id, stoppedAt: chargingTransaction.stoppedAt, authStatus: chargingTransaction.authStatus })
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.chargePointId, point.id), eq(chargingTransaction.ocppTxId, ocppTxId)));
+    return row;
+  }
+
+  /**
+   * Records the transaction's start (committed before the reply): at a Started event, or at the first
+   * event we hear of when its Started never came. Idempotent: a repeat finds the row by its transactionId.
+   */
+  async function start(
+    session: ChargerSession,
+    p: TransactionEventReq,
+    meter: MeterValueEntry[],
+  ): Promise<{ tx: TxState; auth: AuthorizationResult | undefined }> {
+    const point = session.point;
+    const connectorId = p.evse?.id;
+    if (connectorId === undefined || connectorId < 1)
+      throw new RpcError('OccurenceConstraintViolation', 'evse (id 1 or more) is required in the first TransactionEvent of a transaction');
+    const startedAt = new Date(p.timestamp);
+    const meterStart = registerWh(meter, 'Transaction.Begin') ?? 0;
+    const idTag = p.idToken?.idToken ?? '';
+    const superseding = { point, connectorNo: connectorId, startedAt };
+    let auth = p.idToken ? await kit.authorize(idTag, point, { superseding }) : NO_TOKEN;
+    const late = p.offline === true || startedAt.getTime() < session.connectedAt;
+    const remote = p.triggerReason === 'RemoteStart' || p.transactionInfo.remoteStartId !== undefined;
+    const req = {
+      connectorId,
+      idTag,
+      meterStart,
+      timestamp: p.timestamp,
+      ocppTxId: p.transactionInfo.transactionId,
+      ...(p.reservationId !== undefined ? { reservationId: p.reservationId } : {}),
+    };
+    let written = await kit.startStatement(point, req, startedAt, auth, remote, late);
+    if (auth.check) {
+      if (written.ok) auth.check.seen(written.card);
+      else {
+        const { check: _check, ...again } = await auth.check.again(written.card);
+        auth = again;
+        written = await kit.startStatement(point, req, startedAt, auth, remote, late);
+      }
+    }
+    if (written.id === null) {
+      // Repeated (after a reconnect or a restart): the row the first one wrote.
+      const row = await findRow(point, p.transactionInfo.transactionId);
+      const tx = row && row.stoppedAt === null ? await kit.openTx(point, row.id) : undefined;
+      if (!tx) throw new RpcError('InternalError', 'the transaction could not be recorded');
+      return { tx, auth: undefined };
+    }
+    const tx: TxState = {
+      id: Number(written.id),
+      connectorNo: connectorId,
+      idTag,
+      authStatus: auth.status,
+      accepted: auth.status === 'Accepted',
+      startedAt: startedAt.getTime(),
+      late,
+      meterStartWh: meterStart,
+      lastMeterWh: meterStart,
+      lastSampleAt: startedAt.getTime(),
+      energyWh: 0,
+      valid: true,
+      invalidReason: null,
+      ocppTxId: p.transactionInfo.transactionId,
+    };
+    kit.trackOpen(point, tx);
+    kit.emitStarted(point, tx);
+    return { tx, auth: p.idToken ? auth : undefined };
+  }
+
+  return {
+    async BootNotification(session, payload, receivedAt) {
+      const p = payload as {
+        chargingStation: {
+          model: string;
+          vendorName: string;
+          serialNumber?: string;
+          firmwareVersion?: string;
+          modem?: { iccid?: string; imsi?: string };
+        };
+      };
+      const cs = p.chargingStation;
+      const conf = await v16.BootNotification!(
+        session,
+        {
+          // Our columns are 1.6's sizes: 2.0.1 allows a longer vendor name.
+          chargePointVendor: cs.vendorName.slice(0, 20),
+          chargePointModel: cs.model,
+          ...(cs.serialNumber !== undefined ? { chargePointSerialNumber: cs.serialNumber } : {}),
+          ...(cs.firmwareVersion !== undefined ? { firmwareVersion: cs.firmwareVersion } : {}),
+          ...(cs.modem?.iccid !== undefined ? { iccid: cs.modem.iccid } : {}),
+          ...(cs.modem?.imsi !== undefined ? { imsi: cs.modem.imsi } : {}),
+        },
+        receivedAt,
+      );
+      return { status: conf.status, currentTime: conf.currentTime, interval: conf.interval };
+    },
+
+    Heartbeat: v16.Heartbeat!,
+
+    async StatusNotification(session, payload, receivedAt) {
+      const p = payload as { timestamp: string; connectorStatus: string; evseId: number; connectorId: number };
+      if (p.evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the point) or an EVSE id');
+      let status = p.connectorStatus;
+      if (status === 'Occupied') {
+        // 1.6 tells a plugged-in vehicle from one charging, and one before its session from one after;
+        // 2.0.1 says that in TransactionEvent.
+        let charging = false;
+        for (const tx of session.point.transactions.values()) if (tx.connectorNo === p.evseId) charging = true;
+        const after = session.point.connectors.get(p.evseId)?.status === 'Finishing';
+        status = charging ? 'Charging' : after ? 'Finishing' : 'Preparing';
+      }
+      const fault = status === 'Faulted' ? { errorCode: 'OtherError' } : undefined;
+      await setStatus(session, p.evseId, status, receivedAt, p.timestamp, fault);
+      return {};
+    },
+
+    async Authorize(session, payload) {
+      const p = payload as { idToken: IdToken };
+      const r = await kit.authorize(p.idToken.idToken, session.point);
+      return decided({ idTokenInfo: idTokenInfo(r) }, r);
+    },
+
+    async TransactionEvent(session, payload, receivedAt) {
+      const p = payload as unknown as TransactionEventReq;
+      const point = session.point;
+      const ocppTxId = p.transactionInfo.transactionId;
+      const meter = toMeterValues16(p.meterValue);
+      let tx = findOpen(point, ocppTxId);
+      let auth: AuthorizationResult | undefined;
+      if (!tx) {
+        const row = await findRow(point, ocppTxId);
+        if (row?.stoppedAt) {
+          // Ended already (a repeat, or an event delivered after the Ended): changes nothing.
+          return p.idToken ? { idTokenInfo: { status: row.authStatus } } : {};
+        }
+        tx = row ? await kit.openTx(point, row.id) : undefined;
+        if (!tx) ({ tx, auth } = await start(session, p, meter));
+      }
+      if (!auth && p.idToken && p.eventType !== 'Ended' && !tx.accepted && tx.idTag === '') {
+        // Authorized after it started (plugged in first): the session becomes the card's.
+        auth = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true });
+        await kit.authorizeLater(point, tx, p.idToken.idToken, auth);
+      }
+      if (p.eventType === 'Ended') {
+        const stop: StopReq = {
+          transactionId: tx.id,
+          meterStop: registerWh(meter, 'Transaction.End') ?? tx.lastMeterWh,
+          timestamp: p.timestamp,
+          ...(p.idToken && tx.idTag !== '' ? { idTag: p.idToken.idToken } : {}),
+          reason: STOP_REASONS[p.transactionInfo.stoppedReason ?? 'Local'] ?? 'Other',
+          transactionData: meter,
+        };
+        await kit.stop(session, point, tx, stop, p.offline === true);
+        // The EVSE stays Occupied until the vehicle leaves (then Available): 1.6's Finishing, not Charging,
+        // unless another session has started on it since (a late Ended).
+        const connectorNo = tx.connectorNo;
+        const known = point.connectors.get(connectorNo)?.status;
+        const busy = [...point.transactions.values()].some((o) => o.connectorNo === connectorNo && o.id !== tx.id);
+        if (!busy && known != null && IN_SESSION.has(known)) await setStatus(session, connectorNo, 'Finishing', receivedAt, p.timestamp);
+        if (p.idToken && !auth) auth = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true });
+      } else {
+        if (meter.length > 0 && p.eventType === 'Updated')
+          await kit.recordMeter(point, tx, kit.meterRows(point, tx.connectorNo, tx.id, meter));
+        const status = p.transactionInfo.chargingState ? CHARGING_STATUS[p.transactionInfo.chargingState] : undefined;
+        const known = point.connectors.get(tx.connectorNo)?.status;
+        if (status && known !== status) await setStatus(session, tx.connectorNo, status, receivedAt, p.timestamp);
+      }
+      if (!p.idToken) return {};
+      if (auth) return decided({ idTokenInfo: idTokenInfo(auth) }, auth);
+      return { idTokenInfo: { status: tx.authStatus } };
+    },
+
+    async MeterValues(session, payload) {
+      const p = payload as { evseId: number; meterValue: MeterValue201[] };
+      const point = session.point;
+      if (p.evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the point) or an EVSE id');
+      // Outside a transaction in 2.0.1 (a transaction's samples come in its TransactionEvents): kept for the point.
+      await kit.recordMeter(point, undefined, kit.meterRows(point, p.evseId, null, toMeterValues16(p.meterValue)));
+      return {};
+    },
+
+    async NotifyEvent(session, payload, receivedAt) {
+      const p = payload as {
+        eventData: {
+          trigger: string;
+          actualValue: string;
+          cleared?: boolean;
+          techCode?: string;
+          techInfo?: string;
+          component: { name: string; evse?: { id: number } };
+          variable: { name: string };
+        }[];
+      };
+      // A component's Problem variable is the 2.0.1 fault report: true raises an alarm on its EVSE (or the point), false or cleared clears it.
+      for (const e of p.eventData) {
+        if (e.variable.name !== 'Problem') continue;
+        const no = e.component.evse?.id ?? 0;
+        const problem = e.actualValue.toLowerCase() === 'true' && e.cleared !== true;
+        if (problem) {
+          await setStatus(session, no, 'Faulted', receivedAt, undefined, {
+            errorCode: 'OtherError',
+            info: `${e.component.name}${e.techInfo ? `: ${e.techInfo}` : ''}`.slice(0, 50),
+            ...(e.techCode ? { vendorErrorCode: e.techCode.slice(0, 50) } : {}),
+          });
+        } else if (session.point.alarms.has(no)) {
+          const known = no === 0 ? undefined : session.point.connectors.get(no)?.status;
+          await setStatus(session, no, known && known !== 'Faulted' ? known : 'Available', receivedAt);
+        }
+      }
+      return {};
+    },
+
+    async FirmwareStatusNotification(session, payload, receivedAt) {
+      const status = String(payload.status);
+      return v16.FirmwareStatusNotification!(session, { status: FIRMWARE_STATUS[status] ?? status }, receivedAt);
+    },
+
+    async LogStatusNotification(session, payload, receivedAt) {
+      const status = String(payload.status);
+      return v16.DiagnosticsStatusNotification!(session, { status: LOG_STATUS[status] ?? status }, receivedAt);
+    },
+
+    async DataTransfer(session, payload, receivedAt) {
+      const p = payload as { vendorId: string; messageId?: string; data?: unknown };
+      const conf = await v16.DataTransfer!(
+        session,
+        {
+          vendorId: p.vendorId,
+          ...(p.messageId !== undefined ? { messageId: p.messageId } : {}),
+          ...(p.data !== undefined ? { data: typeof p.data === 'string' ? p.data : JSON.stringify(p.data) } : {}),
+        },
+        receivedAt,
+      );
+      return conf;
+    },
+
+    // Kept in the OCPP log (every frame is), and answered.
+    SecurityEventNotification: async () => ({}),
+    NotifyChargingLimit: async () => ({}),
+    async NotifyReport(session, payload) {
+      // The answer to a GetBaseReport the console asked for (its configuration): assembled by v201-commands.ts.
+      collectReport(session, payload);
+      return {};
+    },
+    async ReservationStatusUpdate(session, payload) {
+      const p = payload as { reservationId: number; reservationUpdateStatus: 'Expired' | 'Removed' };
+      // Removed: the charger dropped the reservation on its own (an EVSE taken out of service…), so it is
+      // cancelled and costs nothing. Expired: the expiry job ends it at its time and charges the fee, as for 1.6.
+      if (p.reservationUpdateStatus === 'Removed')
+        await db
+          .update(reservation)
+          .set({ status: 'cancelled', chargerStatus: 'Removed', updatedAt: new Date() })
+          .where(
+            and(eq(reservation.id, p.reservationId), eq(reservation.chargePointId, session.point.id), eq(reservation.status, 'reserved')),
+          );
+      return {};
+    },
+  };
+}
