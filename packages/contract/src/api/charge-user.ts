@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crud, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
+import { crud, dayFilter, endpoint, optEmail, optText, phoneNumber } from '../endpoint.js';
 
 export const chargeUserTypes = ['card', 'phone', 'platform'] as const;
 export type ChargeUserType = (typeof chargeUserTypes)[number];
@@ -68,6 +68,9 @@ export const chargeUserEdit = z
   .refine(phoneForPhoneUsers, { message: 'validation.required', path: ['phone'] });
 
 export const chargeUserFilter = z.object({
+  /** Registered in [startTime, endTime] (days of CSMS_TIME_ZONE, or instants): the dashboard's new members drill into it. */
+  startTime: dayFilter,
+  endTime: dayFilter,
   account: optText(64),
   phone: optText(30),
   email: optText(100),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { crud, optText, dayFilter } from '../endpoint.js';
 
-export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer', 'adjustment'] as const;
+export const tradeTypes = ['recharge', 'refund', 'charge', 'transfer', 'adjustment', 'bonus'] as const;
 export type TradeType = (typeof tradeTypes)[number];
 export const accountKinds = ['card', 'mobile'] as const;
 /** Where a ledger row came from; others may appear (the ledger takes any source name). */
-export const ledgerSources = ['console', 'ocpp', 'app', 'import', 'demo', 'transfer'] as const;
+export const ledgerSources = ['console', 'ocpp', 'app', 'import', 'demo', 'transfer', 'activity'] as const;
 
 /** One ledger row (DESIGN.md §3): signed amount, balance before and after, operator and source. */
 export const ledgerRow = z.object({
@@ -35,7 +35,7 @@ export const ledgerRow = z.object({
 });
 export type LedgerRow = z.infer<typeof ledgerRow>;
 
-/** Without a trade type the screen lists recharges and refunds; charges and transfers when asked for. */
+/** Without a trade type the screen lists recharges, their bonuses (issue 19) and refunds; charges and transfers when asked for. */
 export const rechargeRecordFilter = z.object({
   startTime: dayFilter,
   endTime: dayFilter,

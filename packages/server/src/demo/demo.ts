@@ -20,6 +20,7 @@ import {
 import { BUILT_IN_ADMIN } from '../lib/grants.js';
 import { createLedger } from '../modules/cards/ledger.js';
 import { generateOcppKey, hashOcppKey } from '../ocpp/keys.js';
+import { ensureDemoOperations } from './demo-operations.js';
 
 /**
  * The demo (`CSMS_DEMO=true`, which `npm start` sets unless told otherwise): a provider with three
@@ -222,6 +223,8 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
       });
     }
   }
+  // Operations (issue 19): a gold member with a voucher, and a service-fee activity.
+  await ensureDemoOperations(db, providerId);
   return keys;
 }
 
@@ -248,17 +251,23 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
+/** The demo's data alone, without its chargers (tests). */
+export const ensureDemoData = ensureData;
+
 /** Creates the demo data and starts the simulated chargers against `ws://127.0.0.1:<port>/ocpp`. */
 export async function startDemo({ db, config, port }: { db: Db; config: Config; port: number }): Promise<Demo> {
   const keys = await ensureData(db, config);
   const serials = [...keys.keys()];
   // The first point of the first two stations is a 60 kW DC charger, the others 7 kW AC; the depot's are 22 kW AC and
-  // busy, so that its controller has sessions to balance: three fleets, so each charges at its rating.
+  // busy, so that its controller has sessions to balance: one fleet per rating, so each charges at its rating.
   const plain = serials.slice(0, 2 * POINTS_PER_STATION);
   const dc = plain.filter((_, i) => i % POINTS_PER_STATION === 0);
   const ac = plain.filter((_, i) => i % POINTS_PER_STATION !== 0);
   const depot = serials.slice(2 * POINTS_PER_STATION);
-  const fleet = (list: string[], powerW: number, busy = false) =>
+  // Every other AC point speaks OCPP 2.0.1: the console runs a mixed fleet on one model.
+  const ac16 = ac.filter((_, i) => i % 2 === 0);
+  const ac201 = ac.filter((_, i) => i % 2 === 1);
+  const fleet = (list: string[], powerW: number, busy = false, ocppVersion: '1.6' | '2.0.1' = '1.6') =>
     runFleet({
       url: `ws://127.0.0.1:${port}/ocpp`,
       count: list.length,
@@ -267,11 +276,11 @@ export async function startDemo({ db, config, port }: { db: Db; config: Config; 
       scenario: 'demo',
       idTags: Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1)),
       connectors: 2,
-      point: { powerW, meterValueSampleInterval: 15, clockAlignedDataInterval: 300, vendor: 'CSMS', model: 'Simulator' },
+      point: { powerW, meterValueSampleInterval: 15, clockAlignedDataInterval: 300, vendor: 'CSMS', model: 'Simulator', ocppVersion },
       demo: busy
         ? { initialChargingShare: 0.9, idleS: [30, 120], sessionS: [900, 2400] }
         : { initialChargingShare: 0.5, idleS: [60, 600], sessionS: [300, 1500] },
     });
-  const fleets = [fleet(dc, 50_000), fleet(ac, 7_000), fleet(depot, DEPOT_POINT_W, true)];
+  const fleets = [fleet(dc, 50_000), fleet(ac16, 7_000), fleet(ac201, 7_000, false, '2.0.1'), fleet(depot, DEPOT_POINT_W, true)];
   return { fleets, stop: async () => void (await Promise.all(fleets.map((f) => f.stop()))) };
 }

@@ -108,7 +108,14 @@ export const cardsEn: Strings<typeof cardsZh> = {
     chargeUserType: { card: 'Card user', phone: 'Phone user', platform: 'Platform admin' },
     cardState: { valid: 'Valid', lost: 'Lost', expired: 'Expired' },
     cardExpiredBy: { operator: 'Marked by an operator', date: 'Expiry date passed' },
-    tradeType: { recharge: 'Recharge', refund: 'Refund', charge: 'Charging fee', transfer: 'Transfer', adjustment: 'Bill adjustment' },
+    tradeType: {
+      recharge: 'Recharge',
+      refund: 'Refund',
+      charge: 'Charging fee',
+      transfer: 'Transfer',
+      adjustment: 'Bill adjustment',
+      bonus: 'Activity bonus',
+    },
     accountKind: { card: 'Card account', mobile: 'Mobile account' },
     ledgerSource: {
       console: 'Console',
@@ -117,6 +124,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
       import: 'Import',
       demo: 'Demo top-up',
       transfer: 'Corporate transfer',
+      activity: 'Activity',
     },
   },
   exportSource: {

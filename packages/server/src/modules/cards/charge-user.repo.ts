@@ -1,5 +1,5 @@
 import type { ChargeUserDto, ChargeUserType } from '@csms/contract';
-import { and, asc, count, desc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { car, card, chargeUser, chargingTransaction, ledger, provider, userGroup } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -17,6 +17,8 @@ export interface ChargeUserFilter {
   status?: 0 | 1 | undefined;
   providerId?: number | undefined;
   groupId?: number | undefined;
+  startTime?: Date | undefined;
+  endTime?: Date | undefined;
 }
 
 // Spelled out: correlated subqueries need the outer table qualified.
@@ -92,6 +94,8 @@ export function createChargeUserRepo({ db }: { db: Db }) {
       f.status !== undefined ? eq(chargeUser.status, f.status) : undefined,
       f.providerId ? eq(chargeUser.providerId, f.providerId) : undefined,
       f.groupId ? eq(chargeUser.groupId, f.groupId) : undefined,
+      f.startTime ? gte(chargeUser.createdAt, f.startTime) : undefined,
+      f.endTime ? lte(chargeUser.createdAt, f.endTime) : undefined,
     );
   const base = () =>
     db

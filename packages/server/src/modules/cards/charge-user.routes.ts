@@ -8,6 +8,7 @@ import { AppError, badField, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
+import type { DayZone } from '../../lib/day-zone.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import { toChargeUserDto, type ChargeUserRepo, type ChargeUserRow } from './charge-user.repo.js';
@@ -22,9 +23,21 @@ interface Deps {
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
+  dayZone: DayZone;
+  onRegistered?: ((chargeUserId: number) => Promise<void>) | undefined;
 }
 
-export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, config }: Deps): Handlers<typeof chargeUserApi> {
+export function chargeUserRoutes({
+  db,
+  repo,
+  refs,
+  ledger,
+  events,
+  columns,
+  config,
+  dayZone,
+  onRegistered,
+}: Deps): Handlers<typeof chargeUserApi> {
   const mustGet = async (p: Principal, id: number) => (await repo.get(p, id)) ?? Promise.reject(notFound());
   const reread = async (p: Principal, id: number) => toChargeUserDto((await repo.get(p, id))!);
   const accountTaken = (account: string) => conflict('errors.chargeUser.accountTaken', { account }, 'account');
@@ -40,7 +53,7 @@ export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, conf
   return {
     async list({ query, ctx }) {
       const { page, limit, ...f } = query;
-      return repo.list(ctx.principal, f, page, limit);
+      return repo.list(ctx.principal, await dayZone.bound(ctx.principal, f), page, limit);
     },
     async get({ query, ctx }) {
       return toChargeUserDto(await mustGet(ctx.principal, query.id));
@@ -62,6 +75,7 @@ export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, conf
           memberLevel: body.memberLevel ?? 0,
           status: body.status ?? 1,
         });
+        await onRegistered?.(id);
         return reread(p, id);
       } catch (err) {
         throw isUniqueViolation(err) ? accountTaken(body.account) : err;
@@ -152,7 +166,8 @@ export function chargeUserRoutes({ db, repo, refs, ledger, events, columns, conf
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;
-      const { format, exportId, ...filter } = body;
+      const { format, exportId, ...days } = body;
+      const filter = await dayZone.bound(p, days);
       const t = (key: string) => translate(ctx.lang, key);
       const defaults: ExportColumn<ChargeUserRow & Record<string, unknown>>[] = [
         { key: 'id' },

@@ -226,6 +226,13 @@ describe('charge users', () => {
       .returning();
     expect(old).toBeDefined();
     expect(await ok(C.get('/web/chargeUser/newMembers?tz=UTC'))).toEqual({ today: 2, month: 2 });
+    // The widget drills into the list of those registered since the browser's midnight (an instant), or by days.
+    const midnight = new Date(Date.now() - 86_400_000).toISOString();
+    expect((await ok(C.get<Page>(`/web/chargeUser/list?page=1&limit=10&startTime=${midnight}`))).total).toBe(2);
+    // Days of CSMS_TIME_ZONE (the default, Asia/Shanghai).
+    const oldDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(old!.createdAt);
+    const byDay = await ok(C.get<Page>(`/web/chargeUser/list?page=1&limit=10&startTime=${oldDay}&endTime=${oldDay}`));
+    expect(byDay.list.map((u) => u.id)).toEqual([old!.id]);
   });
 
   it('exports in the caller language with amounts in currency units', async () => {

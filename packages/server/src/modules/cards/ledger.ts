@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { card, chargeUser, ledger } from '../../db/schema.js';
 
 export type LedgerAccount = { kind: 'card'; cardId: number } | { kind: 'mobile'; chargeUserId: number };
-export type TradeType = 'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment';
+export type TradeType = 'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment' | 'bonus';
 export type LedgerEntry = typeof ledger.$inferSelect;
 
 export interface PostInput {
@@ -11,7 +11,8 @@ export interface PostInput {
   tradeType: TradeType;
   /**
    * Signed integer cents: recharge > 0, refund < 0 (spec: refund amount negative), charge ≤ 0, transfer ≠ 0,
-   * adjustment ≠ 0 (the correction of a settled charge: < 0 takes more, > 0 gives back).
+   * adjustment ≠ 0 (the correction of a settled charge: < 0 takes more, > 0 gives back), bonus > 0 (an
+   * activity's credit for a recharge, issue 19).
    */
   amountCents: number;
   operatorUserId?: number | null | undefined;
@@ -34,7 +35,14 @@ export class LedgerError extends Error {
 
 function checkAmount(tradeType: TradeType, amount: number): void {
   if (!Number.isSafeInteger(amount)) throw new LedgerError('badAmount', `amount must be whole cents, got ${amount}`);
-  const ok = { recharge: amount > 0, refund: amount < 0, charge: amount <= 0, transfer: amount !== 0, adjustment: amount !== 0 }[tradeType];
+  const ok = {
+    recharge: amount > 0,
+    refund: amount < 0,
+    charge: amount <= 0,
+    transfer: amount !== 0,
+    adjustment: amount !== 0,
+    bonus: amount > 0,
+  }[tradeType];
   if (!ok) throw new LedgerError('badAmount', `a ${tradeType} of ${amount} cents has the wrong sign`);
 }
 
@@ -53,7 +61,15 @@ function checkAmount(tradeType: TradeType, amount: number): void {
  * the existing row (`replayed: true`) instead of posting twice; the partial unique indexes
  * `ledger_{card,mobile}_{charge,adjustment}_ref` back this up.
  */
-export function createLedger({ db }: { db: Db }) {
+/**
+ * What follows a recharge inside its transaction (issue 19: an activity's bonus, posted through `post` on
+ * the same transaction), so the recharge and its bonus commit together or not at all.
+ */
+export interface LedgerHooks {
+  recharged(tx: Tx, entry: LedgerEntry, post: (input: PostInput) => Promise<LedgerEntry>): Promise<void>;
+}
+
+export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
   async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
     checkAmount(input.tradeType, input.amountCents);
     const { account } = input;
@@ -110,6 +126,7 @@ export function createLedger({ db }: { db: Db }) {
         createdAt: sql`now()`,
       })
       .returning();
+    if (input.tradeType === 'recharge' && hooks) await hooks.recharged(tx, row!, (bonus) => postIn(tx, bonus));
     return { ...row!, replayed: false };
   }
 

@@ -64,7 +64,7 @@ export function createRechargeRecordRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, ledger.providerId), ...more);
   const filterSql = (f: RechargeRecordFilter) =>
     and(
-      f.tradeType ? eq(ledger.tradeType, f.tradeType) : inArray(ledger.tradeType, ['recharge', 'refund']),
+      f.tradeType ? eq(ledger.tradeType, f.tradeType) : inArray(ledger.tradeType, ['recharge', 'refund', 'bonus']),
       f.startTime ? gte(ledger.createdAt, f.startTime) : undefined,
       f.endTime ? lte(ledger.createdAt, f.endTime) : undefined,
       // The account shown is the mobile account's user, else the card's owner (see `rows`). Both

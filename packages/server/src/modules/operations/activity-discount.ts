@@ -62,13 +62,15 @@ export async function bestActivity(tx: Tx, input: DiscountInput, serviceLeft: nu
   for (const a of live) {
     if (a.stationIds.length && !a.stationIds.includes(input.stationId)) continue;
     if (a.groupIds.length && (user.groupId === null || !a.groupIds.includes(user.groupId))) continue;
+    const value = a.discountValue ?? 0;
+    if (value <= 0) continue;
     const energyWh = a.hours.length ? energyInHours(input.samples, a.hours, input.timeZone) : input.bill.energyWh;
     const raw =
       a.discountKind === 'percent'
         ? a.hours.length
-          ? percentOf(Math.round((serviceLeft * energyWh) / Math.max(1, input.bill.energyWh)), a.discountValue)
-          : percentOf(serviceLeft, a.discountValue)
-        : Math.floor((energyWh * a.discountValue + 50_000) / 100_000);
+          ? percentOf(Math.round((serviceLeft * energyWh) / Math.max(1, input.bill.energyWh)), value)
+          : percentOf(serviceLeft, value)
+        : Math.floor((energyWh * value + 50_000) / 100_000);
     const off = Math.min(serviceLeft, raw);
     if (off > 0 && (!best || off > -best.amountCents))
       best = {
@@ -77,7 +79,7 @@ export async function bestActivity(tx: Tx, input: DiscountInput, serviceLeft: nu
         label: a.name,
         amountCents: -off,
         energyWh,
-        unitPrice: a.discountKind === 'perKwh' ? a.discountValue : 0,
+        unitPrice: a.discountKind === 'perKwh' ? value : 0,
       };
   }
   return best;

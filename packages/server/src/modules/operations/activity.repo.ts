@@ -1,7 +1,7 @@
 import type { ActivityDto, ActivityStatus } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { activity, provider, station, userGroup } from '../../db/schema.js';
+import { activity, provider, station, userGroup, voucherTemplate } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
@@ -14,8 +14,15 @@ export interface ActivityFilter {
   providerId?: number | undefined;
 }
 
-const sessionCount = sql<number>`(select count(*)::int from bill_line b where b.kind = 'activity' and b.ref_id = "activity"."id")`;
-const discountCents = sql<number>`(select coalesce(sum(b.amount_cents), 0)::int from bill_line b where b.kind = 'activity' and b.ref_id = "activity"."id")`;
+// What it did, by type: sessions discounted and the discount; recharges given a bonus and the bonuses; vouchers granted.
+const sessionCount = sql<number>`(case "activity"."type"
+  when 'rechargeBonus' then (select count(*)::int from recharge_bonus r where r.activity_id = "activity"."id")
+  when 'voucherGrant' then (select count(*)::int from voucher v where v.activity_id = "activity"."id")
+  else (select count(*)::int from bill_line b where b.kind = 'activity' and b.ref_id = "activity"."id") end)`;
+const discountCents = sql<number>`(case "activity"."type"
+  when 'rechargeBonus' then (select coalesce(sum(r.amount_cents), 0)::int from recharge_bonus r where r.activity_id = "activity"."id")
+  when 'voucherGrant' then 0
+  else (select coalesce(sum(b.amount_cents), 0)::int from bill_line b where b.kind = 'activity' and b.ref_id = "activity"."id") end)`;
 const columns = {
   id: activity.id,
   providerId: activity.providerId,
@@ -30,6 +37,11 @@ const columns = {
   discountKind: activity.discountKind,
   discountValue: activity.discountValue,
   hours: activity.hours,
+  minRechargeCents: activity.minRechargeCents,
+  bonusCents: activity.bonusCents,
+  templateId: activity.templateId,
+  templateName: voucherTemplate.name,
+  grantTo: activity.grantTo,
   activatedAt: activity.activatedAt,
   endedAt: activity.endedAt,
   sessionCount,
@@ -65,7 +77,12 @@ export function createActivityRepo({ db }: { db: Db }) {
       f.providerId ? eq(activity.providerId, f.providerId) : undefined,
       ...more,
     );
-  const base = () => db.select(columns).from(activity).innerJoin(provider, eq(provider.id, activity.providerId));
+  const base = () =>
+    db
+      .select(columns)
+      .from(activity)
+      .innerJoin(provider, eq(provider.id, activity.providerId))
+      .leftJoin(voucherTemplate, eq(voucherTemplate.id, activity.templateId));
   return {
     async list(p: Principal, f: ActivityFilter, page: number, limit: number) {
       const cond = where(p, f);
@@ -111,6 +128,13 @@ export function createActivityRepo({ db }: { db: Db }) {
         .from(userGroup)
         .where(and(eq(userGroup.providerId, providerId), inArray(userGroup.id, ids)));
       return r?.n ?? 0;
+    },
+    async ownTemplate(providerId: number, id: number) {
+      const [r] = await db
+        .select({ id: voucherTemplate.id })
+        .from(voucherTemplate)
+        .where(and(eq(voucherTemplate.providerId, providerId), eq(voucherTemplate.id, id)));
+      return r !== undefined;
     },
     async insert(values: typeof activity.$inferInsert) {
       const [r] = await db.insert(activity).values(values).returning({ id: activity.id });

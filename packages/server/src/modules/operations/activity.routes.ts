@@ -1,4 +1,4 @@
-import type { activityApi, ActivityDiscountKind, ActivityType } from '@csms/contract';
+import type { activityApi, ActivityDiscountKind, ActivityType, GrantTarget } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
@@ -7,10 +7,12 @@ import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { canSeeProvider } from '../../lib/scope.js';
+import type { ActivityGrants } from './activity-grant.js';
 import { toActivityDto, type ActivityRepo, type ActivityRow } from './activity.repo.js';
 
 interface Deps {
   repo: ActivityRepo;
+  grants: Pick<ActivityGrants, 'schedule' | 'sweep'>;
   events: EventHub;
   columns: ExportColumns;
   config: Pick<Config, 'exportMaxRows'>;
@@ -22,24 +24,36 @@ type Body = {
   endTime: Date;
   stationIds: number[];
   groupIds: number[];
-  discountKind: ActivityDiscountKind;
-  discountValue: number;
+  discountKind?: ActivityDiscountKind | null | undefined;
+  discountValue?: number | null | undefined;
   hours: number[];
+  minRechargeCents?: number | null | undefined;
+  bonusCents?: number | null | undefined;
+  templateId?: number | null | undefined;
+  grantTo?: GrantTarget | null | undefined;
 };
-const termsOf = (b: Body) => ({
-  name: b.name,
-  type: b.type,
-  startAt: b.startTime,
-  endAt: b.endTime,
-  stationIds: [...new Set(b.stationIds)],
-  groupIds: [...new Set(b.groupIds)],
-  discountKind: b.discountKind,
-  discountValue: b.discountValue,
-  hours: [...new Set(b.hours)].sort((x, y) => x - y),
-});
+/** The terms stored: the type's own, the others empty (stations and hours are the service discount's). */
+const termsOf = (b: Body) => {
+  const is = (t: ActivityType) => b.type === t;
+  return {
+    name: b.name,
+    type: b.type,
+    startAt: b.startTime,
+    endAt: b.endTime,
+    stationIds: is('serviceDiscount') ? [...new Set(b.stationIds)] : [],
+    groupIds: [...new Set(b.groupIds)],
+    discountKind: is('serviceDiscount') ? (b.discountKind ?? null) : null,
+    discountValue: is('serviceDiscount') ? (b.discountValue ?? null) : null,
+    hours: is('serviceDiscount') ? [...new Set(b.hours)].sort((x, y) => x - y) : [],
+    minRechargeCents: is('rechargeBonus') ? (b.minRechargeCents ?? null) : null,
+    bonusCents: is('rechargeBonus') ? (b.bonusCents ?? null) : null,
+    templateId: is('voucherGrant') ? (b.templateId ?? null) : null,
+    grantTo: is('voucherGrant') ? (b.grantTo ?? null) : null,
+  };
+};
 
 /** Activities (issue 19 item 2): drafts are edited; activate; end early. Terms of an active or ended one never change. */
-export function activityRoutes({ repo, events, columns, config }: Deps): Handlers<typeof activityApi> {
+export function activityRoutes({ repo, grants, events, columns, config }: Deps): Handlers<typeof activityApi> {
   const mustGet = async (p: Principal, id: number) => (await repo.get(p, id)) ?? Promise.reject(notFound());
   const reread = async (p: Principal, id: number) => toActivityDto((await repo.get(p, id))!);
   async function check(providerId: number, b: Body) {
@@ -47,6 +61,8 @@ export function activityRoutes({ repo, events, columns, config }: Deps): Handler
     if ((await repo.ownStations(providerId, s)) !== s.length) throw badField('stationIds', 'errors.activity.stationNotOfProvider');
     const g = [...new Set(b.groupIds)];
     if ((await repo.ownGroups(providerId, g)) !== g.length) throw badField('groupIds', 'errors.activity.groupNotOfProvider');
+    if (b.type === 'voucherGrant' && b.templateId && !(await repo.ownTemplate(providerId, b.templateId)))
+      throw badField('templateId', 'errors.activity.templateNotOfProvider');
   }
   return {
     async list({ query, ctx }) {
@@ -83,6 +99,7 @@ export function activityRoutes({ repo, events, columns, config }: Deps): Handler
       audit.operand = `activity:${a.name}`;
       if (!(await repo.move(a.id, 'draft', { status: 'active', activatedAt: new Date() })))
         throw conflict('errors.activity.notDraft', { name: a.name });
+      if (a.type === 'voucherGrant') grants.schedule(a);
       return reread(ctx.principal, a.id);
     },
     async end({ body, ctx, audit }) {
@@ -90,6 +107,8 @@ export function activityRoutes({ repo, events, columns, config }: Deps): Handler
       audit.operand = `activity:${a.name}`;
       if (!(await repo.move(a.id, 'active', { status: 'ended', endedAt: new Date() })))
         throw conflict('errors.activity.notActive', { name: a.name });
+      // New users registered until now still get theirs.
+      if (a.type === 'voucherGrant' && a.grantTo === 'newUsers') grants.sweep(a.id);
       return reread(ctx.principal, a.id);
     },
     async export({ body, ctx, reply }) {
@@ -106,6 +125,10 @@ export function activityRoutes({ repo, events, columns, config }: Deps): Handler
         { key: 'discountKind' },
         { key: 'discountValue' },
         { key: 'hours', value: (r) => r.hours.join(',') },
+        { key: 'minRechargeCents' },
+        { key: 'bonusCents' },
+        { key: 'templateName' },
+        { key: 'grantTo' },
         { key: 'sessionCount' },
         { key: 'discountCents' },
         { key: 'endedTime', value: (r) => iso(r.endedAt) },

@@ -135,7 +135,7 @@ describe('activities', () => {
     expect(got.data).toMatchObject({ sessionCount: 1, discountCents: -31 });
   });
 
-  it('a per-kWh discount in chosen hours counts the energy charged in those local hours', async () => {
+  it('a discount in chosen hours counts the energy charged in those local hours: per kWh over it, percent by its share', async () => {
     const x = await site();
     // 07:30–08:30 Shanghai, 7 kWh evenly: 3.5 kWh in hour 7. 0.10 per kWh → 0.35.
     await x.act(
@@ -148,6 +148,17 @@ describe('activities', () => {
     expect((await discountLines(t.id)).map((l) => [l.kind, l.energyWh, l.unitPrice, l.amountCents])).toEqual([
       ['activity', 3500, 1000, -35],
     ]);
+    // Percent in those hours: of the service fee left, the share of the energy charged in them. 175 × 3.5/7 = 87.5 → 88;
+    // 20% of 88 = 17.6 → 18. The session's other hour gets nothing from it.
+    const percent = await site();
+    await percent.act(
+      api.activity.activate.path,
+      (await percent.add({ name: 'Morning', discountKind: 'percent', discountValue: 20, hours: [7] })).id,
+    );
+    const other = await percent.newCard(10_000);
+    const tp = await percent.session(other.card.id, '2026-03-03');
+    expect(await billing.settle(tp.id)).toMatchObject({ kind: 'billed', totalCents: 724 - 18 });
+    expect((await discountLines(tp.id)).map((l) => [l.kind, l.energyWh, l.unitPrice, l.amountCents])).toEqual([['activity', 3500, 0, -18]]);
     expect(
       energyInHours(
         [

@@ -1,10 +1,10 @@
 import type { VoucherDto, VoucherStatus, VoucherTemplateDto } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargeUser, provider, station, systemUser, voucher, voucherTemplate } from '../../db/schema.js';
+import { card, chargeUser, chargingTransaction, provider, station, systemUser, voucher, voucherTemplate } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { providerScope } from '../../lib/scope.js';
+import { providerScope, stationScope } from '../../lib/scope.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
 
@@ -75,6 +75,7 @@ const voucherColumns = {
   validUntil: voucher.validUntil,
   issuedByName: systemUser.username,
   activityId: voucher.activityId,
+  chosenFor: voucher.chosenFor,
   usedAt: voucher.usedAt,
   transactionId: voucher.transactionId,
   discountCents: voucher.discountCents,
@@ -247,6 +248,41 @@ export function createVoucherRepo({ db }: { db: Db }) {
     },
     async insertVouchers(values: (typeof voucher.$inferInsert)[]) {
       for (let i = 0; i < values.length; i += 500) await db.insert(voucher).values(values.slice(i, i + 500));
+    },
+    /** A session the caller sees, with who pays it (the card's owner, else its user). */
+    async session(p: Principal, transactionId: number) {
+      const [r] = await db
+        .select({
+          id: chargingTransaction.id,
+          payer: sql<number | null>`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`,
+        })
+        .from(chargingTransaction)
+        .leftJoin(card, eq(card.id, chargingTransaction.cardId))
+        .where(
+          and(
+            eq(chargingTransaction.id, transactionId),
+            providerScope(p, chargingTransaction.providerId),
+            stationScope(p, chargingTransaction.stationId),
+          ),
+        );
+      return r;
+    },
+    /**
+     * Sets the session's chosen voucher (none: `null`) under the session's row lock, so settlement (which
+     * holds it while it bills) sees either the choice or a settled session; false when already settled.
+     */
+    choose(transactionId: number, voucherId: number | null) {
+      return db.transaction(async (tx) => {
+        const [t] = await tx
+          .select({ billedAt: chargingTransaction.billedAt })
+          .from(chargingTransaction)
+          .where(eq(chargingTransaction.id, transactionId))
+          .for('update');
+        if (!t || t.billedAt) return false;
+        await tx.update(voucher).set({ chosenFor: null }).where(eq(voucher.chosenFor, transactionId));
+        if (voucherId !== null) await tx.update(voucher).set({ chosenFor: transactionId }).where(eq(voucher.id, voucherId));
+        return true;
+      });
     },
     /** Revokes when still unused (a conditional update: settlement may be using it at this moment). */
     async revoke(id: number, reason: string) {

@@ -1,4 +1,4 @@
-import { VOUCHER_MAX_ISSUE, type voucherApi, type voucherTemplateApi, type VoucherKind } from '@csms/contract';
+import { translate, VOUCHER_MAX_ISSUE, type voucherApi, type voucherTemplateApi, type VoucherKind } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
@@ -7,6 +7,7 @@ import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { canSeeProvider, isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
+import { voucherOf } from './voucher-terms.js';
 import { toTemplateDto, toVoucherDto, type TemplateRow, type VoucherRepo, type VoucherRow } from './voucher.repo.js';
 
 interface Deps {
@@ -26,7 +27,6 @@ type TemplateBody = {
   validFrom?: Date | null | undefined;
   validTo?: Date | null | undefined;
 };
-const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A template's terms; fixed dates win over days only when no days are given. */
@@ -151,23 +151,7 @@ export function voucherRoutes({ repo, events, columns, config }: Deps): Handlers
       if (users.length === 0) throw badField(body.groupId ? 'groupId' : 'chargeUserIds', 'errors.voucher.noUsers');
       if (users.length > VOUCHER_MAX_ISSUE) throw badField('chargeUserIds', 'errors.voucher.tooMany', { max: VOUCHER_MAX_ISSUE });
       const now = new Date();
-      const validFrom = t.validDays ? now : (t.validFrom ?? now);
-      const validUntil = t.validDays ? new Date(now.getTime() + t.validDays * DAY_MS) : (t.validTo ?? now);
-      await repo.insertVouchers(
-        users.map((chargeUserId) => ({
-          providerId: t.providerId,
-          templateId: t.id,
-          chargeUserId,
-          name: t.name,
-          kind: t.kind,
-          value: t.value,
-          minBillCents: t.minBillCents,
-          stationIds: t.stationIds,
-          validFrom,
-          validUntil,
-          issuedBy: p.userId,
-        })),
-      );
+      await repo.insertVouchers(users.map((chargeUserId) => voucherOf(t, now, { chargeUserId, issuedBy: p.userId })));
       return { issued: users.length };
     },
     async revoke({ body, ctx, audit }) {
@@ -178,6 +162,20 @@ export function voucherRoutes({ repo, events, columns, config }: Deps): Handlers
         throw conflict('errors.voucher.notUnused', { status: now.status });
       }
       return toVoucherDto((await repo.getVoucher(ctx.principal, v.id))!);
+    },
+    async choose({ body, ctx, audit }) {
+      const p = ctx.principal;
+      audit.operand = `voucher:${body.voucherId ?? '-'}@${body.transactionId}`;
+      const session = await repo.session(p, body.transactionId);
+      if (!session) throw notFound();
+      if (body.voucherId !== null) {
+        const v = await mustGet(p, body.voucherId);
+        if (v.chargeUserId !== session.payer) throw badField('voucherId', 'errors.voucher.notPayersVoucher');
+        if (v.status !== 'unused')
+          throw badField('voucherId', 'errors.voucher.notUsable', { status: translate(ctx.lang, `enums.voucherStatus.${v.status}`) });
+      }
+      if (!(await repo.choose(session.id, body.voucherId))) throw conflict('errors.voucher.sessionSettled', {}, 'transactionId');
+      return { transactionId: session.id, voucherId: body.voucherId };
     },
     async export({ body, ctx, reply }) {
       const p = ctx.principal;

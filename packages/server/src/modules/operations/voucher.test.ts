@@ -27,7 +27,7 @@ afterAll(() => s.close());
 
 const PERMS = [
   ...['list', 'query', 'add', 'edit', 'remove', 'export'].map((a) => `operate:voucherTemplate:${a}`),
-  ...['list', 'query', 'issue', 'revoke', 'export'].map((a) => `operate:voucher:${a}`),
+  ...['list', 'query', 'issue', 'revoke', 'choose', 'export'].map((a) => `operate:voucher:${a}`),
 ];
 
 async function site() {
@@ -204,5 +204,48 @@ describe('vouchers', () => {
       .where(and(eq(ledger.cardId, card.id), eq(ledger.tradeType, 'charge')));
     expect(charges.map((c) => c.amountCents).sort((m, n) => m - n)).toEqual([-724, -624]);
     expect((await db.select({ b: chargeUser.mobileBalanceCents }).from(chargeUser).where(eq(chargeUser.id, user.id)))[0]!.b).toBe(0);
+  });
+
+  it('a voucher chosen for a session is the one it uses, once under two concurrent settlements; others leave it to that session', async () => {
+    const x = await site();
+    const big = await x.template({ name: 'Big', value: 150 });
+    const small = await x.template({ name: 'Small', value: 40 });
+    const { card, user } = await x.newCard(10_000);
+    await x.issue(big.id, { chargeUserIds: [user.id] });
+    await x.issue(small.id, { chargeUserIds: [user.id] });
+    const held = await x.vouchersOf(user.id);
+    const smallId = held.find((v) => v.templateId === small.id)!.id;
+    const bigId = held.find((v) => v.templateId === big.id)!.id;
+    const choose = (transactionId: number, voucherId: number | null, lang: 'en' | 'zh' = 'en') =>
+      s.call<{ transactionId: number; voucherId: number | null }>('POST', api.voucher.choose.path, {
+        token: x.token,
+        lang,
+        body: { transactionId, voucherId },
+      });
+    const t1 = await x.session(card.id, '2026-06-01');
+    const t2 = await x.session(card.id, '2026-06-02');
+    // Chosen for t1, then changed to the big one and back: one choice per session.
+    expect((await choose(t1.id, bigId)).code).toBe(200);
+    expect(await choose(t1.id, smallId)).toMatchObject({ code: 200, data: { transactionId: t1.id, voucherId: smallId } });
+    // Another session settles first: the best one not chosen for t1 (the big one) is its.
+    await billing.settle(t2.id);
+    expect((await discountLines(t2.id)).map((l) => [l.refId, l.amountCents])).toEqual([[bigId, -150]]);
+    // t1 settled by two nodes at once: the chosen (smaller) voucher, once.
+    const results = await Promise.all([billing.settle(t1.id), other.settle(t1.id)]);
+    expect(results.filter((r) => r.kind === 'billed')).toHaveLength(1);
+    expect((await discountLines(t1.id)).map((l) => [l.kind, l.refId, l.amountCents])).toEqual([['voucher', smallId, -40]]);
+    expect((await x.vouchersOf(user.id)).find((v) => v.id === smallId)).toMatchObject({ status: 'used', transactionId: t1.id });
+
+    // Refused, naming the field, changing nothing: a settled session, a used voucher, another user's voucher.
+    const t3 = await x.session(card.id, '2026-06-03');
+    expect(await choose(t1.id, null)).toMatchObject({ code: 409, data: { field: 'transactionId' } });
+    const used = await choose(t3.id, smallId, 'zh');
+    expect(used).toMatchObject({ code: 400, data: { field: 'voucherId' } });
+    expect(used.msg).toContain('已使用');
+    const stranger = await x.newCard(0);
+    await x.issue(small.id, { chargeUserIds: [stranger.user.id] });
+    const [theirs] = await x.vouchersOf(stranger.user.id);
+    expect(await choose(t3.id, theirs!.id)).toMatchObject({ code: 400, data: { field: 'voucherId' } });
+    expect((await x.vouchersOf(stranger.user.id))[0]!.chosenFor).toBeNull();
   });
 });

@@ -67,6 +67,7 @@ export function chargeUserResource(actions: ChargeUserActions) {
       { key: 'status', kind: 'dict', dict: 'userStatus' },
       { key: 'groupId', kind: 'select', remote: groupOptions },
       { key: 'providerId', kind: 'select', remote: providerOptions },
+      { key: 'registerTime', kind: 'dateRange', keys: ['startTime', 'endTime'], instant: true },
     ],
     form: [
       { key: 'account', kind: 'text' },

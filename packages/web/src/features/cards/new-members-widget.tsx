@@ -3,7 +3,9 @@ import { api } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
 import { call } from '../../shared/api/client';
+import { DrillLink } from '../../shared/resource/DrillLink';
 
 const zone = () => {
   try {
@@ -22,15 +24,27 @@ export default function NewMembersWidget() {
     queryFn: ({ signal }) => call(api.chargeUser.newMembers, { query: { tz } }, { signal, silent: true }),
     refetchInterval: 60_000,
   });
+  // The same browser days as the counts, as instants: the charge user list shows who they are.
+  const now = dayjs();
+  const figures = [
+    { key: 'today', since: now.startOf('day'), title: t('chargeUser.newToday'), value: data?.today },
+    { key: 'month', since: now.startOf('month'), title: t('chargeUser.newThisMonth'), value: data?.month },
+  ];
   return (
     <Card title={t('chargeUser.newMembers')} extra={<UserAddOutlined />} data-testid="widget-new-members">
       <Row gutter={16}>
-        <Col span={12}>
-          <Statistic title={t('chargeUser.newToday')} value={data?.today ?? 0} loading={isLoading} />
-        </Col>
-        <Col span={12}>
-          <Statistic title={t('chargeUser.newThisMonth')} value={data?.month ?? 0} loading={isLoading} />
-        </Col>
+        {figures.map((f) => (
+          <Col key={f.key} span={12}>
+            <DrillLink
+              to="/userManagement/chargeUser"
+              query={{ startTime: f.since.toISOString(), endTime: now.endOf('day').toISOString() }}
+              permi="user:chargeUser:list"
+              testId={`drill-members-${f.key}`}
+            >
+              <Statistic title={f.title} value={f.value ?? 0} loading={isLoading} />
+            </DrillLink>
+          </Col>
+        ))}
       </Row>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { StopOutlined } from '@ant-design/icons';
+import { LinkOutlined, StopOutlined } from '@ant-design/icons';
 import { api, voucherIssue, voucherRevoke, voucherStatuses, type VoucherStatus } from '@csms/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { groupOptions } from '../../shared/options/group-options';
 import { providerOptions } from '../../shared/options/provider-options';
 import { defineResource } from '../../shared/resource/types';
 import { VoucherValue } from './voucher-value';
-import { OPTIONS_LIMIT, type RemoteOptions } from '../../shared/resource/types';
+import { templateOptions } from './template-options';
 
 const STATUS_COLOR: Record<VoucherStatus, string> = { unused: 'green', used: 'blue', expired: 'default', revoked: 'red' };
 function StatusTag({ status }: { status: VoucherStatus }) {
@@ -21,13 +21,6 @@ function StatusTag({ status }: { status: VoucherStatus }) {
   );
 }
 
-const templateOptions: RemoteOptions = {
-  key: 'voucherTemplates',
-  load: async () =>
-    (await call(api.voucherTemplate.options, { query: { limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
-  search: async (text) =>
-    (await call(api.voucherTemplate.options, { query: { text, limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
-};
 const permiOf = (p: { access: unknown }) => {
   const a = p.access as { permi?: string };
   return a.permi ? [a.permi] : [];
@@ -54,6 +47,7 @@ export const voucherResource = defineResource({
     { key: 'validFrom', kind: 'datetime', width: 170, defaultHidden: true },
     { key: 'validUntil', kind: 'datetime', width: 170 },
     { key: 'usedTime', kind: 'datetime', width: 170 },
+    { key: 'chosenFor', width: 130, defaultHidden: true },
     { key: 'transactionId', width: 110 },
     { key: 'discountCents', width: 110, render: (v) => formatMoney(v) },
     { key: 'issuedByName', width: 110, defaultHidden: true },
@@ -74,6 +68,24 @@ export const voucherResource = defineResource({
     { key: 'groupId', kind: 'select', remote: groupOptions, span: 24, extra: () => 'voucher.groupHint' },
   ],
   rowActions: [
+    {
+      // The session it is to be used on (issue 19 item 4): settlement uses it there when it applies.
+      key: 'choose',
+      label: 'voucher.choose',
+      icon: <LinkOutlined />,
+      permi: permiOf(api.voucher.choose),
+      hidden: (row) => row.status !== 'unused',
+      onClick: (row, ctx) =>
+        ctx.prompt({
+          title: 'voucher.chooseTitle',
+          // Labelled as the column showing the choice; sent as the session's transaction id.
+          field: 'chosenFor',
+          hint: 'voucher.chooseHint',
+          success: 'voucher.chosen',
+          onOk: (transactionId) =>
+            call(api.voucher.choose, { body: { transactionId: Number(transactionId), voucherId: row.id } }).then(() => undefined),
+        }),
+    },
     {
       key: 'revoke',
       label: 'voucher.revoke',

@@ -68,6 +68,7 @@ const voucher = (id: number, status: VoucherDto['status']): VoucherDto => ({
   validUntil: '2026-04-01T00:00:00.000Z',
   issuedByName: 'admin',
   activityId: null,
+  chosenFor: null,
   usedTime: status === 'used' ? at : null,
   transactionId: status === 'used' ? 4711 : null,
   discountCents: status === 'used' ? 175 : null,
@@ -86,6 +87,7 @@ function server() {
     if (p.endsWith('/web/voucherTemplate/options')) return ok(templates.map(({ id, name, providerId }) => ({ id, name, providerId })));
     if (p.endsWith('/web/voucher/list')) return ok({ list: vouchers, total: vouchers.length });
     if (p.endsWith('/web/voucher/issue')) return ok({ issued: 5 });
+    if (p.endsWith('/web/voucher/choose')) return ok({ transactionId: 4711, voucherId: 1 });
     if (p.endsWith('/web/voucher/revoke')) return ok({ ...vouchers[0], status: 'revoked' });
     if (p.endsWith('/web/userGroup/options') || p.includes('/userGroup/')) return ok([{ id: 9, name: 'Fleet' }]);
     return ok([]);
@@ -131,5 +133,18 @@ describe('voucher screen', () => {
     await chooseByLabel(dialog, 'User group', 'Fleet');
     fireEvent.click(buttonByText('OK', dialog));
     await waitFor(() => expect(bodies['/prod-api/web/voucher/issue']).toEqual([{ templateId: 1, groupId: 9 }]));
+  });
+
+  it('chooses an unused voucher for a session by its transaction number', async () => {
+    server();
+    renderWithProviders(<VoucherPage />, '/operateManagement/voucherManage?tab=vouchers');
+    await screen.findByText('user1', { selector: 'td' });
+    expect(within(screen.getByText('user2', { selector: 'td' }).closest('tr')!).queryByText('Use for a session')).toBeNull();
+    fireEvent.click(buttonByText('Use for a session', screen.getByText('user1', { selector: 'td' }).closest('tr')!));
+    const dialog = await dialogShown();
+    expect(dialog.textContent).toContain('Use the voucher for a session');
+    fireEvent.change(within(dialog).getByLabelText('Chosen for transaction'), { target: { value: '4711' } });
+    fireEvent.click(buttonByText('OK', dialog));
+    await waitFor(() => expect(bodies['/prod-api/web/voucher/choose']).toEqual([{ transactionId: 4711, voucherId: 1 }]));
   });
 });
