@@ -485,6 +485,8 @@ interface Case {
   as?: 'admin' | 'operator';
   /** What the server has to read for it, printed beside "not met". */
   note?: string;
+  /** Its own p95 target where it is not a list's (the statistics screens: 300 ms, issue 20 item 6). */
+  targetMs?: number;
 }
 
 interface Measured {
@@ -633,13 +635,13 @@ async function main() {
       const m: Measured = { c, n, p50: pct(sorted, 0.5), p95: pct(sorted, 0.95), p99: pct(sorted, 0.99), total: totalOf(last), slowSql };
       results.push(m);
       console.log(
-        `  ${c.path} ${c.label}: p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms${m.p95 > TARGET_MS ? '  ← not met' : ''} (load ${os.loadavg()[0]!.toFixed(2)})`,
+        `  ${c.path} ${c.label}: p50 ${m.p50.toFixed(1)} ms, p95 ${m.p95.toFixed(1)} ms${m.p95 > (c.targetMs ?? TARGET_MS) ? '  ← not met' : ''} (load ${os.loadavg()[0]!.toFixed(2)})`,
       );
       for (const s of slowSql) console.log(`      ${s.ms.toFixed(1)} ms  ${s.text.replace(/\s+/g, ' ').slice(0, 1500)}`);
     }
 
     const load1 = os.loadavg();
-    const head = ['endpoint', 'query', 'p50 ms', 'p95 ms', 'p99 ms', 'rows total', `target ≤ ${TARGET_MS} ms`];
+    const head = ['endpoint', 'query', 'p50 ms', 'p95 ms', 'p99 ms', 'rows total', `p95 target (≤ ${TARGET_MS} ms unless named)`];
     const rows = results.map((r) => [
       `${r.c.method ?? 'GET'} ${r.c.path}`,
       `${r.c.as === 'operator' ? 'operator: ' : ''}${r.c.label}`,
@@ -647,7 +649,8 @@ async function main() {
       r.error ? '—' : r.p95.toFixed(1),
       r.error ? '—' : r.p99.toFixed(1),
       r.total,
-      r.error ? `failed: ${r.error}` : r.p95 <= TARGET_MS ? 'met' : r.c.note ? `not met: ${r.c.note}` : 'not met',
+      (r.c.targetMs ? `≤ ${r.c.targetMs} ms: ` : '') +
+        (r.error ? `failed: ${r.error}` : r.p95 <= (r.c.targetMs ?? TARGET_MS) ? 'met' : r.c.note ? `not met: ${r.c.note}` : 'not met'),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
@@ -664,8 +667,8 @@ async function main() {
     console.log(line(head));
     console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
     for (const r of rows) console.log(line(r));
-    const missed = results.filter((r) => r.error || r.p95 > TARGET_MS).length;
-    console.log(`\n${results.length - missed} of ${results.length} queries met p95 ≤ ${TARGET_MS} ms.`);
+    const missed = results.filter((r) => r.error || r.p95 > (r.c.targetMs ?? TARGET_MS)).length;
+    console.log(`\n${results.length - missed} of ${results.length} queries met their p95 target.`);
   } finally {
     await app?.server.close().catch(() => {});
     await bench.drop();
@@ -774,6 +777,34 @@ const day = (d: number) => new Date(Date.now() + 8 * 3600_000 - d * 86_400_000).
 /** The revenue trend: the finished sessions' day totals per station (`charging_day`), and the running sessions live. */
 const totals = (days: number) =>
   `adds up ${days} days' totals of every station in scope (≈ ${(Math.max(16, Math.round(POINTS / 33)) * days).toLocaleString('en')} rows) and the running sessions`;
+
+/**
+ * Operation and financial statistics (issue 20 item 6, p95 ≤ 300 ms): stations' figures from the day totals
+ * (`charging_day`), money from `settlement_day` and `ledger_day`; the points' ranking reads the period's records.
+ */
+function statisticsCases(x: Ids): Case[] {
+  const op = '/web/statistics/operation';
+  const fin = '/web/statistics/financial';
+  const year = { period: 'custom', startDate: day(365), endDate: day(0) };
+  const quarter = { period: 'custom', startDate: day(90), endDate: day(0) };
+  const ranking = (days: number) =>
+    `ranks every point over ≈ ${Math.round((RECORDS * days) / 365).toLocaleString('en')} records of the period`;
+  const s = { targetMs: 300 };
+  return [
+    { path: op, label: 'operation: today', query: { period: 'day' }, ...s },
+    { path: op, label: 'operation: this month', query: { period: 'month' }, note: ranking(30), ...s },
+    { path: op, label: 'operation: last 90 days', query: quarter, note: ranking(90), ...s },
+    { path: op, label: 'operation: last 366 days', query: year, note: ranking(365), ...s },
+    { path: op, label: 'operation: a station, this month', query: { period: 'month', stationId: x.stationId }, ...s },
+    { path: op, label: 'operation: a point, last 366 days', query: { ...year, pointId: x.pointId }, ...s },
+    { path: op, label: 'operation: this month', query: { period: 'month' }, as: 'operator', note: ranking(30), ...s },
+    { path: fin, label: 'financial: today', query: { period: 'day' }, ...s },
+    { path: fin, label: 'financial: this month', query: { period: 'month' }, ...s },
+    { path: fin, label: 'financial: last 366 days', query: year, ...s },
+    { path: fin, label: 'financial: this month by station', query: { period: 'month', groupBy: 'station' }, ...s },
+    { path: fin, label: 'financial: this month', query: { period: 'month' }, as: 'operator', ...s },
+  ];
+}
 
 function buildCases(x: Ids): Case[] {
   const first = { page: 1, limit: 10 };
@@ -924,6 +955,7 @@ function buildCases(x: Ids): Case[] {
       note: `${totals(365)}; its providers' stations only`,
     },
     { path: '/web/chargeUser/newMembers', label: 'dashboard: new members', query: { tz: 'Asia/Shanghai' } },
+    ...statisticsCases(x),
     { path: '/web/monitor/counts', label: 'dashboard: connector counts' },
     { path: '/web/monitor/counts', label: 'dashboard: connector counts', as: 'operator' },
     { path: '/web/monitor/faults', label: 'dashboard: open faults', query: { limit: 10 } },

@@ -9,15 +9,14 @@
 //   npm run bench:weight                       # zh-CN, every route of the screen registry
 //   npm run bench:weight -- --locale en-US
 //   npm run bench:weight -- --routes /login,/dashboard --runs 3
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { ensureBuilt, ensureInstalled, root } from '../scripts/lib.mjs';
+import { startBuiltServer } from './built-server.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -42,51 +41,6 @@ function registryRoutes() {
   const src = fs.readFileSync(path.join(root, 'packages/web/src/app/routes/registry.ts'), 'utf8');
   const paths = [...src.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1].replace(/:\w+/g, '1'));
   return ['/login', '/404', ...new Set(paths)];
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-weight-'));
-  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CSMS_DATA_DIR: dataDir,
-      CSMS_ADMIN_PASSWORD: 'admin123',
-      CSMS_CAPTCHA: 'false',
-      CSMS_LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-  });
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/prod-api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 600) throw new Error('server did not start within 120 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { base, stop, child };
 }
 
 async function signIn(base) {
@@ -168,7 +122,7 @@ async function main() {
   }
   const routes = opts.routes ? opts.routes.split(',') : registryRoutes();
   const runs = Math.max(1, Number(opts.runs));
-  const server = await startServer();
+  const server = await startBuiltServer({ tag: 'weight' });
   const cleanup = () => server.stop();
   process.on('SIGINT', () => {
     cleanup();

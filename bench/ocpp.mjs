@@ -46,7 +46,8 @@ const HELP = `npm run bench -- [options]
   --stall-rate Q     calls per second of the stall test (default 1000)
   --quick            small smoke run
   --profile          write CPU profiles of the server (node --cpu-prof) into a temporary directory (kept)
-  --no-build         do not rebuild stale packages first`;
+  --no-build         do not rebuild stale packages first
+  --ocpp V           the OCPP version the simulated chargers speak: 1.6 or 2.0.1 (default 1.6)`;
 
 const { values: opt } = parseArgs({
   options: {
@@ -64,6 +65,7 @@ const { values: opt } = parseArgs({
     quick: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    ocpp: { type: 'string', default: '1.6' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -81,6 +83,11 @@ const int = (v, dflt, name) => {
   }
   return n;
 };
+if (opt.ocpp !== '1.6' && opt.ocpp !== '2.0.1') {
+  console.error('--ocpp must be 1.6 or 2.0.1');
+  process.exit(2);
+}
+const OCPP = opt.ocpp;
 const quick = opt.quick;
 const K = int(opt.chargers, quick ? 500 : 19_500, 'chargers');
 const P = Math.min(int(opt.clients, 4, 'clients'), K);
@@ -711,7 +718,7 @@ async function runOne(kind, info) {
   log(`registering ${fmt(K)} chargers (auto-registration) from ${P} client processes…`);
   let server = await startServer(db, 'register');
   let clients = startClients(P);
-  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret }));
+  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret, ocpp: OCPP }));
   const ticker = (label) =>
     setInterval(() => {
       void all(clients, 'held')
@@ -735,7 +742,7 @@ async function runOne(kind, info) {
   // 2. A fresh server process on the registered database: its idle memory.
   server = await startServer(db, 'run');
   r.serverFdLimit = server.fdLimit;
-  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret }));
+  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret, ocpp: OCPP }));
   await server.health();
   await sleep(5000);
   r.idle = await settledMemory(server);
@@ -870,7 +877,7 @@ async function runOne(kind, info) {
   if (db.kind === 'postgres') {
     log(`two workers (CSMS_WORKERS=2): reconnecting ${fmt(K)} chargers…`);
     server = await startServer(db, 'workers', { CSMS_WORKERS: '2' });
-    await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret }));
+    await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret, ocpp: OCPP }));
     await all(clients, 'connect', (c) => ({ from: 0, to: slices[c].length, concurrency: CONCURRENCY, timeoutMs: 600_000 }));
     await sleep(5000);
     const two = await all(clients, 'flat', (c) => ({
@@ -899,21 +906,26 @@ async function runOne(kind, info) {
  * (timeout, server gone) may legitimately be stored: counted apart as unanswered.
  */
 function compareTransactions(acks, rows) {
-  const stored = new Map(rows.map((row) => [Number(row.id), row]));
+  // OCPP 2.0.1: the charger names its transactions, and the id a simulated charger answers is its own
+  // number: Starts are matched to rows by charger and start time instead.
+  const keyOfRow = (row) => `${row.serial}|${new Date(row.started).toISOString()}`;
+  const idOfRow = (row) => (OCPP === '2.0.1' ? keyOfRow(row) : Number(row.id));
+  const stored = new Map(rows.map((row) => [idOfRow(row), row]));
   const answered = new Map();
   let lost = 0;
   let lostStops = 0;
   let duplicated = 0;
-  for (const [id, serial, startedAt, stopAcked] of acks) {
+  for (const [answeredId, serial, startedAt, stopAcked] of acks) {
     const key = `${serial}|${startedAt}`;
+    const id = OCPP === '2.0.1' ? key : answeredId;
     const prev = answered.get(id);
     if (prev && prev !== key) duplicated += 1;
     answered.set(id, key);
-    const row = stored.get(Number(id));
+    const row = stored.get(OCPP === '2.0.1' ? id : Number(id));
     if (!row || row.serial !== serial) lost += 1;
     else if (stopAcked && !row.stopped) lostStops += 1;
   }
-  const unanswered = rows.filter((row) => !answered.has(Number(row.id)));
+  const unanswered = rows.filter((row) => !answered.has(idOfRow(row)));
   // Rows no answered Start names: a second row for an answered (serial, start) is a duplicate.
   const answeredKeys = new Set([...answered.values()]);
   for (const row of unanswered) {
@@ -1154,7 +1166,7 @@ function table(r, m) {
   ]);
 
   const head = [
-    `### OCPP load benchmark — ${r.db}`,
+    `### OCPP load benchmark — ${r.db}, OCPP ${OCPP}`,
     '',
     `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; commit ${m.commit}`,
     `- machine: ${m.cpu}, ${m.ram}, ${m.os}, Node ${m.node}; load average at start ${r.loadavg.map((x) => fmt(x, 1)).join(' / ')} (shared machine: other work ran too, numbers are noisy)`,

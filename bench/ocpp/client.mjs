@@ -81,6 +81,7 @@ function connect({ from, to, concurrency, timeoutMs }) {
     scenario: 'idle',
     concurrency,
     connectors: CONNECTORS,
+    ...(setup.ocpp === '2.0.1' ? { point: { ocppVersion: '2.0.1' } } : {}),
   });
   fleets.push(fleet);
   let done = 0;
@@ -110,16 +111,18 @@ function connect({ from, to, concurrency, timeoutMs }) {
       if (status === 'Accepted') answered = settled = 0;
     });
     cp.on('traffic', (e) => {
+      // On the 2.0.1 wire, by the 1.6 call it stands for (TransactionEvent Started as StartTransaction…), so the tables read alike.
+      const action = e.of ?? e.action;
       if (e.type === 'callResult') {
-        histogramOf(e.action).record(e.latencyMs);
-        if (e.action === 'StatusNotification') settle(true);
+        histogramOf(action).record(e.latencyMs);
+        if (action === 'StatusNotification') settle(true);
       } else if (e.type === 'callError') {
-        histogramOf(e.action).record(e.latencyMs);
+        histogramOf(action).record(e.latencyMs);
         phase.errors[e.code] = (phase.errors[e.code] ?? 0) + 1;
-        if (e.action === 'StatusNotification') settle(false);
+        if (action === 'StatusNotification') settle(false);
       } else if (e.type === 'callTimeout') {
         phase.timeouts += 1;
-        if (e.action === 'StatusNotification') settle(false);
+        if (action === 'StatusNotification') settle(false);
       }
     });
   }

@@ -118,9 +118,23 @@ export const dictionaries = {
   chargeUserType: def('chargeUserType', { card: 'primary', phone: 'success', platform: 'warning' }),
   cardState: def('cardState', { valid: 'success', lost: 'danger', expired: 'warning' }),
   cardExpiredBy: def('cardExpiredBy', { operator: 'warning', date: 'default' }),
-  tradeType: def('tradeType', { recharge: 'success', refund: 'warning', charge: 'primary', transfer: 'info', adjustment: 'default' }),
+  tradeType: def('tradeType', {
+    recharge: 'success',
+    refund: 'warning',
+    charge: 'primary',
+    transfer: 'info',
+    adjustment: 'default',
+    bonus: 'success',
+  }),
   accountKind: def('accountKind', { card: 'primary', mobile: 'success' }),
-  ledgerSource: def('ledgerSource', { console: 'default', ocpp: 'primary', app: 'success', import: 'info', transfer: 'warning' }),
+  ledgerSource: def('ledgerSource', {
+    console: 'default',
+    ocpp: 'primary',
+    app: 'success',
+    import: 'info',
+    transfer: 'warning',
+    activity: 'success',
+  }),
   stationStatus: def('stationStatus', { operating: 'success', maintenance: 'warning', closed: 'default' } satisfies Record<
     StationStatus,
     string

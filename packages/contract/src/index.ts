@@ -35,6 +35,7 @@ export * from './api/ocpp-log.js';
 export * from './api/charge-record.js';
 export * from './api/alarm-record.js';
 export * from './api/statistics.js';
+export * from './api/statistics-report.js';
 export * from './api/charging-profile.js';
 export * from './api/local-controller.js';
 export * from './api/timed-charge.js';
@@ -54,6 +55,7 @@ import { authApi } from './api/auth.js';
 import { alarmRecordApi } from './api/alarm-record.js';
 import { chargeRecordApi } from './api/charge-record.js';
 import { statisticsApi } from './api/statistics.js';
+import { financialStatisticsApi, operateStatisticsApi } from './api/statistics-report.js';
 import { chargingProfileApi } from './api/charging-profile.js';
 import { localControllerApi } from './api/local-controller.js';
 import { timedChargeApi } from './api/timed-charge.js';
@@ -116,6 +118,8 @@ export const api = {
   chargeRecord: chargeRecordApi,
   alarmRecord: alarmRecordApi,
   statistics: statisticsApi,
+  operateStatistics: operateStatisticsApi,
+  financialStatistics: financialStatisticsApi,
   chargingProfile: chargingProfileApi,
   localController: localControllerApi,
   timedCharge: timedChargeApi,

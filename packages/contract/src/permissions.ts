@@ -52,6 +52,9 @@ export const permissionCatalogue: PermissionGroup[] = [
   { menu: '/configurationManagement/carManage', permissions: actions('config:car', [...CRUD, 'import']) },
   { menu: '/historyRecord/chargeRecord', permissions: actions('record:charge', ['list', 'query', 'export', 'confirm']) },
   { menu: '/historyRecord/alarmRecord', permissions: actions('record:alarm', ['list', 'query', 'export']) },
+  // Statistics (issue 20): the operation and financial figures of a period, and their tables' exports.
+  { menu: '/operateManagement/operateStatistics', permissions: actions('operate:operateStatistics', ['list', 'export']) },
+  { menu: '/financialManagement/financialStatistics', permissions: actions('finance:financialStatistics', ['list', 'export']) },
   { menu: '/financialManagement/rechargeRecord', permissions: actions('finance:recharge', ['list', 'query', 'export']) },
   // Finance (issue 18): register and confirm a transfer are separate permissions (and the server wants two people).
   {
@@ -131,12 +134,12 @@ export const permissionCatalogue: PermissionGroup[] = [
   },
   // Activities (issue 19): drafts edited, activated, ended early.
   { menu: '/operateManagement/activityManage', permissions: actions('operate:activity', [...CRUD, 'activate', 'end']) },
-  // Vouchers (issue 19): templates, and vouchers issued from them (issue by hand or to a group, revoke).
+  // Vouchers (issue 19): templates, and vouchers issued from them (issue by hand or to a group, revoke; choose one for a session).
   {
     menu: '/operateManagement/voucherManage',
     permissions: [
       ...actions('operate:voucherTemplate', CRUD),
-      ...actions('operate:voucher', ['list', 'query', 'issue', 'revoke', 'export']),
+      ...actions('operate:voucher', ['list', 'query', 'issue', 'revoke', 'choose', 'export']),
     ],
   },
   {

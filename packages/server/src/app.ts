@@ -107,6 +107,8 @@ import { createMembershipRepo } from './modules/operations/membership.repo.js';
 import { memberLevelRoutes, memberRoutes } from './modules/operations/membership.routes.js';
 import { createMemberLevelJob } from './modules/operations/member-level.job.js';
 import { createVoucherRepo } from './modules/operations/voucher.repo.js';
+import { createRechargeBonus } from './modules/operations/recharge-bonus.js';
+import { createActivityGrants } from './modules/operations/activity-grant.js';
 import { createActivityRepo } from './modules/operations/activity.repo.js';
 import { activityRoutes } from './modules/operations/activity.routes.js';
 import { voucherRoutes, voucherTemplateRoutes } from './modules/operations/voucher.routes.js';
@@ -118,6 +120,9 @@ import { createAlarmRecordRepo } from './modules/alarmRecord/alarmRecord.repo.js
 import { alarmRecordRoutes } from './modules/alarmRecord/alarmRecord.routes.js';
 import { createStatisticsRepo } from './modules/statistics/statistics.repo.js';
 import { statisticsRoutes } from './modules/statistics/statistics.routes.js';
+import { createOperationStatsRepo } from './modules/statistics/operation.repo.js';
+import { createFinancialStatsRepo } from './modules/statistics/financial.repo.js';
+import { financialStatisticsRoutes, operateStatisticsRoutes } from './modules/statistics/report.routes.js';
 
 export interface App {
   server: FastifyInstance;
@@ -162,6 +167,9 @@ export async function buildApp({
   cluster?: Cluster;
 }): Promise<App> {
   const server = Fastify({
+    // The first start on a large database builds the statistics' day totals before it answers (onReady):
+    // tens of seconds at a million records, past Fastify's default 10 s.
+    pluginTimeout: 300_000,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_MB * 1024 * 1024,
     frameworkErrors,
@@ -295,7 +303,8 @@ export async function buildApp({
   });
   // Money moves only through the ledger; billing settles each finished session inside its Stop's transaction
   // (one commit for both), and after the reply when that failed.
-  const ledger = createLedger({ db });
+  // Operations (issue 19): a recharge during a recharge-bonus activity credits its bonus in the recharge's transaction.
+  const ledger = createLedger({ db, hooks: createRechargeBonus() });
   // Operations (issue 19): member levels give their discount at settlement, in its transaction, and follow it.
   const membership = createMembership({ db });
   const billing = createBilling({ db, ledger, hooks: createDiscounts({ membership }) });
@@ -538,11 +547,24 @@ export async function buildApp({
   mount(api.voucherTemplate, voucherTemplateRoutes({ repo: vouchers, events, columns, config }));
   mount(api.voucher, voucherRoutes({ repo: vouchers, events, columns, config }));
   // Activities: service-fee discounts over a period; the best one applies at settlement, after the member discount.
-  mount(api.activity, activityRoutes({ repo: createActivityRepo({ db }), events, columns, config }));
+  // Voucher grants: issued to new users or a group's members by jobs on the durable queue, once per user.
+  const grants = createActivityGrants({ db, jobs, uow, log: server.log });
+  jobs.work<{ id: number }>('activityGrant', async (job) => void (await grants.run(job.id)));
+  mount(api.activity, activityRoutes({ repo: createActivityRepo({ db }), grants, events, columns, config }));
   const memberLevelJob = createMemberLevelJob({ membership, jobs, timeZone: config.timeZone, log: server.log });
   jobs.work<{ night: string }>('memberLevels', (job) => memberLevelJob.run(job));
   const statistics = createStatisticsRepo({ db });
   mount(api.statistics, statisticsRoutes({ repo: statistics, monitor: monitorRepo, config }));
+  // Operation and financial statistics (issue 20): periods over the day totals and the settlement and ledger rollups.
+  const reportDeps = {
+    operation: createOperationStatsRepo({ db, defaultZone: config.timeZone }),
+    financial: createFinancialStatsRepo({ db, timeZone: config.timeZone }),
+    events,
+    columns,
+    config,
+  };
+  mount(api.operateStatistics, operateStatisticsRoutes(reportDeps));
+  mount(api.financialStatistics, financialStatisticsRoutes(reportDeps));
   // The revenue trend's day totals cut days in CSMS_TIME_ZONE: built at the first start, rebuilt when it changes,
   // before the server answers.
   server.addHook('onReady', async () => {
@@ -550,7 +572,7 @@ export async function buildApp({
   });
 
   // Users: charge users, RFID cards, user groups, cars; finance: recharge records (the ledger).
-  const cards = cardsRoutes({ db, events, columns, config, dayZone });
+  const cards = cardsRoutes({ db, events, columns, config, dayZone, ledger, onRegistered: grants.registered });
   mount(api.chargeUser, cards.chargeUser);
   mount(api.card, cards.card);
   mount(api.userGroup, cards.userGroup);
@@ -609,8 +631,8 @@ export async function buildApp({
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
-    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start(), memberLevelJob.start()]).catch((err: unknown) =>
-      server.log.error({ err }, 'jobs: queueing at start-up failed'),
+    void Promise.all([timed.queueAll(), reservationExpiry.scheduleHeld(), weather.start(), memberLevelJob.start(), grants.resume()]).catch(
+      (err: unknown) => server.log.error({ err }, 'jobs: queueing at start-up failed'),
     );
   });
   server.addHook('preClose', async () => {

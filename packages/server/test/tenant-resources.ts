@@ -695,6 +695,10 @@ export const tenantResources: TenantResource[] = [
       },
       { ep: api.station.remove, input: (id) => ({ body: { ids: [id] } }) },
       { ep: api.common.dayZone, input: (id) => ({ query: { stationId: id } }) },
+      { ep: api.operateStatistics.get, input: (id) => ({ query: { stationId: id } }) },
+      { ep: api.financialStatistics.get, input: (id) => ({ query: { stationId: id } }) },
+      // The station's own row: one per station when grouped by station.
+      { ep: api.financialStatistics.export, input: (id) => ({ body: { stationId: id, groupBy: 'station', format: 'csv' } }) },
       { ep: api.point.add, input: (id) => ({ body: pointBody(id) }) },
       {
         ep: api.station.add,
@@ -748,6 +752,8 @@ export const tenantResources: TenantResource[] = [
     stationOf: stationCol(schema.chargePoint, schema.chargePoint.id, schema.chargePoint.stationId),
     endpoints: [
       { ep: api.point.get, input: (id) => ({ query: { id } }) },
+      // The point's own row (a station's table lists its points).
+      { ep: api.operateStatistics.export, input: (id) => ({ body: { pointId: id, format: 'csv' } }) },
       { ep: api.point.edit, input: (id) => ({ body: { ...pointBody(0), id, pointName: 'stolen' } }) },
       {
         ep: api.point.move,
@@ -1375,6 +1381,7 @@ export const tenantResources: TenantResource[] = [
     endpoints: [
       { ep: api.voucher.get, input: (id) => ({ query: { id } }) },
       { ep: api.voucher.revoke, input: (id) => ({ body: { id, revokeReason: 'conformance' } }) },
+      { ep: api.voucher.choose, input: (id) => ({ body: { transactionId: 1, voucherId: id } }) },
       { ep: api.voucher.list, input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }), expect: 'emptyList' },
       { ep: api.voucher.export, input: (_id, env) => ({ body: { format: 'csv', providerId: env.a.providerId } }), expect: 'emptyList' },
     ],
@@ -1911,5 +1918,23 @@ export const notTenantTables: { table: PgTable; reason: string }[] = [
     table: schema.chargingDay,
     reason:
       'derived totals of the charging records, written only by their triggers and read only by the dashboard statistics, which scope it',
+  },
+  {
+    table: schema.pointMonth,
+    reason:
+      'derived totals of the charging records per point and month, written only by their triggers and read only by the operation statistics, which scope it',
+  },
+  {
+    table: schema.settlementDay,
+    reason: 'derived totals of the settled bills, written only by their triggers and read only by the financial statistics, which scope it',
+  },
+  {
+    table: schema.ledgerDay,
+    reason: 'derived totals of the ledger, written only by its trigger and read only by the financial statistics, which scope it',
+  },
+  {
+    table: schema.rechargeBonus,
+    reason:
+      "the link of a recharge's ledger row to its activity bonus row, written in the recharge's transaction; both rows are read through the scoped recharge records",
   },
 ];

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, connectCharger, expectNoRawKeys, ok, signIn, tr } from './fixtures';
+import { api, connectCharger, expectNoRawKeys, ok, setLocaleCookie, signIn, tr } from './fixtures';
 
 /**
  * Issue 19's "done means": a gold member holding a voucher charges during a service-fee activity. The
@@ -151,6 +151,20 @@ test('a gold member with a voucher charges during an activity: the printed bill 
   await expect(lines.locator('[data-discount="activity"]')).toContainText('-0.90');
   await expect(lines.locator('[data-discount="voucher"]')).toContainText('-1.00');
   await expect(page.getByTestId('bill-discount-total')).toHaveText('-2.40');
+  await expect(page.getByTestId('bill-total')).toHaveText('12.60');
+  await expectNoRawKeys(page);
+
+  // The same bill printed in Chinese.
+  await setLocaleCookie(page, 'zh-CN');
+  await page.reload();
+  const zh = (key: string) => tr('zh-CN', key);
+  await expect(page.getByTestId('print-bill')).toContainText(zh('chargeRecord.bill.title'));
+  await expect(lines.locator('tbody tr').filter({ hasText: zh('enums.feeKind.elec') })).toContainText('10.00');
+  await expect(lines.locator('tbody tr').filter({ hasText: zh('enums.feeKind.service') })).toContainText('5.00');
+  await expect(lines.locator('[data-discount="member"]')).toContainText(zh('enums.discountKind.member'));
+  await expect(lines.locator('[data-discount="activity"]')).toContainText(zh('enums.discountKind.activity'));
+  await expect(lines.locator('[data-discount="voucher"]')).toContainText(zh('enums.discountKind.voucher'));
+  await expect(lines.locator('[data-discount="voucher"]')).toContainText('-1.00');
   await expect(page.getByTestId('bill-total')).toHaveText('12.60');
   await expectNoRawKeys(page);
 

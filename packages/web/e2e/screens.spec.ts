@@ -63,9 +63,14 @@ test('the dashboard opens the large screen, which draws the stations over the wh
   const boardErrors = watchConsole(board);
   await expect(board).toHaveURL(/\/largeScreen$/);
   await expect(board.getByText(tr('en-US', 'largeScreen.title'))).toBeVisible();
-  // Every station a marker (SVG paths over the country outlines), the new one among them.
+  // Every station a marker (SVG paths over the country outlines) or counted in a cluster of near ones, the new one among them.
   const stations = (await ok(api<{ stations: unknown[] }>(board, 'GET', '/web/statistics/stationBoard'))).stations.length;
-  await expect(board.locator('[data-testid=board-map] path.leaflet-interactive')).toHaveCount(stations);
+  const shown = async () => {
+    const single = await board.locator('[data-testid=board-map] path.leaflet-interactive').count();
+    const clusters = await board.locator('[data-testid=board-cluster]').allTextContents();
+    return single + clusters.reduce((n, text) => n + Number(text), 0);
+  };
+  await expect.poll(shown).toBe(stations);
   await expect(
     board.locator('[data-testid=board-map] .leaflet-overlay-pane path, [data-testid=board-map] .leaflet-outlines-pane path').first(),
   ).toBeAttached();

@@ -6,6 +6,33 @@ import { endpoint } from '../endpoint.js';
  * subset per provider. Labels are `fields.<source>.<column>` (or `fields.common.<column>`).
  */
 export const exportColumns = {
+  operateStatistics: [
+    'name',
+    'stationName',
+    'chargeCount',
+    'energyWh',
+    'chargingSeconds',
+    'utilisation',
+    'idleSeconds',
+    'averageSeconds',
+    'faultCount',
+    'faultRate',
+  ],
+  financialStatistics: [
+    'name',
+    'billCount',
+    'elecFeeCents',
+    'serviceFeeCents',
+    'reserveFeeCents',
+    'discountCents',
+    'adjustmentCents',
+    'incomeCents',
+    'rechargeCents',
+    'refundCents',
+    'transferCents',
+    'invoicedCents',
+    'outstandingCents',
+  ],
   organization: ['id', 'orgName', 'description', 'providerName', 'roleCount', 'createTime'],
   systemUser: ['id', 'username', 'name', 'phone', 'email', 'roleName', 'providerName', 'status', 'lastLoginTime', 'createTime'],
   systemLog: ['id', 'operation', 'operator', 'operand', 'ip', 'result', 'msg', 'mode', 'createTime'],

@@ -99,6 +99,8 @@ export const pointState = z.object({
   lastSeenAt: z.string().nullable(),
   connectedAt: z.string().nullable(),
   firmwareVersion: z.string().nullable(),
+  /** The OCPP version its last connection spoke (`1.6`, `2.0.1`); null: never connected. */
+  ocppVersion: z.string().nullable(),
   connectors: z.array(connectorState),
 });
 export type PointState = z.infer<typeof pointState>;

@@ -203,6 +203,8 @@ export const voucherDto = z.object({
   validUntil: z.string(),
   issuedByName: z.string().nullable(),
   activityId: z.number().nullable(),
+  /** The session it was chosen for, if any (issue 19 item 4). */
+  chosenFor: z.number().nullable(),
   usedTime: z.string().nullable(),
   transactionId: z.number().nullable(),
   discountCents: z.number().nullable(),
@@ -228,6 +230,16 @@ export const voucherIssue = z
   })
   .refine((b) => (b.chargeUserIds?.length ?? 0) > 0 || b.groupId, { message: 'validation.required', path: ['chargeUserIds'] });
 
+/**
+ * The voucher a session is to use (issue 19 item 4), chosen before it is settled: one of its payer's
+ * unused vouchers, or none (`voucherId` null) to let settlement pick the best one again.
+ */
+export const voucherChoose = z.object({
+  transactionId: z.number().int().positive(),
+  voucherId: z.number().int().positive().nullable(),
+});
+export const voucherChoice = z.object({ transactionId: z.number(), voucherId: z.number().nullable() });
+
 export const voucherRevoke = z.object({ id: z.number().int().positive(), revokeReason: z.string().trim().min(1).max(200) });
 
 export const voucherTemplateOption = z.object({ id: z.number(), name: z.string(), providerId: z.number() });
@@ -247,11 +259,11 @@ export const voucherTemplateApi = {
   options: endpoint({
     method: 'GET',
     path: vt.path('options'),
-    access: { anyPermi: ['operate:voucherTemplate:list', 'operate:voucher:issue'] },
+    access: { anyPermi: ['operate:voucherTemplate:list', 'operate:voucher:issue', 'operate:activity:add', 'operate:activity:edit'] },
     resource: 'voucherTemplate',
     query: z.object({ text: optText(50), ...optionsWindow }),
     data: z.array(voucherTemplateOption),
-    summary: 'Templates by name (the issue dialog’s picker)',
+    summary: 'Templates by name (the issue dialog’s and a voucher-grant activity’s picker)',
   }),
 };
 
@@ -268,20 +280,34 @@ export const voucherApi = {
     operation: 'revokeVoucher',
     summary: 'Revokes an unused voucher, with a reason',
   }),
+  choose: vc.action('choose', voucherChoose, voucherChoice, {
+    operation: 'chooseVoucher',
+    summary:
+      "Chooses the voucher an unsettled session uses (one of its payer's unused ones), or none for the best; settlement uses the chosen one when it applies, else the best",
+  }),
   export: vc.export(voucherFilter),
 };
 
 /**
- * Activities (issue 19 item 2): a period, stations (none: all), user groups (none: everyone) and
- * terms. Built here: the service-fee discount, percent or fixed per kWh, optionally only in chosen
- * local hours. Draft → active → ended; a draft is edited freely, an active one only ended early.
+ * Activities (issue 19 item 2): a period, user groups (none: everyone) and one of three types:
+ * - `serviceDiscount`: at stations (none: all), percent or fixed per kWh off the service fee,
+ *   optionally only in chosen local hours (the energy charged in them);
+ * - `rechargeBonus`: a recharge of at least `minRechargeCents` credits `bonusCents` through the
+ *   ledger as a row of its own (trade type `bonus`), once per recharge;
+ * - `voucherGrant`: one voucher of `templateId` to each user registered while it is active
+ *   (`grantTo` `newUsers`), or to each member of its groups at its start (`groups`), once per user.
+ * Draft → active → ended; a draft is edited freely, an active one only ended early.
  */
-export const activityTypes = ['serviceDiscount'] as const;
+export const activityTypes = ['serviceDiscount', 'rechargeBonus', 'voucherGrant'] as const;
 export type ActivityType = (typeof activityTypes)[number];
 export const activityStatuses = ['draft', 'active', 'ended'] as const;
 export type ActivityStatus = (typeof activityStatuses)[number];
 export const activityDiscountKinds = ['percent', 'perKwh'] as const;
 export type ActivityDiscountKind = (typeof activityDiscountKinds)[number];
+export const grantTargets = ['newUsers', 'groups'] as const;
+export type GrantTarget = (typeof grantTargets)[number];
+/** The largest recharge threshold and bonus: 1 million currency units. */
+export const ACTIVITY_MAX_CENTS = 100_000_000;
 
 export const activityDto = z.object({
   id: z.number(),
@@ -294,14 +320,20 @@ export const activityDto = z.object({
   endTime: z.string(),
   stationIds: z.array(z.number()),
   groupIds: z.array(z.number()),
-  discountKind: z.enum(activityDiscountKinds),
+  discountKind: z.enum(activityDiscountKinds).nullable(),
   /** Percent, or 1/10,000 of the currency per kWh. */
-  discountValue: z.number(),
+  discountValue: z.number().nullable(),
   hours: z.array(z.number()),
+  minRechargeCents: z.number().nullable(),
+  bonusCents: z.number().nullable(),
+  templateId: z.number().nullable(),
+  templateName: z.string().nullable(),
+  grantTo: z.enum(grantTargets).nullable(),
   activatedTime: z.string().nullable(),
   endedTime: z.string().nullable(),
-  /** Sessions it discounted, and how much in all (cents, ≤ 0). */
+  /** Sessions it discounted, recharges it gave a bonus or vouchers it granted. */
   sessionCount: z.number(),
+  /** Service-fee discounts given (cents, ≤ 0), or bonuses credited (cents, ≥ 0). */
   discountCents: z.number(),
   createTime: z.string(),
 });
@@ -314,17 +346,44 @@ const activityFields = {
   endTime: z.coerce.date(),
   stationIds: z.array(z.number().int().positive()).max(500).default([]),
   groupIds: z.array(z.number().int().positive()).max(500).default([]),
-  discountKind: z.enum(activityDiscountKinds),
-  discountValue: z.number().int().min(1).max(100_000_000),
+  discountKind: z.enum(activityDiscountKinds).nullable().optional(),
+  discountValue: z.number().int().min(1).max(100_000_000).nullable().optional(),
   hours: z.array(z.number().int().min(0).max(23)).max(24).default([]),
+  minRechargeCents: z.number().int().min(1).max(ACTIVITY_MAX_CENTS).nullable().optional(),
+  bonusCents: z.number().int().min(1).max(ACTIVITY_MAX_CENTS).nullable().optional(),
+  templateId: z.number().int().positive().nullable().optional(),
+  grantTo: z.enum(grantTargets).nullable().optional(),
 };
-type ActivityShape = { startTime: Date; endTime: Date; discountKind: ActivityDiscountKind; discountValue: number };
+type ActivityShape = {
+  type: ActivityType;
+  startTime: Date;
+  endTime: Date;
+  groupIds: number[];
+  discountKind?: ActivityDiscountKind | null | undefined;
+  discountValue?: number | null | undefined;
+  minRechargeCents?: number | null | undefined;
+  bonusCents?: number | null | undefined;
+  templateId?: number | null | undefined;
+  grantTo?: GrantTarget | null | undefined;
+};
+const given = (v: unknown) => v !== null && v !== undefined;
+/** Each type's own terms are required (naming the missing field). */
 const activityRules = <T extends z.ZodType<ActivityShape>>(s: T) =>
   s
     .refine((b) => b.startTime < b.endTime, { message: 'validation.activityPeriod', path: ['endTime'] })
-    .refine((b) => b.discountKind !== 'percent' || b.discountValue <= 100, {
+    .refine((b) => b.type !== 'serviceDiscount' || given(b.discountKind), { message: 'validation.required', path: ['discountKind'] })
+    .refine((b) => b.type !== 'serviceDiscount' || given(b.discountValue), { message: 'validation.required', path: ['discountValue'] })
+    .refine((b) => b.discountKind !== 'percent' || (b.discountValue ?? 0) <= 100, {
       message: 'validation.voucherPercent',
       path: ['discountValue'],
+    })
+    .refine((b) => b.type !== 'rechargeBonus' || given(b.minRechargeCents), { message: 'validation.required', path: ['minRechargeCents'] })
+    .refine((b) => b.type !== 'rechargeBonus' || given(b.bonusCents), { message: 'validation.required', path: ['bonusCents'] })
+    .refine((b) => b.type !== 'voucherGrant' || given(b.templateId), { message: 'validation.required', path: ['templateId'] })
+    .refine((b) => b.type !== 'voucherGrant' || given(b.grantTo), { message: 'validation.required', path: ['grantTo'] })
+    .refine((b) => b.type !== 'voucherGrant' || b.grantTo !== 'groups' || b.groupIds.length > 0, {
+      message: 'validation.required',
+      path: ['groupIds'],
     });
 export const activityCreate = activityRules(z.object({ ...activityFields, providerId: z.number().int().positive() }));
 export const activityEdit = activityRules(z.object({ id: z.number().int().positive(), ...activityFields }));

@@ -52,6 +52,8 @@ export const pointDto = z.object({
   vendor: z.string().nullable(),
   model: z.string().nullable(),
   firmwareVersion: z.string().nullable(),
+  /** The OCPP version its last connection spoke (`1.6`, `2.0.1`); null: never connected. */
+  ocppVersion: z.string().nullable(),
   lastSeenTime: z.string().nullable(),
   createTime: z.string(),
 });

@@ -19,10 +19,14 @@ export const todayStats = z.object({
   energyWh: z.number(),
   /** Billed totals of today's sessions. */
   incomeCents: z.number(),
-  /** Share (0…1) of connector time spent charging since local midnight. */
+  /**
+   * Share (0…1) of connector time online that was spent charging, since each station's local
+   * midnight: charging seconds ÷ online connector seconds (a point's online time × its connectors).
+   */
   utilisation: z.number(),
   connectorCount: z.number(),
   chargingSeconds: z.number(),
+  onlineSeconds: z.number(),
 });
 export type TodayStats = z.infer<typeof todayStats>;
 
@@ -74,6 +78,19 @@ export const stationBoard = z.object({
 });
 export type StationBoard = z.infer<typeof stationBoard>;
 
+/** The dashboard's assets: what the caller's scope holds. */
+export const assetCounts = z.object({
+  stations: z.number(),
+  points: z.number(),
+  acPoints: z.number(),
+  dcPoints: z.number(),
+  acdcPoints: z.number(),
+  connectors: z.number(),
+  chargeUsers: z.number(),
+  cards: z.number(),
+});
+export type AssetCounts = z.infer<typeof assetCounts>;
+
 const resource = 'statistics';
 
 /** Dashboard statistics: any signed-in user, over what that user may see. */
@@ -94,6 +111,14 @@ export const statisticsApi = {
     query: z.object({ period: z.enum(trendPeriods).default('day') }),
     data: revenueTrend,
     summary: 'Billed income, energy and charges per day (15), week (12) or month (12), by session start',
+  }),
+  assets: endpoint({
+    method: 'GET',
+    path: '/web/statistics/assets',
+    access: 'session',
+    resource,
+    data: assetCounts,
+    summary: "Stations, charge points (AC, DC), connectors, charge users and cards in the caller's scope",
   }),
   stationBoard: endpoint({
     method: 'GET',

@@ -9,6 +9,7 @@ import { workOrderEn } from './areas/work-order.en.js';
 import { applyEn } from './areas/apply.en.js';
 import { materialEn } from './areas/material.en.js';
 import { financeEn } from './areas/finance.en.js';
+import { statisticsEn } from './areas/statistics.en.js';
 import { operationsEn } from './areas/operations.en.js';
 import { warnEn } from './areas/warn.en.js';
 import { maintenanceEn } from './areas/maintenance.en.js';
@@ -177,6 +178,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.fields,
     ...materialEn.fields,
     ...financeEn.fields,
+    ...statisticsEn.fields,
     ...applyEn.fields,
     ...operationsEn.fields,
     ...warnEn.fields,
@@ -225,6 +227,7 @@ export const enUS: Vocabulary = {
       ...workOrderEn.operation,
       ...materialEn.operation,
       ...financeEn.operation,
+      ...statisticsEn.operation,
       ...applyEn.operation,
       ...operationsEn.operation,
       ...warnEn.operation,
@@ -248,6 +251,7 @@ export const enUS: Vocabulary = {
       ...workOrderEn.exportSource,
       ...materialEn.exportSource,
       ...financeEn.exportSource,
+      ...statisticsEn.exportSource,
       ...applyEn.exportSource,
       ...operationsEn.exportSource,
       ...warnEn.exportSource,
@@ -262,6 +266,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.enums,
     ...materialEn.enums,
     ...financeEn.enums,
+    ...statisticsEn.enums,
     ...applyEn.enums,
     ...operationsEn.enums,
     ...warnEn.enums,
@@ -376,6 +381,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.errors,
     ...materialEn.errors,
     ...financeEn.errors,
+    ...statisticsEn.errors,
     ...applyEn.errors,
     ...operationsEn.errors,
     ...warnEn.errors,
@@ -392,6 +398,7 @@ export const enUS: Vocabulary = {
     ...workOrderEn.validation,
     ...materialEn.validation,
     ...financeEn.validation,
+    ...statisticsEn.validation,
     ...applyEn.validation,
     ...operationsEn.validation,
     ...warnEn.validation,

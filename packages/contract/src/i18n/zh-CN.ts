@@ -9,6 +9,7 @@ import { workOrderZh } from './areas/work-order.js';
 import { applyZh } from './areas/apply.js';
 import { materialZh } from './areas/material.js';
 import { financeZh } from './areas/finance.js';
+import { statisticsZh } from './areas/statistics.js';
 import { operationsZh } from './areas/operations.js';
 import { warnZh } from './areas/warn.js';
 import { maintenanceZh } from './areas/maintenance.js';
@@ -178,6 +179,7 @@ export const zhCN = {
     ...workOrderZh.fields,
     ...materialZh.fields,
     ...financeZh.fields,
+    ...statisticsZh.fields,
     ...applyZh.fields,
     ...operationsZh.fields,
     ...warnZh.fields,
@@ -226,6 +228,7 @@ export const zhCN = {
       ...workOrderZh.operation,
       ...materialZh.operation,
       ...financeZh.operation,
+      ...statisticsZh.operation,
       ...applyZh.operation,
       ...operationsZh.operation,
       ...warnZh.operation,
@@ -249,6 +252,7 @@ export const zhCN = {
       ...workOrderZh.exportSource,
       ...materialZh.exportSource,
       ...financeZh.exportSource,
+      ...statisticsZh.exportSource,
       ...applyZh.exportSource,
       ...operationsZh.exportSource,
       ...warnZh.exportSource,
@@ -263,6 +267,7 @@ export const zhCN = {
     ...workOrderZh.enums,
     ...materialZh.enums,
     ...financeZh.enums,
+    ...statisticsZh.enums,
     ...applyZh.enums,
     ...operationsZh.enums,
     ...warnZh.enums,
@@ -371,6 +376,7 @@ export const zhCN = {
     ...workOrderZh.errors,
     ...materialZh.errors,
     ...financeZh.errors,
+    ...statisticsZh.errors,
     ...applyZh.errors,
     ...operationsZh.errors,
     ...warnZh.errors,
@@ -387,6 +393,7 @@ export const zhCN = {
     ...workOrderZh.validation,
     ...materialZh.validation,
     ...financeZh.validation,
+    ...statisticsZh.validation,
     ...applyZh.validation,
     ...operationsZh.validation,
     ...warnZh.validation,

@@ -331,8 +331,10 @@ export const ledger = pgTable(
     accountKind: varchar('account_kind', { length: 10 }).$type<'card' | 'mobile'>().notNull(),
     cardId: integer('card_id').references(() => card.id),
     chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
-    tradeType: varchar('trade_type', { length: 10 }).$type<'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment'>().notNull(),
-    /** Signed: recharge > 0, refund < 0, charge ≤ 0, adjustment ≠ 0 (a settled bill's correction). */
+    tradeType: varchar('trade_type', { length: 10 })
+      .$type<'recharge' | 'refund' | 'charge' | 'transfer' | 'adjustment' | 'bonus'>()
+      .notNull(),
+    /** Signed: recharge > 0, refund < 0, charge ≤ 0, adjustment ≠ 0 (a settled bill's correction), bonus > 0 (an activity's, issue 19). */
     amountCents: integer('amount_cents').notNull(),
     balanceBeforeCents: integer('balance_before_cents').notNull(),
     balanceAfterCents: integer('balance_after_cents').notNull(),
@@ -353,10 +355,10 @@ export const ledger = pgTable(
     index('ledger_card').on(t.cardId, t.id),
     index('ledger_charge_user').on(t.chargeUserId, t.id),
     index('ledger_provider_created').on(t.providerId, t.createdAt),
-    // Recharge records (recharges and refunds among the far more numerous charges), newest first.
+    // Recharge records (recharges, their bonuses and refunds among the far more numerous charges), newest first.
     index('ledger_topup')
       .on(t.id, t.providerId, t.createdAt)
-      .where(sql`${t.tradeType} in ('recharge', 'refund')`),
+      .where(sql`${t.tradeType} in ('recharge', 'refund', 'bonus')`),
     uniqueIndex('ledger_card_charge_ref')
       .on(t.cardId, t.transactionRef)
       .where(sql`${t.tradeType} = 'charge' and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
@@ -485,6 +487,8 @@ export const chargePoint = pgTable(
     online: boolean('online').notNull().default(false),
     /** The node (`CSMS_NODE_ID`) holding its socket while online: only that node marks it offline. */
     connectedNode: varchar('connected_node', { length: 128 }),
+    /** The OCPP version its last connection negotiated (`1.6` or `2.0.1`); null: never connected. */
+    ocppVersion: varchar('ocpp_version', { length: 8 }),
     firmwareStatus: varchar('firmware_status', { length: 32 }),
     diagnosticsStatus: varchar('diagnostics_status', { length: 32 }),
     /** The local list version the point last Accepted from us; null: it never did. Its content is `point_local_list`. */
@@ -567,9 +571,12 @@ export const chargingTransaction = pgTable(
       .notNull()
       .references(() => chargePoint.id),
     connectorNo: integer('connector_no').notNull(),
-    idTag: varchar('id_tag', { length: 20 }).notNull(),
+    /** OCPP 1.6 idTag (20 characters) or OCPP 2.0.1 idToken (36). */
+    idTag: varchar('id_tag', { length: 36 }).notNull(),
     cardId: integer('card_id').references(() => card.id),
     chargeUserId: integer('charge_user_id').references(() => chargeUser.id),
+    /** OCPP 2.0.1: the charger's own transactionId (a string), unique per point; null for 1.6 sessions. */
+    ocppTxId: varchar('ocpp_tx_id', { length: 36 }),
     startType: varchar('start_type', { length: 8 }).$type<'card' | 'remote'>().notNull(),
     /** The authorization answer given at start and why (DESIGN.md §9). */
     authStatus: varchar('auth_status', { length: 16 }).notNull(),
@@ -580,7 +587,7 @@ export const chargingTransaction = pgTable(
     meterStopWh: bigint('meter_stop_wh', { mode: 'number' }),
     stoppedAt: timestamp('stopped_at', { withTimezone: true }),
     stopReason: varchar('stop_reason', { length: 20 }),
-    stopIdTag: varchar('stop_id_tag', { length: 20 }),
+    stopIdTag: varchar('stop_id_tag', { length: 36 }),
     /** Energy delivered; never negative, never a lifetime register (DESIGN.md §6). */
     energyWh: bigint('energy_wh', { mode: 'number' }).notNull().default(0),
     /** Latest live sample, for monitoring. */
@@ -616,6 +623,9 @@ export const chargingTransaction = pgTable(
   },
   (t) => [
     uniqueIndex('charging_transaction_start').on(t.chargePointId, t.connectorNo, t.startedAt),
+    uniqueIndex('charging_transaction_ocpp_tx')
+      .on(t.chargePointId, t.ocppTxId)
+      .where(sql`${t.ocppTxId} is not null`),
     index('charging_transaction_provider_started').on(t.providerId, t.startedAt),
     index('charging_transaction_active')
       .on(t.chargePointId)

@@ -28,6 +28,8 @@ export const JOB_QUEUES = {
   weatherRefresh: { retryLimit: 3, retryDelay: 120, retryBackoff: true, expireInSeconds: 900 },
   /** The nightly recompute of member levels (issue 19 item 1): each run queues the next night's. */
   memberLevels: { retryLimit: 5, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
+  /** A voucher-grant activity's issue (issue 19 item 2): at its start, its end, after a registration. */
+  activityGrant: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 900 },
 } as const satisfies Record<string, PgBoss.Queue extends infer Q ? Omit<Q, 'name'> : never>;
 
 export type JobQueue = keyof typeof JOB_QUEUES;

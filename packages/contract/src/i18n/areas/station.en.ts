@@ -53,6 +53,7 @@ export const stationEn: Strings<typeof stationZh> = {
       vendor: 'Vendor',
       model: 'Model',
       firmwareVersion: 'Firmware version',
+      ocppVersion: 'OCPP version',
       lastSeenTime: 'Last seen',
     },
   },

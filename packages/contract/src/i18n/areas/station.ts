@@ -52,6 +52,7 @@ export const stationZh = {
       vendor: '厂商',
       model: '型号',
       firmwareVersion: '固件版本',
+      ocppVersion: 'OCPP 版本',
       lastSeenTime: '最后通信时间',
     },
   },

@@ -1,7 +1,15 @@
-import type { ActivityDiscountKind, ActivityStatus, ActivityType, MemberBasis, VoucherKind, VoucherStatus } from '@csms/contract';
+import type {
+  ActivityDiscountKind,
+  ActivityStatus,
+  ActivityType,
+  GrantTarget,
+  MemberBasis,
+  VoucherKind,
+  VoucherStatus,
+} from '@csms/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { chargeUser, chargingTransaction, provider, systemUser } from '../schema.js';
+import { chargeUser, chargingTransaction, ledger, provider, systemUser } from '../schema.js';
 
 /**
  * Operations (issue 19): membership levels. Money never lives here: a level's discount is a bill
@@ -114,6 +122,8 @@ export const voucher = pgTable(
     issuedBy: integer('issued_by').references(() => systemUser.id),
     /** The activity that granted it, if one did. */
     activityId: integer('activity_id'),
+    /** The session an operator or the user chose it for (issue 19 item 4): settlement uses it there when it applies. */
+    chosenFor: integer('chosen_for').references(() => chargingTransaction.id),
     usedAt: timestamp('used_at', { withTimezone: true }),
     transactionId: integer('transaction_id').references(() => chargingTransaction.id),
     discountCents: integer('discount_cents'),
@@ -125,13 +135,21 @@ export const voucher = pgTable(
     index('voucher_provider').on(t.providerId),
     // A session uses one voucher at most.
     uniqueIndex('voucher_transaction').on(t.transactionId),
+    // A session has one chosen voucher at most.
+    uniqueIndex('voucher_chosen').on(t.chosenFor),
+    // An activity grants each user one voucher at most.
+    uniqueIndex('voucher_activity_user')
+      .on(t.activityId, t.chargeUserId)
+      .where(sql`${t.activityId} is not null`),
   ],
 );
 
 /**
- * An activity (issue 19 item 2): a service-fee discount over a period, at some stations (none: all),
- * for some user groups (none: everyone), percent or fixed per kWh, optionally only in chosen local
- * hours. Draft → active → ended: an active activity's terms never change, it can only end early
+ * An activity (issue 19 item 2) over a period, for some user groups (none: everyone), of one type: a
+ * service-fee discount at some stations (none: all), percent or fixed per kWh, optionally only in
+ * chosen local hours; a recharge bonus (a recharge of at least `min_recharge_cents` credits
+ * `bonus_cents`); or a voucher grant (one voucher of a template to each new user, or to each member of
+ * its groups at its start). Draft → active → ended: an active activity's terms never change, it can only end early
  * (`ended_at`); a session counts by its end, so ending stops the discount for sessions that end
  * afterwards and not before.
  */
@@ -149,9 +167,15 @@ export const activity = pgTable(
     endAt: timestamp('end_at', { withTimezone: true }).notNull(),
     stationIds: jsonb('station_ids').$type<number[]>().notNull().default([]),
     groupIds: jsonb('group_ids').$type<number[]>().notNull().default([]),
-    discountKind: varchar('discount_kind', { length: 8 }).$type<ActivityDiscountKind>().notNull(),
+    discountKind: varchar('discount_kind', { length: 8 }).$type<ActivityDiscountKind>(),
     /** Percent off the service fee, or 1/10,000 of the currency off per kWh. */
-    discountValue: integer('discount_value').notNull(),
+    discountValue: integer('discount_value'),
+    /** Recharge bonus: the least recharge that earns it, and the bonus, in cents. */
+    minRechargeCents: integer('min_recharge_cents'),
+    bonusCents: integer('bonus_cents'),
+    /** Voucher grant: the template, and who gets one (users registered while it is active, or its groups' members at its start). */
+    templateId: integer('template_id').references(() => voucherTemplate.id),
+    grantTo: varchar('grant_to', { length: 8 }).$type<GrantTarget>(),
     /** Local hours (0–23, the station's clock) the discount holds in; empty: all day. */
     hours: jsonb('hours').$type<number[]>().notNull().default([]),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
@@ -160,4 +184,29 @@ export const activity = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('activity_provider').on(t.providerId, t.status)],
+);
+
+/**
+ * A recharge's bonus (issue 19 item 2): the recharge's ledger row, the activity and the bonus's own
+ * ledger row, written in the recharge's transaction. Keyed by the recharge: one bonus per recharge.
+ */
+export const rechargeBonus = pgTable(
+  'recharge_bonus',
+  {
+    rechargeLedgerId: integer('recharge_ledger_id')
+      .primaryKey()
+      .references(() => ledger.id),
+    bonusLedgerId: integer('bonus_ledger_id')
+      .notNull()
+      .references(() => ledger.id),
+    activityId: integer('activity_id')
+      .notNull()
+      .references(() => activity.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => provider.id),
+    amountCents: integer('amount_cents').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('recharge_bonus_activity').on(t.activityId), uniqueIndex('recharge_bonus_ledger').on(t.bonusLedgerId)],
 );

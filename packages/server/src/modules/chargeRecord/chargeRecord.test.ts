@@ -450,7 +450,7 @@ describe('charging records: export', () => {
     expect(col('Start type')).toBe('Card swipe');
 
     const zh = await exportCsv(a.token, {}, 'zh');
-    expect(zh.text).toContain('费用（$）');
+    expect(zh.text).toContain('费用（元）');
     expect(zh.text).toContain('有效');
 
     // The export configuration picks and orders the columns.
@@ -507,7 +507,7 @@ describe('charging records: export', () => {
 
     const zh = await sheet('zh');
     expect(zh.head).toContain('补报结束时间');
-    expect(zh.byId.get(down.id)![zh.head.indexOf('账单调整（$）')]).toBe(-1.5);
+    expect(zh.byId.get(down.id)![zh.head.indexOf('账单调整（元）')]).toBe(-1.5);
 
     // In CSV a negative adjustment is a number, not a neutralised formula.
     const csv = await exportCsv(a.token, { id: down.id });

@@ -175,6 +175,7 @@ export function createMonitorRepo({ db }: { db: Db }) {
             lastSeenAt: chargePoint.lastSeenAt,
             connectedAt: chargePoint.connectedAt,
             firmwareVersion: chargePoint.firmwareVersion,
+            ocppVersion: chargePoint.ocppVersion,
           })
           .from(chargePoint)
           .innerJoin(station, eq(station.id, chargePoint.stationId))

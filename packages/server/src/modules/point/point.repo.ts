@@ -52,6 +52,7 @@ const columns = {
   vendor: chargePoint.vendor,
   model: chargePoint.model,
   firmwareVersion: chargePoint.firmwareVersion,
+  ocppVersion: chargePoint.ocppVersion,
   lastSeenAt: chargePoint.lastSeenAt,
   createdAt: chargePoint.createdAt,
 };
@@ -75,6 +76,7 @@ export type PointRow = {
   vendor: string | null;
   model: string | null;
   firmwareVersion: string | null;
+  ocppVersion: string | null;
   lastSeenAt: Date | null;
   createdAt: Date;
 };
@@ -112,6 +114,7 @@ export function toDto(r: PointRow, connectors: ConnectorRow[]): PointDto {
     vendor: r.vendor,
     model: r.model,
     firmwareVersion: r.firmwareVersion,
+    ocppVersion: r.ocppVersion,
     lastSeenTime: r.lastSeenAt?.toISOString() ?? null,
     createTime: r.createdAt.toISOString(),
   };

@@ -1,7 +1,21 @@
-import { trendBuckets, type RevenueTrend, type TodayStats, type TrendPeriod } from '@csms/contract';
-import { and, count, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { trendBuckets, type AssetCounts, type RevenueTrend, type TodayStats, type TrendPeriod } from '@csms/contract';
+import { and, count, gte, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargingDay, chargingDayZone, chargingTransaction as t, connector } from '../../db/schema.js';
+import {
+  card,
+  chargePoint,
+  chargeUser,
+  billLine,
+  chargingDay,
+  pointMonth,
+  chargingDayZone,
+  chargingTransaction as t,
+  connector,
+  station,
+  ledger,
+  ledgerDay,
+  settlementDay,
+} from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 
@@ -86,8 +100,69 @@ export function createStatisticsRepo({ db }: { db: Db }) {
     };
   }
 
+  /**
+   * Connector time since each station's local midnight (its own time zone): spent charging (each
+   * session's overlap with [midnight, now]) and online (each online span's overlap × the point's
+   * connectors), over the stations of the caller's scope.
+   */
+  async function connectorTime(p: Principal, now: Date) {
+    const at = ts(now);
+    const w = sql`select ${station.id} as station_id,
+        (date_trunc('day', ${at} at time zone ${station.timeZone}) at time zone ${station.timeZone}) as since
+      from ${station} where ${and(providerScope(p, station.providerId), stationScope(p, station.id)) ?? sql`true`}`;
+    const result = (await db.execute(sql`with w as (${w})
+      select
+        (select coalesce(sum(extract(epoch from (least(coalesce(x.stopped_at, ${at}), ${at}) - greatest(x.started_at, w.since)))), 0)
+           from charging_transaction x join w on w.station_id = x.station_id
+           where x.started_at < ${at} and (x.stopped_at is null or x.stopped_at > w.since)) as charging,
+        (select coalesce(sum(extract(epoch from (least(coalesce(o.ended_at, ${at}), ${at}) - greatest(o.started_at, w.since)))
+                  * (select count(*) from connector c where c.charge_point_id = o.charge_point_id)), 0)
+           from point_online_span o join charge_point cp on cp.id = o.charge_point_id join w on w.station_id = cp.station_id
+           where o.started_at < ${at} and (o.ended_at is null or o.ended_at > w.since)) as online,
+        (select count(*) from connector c join charge_point cp on cp.id = c.charge_point_id join w on w.station_id = cp.station_id) as connectors`)) as unknown as {
+      rows: { charging: string; online: string; connectors: string }[];
+    };
+    const row = result.rows[0];
+    return {
+      chargingSeconds: Math.max(0, Math.round(Number(row?.charging ?? 0))),
+      onlineSeconds: Math.max(0, Math.round(Number(row?.online ?? 0))),
+      connectorCount: Number(row?.connectors ?? 0),
+    };
+  }
+
   return {
     localDate,
+
+    /**
+     * What the caller's scope holds: stations, points by kind, connectors; charge users and cards of
+     * its providers (a station-bound user sees its stations' points, and its providers' users and cards).
+     */
+    async assets(p: Principal): Promise<AssetCounts> {
+      const stations = and(providerScope(p, station.providerId), stationScope(p, station.id)) ?? sql`true`;
+      const points = and(providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId)) ?? sql`true`;
+      const result = (await db.execute(sql`select
+          (select count(*) from ${station} where ${stations}) as stations,
+          (select count(*) from ${chargePoint} where ${points}) as points,
+          (select count(*) from ${chargePoint} where ${points} and ${chargePoint.equipmentType} = 'ac') as "acPoints",
+          (select count(*) from ${chargePoint} where ${points} and ${chargePoint.equipmentType} = 'dc') as "dcPoints",
+          (select count(*) from ${chargePoint} where ${points} and ${chargePoint.equipmentType} = 'acdc') as "acdcPoints",
+          (select count(*) from ${connector} join ${chargePoint} on ${chargePoint.id} = ${connector.chargePointId} where ${points}) as connectors,
+          (select count(*) from ${chargeUser} where ${providerScope(p, chargeUser.providerId) ?? sql`true`}) as "chargeUsers",
+          (select count(*) from ${card} where ${providerScope(p, card.providerId) ?? sql`true`}) as cards`)) as unknown as {
+        rows: Record<keyof AssetCounts, string>[];
+      };
+      const row = result.rows[0]!;
+      return {
+        stations: Number(row.stations),
+        points: Number(row.points),
+        acPoints: Number(row.acPoints),
+        dcPoints: Number(row.dcPoints),
+        acdcPoints: Number(row.acdcPoints),
+        connectors: Number(row.connectors),
+        chargeUsers: Number(row.chargeUsers),
+        cards: Number(row.cards),
+      };
+    },
 
     async today(p: Principal, now: Date, tz: string): Promise<TodayStats> {
       const start = await dayStart(now, tz);
@@ -99,31 +174,17 @@ export function createStatisticsRepo({ db }: { db: Db }) {
         })
         .from(t)
         .where(and(txScope(p), gte(t.startedAt, start), lte(t.startedAt, now)));
-      // Connector time spent charging since midnight: each session's overlap with [midnight, now].
-      const [busy] = await db
-        .select({
-          seconds: sql<string>`coalesce(sum(extract(epoch from (least(coalesce(${t.stoppedAt}, ${ts(now)}), ${ts(now)}) - greatest(${t.startedAt}, ${ts(start)})))), 0)`,
-        })
-        .from(t)
-        .where(and(txScope(p), lt(t.startedAt, now), or(isNull(t.stoppedAt), gt(t.stoppedAt, start))));
-      const [connectors] = await db
-        .select({ n: count() })
-        .from(connector)
-        .innerJoin(chargePoint, eq(chargePoint.id, connector.chargePointId))
-        .where(and(providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId)));
-      const connectorCount = connectors?.n ?? 0;
-      const elapsed = Math.max(0, (now.getTime() - start.getTime()) / 1000);
-      const chargingSeconds = Math.max(0, Math.round(Number(busy?.seconds ?? 0)));
-      const capacity = connectorCount * elapsed;
+      const { chargingSeconds, onlineSeconds, connectorCount } = await connectorTime(p, now);
       return {
         date: await localDate(now, tz),
         timeZone: tz,
         chargeCount: sums?.chargeCount ?? 0,
         energyWh: Number(sums?.energyWh ?? 0),
         incomeCents: Number(sums?.incomeCents ?? 0),
-        utilisation: capacity > 0 ? Math.min(1, chargingSeconds / capacity) : 0,
+        utilisation: onlineSeconds > 0 ? Math.min(1, chargingSeconds / onlineSeconds) : 0,
         connectorCount,
         chargingSeconds,
+        onlineSeconds,
       };
     },
 
@@ -165,18 +226,55 @@ export function createStatisticsRepo({ db }: { db: Db }) {
       return db.transaction(async (tx) => {
         const [zone] = await tx.select().from(chargingDayZone).for('update');
         if (zone?.timeZone === tz) return false;
-        await tx.execute(sql`lock table ${t} in share mode`);
+        await tx.execute(sql`lock table ${t}, ${ledger} in share mode`);
         await tx.delete(chargingDay);
+        await tx.delete(pointMonth);
+        await tx.delete(settlementDay);
+        await tx.delete(ledgerDay);
         await tx
           .insert(chargingDayZone)
           .values({ id: 1, timeZone: tz })
           .onConflictDoUpdate({ target: chargingDayZone.id, set: { timeZone: tz } });
         await tx.execute(sql`
-          insert into ${chargingDay} (provider_id, station_id, day, charge_count, energy_wh, income_cents)
-          select ${t.providerId}, ${t.stationId}, (${t.startedAt} at time zone ${tz}::text)::date, count(*), sum(${t.energyWh}),
-                 coalesce(sum(coalesce(${t.totalCents}, 0) + coalesce(${t.adjustmentCents}, 0)) filter (where ${t.billedAt} is not null), 0)
-          from ${t} where ${t.stoppedAt} is not null group by 1, 2, 3`);
+          insert into ${chargingDay} (provider_id, station_id, day, charge_count, energy_wh, income_cents, charging_seconds, starts_by_hour)
+          select r.provider_id, r.station_id, r.day, count(*), sum(r.energy_wh), coalesce(sum(r.cents) filter (where r.billed), 0),
+                 coalesce(sum(r.secs), 0),
+                 array[${sql.join(
+                   Array.from({ length: 24 }, (_, h) => sql`(count(*) filter (where r.h = ${sql.raw(String(h))}))::int`),
+                   sql`, `,
+                 )}]
+          -- The local start once per record (not once per hour of the array).
+          from (select ${t.providerId} as provider_id, ${t.stationId} as station_id, (l.at)::date as day, ${t.energyWh} as energy_wh,
+                       ${t.billedAt} is not null as billed, coalesce(${t.totalCents}, 0) + coalesce(${t.adjustmentCents}, 0) as cents,
+                       greatest(0, extract(epoch from ${t.stoppedAt} - ${t.startedAt}))::bigint as secs, extract(hour from l.at)::int as h
+                from ${t} cross join lateral (select ${t.startedAt} at time zone ${tz}::text as at) l
+                where ${t.stoppedAt} is not null) r
+          group by 1, 2, 3`);
+        await tx.execute(sql`
+          insert into ${pointMonth} (charge_point_id, month, provider_id, station_id, charge_count, energy_wh, charging_seconds)
+          select ${t.chargePointId}, date_trunc('month', ${t.startedAt} at time zone ${tz}::text)::date, ${t.providerId}, ${t.stationId},
+                 count(*), sum(${t.energyWh}), coalesce(sum(greatest(0, extract(epoch from ${t.stoppedAt} - ${t.startedAt}))::bigint), 0)
+          from ${t} where ${t.stoppedAt} is not null group by 1, 2, 3, 4`);
+        // Settled bills on their settlement day, with their discount lines (as the settlement_day trigger adds them).
+        await tx.execute(sql`
+          insert into ${settlementDay} (provider_id, station_id, day, bill_count, elec_fee_cents, service_fee_cents, reserve_fee_cents,
+                                        discount_cents, adjustment_cents, income_cents)
+          select ${t.providerId}, ${t.stationId}, (${t.billedAt} at time zone ${tz}::text)::date, count(*),
+                 coalesce(sum(${t.elecFeeCents}), 0), coalesce(sum(${t.serviceFeeCents}), 0), coalesce(sum(${t.reserveFeeCents}), 0),
+                 coalesce(sum(d.cents), 0), coalesce(sum(${t.adjustmentCents}), 0),
+                 coalesce(sum(coalesce(${t.totalCents}, 0) + coalesce(${t.adjustmentCents}, 0)), 0)
+          from ${t}
+          left join (select ${billLine.transactionId} as id, sum(${billLine.amountCents}) as cents from ${billLine}
+                     where ${billLine.priceId} is null group by 1) d on d.id = ${t.id}
+          where ${t.billedAt} is not null group by 1, 2, 3`);
+        await tx.execute(sql`
+          insert into ${ledgerDay} (provider_id, day, trade_type, entry_count, amount_cents)
+          select ${ledger.providerId}, (${ledger.createdAt} at time zone ${tz}::text)::date, ${ledger.tradeType}, count(*), sum(${ledger.amountCents})
+          from ${ledger} group by 1, 2, 3`);
         await tx.execute(sql`analyze ${chargingDay}`);
+        await tx.execute(sql`analyze ${pointMonth}`);
+        await tx.execute(sql`analyze ${settlementDay}`);
+        await tx.execute(sql`analyze ${ledgerDay}`);
         return true;
       });
     },

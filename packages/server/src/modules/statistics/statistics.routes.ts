@@ -21,6 +21,9 @@ export function statisticsRoutes({ repo, monitor, config, now = () => new Date()
     async revenueTrend({ query, ctx }) {
       return repo.revenueTrend(ctx.principal, query.period, now(), config.timeZone);
     },
+    async assets({ ctx }) {
+      return repo.assets(ctx.principal);
+    },
     async stationBoard({ ctx }) {
       const at = now();
       const [board, today, date] = await Promise.all([

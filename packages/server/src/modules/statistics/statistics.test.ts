@@ -1,11 +1,12 @@
-import { api, type RevenueTrend, type StationBoard, type TodayStats, type TrendPeriod } from '@csms/contract';
-import { and, eq } from 'drizzle-orm';
+import { api, type AssetCounts, type RevenueTrend, type StationBoard, type TodayStats, type TrendPeriod } from '@csms/contract';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargingTransaction, connector, station } from '../../db/schema.js';
+import { chargePoint, chargeUser, chargingTransaction, connector, pointOnlineSpan, settlementDay, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { createOperationStatsRepo } from './operation.repo.js';
 import { createStatisticsRepo } from './statistics.repo.js';
 
 let s: TestServer;
@@ -28,7 +29,7 @@ const principal = (providerId: number, stationIds: number[] | null = null): Prin
   stationIds,
 });
 
-async function site(providerId: number, connectors: number) {
+async function site(providerId: number, connectors: number, online = true) {
   const [st] = await db
     .insert(station)
     .values({ providerId, name: uniq('st'), country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: 'Asia/Shanghai' })
@@ -39,6 +40,8 @@ async function site(providerId: number, connectors: number) {
     .returning();
   for (let k = 1; k <= connectors; k++)
     await db.insert(connector).values({ chargePointId: cp!.id, connectorNo: k, standard: 'ac', type: 'Type2' });
+  // Online since before the days these tests look at, unless a test says otherwise.
+  if (online) await db.insert(pointOnlineSpan).values({ chargePointId: cp!.id, startedAt: new Date('2026-01-01T00:00:00Z') });
   return { providerId, stationId: st!.id, pointId: cp!.id };
 }
 
@@ -108,7 +111,7 @@ describe('dashboard statistics (hand-computed)', () => {
     const stats = await createStatisticsRepo({ db }).today(principal(a.providerId), now, tz);
     // 7000 + 2500 (so far) + 3000 Wh; only the first is billed.
     // Busy connector time: 3600 + 7200 (10:00 → now) + 1800 + 3600 (the overnight one's part after midnight) = 16200 s
-    // out of 4 connectors × 12 h = 172800 s.
+    // out of 4 connectors online × 12 h = 172800 s.
     expect(stats).toEqual({
       date: '2026-03-02',
       timeZone: tz,
@@ -118,12 +121,48 @@ describe('dashboard statistics (hand-computed)', () => {
       utilisation: 16200 / 172800,
       connectorCount: 4,
       chargingSeconds: 16200,
+      onlineSeconds: 172800,
     });
+  });
+
+  it('divides by the connector time online only: a point offline for part of the day', async () => {
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 2, false);
+    // Online from yesterday until 10:00 local, then again from 11:00: 10 h + 1 h of 2 connectors.
+    await db.insert(pointOnlineSpan).values([
+      { chargePointId: x.pointId, startedAt: new Date('2026-03-01T10:00:00Z'), endedAt: new Date('2026-03-02T02:00:00Z') },
+      { chargePointId: x.pointId, startedAt: new Date('2026-03-02T03:00:00Z') },
+    ]);
+    await tx(x, '2026-03-02T01:00:00Z', '2026-03-02T01:30:00Z', 1000, 100);
+    const stats = await createStatisticsRepo({ db }).today(principal(op.providerId), now, tz);
+    expect(stats).toMatchObject({ chargingSeconds: 1800, onlineSeconds: 2 * 11 * 3600, utilisation: 1800 / (2 * 11 * 3600) });
+  });
+
+  it('opens a span when a point comes online and closes it when it goes offline, whichever path marks it', async () => {
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 1, false);
+    const connectedAt = new Date(Date.now() - 60_000);
+    await db.update(chargePoint).set({ online: true, connectedAt }).where(eq(chargePoint.id, x.pointId));
+    // Marked online again (another node's connect): still the one span.
+    await db.update(chargePoint).set({ online: true }).where(eq(chargePoint.id, x.pointId));
+    let spans = await db.select().from(pointOnlineSpan).where(eq(pointOnlineSpan.chargePointId, x.pointId));
+    expect(spans).toEqual([expect.objectContaining({ startedAt: connectedAt, endedAt: null })]);
+    await db.update(chargePoint).set({ online: false }).where(eq(chargePoint.id, x.pointId));
+    spans = await db.select().from(pointOnlineSpan).where(eq(pointOnlineSpan.chargePointId, x.pointId));
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.endedAt!.getTime()).toBeGreaterThanOrEqual(connectedAt.getTime());
   });
 
   it('narrows to the bound stations of a station-bound user', async () => {
     const stats = await createStatisticsRepo({ db }).today(principal(a.providerId, [a2.stationId]), now, tz);
-    expect(stats).toMatchObject({ chargeCount: 1, energyWh: 3000, incomeCents: 0, connectorCount: 2, chargingSeconds: 1800 + 3600 });
+    expect(stats).toMatchObject({
+      chargeCount: 1,
+      energyWh: 3000,
+      incomeCents: 0,
+      connectorCount: 2,
+      chargingSeconds: 1800 + 3600,
+      onlineSeconds: 2 * 12 * 3600,
+    });
   });
 
   it('buckets billed income by local day, Monday week and month, oldest first, with empty buckets', async () => {
@@ -212,7 +251,8 @@ describe('day totals', () => {
     // A fixed pseudo-random walk over the writes the server makes, checked as it goes.
     let seed = 11;
     const rnd = (k: number) => (seed = (seed * 48271) % 2147483647) % k; // Park–Miller: exact in doubles
-    const at = () => new Date(now.getTime() - rnd(13 * 24 * 3600) * 1000 - 1000);
+    // Starts over the last 45 days: the day trend's 15 days, and a whole month (April) for the point month totals.
+    const at = () => new Date(now.getTime() - rnd(45 * 24 * 3600) * 1000 - 1000);
     const ids: number[] = [];
     const pick = () => ids[rnd(ids.length)]!;
     const set = (id: number, v: Partial<typeof chargingTransaction.$inferInsert>) =>
@@ -238,8 +278,31 @@ describe('day totals', () => {
       else await db.delete(chargingTransaction).where(eq(chargingTransaction.id, ids.splice(rnd(ids.length), 1)[0]!));
       if (i % 10 === 9) await trendOf(p, 'day', now, tz);
     }
-    const days = await trendOf(p, 'day', now, tz);
-    expect(days.points.reduce((sum, d) => sum + d.chargeCount, 0)).toBe(ids.length);
+    await trendOf(p, 'day', now, tz);
+    const months = await trendOf(p, 'month', now, tz);
+    expect(months.points.reduce((sum, d) => sum + d.chargeCount, 0)).toBe(ids.length);
+    // The operation statistics' connector time and start hours, and the settled bills per settlement day, likewise.
+    const ops = createOperationStatsRepo({ db, defaultZone: tz });
+    // No whole month (records only), a whole month, and whole months with days before or after them.
+    for (const [startDate, endDate] of [
+      ['2026-05-01', '2026-05-20'],
+      ['2026-04-01', '2026-04-30'],
+      ['2026-04-01', '2026-05-20'],
+      ['2026-04-09', '2026-05-31'],
+      ['2026-04-09', '2026-05-20'],
+    ]) {
+      const period = { period: 'custom', startDate, endDate } as const;
+      expect(await ops.report(p, period, now)).toEqual(await ops.reportFromRecords(p, period, now));
+    }
+    const settled = (await db.execute(sql`
+      select coalesce(sum(${settlementDay.billCount}), 0)::int as n, coalesce(sum(${settlementDay.incomeCents}), 0)::int as cents,
+             coalesce(sum(${settlementDay.adjustmentCents}), 0)::int as adj
+      from ${settlementDay} where ${settlementDay.providerId} = ${op.providerId}`)) as unknown as { rows: unknown[] };
+    const records = (await db.execute(sql`
+      select count(*)::int as n, coalesce(sum(coalesce(total_cents, 0) + coalesce(adjustment_cents, 0)), 0)::int as cents,
+             coalesce(sum(adjustment_cents), 0)::int as adj
+      from ${chargingTransaction} where provider_id = ${op.providerId} and billed_at is not null`)) as unknown as { rows: unknown[] };
+    expect(settled.rows).toEqual(records.rows);
   });
 
   it('are rebuilt once when the time zone changes, and then follow it', async () => {
@@ -283,6 +346,20 @@ describe('statistics over HTTP', () => {
     expect(todayB.data).toMatchObject({ chargeCount: 0, energyWh: 0, incomeCents: 0, utilisation: 0, connectorCount: 0 });
     const todayA = await s.call<TodayStats>('GET', api.statistics.today.path, { token: tokenA });
     expect(todayA.data.connectorCount).toBe(3);
+
+    // Assets: the provider's station, its AC point with three connectors; the other provider's are not counted.
+    const assetsA = await s.call<AssetCounts>('GET', api.statistics.assets.path, { token: tokenA });
+    expect(assetsA.data).toMatchObject({ stations: 1, points: 1, acPoints: 1, dcPoints: 0, acdcPoints: 0, connectors: 3 });
+    await db.insert(chargeUser).values({ providerId: a.providerId, account: uniq('u'), userType: 'card' });
+    expect((await s.call<AssetCounts>('GET', api.statistics.assets.path, { token: tokenA })).data.chargeUsers).toBe(
+      assetsA.data.chargeUsers + 1,
+    );
+    expect((await s.call<AssetCounts>('GET', api.statistics.assets.path, { token: tokenB })).data).toMatchObject({
+      stations: 0,
+      points: 0,
+      connectors: 0,
+      chargeUsers: 0,
+    });
 
     const bad = await s.call('GET', `${api.statistics.revenueTrend.path}?period=year`, { token: tokenA, lang: 'zh' });
     expect(bad.code).toBe(400);

@@ -25,6 +25,7 @@ export const dashboardWidgets: DashboardWidget[] = [
     span: 8,
     permi: ['user:chargeUser:list'],
   },
+  { key: 'assets', component: lazy(() => import('../../features/statistics/assets-widget')), span: 24 },
   // Live monitoring: connectors by status, open faults, and the 24-hour power trend.
   { key: 'statusCounts', component: lazy(() => import('../../features/monitor/widgets/counts-widget')), span: 24 },
   { key: 'powerTrend', component: lazy(() => import('../../features/monitor/widgets/power-widget')), span: 14 },

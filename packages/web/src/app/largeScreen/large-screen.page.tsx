@@ -152,7 +152,7 @@ function PowerCurve() {
     () => ({
       animation: false,
       grid: { left: 50, right: 16, top: 16, bottom: 28 },
-      tooltip: { trigger: 'axis', valueFormatter: (v) => `${formatKw(Number(v))} kW` },
+      tooltip: { trigger: 'axis', valueFormatter: (v) => t('largeScreen.unit.kwValue', { value: formatKw(Number(v)) }) },
       xAxis: { type: 'time', axisLabel: { color: token.colorTextSecondary, formatter: (v: number) => dayjs(v).format('HH:mm') } },
       yAxis: {
         type: 'value',
@@ -170,7 +170,7 @@ function PowerCurve() {
         },
       ],
     }),
-    [data, token],
+    [data, token, t],
   );
   return (
     <Suspense fallback={null}>
@@ -228,11 +228,11 @@ export default function LargeScreenPage() {
   const figures = todayQuery.data;
 
   const kpis = [
-    { key: 'power', value: formatKw(powerNow), unit: 'kW' },
-    { key: 'energy', value: formatKwh(figures?.energyWh ?? 0), unit: 'kWh' },
+    { key: 'power', value: formatKw(powerNow), unit: t('largeScreen.unit.kw') },
+    { key: 'energy', value: formatKwh(figures?.energyWh ?? 0), unit: t('largeScreen.unit.kwh') },
     { key: 'income', value: formatMoney(figures?.incomeCents ?? 0) },
     { key: 'count', value: String(figures?.chargeCount ?? 0) },
-    { key: 'utilisation', value: formatPercent(figures?.utilisation ?? 0), unit: '%' },
+    { key: 'utilisation', value: formatPercent(figures?.utilisation ?? 0), unit: t('largeScreen.unit.percent') },
   ];
 
   return (

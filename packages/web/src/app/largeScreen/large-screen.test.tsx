@@ -4,6 +4,7 @@ import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeEvents } from '../../shared/events';
 import { mockFetch, polyfillDom, rawKeys, renderWithProviders, signInAdmin } from '../../shared/resource/test-kit';
+import { clusterIndex, clusterState, isCluster } from './board-clusters';
 import { fitScale, ranking, stationState } from './board-state';
 import LargeScreenPage from './large-screen.page';
 
@@ -53,6 +54,24 @@ const station = (id: number, name: string, x: Partial<BoardStation>): BoardStati
 });
 
 describe('the large screen', () => {
+  it('clusters near stations at a low zoom, never hiding a fault, and splits them when zoomed in', () => {
+    const near = [
+      station(1, 'A', { available: 2 }),
+      station(2, 'B', { faulted: 1, powerW: 7000 }),
+      station(3, 'C', { charging: 1, powerW: 11_000 }),
+    ];
+    const far = station(4, 'D', { charging: 1, longitude: 2.35, latitude: 48.85 });
+    const index = clusterIndex([...near, far]);
+    const world: [number, number, number, number] = [-180, -85, 180, 85];
+    const low = index.getClusters(world, 4);
+    expect(low).toHaveLength(2);
+    const cluster = low.find(isCluster)!;
+    expect(cluster.properties).toMatchObject({ stations: 3, powerW: 18_000, charging: 1, connectors: 6 });
+    expect(clusterState(cluster.properties)).toBe('faulted');
+    expect(index.getClusters(world, 16).filter((f) => !isCluster(f))).toHaveLength(4);
+    expect(index.getClusterExpansionZoom(cluster.properties.cluster_id)).toBeGreaterThan(4);
+  });
+
   it('ranks, colours and scales as the wall needs', () => {
     expect(stationState({ faulted: 1, charging: 1, available: 1 })).toBe('faulted');
     expect(stationState({ faulted: 0, charging: 1, available: 1 })).toBe('charging');

@@ -65,6 +65,15 @@ export const screens: ScreenDef[] = [
   { path: '/workOrder/maintainManage', component: lazyScreen(() => import('../../features/workOrder/maintenance-records.page')) },
   // Spare parts (issue 17 item 4): the parts catalogue and the apply orders of work orders.
   { path: '/workOrder/sparePartsManage', component: lazyScreen(() => import('../../features/material/spare-parts.page')) },
+  // Statistics (issue 20 items 3, 4): operation figures under operations, money under finance.
+  {
+    path: '/operateManagement/operateStatistics',
+    component: lazyScreen(() => import('../../features/statistics/operate-statistics.page')),
+  },
+  {
+    path: '/financialManagement/financialStatistics',
+    component: lazyScreen(() => import('../../features/statistics/financial-statistics.page')),
+  },
   // Operations (issue 19): membership levels and members.
   { path: '/operateManagement/membershipManage', component: lazyScreen(() => import('../../features/operations/membership.page')) },
   { path: '/operateManagement/activityManage', component: lazyScreen(() => import('../../features/operations/activity.page')) },

@@ -20,6 +20,7 @@ const point: PointState = {
   lastSeenAt: null,
   connectedAt: null,
   firmwareVersion: null,
+  ocppVersion: '1.6',
   connectors: [
     {
       connectorNo: 1,

@@ -30,6 +30,7 @@ export function pointStateResource(open: (r: ActionRequest) => void) {
       { key: 'name', width: 130, ellipsis: true },
       { key: 'stationName', width: 130, ellipsis: true },
       { key: 'online', width: 90, render: (v) => <OnlineTag online={v === true} /> },
+      { key: 'ocppVersion', width: 100 },
       { key: 'status', width: 110, render: (v) => <StatusTag status={v as PointState['status']} /> },
       {
         key: 'connectors',

@@ -70,6 +70,7 @@ export const pointResourceWith = (actions: PointActions = {}) =>
       { key: 'vendor', width: 120, defaultHidden: true },
       { key: 'model', width: 120, defaultHidden: true },
       { key: 'firmwareVersion', width: 130, defaultHidden: true },
+      { key: 'ocppVersion', width: 110 },
       { key: 'lastSeenTime', kind: 'datetime', width: 170, sorter: true, defaultHidden: true },
       { key: 'createTime', kind: 'datetime', width: 170, sorter: true, defaultHidden: true },
     ],

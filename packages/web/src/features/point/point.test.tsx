@@ -49,6 +49,7 @@ const row: PointDto = {
   vendor: null,
   model: null,
   firmwareVersion: null,
+  ocppVersion: '2.0.1',
   lastSeenTime: null,
   createTime: '2025-01-02T03:04:05Z',
 };
@@ -109,6 +110,8 @@ describe('charge points list', () => {
       'Offline',
       'To be placed',
       '60',
+      'OCPP version',
+      '2.0.1',
     ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
@@ -124,7 +127,18 @@ describe('charge points list', () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     view = renderWithProviders(<ResourcePage resource={pointResource} />);
     await screen.findByText('ACME-0001');
-    for (const label of ['充电桩编号', '充电桩名称', '所属场站', '枪口', '额定功率（kW）', '空闲', '离线', '待安置']) {
+    for (const label of [
+      '充电桩编号',
+      '充电桩名称',
+      '所属场站',
+      '枪口',
+      '额定功率（kW）',
+      '空闲',
+      '离线',
+      '待安置',
+      'OCPP 版本',
+      '2.0.1',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
     expect(rawKeys(view.container.textContent ?? '')).toEqual([]);

@@ -5,6 +5,7 @@ import { Card, Col, Row, Statistic, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { formatKwh, formatMoney, formatPercent } from '../../shared/format/units';
+import { DrillLink } from '../../shared/resource/DrillLink';
 
 /** Dashboard: today's energy, income, charge count and connector utilisation, in the caller's scope. */
 export default function TodayWidget() {
@@ -14,11 +15,18 @@ export default function TodayWidget() {
     queryFn: ({ signal }) => call(api.statistics.today, {}, { signal, silent: true }),
     refetchInterval: 60_000,
   });
+  // Today's figures open today's records (days of the same zone); utilisation the sessions charging now.
+  const today = data ? { startTime: data.date, endTime: data.date } : {};
+  const records = { to: '/historyRecord/chargeRecord', query: today, permi: 'record:charge:list' };
   const items = [
-    { key: 'energy', value: formatKwh(data?.energyWh ?? 0) },
-    { key: 'income', value: formatMoney(data?.incomeCents ?? 0) },
-    { key: 'count', value: String(data?.chargeCount ?? 0) },
-    { key: 'utilisation', value: formatPercent(data?.utilisation ?? 0) },
+    { key: 'energy', value: formatKwh(data?.energyWh ?? 0), drill: records },
+    { key: 'income', value: formatMoney(data?.incomeCents ?? 0), drill: records },
+    { key: 'count', value: String(data?.chargeCount ?? 0), drill: records },
+    {
+      key: 'utilisation',
+      value: formatPercent(data?.utilisation ?? 0),
+      drill: { to: '/realTimeMonitor/charging', query: {}, permi: 'monitor:charging:list' },
+    },
   ];
   return (
     <Card
@@ -33,7 +41,9 @@ export default function TodayWidget() {
       <Row gutter={[16, 16]}>
         {items.map((i) => (
           <Col key={i.key} xs={12} md={6}>
-            <Statistic title={t(`statistics.today.${i.key}`)} value={i.value} loading={isLoading} data-testid={`today-${i.key}`} />
+            <DrillLink {...i.drill} testId={`drill-today-${i.key}`}>
+              <Statistic title={t(`statistics.today.${i.key}`)} value={i.value} loading={isLoading} data-testid={`today-${i.key}`} />
+            </DrillLink>
           </Col>
         ))}
       </Row>

@@ -31,6 +31,8 @@ export interface FormFieldsProps {
 export function FormFields({ resource, text, state, span }: FormFieldsProps) {
   const { form, ctx, schema, bodyOf } = state;
   const mode = ctx.mode;
+  // Fields shown by another field's value (`visible`) appear and go as it changes.
+  Form.useWatch([], { form, preserve: true });
   const messageOf = (key: string) => fieldMessage(schema, text.lang, resource.name, key, bodyOf(form.getFieldsValue(true) as Values));
   return (
     <Form form={form} name={`${resource.name}-form`} layout="vertical" preserve={false}>

@@ -9,7 +9,7 @@ export default function CountsWidget() {
   useMonitorLive();
   return (
     <Card title={t('monitor.widgets.counts')}>
-      <StatusCountsBar bordered={false} />
+      <StatusCountsBar bordered={false} drill />
     </Card>
   );
 }

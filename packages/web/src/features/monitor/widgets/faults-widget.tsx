@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../shared/api/client';
 import { DictTag } from '../../../shared/dict/DictTag';
 import { formatDateTime } from '../../../shared/resource/cells';
+import { DrillLink } from '../../../shared/resource/DrillLink';
 import { useMonitorLive } from '../live';
 
 const FAULTS = 8;
@@ -18,7 +19,14 @@ export default function FaultsWidget() {
     queryFn: ({ signal }) => call(api.monitor.faults, { query: { limit: FAULTS } }, { signal, silent: true }),
   });
   return (
-    <Card title={t('monitor.widgets.faults')}>
+    <Card
+      title={t('monitor.widgets.faults')}
+      extra={
+        <DrillLink to="/historyRecord/alarmRecord" query={{ state: 'open' }} permi="record:alarm:list" testId="drill-faults" plain>
+          {t('monitor.widgets.allFaults')}
+        </DrillLink>
+      }
+    >
       {!isLoading && (data ?? []).length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.widgets.noFaults')} />
       ) : (

@@ -5,8 +5,9 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../shared/api/client';
-import { AreaChart } from '../../../shared/charts/AreaChart';
+import { TrendChart } from '../../../shared/charts/TrendChart';
 import { formatKw } from '../../../shared/format/units';
+import { DrillLink } from '../../../shared/resource/DrillLink';
 
 type Bucket = (typeof powerBucketMinutes)[number];
 
@@ -37,12 +38,17 @@ export default function PowerWidget() {
       <Space size={16} style={{ marginBottom: 8 }}>
         <Typography.Text type="secondary">{t('monitor.widgets.now', { value: formatKw(last) })}</Typography.Text>
         <Typography.Text type="secondary">{t('monitor.widgets.peak', { value: formatKw(peak) })}</Typography.Text>
+        <DrillLink to="/realTimeMonitor/charging" permi="monitor:charging:list" testId="drill-power" plain>
+          {t('monitor.widgets.chargingNow')}
+        </DrillLink>
       </Space>
-      <AreaChart
+      <TrendChart
         points={points}
         label={t('monitor.widgets.power')}
         formatX={(x) => dayjs(x).format('HH:mm')}
         formatY={(y) => formatKw(y)}
+        time
+        yStep={10}
       />
     </Card>
   );

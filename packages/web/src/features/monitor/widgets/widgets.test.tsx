@@ -31,9 +31,9 @@ describe('dashboard widgets', () => {
     renderWithProviders(<PowerWidget />);
     expect(await screen.findByText('Now 22.00 kW')).toBeTruthy();
     expect(screen.getByText('Peak 22.00 kW')).toBeTruthy();
-    expect(screen.getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(24);
+    expect(screen.getByTestId('chart-line').getAttribute('data-points')).toBe('24');
     fireEvent.click(screen.getByText('15 minutes'));
-    await waitFor(() => expect(screen.getByTestId('chart-line').getAttribute('d')?.match(/[ML]/g)).toHaveLength(96));
+    await waitFor(() => expect(screen.getByTestId('chart-line').getAttribute('data-points')).toBe('96'));
     expect(fetch.mock.calls.map(([u]) => new URL(String(u), 'http://x').searchParams.get('bucketMinutes'))).toEqual(['60', '15']);
   });
 
@@ -76,6 +76,7 @@ describe('dashboard widgets', () => {
     // The error code in words, as the alarm records show it.
     expect(await screen.findByText('Ground failure')).toBeTruthy();
     expect(screen.getByText('Serious')).toBeTruthy();
+    expect(screen.getByTestId('drill-faults').getAttribute('href')).toBe('/historyRecord/alarmRecord?state=open');
   });
 
   it('shows connectors by status', async () => {
@@ -88,5 +89,8 @@ describe('dashboard widgets', () => {
     expect(await screen.findByText('Connector status')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('count-connected').textContent).toContain('7'));
     expect(screen.getByTestId('count-fault').textContent).toBe('Fault1');
+    // Each count opens the point status list filtered to it.
+    expect(screen.getByTestId('drill-count-fault').getAttribute('href')).toBe('/realTimeMonitor/chargePoint?status=faulted');
+    expect(screen.getByTestId('drill-count-offline').getAttribute('href')).toBe('/realTimeMonitor/chargePoint?online=false');
   });
 });

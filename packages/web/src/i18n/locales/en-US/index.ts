@@ -34,6 +34,7 @@ import operations from './operations';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
 import largeScreen from './largeScreen';
+import statsReport from './statsReport';
 
 export const enUS: UiCatalogue = {
   common,
@@ -77,4 +78,5 @@ export const enUS: UiCatalogue = {
   ...maintenance,
   ...maintainRecords,
   largeScreen,
+  ...statsReport,
 };

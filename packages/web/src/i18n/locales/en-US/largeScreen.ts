@@ -14,6 +14,12 @@ const largeScreen: UiCatalogue['largeScreen'] = {
     count: 'Charges today',
     utilisation: 'Utilisation today',
   },
+  unit: {
+    kw: 'kW',
+    kwh: 'kWh',
+    percent: '%',
+    kwValue: '{{value}} kW',
+  },
   status: 'Connectors by status',
   ranking: "Today's income by station",
   powerCurve: 'Power over 24 hours (kW)',
@@ -26,6 +32,8 @@ const largeScreen: UiCatalogue['largeScreen'] = {
     offline: 'Offline',
   },
   tooltip: 'Charging on {{charging}} of {{connectors}} connectors · {{power}} kW · income today {{income}}',
+  cluster: '{{count}} stations',
+  clusterFigures: 'Charging on {{charging}} of {{connectors}} connectors · {{power}} kW',
   truncated: 'Only the first {{count}} stations are shown',
 };
 

@@ -82,6 +82,8 @@ const monitor: UiCatalogue['monitor'] = {
     powerAxis: 'Power (kW)',
     peak: 'Peak {value} kW',
     now: 'Now {value} kW',
+    allFaults: 'All open faults',
+    chargingNow: 'Sessions charging now',
   },
 };
 export default monitor;

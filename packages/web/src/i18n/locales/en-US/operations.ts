@@ -41,6 +41,10 @@ const voucher: UiCatalogue['voucher'] = {
   revoke: 'Revoke',
   revokeTitle: 'Revoke voucher',
   revoked: 'Voucher revoked',
+  choose: 'Use for a session',
+  chooseTitle: 'Use the voucher for a session',
+  chooseHint: 'The number of an unsettled charging record of the voucher’s holder: its settlement uses this voucher when it applies',
+  chosen: 'Voucher chosen for the session',
 };
 
 const activity: UiCatalogue['activity'] = {
@@ -58,6 +62,9 @@ const activity: UiCatalogue['activity'] = {
   end: 'End',
   endConfirm: 'End “{name}” now? Sessions ending afterwards get no discount from it.',
   ended: 'Activity ended',
+  bonusTerms: 'Recharge {min} or more: {bonus} bonus',
+  grantTerms: '“{template}” to {to}',
+  bonusHint: 'Credited to the same card or mobile account, as a recharge record of its own',
 };
 
 export default { memberLevel, member, voucherTemplate, voucher, activity };

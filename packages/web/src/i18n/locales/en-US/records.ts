@@ -55,7 +55,16 @@ const records: Strings<typeof zh> = {
       income: 'Income today ($)',
       count: 'Charges today',
       utilisation: 'Connector utilisation (%)',
-      hint: 'Days in {tz}; a charge counts on the day it started',
+      hint: "Days in {tz}; a charge counts on the day it started. Utilisation: connector time charging ÷ connector time online, since each station's local midnight",
+    },
+    assets: {
+      title: 'Assets',
+      stations: 'Stations',
+      points: 'Charge points',
+      kinds: 'AC {ac} · DC {dc} · AC/DC {acdc}',
+      connectors: 'Connectors',
+      chargeUsers: 'Charge users',
+      cards: 'Cards',
     },
     trend: {
       title: 'Revenue trend',

@@ -33,6 +33,7 @@ import operations from './operations';
 import maintenance from './maintenance';
 import maintainRecords from './maintainRecords';
 import largeScreen from './largeScreen';
+import statsReport from './statsReport';
 
 /** Console copy in Chinese. Each area adds one file here; en-US must mirror it key for key. */
 export const zhCN = {
@@ -77,6 +78,7 @@ export const zhCN = {
   ...maintenance,
   ...maintainRecords,
   largeScreen,
+  ...statsReport,
 };
 
 export type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -12,6 +12,12 @@ const largeScreen = {
     count: '今日充电次数',
     utilisation: '今日利用率',
   },
+  unit: {
+    kw: 'kW',
+    kwh: 'kWh',
+    percent: '%',
+    kwValue: '{{value}} kW',
+  },
   status: '枪状态',
   ranking: '今日场站收入排行',
   powerCurve: '24 小时功率曲线（kW）',
@@ -24,6 +30,8 @@ const largeScreen = {
     offline: '离线',
   },
   tooltip: '充电中 {{charging}}/{{connectors}} 枪 · {{power}} kW · 今日收入 {{income}}',
+  cluster: '{{count}} 个站点',
+  clusterFigures: '充电中 {{charging}}/{{connectors}} 枪 · {{power}} kW',
   truncated: '仅显示前 {{count}} 个场站',
 };
 

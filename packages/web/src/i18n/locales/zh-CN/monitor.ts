@@ -79,5 +79,7 @@ export default {
     powerAxis: '功率（kW）',
     peak: '峰值 {value} kW',
     now: '当前 {value} kW',
+    allFaults: '全部未恢复故障',
+    chargingNow: '正在充电的会话',
   },
 };

@@ -40,6 +40,10 @@ const voucher = {
   revoke: '作废',
   revokeTitle: '作废优惠券',
   revoked: '优惠券已作废',
+  choose: '指定用于充电',
+  chooseTitle: '指定该优惠券用于某次充电',
+  chooseHint: '输入该券持有人一条未结算充电记录的交易号：结算时若适用即使用此券',
+  chosen: '已指定该次充电使用此券',
 };
 
 const activity = {
@@ -57,6 +61,9 @@ const activity = {
   end: '结束',
   endConfirm: '确认提前结束活动“{name}”吗？此后结束的充电不再享受该优惠。',
   ended: '活动已结束',
+  bonusTerms: '充值满 {min} 送 {bonus}',
+  grantTerms: '“{template}”发放给{to}',
+  bonusHint: '赠送到同一张卡或手机账户，在充值记录中单独成行',
 };
 
 export default { memberLevel, member, voucherTemplate, voucher, activity };

@@ -1,0 +1,175 @@
+/* global window -- the addInitScript callback runs in the browser */
+// Large-screen endurance benchmark (issue 20 item 2: "it runs for days; heap measured after many
+// hours of simulated events stays flat"). Starts the built server on loopback with the demo fleet,
+// adds a fast fleet of its own (meter values every second, sessions of seconds, frequent faults: a
+// day's events of a network many times the demo's in minutes), opens /largeScreen in headless
+// Chromium at 1920 × 1080 and, once a minute, forces a full garbage collection in the page (CDP
+// HeapProfiler.collectGarbage) and reads the JavaScript heap, the DOM node count and the event
+// listeners. Prints the table and whether the heap stayed flat: the floor (lowest sample) of the last
+// third within 5 % (or 1 MB) of the first third's, after the first sample's warm-up.
+//
+//   npm run bench:board                      # 10 minutes, 40 fast chargers
+//   npm run bench:board -- --minutes 60 --chargers 100
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { runFleet } from '../packages/simulator/dist/index.js';
+import { ensureBuilt, ensureInstalled } from '../scripts/lib.mjs';
+import { startBuiltServer } from './built-server.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    chargers: { type: 'string', default: '40' },
+    'no-build': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (opts.help) {
+  console.log('npm run bench:board -- [--minutes N (default 10)] [--chargers N (default 40, at most 500)] [--no-build]');
+  process.exit(0);
+}
+const MINUTES = Math.max(2, Math.min(24 * 60, Number(opts.minutes) || 10));
+const CHARGERS = Math.max(1, Math.min(500, Number(opts.chargers) || 40));
+
+async function call(base, token, method, route, body) {
+  const res = await fetch(`${base}/prod-api${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (json.code !== 200) throw new Error(`${method} ${route}: ${json.code} ${json.msg}`);
+  return json.data;
+}
+
+/** A station of the super provider near the demo's, with `count` two-connector AC points; their serials and keys. */
+async function fastPoints(base, token, count) {
+  const station = await call(base, token, 'POST', '/web/station/add', {
+    stationName: 'Bench board station',
+    providerId: 1,
+    country: 'CN',
+    address: 'Bench road 1',
+    longitude: 121.6,
+    latitude: 31.1,
+  });
+  const keys = new Map();
+  for (let i = 1; i <= count; i++) {
+    const serialNumber = `BOARD-${String(i).padStart(4, '0')}`;
+    const point = await call(base, token, 'POST', '/web/point/add', {
+      serialNumber,
+      pointName: `Board ${i}`,
+      equipmentType: 'ac',
+      ratedPowerW: 22_000,
+      stationId: station.id,
+      connectors: [1, 2].map((connectorNo) => ({ connectorNo, standard: 'ac', type: 'Type2' })),
+    });
+    keys.set(serialNumber, point.ocppKey);
+  }
+  return keys;
+}
+
+const mb = (n) => (n / 1024 / 1024).toFixed(1);
+
+async function main() {
+  if (!opts['no-build']) {
+    ensureInstalled();
+    ensureBuilt();
+  }
+  const server = await startBuiltServer({ tag: 'board', env: { CSMS_DEMO: 'true' } });
+  let fleet;
+  let browser;
+  const cleanup = async () => {
+    await fleet?.stop().catch(() => {});
+    await browser?.close().catch(() => {});
+    server.stop();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));
+  try {
+    const { token } = await call(server.base, '', 'POST', '/web/login', { username: 'admin', password: 'admin123', code: '', uuid: '' });
+    const keys = await fastPoints(server.base, token, CHARGERS);
+    const serials = [...keys.keys()];
+    fleet = runFleet({
+      url: `ws://127.0.0.1:${server.port}/ocpp`,
+      count: serials.length,
+      serial: (i) => serials[i - 1],
+      keys: (serial) => keys.get(serial),
+      scenario: 'demo',
+      connectors: 2,
+      point: { powerW: 22_000, meterValueSampleInterval: 1, clockAlignedDataInterval: 0 },
+      demo: { initialChargingShare: 0.6, idleS: [2, 8], sessionS: [10, 40], faultChance: 0.2, faultS: [3, 15] },
+    });
+
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    // The token for the API calls; its HttpOnly cookie for the event stream, as a sign-in sets both.
+    await context.addCookies([
+      { name: 'language', value: 'zh-CN', url: server.base },
+      { name: 'Admin-Token', value: token, url: server.base, httpOnly: true },
+    ]);
+    await context.addInitScript((t) => window.localStorage.setItem('Admin-Token', t), token);
+    const page = await context.newPage();
+    page.on('crash', () => console.error('the page crashed'));
+    browser.on('disconnected', () => console.error('the browser went away'));
+    // Board reads: every read of the station board is one redraw of the map, the ranking and the figures.
+    let reads = 0;
+    page.on('request', (req) => {
+      if (req.url().includes('/web/statistics/stationBoard')) reads++;
+    });
+    await page.goto(`${server.base}/largeScreen`);
+    await page.getByTestId('board-map').waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('Performance.enable');
+
+    const rows = [];
+    const started = Date.now();
+    console.error(`large screen open; ${CHARGERS} fast chargers (+ the demo's); sampling once a minute for ${MINUTES} minutes`);
+    for (let minute = 0; minute <= MINUTES; minute++) {
+      const due = started + minute * 60_000;
+      while (Date.now() < due) await new Promise((r) => setTimeout(r, Math.min(1000, due - Date.now())));
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      const metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+      const stats = fleet.stats();
+      rows.push({
+        minute,
+        heap: usedSize,
+        nodes: metrics.Nodes,
+        listeners: metrics.JSEventListeners,
+        reads,
+        calls: stats.replies,
+      });
+      console.error(`  ${minute} min: heap ${mb(usedSize)} MB, ${metrics.Nodes} nodes, ${reads} board reads`);
+    }
+
+    console.log(`\nLarge screen endurance (${MINUTES} min, ${CHARGERS} fast chargers + demo fleet, heap after a forced full GC)\n`);
+    console.log('| minute | JS heap (MB) | DOM nodes | JS event listeners | board reads so far | charger calls answered so far |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.minute} | ${mb(r.heap)} | ${r.nodes} | ${r.listeners} | ${r.reads} | ${r.calls} |`);
+    // The first sample is the warm-up (lazy chunks, the outlines, the first caches). The heap rises and
+    // falls with what the board shows (more open faults, more rows); a leak raises its floor: compare
+    // the lowest sample of the first third with the lowest of the last.
+    const steady = rows.slice(1);
+    const third = Math.max(1, Math.floor(steady.length / 3));
+    const floor = (xs) => Math.min(...xs.map((r) => r.heap));
+    const first = floor(steady.slice(0, third));
+    const last = floor(steady.slice(-third));
+    const grew = last - first;
+    const flat = grew <= Math.max(0.05 * first, 1024 * 1024);
+    console.log(
+      `\nheap floor: first third ${mb(first)} MB, last third ${mb(last)} MB (${grew >= 0 ? '+' : ''}${mb(grew)} MB) over ${
+        rows.at(-1).reads
+      } board reads and ${rows.at(-1).calls} charger calls: ${flat ? 'flat: met' : 'growing: not met'}`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import type { Strings } from './strings.js';
+import type { statisticsZh } from './statistics.js';
+
+export const statisticsEn: Strings<typeof statisticsZh> = {
+  fields: {
+    operateStatistics: {
+      period: 'Period',
+      date: 'Date',
+      startDate: 'Start date',
+      endDate: 'End date',
+      providerId: 'Provider',
+      stationId: 'Station',
+      pointId: 'Charge point',
+      name: 'Name',
+      stationName: 'Station',
+      chargeCount: 'Sessions',
+      energyWh: 'Energy (kWh)',
+      chargingSeconds: 'Charging time (h:mm:ss)',
+      utilisation: 'Utilisation (%)',
+      idleSeconds: 'Idle time (h:mm:ss)',
+      averageSeconds: 'Average session (h:mm:ss)',
+      faultCount: 'Faults',
+      faultRate: 'Fault rate (%)',
+    },
+    financialStatistics: {
+      period: 'Period',
+      date: 'Date',
+      startDate: 'Start date',
+      endDate: 'End date',
+      providerId: 'Provider',
+      stationId: 'Station',
+      groupBy: 'Group by',
+      name: 'Name',
+      billCount: 'Bills settled',
+      elecFeeCents: 'Electricity fees ($)',
+      serviceFeeCents: 'Service fees ($)',
+      reserveFeeCents: 'Reservation fees ($)',
+      discountCents: 'Discounts ($)',
+      adjustmentCents: 'Bill corrections ($)',
+      incomeCents: 'Income ($)',
+      rechargeCents: 'Recharges ($)',
+      refundCents: 'Refunds ($)',
+      transferCents: 'Corporate transfers ($)',
+      invoicedCents: 'Invoiced ($)',
+      outstandingCents: 'Balances at period end ($)',
+    },
+  },
+  enums: {
+    statsPeriod: { day: 'Day', week: 'Week', month: 'Month', custom: 'Custom' },
+    financialGroup: { provider: 'By provider', station: 'By station' },
+  },
+  exportSource: { operateStatistics: 'Operation statistics', financialStatistics: 'Financial statistics' },
+  operation: {},
+  errors: {},
+  validation: {
+    statsRange: '{field}: choose a start and an end date, the end not before the start, at most 366 days apart',
+  },
+};

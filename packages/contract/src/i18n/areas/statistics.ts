@@ -1,0 +1,58 @@
+import type { AreaVocabulary } from './strings.js';
+
+/** Operation and financial statistics (issue 20): the figures' names with their units, as tables and exports show them. */
+export const statisticsZh = {
+  fields: {
+    operateStatistics: {
+      period: '统计周期',
+      date: '日期',
+      startDate: '开始日期',
+      endDate: '结束日期',
+      providerId: '运营商',
+      stationId: '站点',
+      pointId: '充电桩',
+      name: '名称',
+      stationName: '所属站点',
+      chargeCount: '充电次数',
+      energyWh: '充电量（kWh）',
+      chargingSeconds: '充电时长（时:分:秒）',
+      utilisation: '利用率（%）',
+      idleSeconds: '空闲时长（时:分:秒）',
+      averageSeconds: '平均充电时长（时:分:秒）',
+      faultCount: '故障次数',
+      faultRate: '故障率（%）',
+    },
+    financialStatistics: {
+      period: '统计周期',
+      date: '日期',
+      startDate: '开始日期',
+      endDate: '结束日期',
+      providerId: '运营商',
+      stationId: '站点',
+      groupBy: '分组',
+      name: '名称',
+      billCount: '结算笔数',
+      elecFeeCents: '电费（元）',
+      serviceFeeCents: '服务费（元）',
+      reserveFeeCents: '预约费（元）',
+      discountCents: '优惠（元）',
+      adjustmentCents: '账单更正（元）',
+      incomeCents: '实收（元）',
+      rechargeCents: '充值（元）',
+      refundCents: '退款（元）',
+      transferCents: '对公转账（元）',
+      invoicedCents: '已开票（元）',
+      outstandingCents: '期末账户余额（元）',
+    },
+  },
+  enums: {
+    statsPeriod: { day: '日', week: '周', month: '月', custom: '自定义' },
+    financialGroup: { provider: '按运营商', station: '按站点' },
+  },
+  exportSource: { operateStatistics: '运营统计', financialStatistics: '财务统计' },
+  operation: {},
+  errors: {},
+  validation: {
+    statsRange: '{field}：请选择开始和结束日期，结束不早于开始，最多 366 天',
+  },
+} satisfies AreaVocabulary;

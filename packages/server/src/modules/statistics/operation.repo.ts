@@ -1,0 +1,299 @@
+import type { OperationFigures, OperationRow, OperationStats, OperationStatsFilter } from '@csms/contract';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import {
+  alarm,
+  chargePoint,
+  chargingDay,
+  chargingDayZone,
+  chargingTransaction as t,
+  connector,
+  pointMonth,
+  station,
+} from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { notFound } from '../../http/errors.js';
+import { canSeeProvider, providerScope, stationScope } from '../../lib/scope.js';
+import { daysOf, periodDays, wholeMonths } from './period.js';
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const RANKED = 5;
+
+interface Use {
+  n: number;
+  wh: number;
+  secs: number;
+}
+interface Tally extends Use {
+  connectors: number;
+  points: number;
+  faults: number;
+  faultyPoints: number;
+}
+const empty = (): Tally => ({ n: 0, wh: 0, secs: 0, connectors: 0, points: 0, faults: 0, faultyPoints: 0 });
+
+/** A tally's figures over `elapsed` seconds of the period (its part up to now). */
+export function figuresOf(x: Tally, elapsed: number): OperationFigures {
+  const online = x.connectors * elapsed;
+  const secs = Math.round(x.secs);
+  return {
+    chargeCount: x.n,
+    energyWh: x.wh,
+    chargingSeconds: secs,
+    onlineSeconds: online,
+    idleSeconds: Math.max(0, online - secs),
+    utilisation: online > 0 ? Math.min(1, secs / online) : 0,
+    averageSeconds: x.n > 0 ? Math.round(secs / x.n) : 0,
+    averageEnergyWh: x.n > 0 ? Math.round(x.wh / x.n) : 0,
+    faultCount: x.faults,
+    faultyPoints: x.faultyPoints,
+    pointCount: x.points,
+    connectorCount: x.connectors,
+    faultRate: x.points > 0 ? x.faultyPoints / x.points : 0,
+  };
+}
+
+/**
+ * Operation statistics (issue 20 item 3). Days are cut in the zone of the scope: the station's where a
+ * station or a point is chosen (or the user is bound to one station), else `CSMS_TIME_ZONE`. Finished
+ * sessions of stations come from the day totals (`charging_day`, kept by triggers) when they are cut in
+ * that zone, else from the records; the points' ranking takes the period's whole months from the point
+ * month totals (`point_month`) and the days around them from the records, and a point's own figures come
+ * from its records (they are few). Running sessions are read live.
+ */
+export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZone: string }) {
+  const all = async <T>(q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+
+  /** The caller's scope narrowed to the filter's provider, station or point; null when any is not visible. */
+  async function scopeOf(p: Principal, f: OperationStatsFilter) {
+    if (f.providerId !== undefined && !canSeeProvider(p, f.providerId)) return null;
+    let stationId = f.stationId;
+    if (f.pointId !== undefined) {
+      const [pt] = await db
+        .select({ stationId: chargePoint.stationId })
+        .from(chargePoint)
+        .where(and(eq(chargePoint.id, f.pointId), providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId)));
+      if (!pt || (stationId !== undefined && stationId !== pt.stationId)) return null;
+      stationId = pt.stationId;
+    }
+    let timeZone = defaultZone;
+    const zoneStation = stationId ?? (p.stationIds?.length === 1 ? p.stationIds[0] : undefined);
+    if (zoneStation !== undefined) {
+      const [st] = await db
+        .select({ timeZone: station.timeZone, providerId: station.providerId })
+        .from(station)
+        .where(and(eq(station.id, zoneStation), providerScope(p, station.providerId), stationScope(p, station.id)));
+      if (!st) return null;
+      if (f.providerId !== undefined && stationId !== undefined && st.providerId !== f.providerId) return null;
+      timeZone = st.timeZone ?? defaultZone;
+    }
+    // Never empty (a super provider's user with no filter has no condition at all).
+    const where = (providerCol: PgColumn, stationCol: PgColumn, pointCol?: PgColumn): SQL =>
+      and(
+        providerScope(p, providerCol),
+        stationScope(p, stationCol),
+        f.providerId !== undefined ? eq(providerCol, f.providerId) : undefined,
+        stationId !== undefined ? eq(stationCol, stationId) : undefined,
+        pointCol && f.pointId !== undefined ? eq(pointCol, f.pointId) : undefined,
+      ) ?? sql`true`;
+    return { stationId, pointId: f.pointId, timeZone, where };
+  }
+
+  async function report(p: Principal, f: OperationStatsFilter, now: Date, fromRecords = false): Promise<OperationStats> {
+    const scope = await scopeOf(p, f);
+    if (!scope) throw notFound();
+    const { timeZone: tz, where } = scope;
+    const [today] = await all<{ v: string }>(sql`select to_char(${ts(now)} at time zone ${tz}::text, 'YYYY-MM-DD') as v`);
+    const { startDate, endDate } = periodDays(f, today!.v);
+    const months = wholeMonths(startDate, endDate) ?? { from: startDate, to: startDate };
+    const [bounds] = await all<{ a: string; b: string; mf: string; mt: string; zone: string | null }>(
+      sql`select (${startDate}::date::timestamp at time zone ${tz}::text) as a, ((${endDate}::date + 1)::timestamp at time zone ${tz}::text) as b,
+                 (${months.from}::date::timestamp at time zone ${tz}::text) as mf, (${months.to}::date::timestamp at time zone ${tz}::text) as mt,
+                 (select ${chargingDayZone.timeZone} from ${chargingDayZone} where ${chargingDayZone.id} = 1) as zone`,
+    );
+    const from = new Date(bounds!.a);
+    const to = new Date(bounds!.b);
+    const until = to < now ? to : now;
+    const elapsed = Math.max(0, (until.getTime() - from.getTime()) / 1000);
+    const totalsCutHere = !fromRecords && scope.pointId === undefined && bounds!.zone === tz;
+    // The points' finished sessions of the period's whole months from their month totals, when those are cut here.
+    const monthsCutHere = totalsCutHere && months.from < months.to;
+    const monthFrom = new Date(bounds!.mf);
+    const monthTo = new Date(bounds!.mt);
+    const earlier = (a: Date, b: Date) => (a < b ? a : b);
+
+    const recordsIn = and(
+      where(t.providerId, t.stationId, t.chargePointId),
+      sql`${t.startedAt} >= ${ts(from)}`,
+      sql`${t.startedAt} < ${ts(until)}`,
+    );
+    const localStart = sql`(${t.startedAt} at time zone ${tz}::text)`;
+    const seconds = sql`greatest(0, extract(epoch from coalesce(${t.stoppedAt}, ${ts(now)}) - ${t.startedAt}))`;
+    const stationDays = (cond: SQL | undefined) =>
+      sql`select ${t.stationId} as station, to_char(${localStart}::date, 'YYYY-MM-DD') as day, count(*)::int as n,
+                 coalesce(sum(${t.energyWh}), 0)::float8 as wh, coalesce(sum(${seconds}), 0)::float8 as secs
+          from ${t} where ${cond} group by 1, 2`;
+    const heatOfRecords = (cond: SQL | undefined) =>
+      sql`select extract(isodow from ${localStart})::int as dow, extract(hour from ${localStart})::int as h, count(*)::int as n
+          from ${t} where ${cond} group by 1, 2`;
+    const running = and(recordsIn, sql`${t.stoppedAt} is null`);
+    const recordsBetween = (a: Date, b: Date) =>
+      and(where(t.providerId, t.stationId, t.chargePointId), sql`${t.startedAt} >= ${ts(a)}`, sql`${t.startedAt} < ${ts(b)}`);
+    const pointsOfRecords = (cond: SQL | undefined) =>
+      sql`select ${t.chargePointId} as point, count(*)::int as n, coalesce(sum(${t.energyWh}), 0)::float8 as wh,
+                 coalesce(sum(${seconds}), 0)::float8 as secs
+          from ${t} where ${cond} group by 1`;
+
+    const hours = Array.from({ length: 24 }, (_, h) => sql`coalesce(sum(${chargingDay.startsByHour}[${sql.raw(String(h + 1))}]), 0)::int`);
+    const [dayRows, heatRows, heatTotals, pointUse, inventory, stations, faults] = await Promise.all([
+      // Summed in the database once per station and once per day (a year is ≈ 110,000 station days).
+      all<{ station: number | null; day: string | null; n: number; wh: number; secs: number }>(
+        sql`select station, day, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
+            from (${
+              totalsCutHere
+                ? sql`select ${chargingDay.stationId} as station, to_char(${chargingDay.day}, 'YYYY-MM-DD') as day, ${chargingDay.chargeCount} as n,
+                             ${chargingDay.energyWh}::float8 as wh, ${chargingDay.chargingSeconds}::float8 as secs
+                      from ${chargingDay}
+                      where ${and(where(chargingDay.providerId, chargingDay.stationId), sql`${chargingDay.day} between ${startDate}::date and ${endDate}::date`)}
+                      union all ${stationDays(running)}`
+                : stationDays(recordsIn)
+            }) u
+            group by grouping sets ((station), (day))`,
+      ),
+      all<{ dow: number; h: number; n: number }>(heatOfRecords(totalsCutHere ? running : recordsIn)),
+      totalsCutHere
+        ? all<Record<string, number>>(
+            sql`select extract(isodow from ${chargingDay.day})::int as dow, ${sql.join(
+              hours.map((h, i) => sql`${h} as ${sql.identifier(`h${i}`)}`),
+              sql`, `,
+            )}
+                from ${chargingDay}
+                where ${and(where(chargingDay.providerId, chargingDay.stationId), sql`${chargingDay.day} between ${startDate}::date and ${endDate}::date`)}
+                group by 1`,
+          )
+        : Promise.resolve([]),
+      all<{ point: number; n: number; wh: number; secs: number }>(
+        monthsCutHere
+          ? // Whole months from the month totals; the days before and after them, and the sessions still running in them, from the records.
+            sql`select point, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
+                from (select ${pointMonth.chargePointId} as point, ${pointMonth.chargeCount} as n, ${pointMonth.energyWh}::float8 as wh,
+                             ${pointMonth.chargingSeconds}::float8 as secs
+                      from ${pointMonth}
+                      where ${and(
+                        where(pointMonth.providerId, pointMonth.stationId, pointMonth.chargePointId),
+                        sql`${pointMonth.month} >= ${months.from}::date and ${pointMonth.month} < ${months.to}::date`,
+                      )}
+                      union all ${pointsOfRecords(recordsBetween(from, earlier(monthFrom, until)))}
+                      union all ${pointsOfRecords(recordsBetween(monthTo, until))}
+                      union all ${pointsOfRecords(and(recordsBetween(monthFrom, earlier(monthTo, until)), sql`${t.stoppedAt} is null`))}) u
+                group by 1`
+          : pointsOfRecords(recordsIn),
+      ),
+      all<{ point: number; station: number; name: string; serial: string; connectors: number }>(
+        sql`select ${chargePoint.id} as point, ${chargePoint.stationId} as station, ${chargePoint.name} as name,
+                   ${chargePoint.serialNumber} as serial, count(${connector.id})::int as connectors
+            from ${chargePoint} left join ${connector} on ${connector.chargePointId} = ${chargePoint.id}
+            where ${where(chargePoint.providerId, chargePoint.stationId, chargePoint.id)} group by 1`,
+      ),
+      all<{ id: number; name: string }>(
+        sql`select ${station.id} as id, ${station.name} as name from ${station} where ${where(station.providerId, station.id)} order by ${station.name}`,
+      ),
+      all<{ point: number; n: number }>(
+        sql`select ${alarm.chargePointId} as point, count(*)::int as n from ${alarm}
+            where ${and(where(alarm.providerId, alarm.stationId, alarm.chargePointId), sql`${alarm.occurredAt} >= ${ts(from)}`, sql`${alarm.occurredAt} < ${ts(until)}`)}
+            group by 1`,
+      ),
+    ]);
+
+    const stationName = new Map(stations.map((s) => [s.id, s.name]));
+    const faultsOf = new Map(faults.map((x) => [x.point, x.n]));
+    const useOf = new Map(pointUse.map((x) => [x.point, x]));
+    const add = (x: Tally, u: Use) => {
+      x.n += Number(u.n);
+      x.wh += Number(u.wh);
+      x.secs += Number(u.secs);
+    };
+
+    // Points: their use, connectors and faults; stations: their connectors, points and faults from their points.
+    const pointTally = new Map<number, Tally & { station: number; name: string }>();
+    const stationTally = new Map<number, Tally>(stations.map((s) => [s.id, empty()]));
+    const totals = empty();
+    for (const pt of inventory) {
+      const x = { ...empty(), station: pt.station, name: pt.name || pt.serial };
+      const u = useOf.get(pt.point);
+      if (u) add(x, u);
+      x.connectors = pt.connectors;
+      x.points = 1;
+      x.faults = faultsOf.get(pt.point) ?? 0;
+      x.faultyPoints = x.faults > 0 ? 1 : 0;
+      pointTally.set(pt.point, x);
+      const st = stationTally.get(pt.station);
+      for (const target of st ? [st, totals] : [totals]) {
+        target.connectors += x.connectors;
+        target.points += 1;
+        target.faults += x.faults;
+        target.faultyPoints += x.faultyPoints;
+      }
+    }
+    // Sessions per station and day (the day totals, or the records), and the series over the period's days.
+    const byDay = new Map(daysOf(startDate, endDate).map((d) => [d, empty()]));
+    for (const r of dayRows) {
+      if (r.day === null) {
+        const st = stationTally.get(r.station!);
+        if (st) add(st, r);
+        add(totals, r);
+      } else {
+        const d = byDay.get(r.day);
+        if (d) add(d, r);
+      }
+    }
+
+    const heatmap = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+    for (const r of heatRows) heatmap[r.dow - 1]![r.h]! += Number(r.n);
+    for (const r of heatTotals) for (let h = 0; h < 24; h++) heatmap[Number(r.dow) - 1]![h]! += Number(r[`h${h}`] ?? 0);
+
+    const stationRows: OperationRow[] = stations.map((s) => ({
+      id: s.id,
+      name: s.name,
+      stationName: s.name,
+      ...figuresOf(stationTally.get(s.id)!, elapsed),
+    }));
+    const pointRows: OperationRow[] = [...pointTally].map(([id, x]) => ({
+      id,
+      name: x.name,
+      stationName: stationName.get(x.station) ?? '',
+      ...figuresOf(x, elapsed),
+    }));
+    const byEnergy = (a: OperationRow, b: OperationRow) => b.energyWh - a.energyWh || b.chargeCount - a.chargeCount || a.id - b.id;
+    const ranked = (rows: OperationRow[]) => {
+      const sorted = [...rows].sort(byEnergy);
+      return { top: sorted.slice(0, RANKED), bottom: sorted.slice(-RANKED).reverse() };
+    };
+    const rs = ranked(stationRows);
+    const rp = ranked(pointRows);
+    const rowKind = scope.stationId !== undefined ? 'point' : 'station';
+    return {
+      timeZone: tz,
+      startDate,
+      endDate,
+      totals: figuresOf(totals, elapsed),
+      series: [...byDay].map(([date, d]) => ({ date, chargeCount: d.n, energyWh: d.wh, chargingSeconds: Math.round(d.secs) })),
+      heatmap,
+      rowKind,
+      rows: rowKind === 'point' ? pointRows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id) : stationRows,
+      topStations: rs.top,
+      bottomStations: rs.bottom,
+      topPoints: rp.top,
+      bottomPoints: rp.bottom,
+    };
+  }
+
+  return {
+    report,
+    /** The same report from the records alone, whatever the day totals hold (what they must equal). */
+    reportFromRecords: (p: Principal, f: OperationStatsFilter, now: Date) => report(p, f, now, true),
+  };
+}
+
+export type OperationStatsRepo = ReturnType<typeof createOperationStatsRepo>;

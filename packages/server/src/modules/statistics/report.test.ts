@@ -1,0 +1,378 @@
+import { api, type ActivityDto, type FinancialStats, type OperationStats } from '@csms/contract';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator } from '../../../test/fixtures.js';
+import { startServer, type TestServer } from '../../../test/harness.js';
+import type { Db } from '../../db/client.js';
+import { alarm, billLine, card, chargePoint, chargeUser, chargingTransaction, connector, invoice, station } from '../../db/schema.js';
+import type { Principal } from '../../http/context.js';
+import { createBilling } from '../billing/settle.js';
+import { createLedger } from '../cards/ledger.js';
+import { createDiscounts } from '../operations/discounts.js';
+import { createMembership } from '../operations/membership.js';
+import { pricedSite, uniq } from '../operations/ops-fixtures.js';
+import { createOperationStatsRepo } from './operation.repo.js';
+import { periodDays, wholeMonths } from './period.js';
+
+let s: TestServer;
+let db: Db;
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+});
+afterAll(() => s.close());
+
+const TZ = 'Asia/Shanghai';
+const principal = (providerId: number): Principal => ({
+  sessionId: 0,
+  userId: 0,
+  username: 'test',
+  providerId,
+  providerType: 'common',
+  roleId: 0,
+  roleKey: 'test',
+  roleEnabled: true,
+  permissions: [],
+  rolePaths: [],
+  providerIds: [providerId],
+  stationIds: null,
+});
+
+async function site(providerId: number, name: string, connectors: number) {
+  const [st] = await db
+    .insert(station)
+    .values({ providerId, name, country: 'CN', address: 'x', longitude: 121, latitude: 31, timeZone: TZ })
+    .returning();
+  const [cp] = await db
+    .insert(chargePoint)
+    .values({ providerId, stationId: st!.id, serialNumber: uniq('SN'), name: `${name}-p`, equipmentType: 'ac', ratedPowerW: 7000 })
+    .returning();
+  for (let k = 1; k <= connectors; k++)
+    await db.insert(connector).values({ chargePointId: cp!.id, connectorNo: k, standard: 'ac', type: 'Type2' });
+  return { providerId, stationId: st!.id, pointId: cp!.id };
+}
+type Site = Awaited<ReturnType<typeof site>>;
+
+async function session(x: Site, startedAt: string, stoppedAt: string, energyWh: number, connectorNo = 1) {
+  await db.insert(chargingTransaction).values({
+    providerId: x.providerId,
+    stationId: x.stationId,
+    chargePointId: x.pointId,
+    connectorNo,
+    idTag: 'T',
+    startType: 'card',
+    authStatus: 'Accepted',
+    meterStartWh: 0,
+    startedAt: new Date(startedAt),
+    stoppedAt: new Date(stoppedAt),
+    meterStopWh: energyWh,
+    energyWh,
+  });
+}
+
+describe('periods', () => {
+  it('cuts a day, its Monday-to-Sunday week, its month, or the custom range', () => {
+    expect(periodDays({ period: 'day' }, '2026-03-04')).toEqual({ startDate: '2026-03-04', endDate: '2026-03-04' });
+    expect(periodDays({ period: 'week', date: '2026-03-01' }, 'x')).toEqual({ startDate: '2026-02-23', endDate: '2026-03-01' });
+    expect(periodDays({ period: 'month', date: '2024-02-10' }, 'x')).toEqual({ startDate: '2024-02-01', endDate: '2024-02-29' });
+    expect(periodDays({ period: 'custom', startDate: '2026-01-30', endDate: '2026-02-02' }, 'x')).toEqual({
+      startDate: '2026-01-30',
+      endDate: '2026-02-02',
+    });
+  });
+
+  it('finds the whole months inside a range (the point month totals cover them; the records the days around)', () => {
+    expect(wholeMonths('2026-03-01', '2026-03-31')).toEqual({ from: '2026-03-01', to: '2026-04-01' });
+    expect(wholeMonths('2025-11-25', '2026-11-25')).toEqual({ from: '2025-12-01', to: '2026-11-01' });
+    expect(wholeMonths('2024-01-31', '2024-02-29')).toEqual({ from: '2024-02-01', to: '2024-03-01' });
+    expect(wholeMonths('2026-12-01', '2026-12-31')).toEqual({ from: '2026-12-01', to: '2027-01-01' });
+    expect(wholeMonths('2026-03-02', '2026-03-31')).toBeNull();
+    expect(wholeMonths('2026-03-01', '2026-03-30')).toBeNull();
+    expect(wholeMonths('2026-03-15', '2026-04-14')).toBeNull();
+  });
+});
+
+describe('operation statistics (hand-computed)', () => {
+  // Sunday 1 and Monday 2 March 2026 in Shanghai; the clock is past them, so both days count whole.
+  const now = new Date('2026-03-10T00:00:00Z');
+  const period = { period: 'custom', startDate: '2026-03-01', endDate: '2026-03-02' } as const;
+  let op: Awaited<ReturnType<typeof createOperator>>;
+  let a: Site;
+  let b: Site;
+  let token: string;
+
+  beforeAll(async () => {
+    op = await createOperator(db, {
+      permissions: ['operate:operateStatistics:list', 'operate:operateStatistics:export'],
+      rolePaths: ['/operateManagement', '/operateManagement/operateStatistics'],
+    });
+    token = await s.login(op.user.username, op.user.password);
+    a = await site(op.providerId, 'Alpha', 2);
+    b = await site(op.providerId, 'Bravo', 1);
+    await session(a, '2026-03-01T01:00:00Z', '2026-03-01T02:00:00Z', 5000); // Sun 09:00, 1 h
+    await session(a, '2026-03-02T02:30:00Z', '2026-03-02T03:00:00Z', 2000, 2); // Mon 10:30, 30 min
+    await session(b, '2026-03-01T16:30:00Z', '2026-03-01T17:30:00Z', 3000); // Mon 00:30, 1 h
+    await session(b, '2026-02-28T15:00:00Z', '2026-02-28T16:00:00Z', 9999); // Sat 23:00: the day before
+    const fault = { providerId: op.providerId, stationId: a.stationId, chargePointId: a.pointId, connectorNo: 1, level: 'common' as const };
+    await db.insert(alarm).values([
+      { ...fault, status: 'Faulted', errorCode: 'GroundFailure', occurredAt: new Date('2026-03-01T05:00:00Z') },
+      { ...fault, status: 'Faulted', errorCode: 'GroundFailure', occurredAt: new Date('2026-03-05T05:00:00Z') },
+    ]);
+    // Another provider's session in the same hours counts for nobody here.
+    const other = await createOperator(db);
+    await session(await site(other.providerId, 'Other', 1), '2026-03-01T01:00:00Z', '2026-03-01T02:00:00Z', 7000);
+  });
+
+  it('adds up sessions, energy, time, utilisation, faults and the heat map of the scope, the day totals equal to the records', async () => {
+    const repo = createOperationStatsRepo({ db, defaultZone: TZ });
+    const r = await repo.report(principal(op.providerId), period, now);
+    expect(r).toEqual(await repo.reportFromRecords(principal(op.providerId), period, now));
+    const online = 3 * 2 * 86_400; // 3 connectors over two whole days
+    expect(r.totals).toEqual({
+      chargeCount: 3,
+      energyWh: 10_000,
+      chargingSeconds: 9000,
+      onlineSeconds: online,
+      idleSeconds: online - 9000,
+      utilisation: 9000 / online,
+      averageSeconds: 3000,
+      averageEnergyWh: 3333,
+      faultCount: 1,
+      faultyPoints: 1,
+      pointCount: 2,
+      connectorCount: 3,
+      faultRate: 0.5,
+    });
+    expect(r.series).toEqual([
+      { date: '2026-03-01', chargeCount: 1, energyWh: 5000, chargingSeconds: 3600 },
+      { date: '2026-03-02', chargeCount: 2, energyWh: 5000, chargingSeconds: 5400 },
+    ]);
+    const starts = r.heatmap.flatMap((row, d) => row.flatMap((n, h) => (n ? [[d, h, n]] : [])));
+    expect(starts).toEqual([
+      [0, 0, 1], // Monday 00:30
+      [0, 10, 1], // Monday 10:30
+      [6, 9, 1], // Sunday 09:00
+    ]);
+    expect(r.rowKind).toBe('station');
+    expect(r.rows.map((x) => [x.name, x.chargeCount, x.energyWh, x.faultCount])).toEqual([
+      ['Alpha', 2, 7000, 1],
+      ['Bravo', 1, 3000, 0],
+    ]);
+    expect(r.rows[0]!.utilisation).toBe(5400 / (2 * 2 * 86_400));
+    expect(r.topStations.map((x) => x.name)).toEqual(['Alpha', 'Bravo']);
+    expect(r.bottomStations.map((x) => x.name)).toEqual(['Bravo', 'Alpha']);
+    expect(r.topPoints.map((x) => [x.name, x.stationName])).toEqual([
+      ['Alpha-p', 'Alpha'],
+      ['Bravo-p', 'Bravo'],
+    ]);
+  });
+
+  it("narrows to a station (its points) or a point, in the station's zone", async () => {
+    const repo = createOperationStatsRepo({ db, defaultZone: 'UTC' });
+    const one = await repo.report(principal(op.providerId), { ...period, stationId: b.stationId }, now);
+    expect(one.timeZone).toBe(TZ);
+    expect(one.rowKind).toBe('point');
+    expect(one.rows.map((x) => [x.name, x.chargeCount])).toEqual([['Bravo-p', 1]]);
+    expect(one.totals).toMatchObject({ chargeCount: 1, energyWh: 3000, connectorCount: 1, onlineSeconds: 2 * 86_400 });
+    const point = await repo.report(principal(op.providerId), { ...period, pointId: a.pointId }, now);
+    expect(point.totals).toMatchObject({ chargeCount: 2, energyWh: 7000, chargingSeconds: 5400, faultCount: 1, faultRate: 1 });
+  });
+
+  it("answers over HTTP within the caller's provider only, refuses a bad range naming the field, and exports the table", async () => {
+    const q = `period=custom&startDate=2026-03-01&endDate=2026-03-02`;
+    const mine = await s.call<OperationStats>('GET', `${api.operateStatistics.get.path}?${q}`, { token });
+    expect(mine.code, mine.msg).toBe(200);
+    expect(mine.data.totals.chargeCount).toBe(3);
+    // A super provider's user with no filter at all sees every provider's stations.
+    const admin = await s.login();
+    const everyone = await s.call<OperationStats>('GET', `${api.operateStatistics.get.path}?${q}`, { token: admin });
+    expect(everyone.code, everyone.msg).toBe(200);
+    expect(everyone.data.totals.chargeCount).toBeGreaterThanOrEqual(4);
+    for (const groupBy of ['provider', 'station']) {
+      const money = await s.call<FinancialStats>('GET', `${api.financialStatistics.get.path}?${q}&groupBy=${groupBy}`, { token: admin });
+      expect(money.code, money.msg).toBe(200);
+    }
+    const [foreign] = await db.select({ id: station.id }).from(station).where(eq(station.name, 'Other'));
+    const other = await s.call('GET', `${api.operateStatistics.get.path}?${q}&stationId=${foreign!.id}`, { token });
+    expect(other.code).toBe(404);
+    for (const [lang, word] of [
+      ['en', 'End date'],
+      ['zh', '结束日期'],
+    ] as const) {
+      const bad = await s.call<unknown>('GET', `${api.operateStatistics.get.path}?period=custom&startDate=2026-03-01`, { token, lang });
+      expect(bad.code).toBe(400);
+      expect(bad.msg).toContain(word);
+    }
+    const tooLong = await s.call('GET', `${api.operateStatistics.get.path}?period=custom&startDate=2025-01-01&endDate=2026-03-01`, {
+      token,
+    });
+    expect(tooLong.code).toBe(400);
+
+    const res = await fetch(`${s.url}/prod-api${api.operateStatistics.export.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-language': 'en' },
+      body: JSON.stringify({ ...period, format: 'csv' }),
+    });
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toContain('Energy (kWh)');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 4))).toEqual([
+      ['Alpha', 'Alpha', '2', '7'],
+      ['Bravo', 'Bravo', '1', '3'],
+    ]);
+  });
+});
+
+describe('financial statistics reconcile with the bills and the ledger', () => {
+  it('income is the bills of the records settled in the period; balances at its end are the ledger', async () => {
+    const op = await createOperator(db, {
+      permissions: ['finance:financialStatistics:list', 'operate:activity:add', 'operate:activity:activate'],
+      rolePaths: [
+        '/financialManagement',
+        '/financialManagement/financialStatistics',
+        '/operateManagement',
+        '/operateManagement/activityManage',
+      ],
+    });
+    const token = await s.login(op.user.username, op.user.password);
+    // An activity of the operations: 20 % off the service fee, a discount line on each bill.
+    const added = await s.call<ActivityDto>('POST', api.activity.add.path, {
+      token,
+      body: {
+        providerId: op.providerId,
+        name: uniq('A'),
+        type: 'serviceDiscount',
+        startTime: '2026-01-01T00:00:00Z',
+        endTime: '2027-06-01T00:00:00Z',
+        discountKind: 'percent',
+        discountValue: 20,
+      },
+    });
+    expect(added.code, added.msg).toBe(200);
+    expect((await s.call('POST', api.activity.activate.path, { token, body: { id: added.data.id } })).code).toBe(200);
+    const x = await pricedSite(db, op.providerId);
+    const ledger = createLedger({ db });
+    const billing = createBilling({ db, ledger, hooks: createDiscounts({ membership: createMembership({ db }) }) });
+    // Accounts funded through the ledger only, so that their balances are the ledger's.
+    const funded = async (cents: number) => {
+      const c = await x.newCard(0);
+      await ledger.post({ account: { kind: 'card', cardId: c.card.id }, tradeType: 'recharge', amountCents: cents, source: 'console' });
+      return c;
+    };
+    const c1 = await funded(10_000);
+    const c2 = await funded(5_000);
+    await ledger.post({ account: { kind: 'card', cardId: c2.card.id }, tradeType: 'refund', amountCents: -1_000, source: 'console' });
+    await ledger.post({
+      account: { kind: 'mobile', chargeUserId: c1.user.id },
+      tradeType: 'transfer',
+      amountCents: 2_500,
+      source: 'transfer',
+    });
+    const ids: number[] = [];
+    for (const [c, day] of [
+      [c1, '2026-03-01'],
+      [c1, '2026-03-02'],
+      [c2, '2026-03-03'],
+    ] as const) {
+      const t = await x.session(c.card.id, day);
+      expect((await billing.settle(t.id)).kind).toBe('billed');
+      ids.push(t.id);
+    }
+    // The last one was settled yesterday: it belongs to yesterday's period, not today's.
+    await db
+      .update(chargingTransaction)
+      .set({ billedAt: sql`${chargingTransaction.billedAt} - interval '1 day'` })
+      .where(eq(chargingTransaction.id, ids[2]!));
+    await db.insert(invoice).values({
+      providerId: op.providerId,
+      chargeUserId: c1.user.id,
+      amountCents: 700,
+      principalType: 'person',
+      name: 'n',
+      recipientName: 'r',
+      mobile: '13800000000',
+      email: 'a@b.cn',
+      notifyType: 'mail',
+      status: 'issued',
+      finishedAt: new Date(),
+    });
+
+    const get = async (query: string) => {
+      const r = await s.call<FinancialStats>('GET', `${api.financialStatistics.get.path}?${query}`, { token });
+      expect(r.code, r.msg).toBe(200);
+      return r.data;
+    };
+    const today = await get('period=day');
+    // The sum of the bills of the records settled today, from the records themselves.
+    const [bills] = await db
+      .select({
+        n: sql<number>`count(*)::int`,
+        elec: sql<number>`sum(${chargingTransaction.elecFeeCents})::int`,
+        service: sql<number>`sum(${chargingTransaction.serviceFeeCents})::int`,
+        income: sql<number>`sum(${chargingTransaction.totalCents} + coalesce(${chargingTransaction.adjustmentCents}, 0))::int`,
+      })
+      .from(chargingTransaction)
+      .where(
+        and(
+          eq(chargingTransaction.providerId, op.providerId),
+          isNotNull(chargingTransaction.billedAt),
+          sql`(${chargingTransaction.billedAt} at time zone ${TZ})::date = ${today.startDate}::date`,
+        ),
+      );
+    expect(bills!.n).toBe(2);
+    const [lines] = await db
+      .select({ v: sql<number>`sum(${billLine.amountCents})::int` })
+      .from(billLine)
+      .where(and(isNull(billLine.priceId), sql`${billLine.transactionId} in (${ids[0]!}, ${ids[1]!})`));
+    expect(lines!.v).toBeLessThan(0);
+    expect(today.totals).toMatchObject({
+      billCount: bills!.n,
+      elecFeeCents: bills!.elec,
+      serviceFeeCents: bills!.service,
+      discountCents: lines!.v,
+      incomeCents: bills!.income,
+      rechargeCents: 15_000,
+      refundCents: -1_000,
+      transferCents: 2_500,
+      invoicedCents: 700,
+    });
+    expect(today.totals.incomeCents).toBe(
+      today.totals.elecFeeCents + today.totals.serviceFeeCents + today.totals.reserveFeeCents + today.totals.discountCents,
+    );
+    // Balances at the period's end: what the cards and mobile accounts hold now, every change being in the ledger.
+    const [cards] = await db
+      .select({ v: sql<number>`coalesce(sum(${card.balanceCents}), 0)::int` })
+      .from(card)
+      .where(eq(card.providerId, op.providerId));
+    const [mobiles] = await db
+      .select({ v: sql<number>`coalesce(sum(${chargeUser.mobileBalanceCents}), 0)::int` })
+      .from(chargeUser)
+      .where(eq(chargeUser.providerId, op.providerId));
+    expect(today.totals.outstandingCents).toBe(cards!.v + mobiles!.v);
+    const [charged] = await db
+      .select({ v: sql<number>`sum(${chargingTransaction.totalCents})::int` })
+      .from(chargingTransaction)
+      .where(eq(chargingTransaction.providerId, op.providerId));
+    expect(today.totals.outstandingCents).toBe(15_000 - 1_000 + 2_500 - charged!.v);
+
+    const [yesterday] = await db
+      .select({ d: sql<string>`to_char((now() at time zone ${TZ})::date - 1, 'YYYY-MM-DD')` })
+      .from(card)
+      .limit(1);
+    const before = await get(`period=day&date=${yesterday!.d}`);
+    const [last] = await db
+      .select({ v: chargingTransaction.totalCents })
+      .from(chargingTransaction)
+      .where(eq(chargingTransaction.id, ids[2]!));
+    expect(before.totals).toMatchObject({ billCount: 1, incomeCents: last!.v, rechargeCents: 0 });
+    const byStation = await get(`period=day&groupBy=station&stationId=${x.stationId}`);
+    expect(byStation.rows.map((r) => [r.id, r.incomeCents, r.rechargeCents])).toEqual([[x.stationId, bills!.income, null]]);
+    // Nothing of another provider: its provider id is not visible (404), and its bills are not in these sums.
+    const stranger = await createOperator(db);
+    expect((await s.call('GET', `${api.financialStatistics.get.path}?providerId=${stranger.providerId}`, { token })).code).toBe(404);
+    const unsettled = await db
+      .select({ id: chargingTransaction.id })
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.providerId, op.providerId), isNull(chargingTransaction.billedAt)));
+    expect(unsettled).toEqual([]);
+  });
+});

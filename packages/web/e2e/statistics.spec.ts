@@ -1,0 +1,158 @@
+import { expect, test, type Page } from '@playwright/test';
+import { api, connectCharger, expectNoRawKeys, ok, signIn, tr, watchConsole } from './fixtures';
+
+/**
+ * Operation and financial statistics (issue 20 items 3, 4): a charger's session today over OCPP, then both
+ * screens show it for its station, change period, and export their tables. One language: the screens are
+ * the same in both (their texts are checked in both by the component tests and the screens walk).
+ */
+const locale = 'en-US' as const;
+const t = (key: string, params?: Record<string, string | number>) => tr(locale, key, params);
+const slots = Array.from({ length: 48 }, () => 'flat');
+
+/** A priced station with one point and a funded card, and one finished, billed session started an hour ago. */
+async function seed(page: Page, tag: string) {
+  const info = await ok(api<{ providerId: number }>(page, 'POST', '/web/info', {}));
+  const station = await ok(
+    api<{ id: number }>(page, 'POST', '/web/station/add', {
+      stationName: `E2E stats ${tag}`,
+      providerId: info.providerId,
+      country: 'CN',
+      address: `${tag} Stats Road`,
+      longitude: 121.47,
+      latitude: 31.23,
+      timeZone: 'Asia/Shanghai',
+    }),
+  );
+  await ok(
+    api(page, 'POST', '/web/price/add', {
+      stationId: station.id,
+      effectiveFrom: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      confirmPast: true,
+      ...Object.fromEntries(
+        ['sharp', 'peak', 'flat', 'valley'].flatMap((k) => [
+          [`${k}Elec`, 10000],
+          [`${k}Service`, 4000],
+        ]),
+      ),
+      reserveFeeCents: 0,
+      slots,
+    }),
+  );
+  const serial = `E2E-STAT-${tag}`;
+  const point = await ok(
+    api<{ id: number; ocppKey: string }>(page, 'POST', '/web/point/add', {
+      serialNumber: serial,
+      pointName: `Bay ${tag}`,
+      equipmentType: 'ac',
+      ratedPowerW: 7000,
+      stationId: station.id,
+      connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
+    }),
+  );
+  const uid = `ST${tag}`
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+    .slice(0, 20);
+  await ok(
+    api(page, 'POST', '/web/card/add', {
+      cardNumber: `NO-${tag}`,
+      physicalId: uid,
+      providerId: info.providerId,
+      expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+      prepaidCents: 50_000,
+      email: 'driver@example.test',
+    }),
+  );
+  const cp = await connectCharger(serial, point.ocppKey);
+  try {
+    await cp.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'Stats' });
+    const startAt = Date.now() - 60 * 60_000;
+    const start = await cp.call('StartTransaction', {
+      connectorId: 1,
+      idTag: uid,
+      meterStart: 10_000,
+      timestamp: new Date(startAt).toISOString(),
+    });
+    let wh = 10_000;
+    for (let k = 1; k <= 5; k++) {
+      wh += 1_400;
+      await cp.call('MeterValues', {
+        connectorId: 1,
+        transactionId: start.transactionId,
+        meterValue: [
+          {
+            timestamp: new Date(startAt + k * 360_000).toISOString(),
+            sampledValue: [{ value: String(wh), measurand: 'Energy.Active.Import.Register', unit: 'Wh' }],
+          },
+        ],
+      });
+    }
+    await cp.call('StopTransaction', {
+      transactionId: start.transactionId,
+      idTag: uid,
+      meterStop: 17_000,
+      timestamp: new Date(startAt + 30 * 60_000).toISOString(),
+      reason: 'EVDisconnected',
+    });
+  } finally {
+    cp.close();
+  }
+  return { stationId: station.id };
+}
+
+test("operation and financial statistics: a station's session today, another period, the export", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = watchConsole(page);
+  await signIn(page, locale);
+  const { stationId } = await seed(page, Date.now().toString(36));
+
+  // Operation statistics of the station today: the session, 7 kWh.
+  await page.goto(`/operateManagement/operateStatistics?period=day&stationId=${stationId}`);
+  await expect(page.getByTestId('stat-sessions')).toContainText('1');
+  await expect(page.getByTestId('stat-energy')).toContainText('7.000');
+  await expect(page.getByTestId('stats-zone')).toContainText('Asia/Shanghai');
+  await expect(page.getByTestId('chart-heatmap').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('stats-table').locator('.ant-table-row')).toHaveCount(1);
+  await expect(page.getByText(t('operateStatistics.topPoints'))).toBeVisible();
+  await expectNoRawKeys(page);
+
+  // This month instead: the URL keeps the period, the figures still hold the session.
+  await page.getByTestId('stats-period').getByText(t('enums.statsPeriod.month')).click();
+  await expect(page).toHaveURL(/period=month/);
+  const month = await ok(
+    api<{ startDate: string; totals: { chargeCount: number } }>(
+      page,
+      'GET',
+      `/web/statistics/operation?period=month&stationId=${stationId}`,
+    ),
+  );
+  await expect(page.getByTestId('stats-zone')).toContainText(month.startDate);
+  await expect(page.getByTestId('stat-sessions')).toContainText(String(month.totals.chargeCount));
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('stats-export').click();
+  expect((await download).suggestedFilename()).toMatch(/^operateStatistics_.*\.xlsx$/);
+
+  // Financial statistics by station: the session's bill is today's income.
+  await page.goto(`/financialManagement/financialStatistics?period=day&groupBy=station&stationId=${stationId}`);
+  const today = await ok(
+    api<{ totals: { incomeCents: number } }>(page, 'GET', `/web/statistics/financial?period=day&groupBy=station&stationId=${stationId}`),
+  );
+  expect(today.totals.incomeCents, 'the session was billed on its StopTransaction').toBeGreaterThan(0);
+  await expect(page.getByTestId('stat-income')).toContainText((today.totals.incomeCents / 100).toFixed(2));
+  await expect(page.getByTestId('stats-table').locator('.ant-table-row')).toHaveCount(1);
+  await expect(page.getByTestId('chart-by-kind').locator('svg')).toBeVisible();
+  await expectNoRawKeys(page);
+
+  await page.getByTestId('stats-period').getByText(t('enums.statsPeriod.week')).click();
+  await expect(page).toHaveURL(/period=week/);
+  const week = await ok(
+    api<{ startDate: string }>(page, 'GET', `/web/statistics/financial?period=week&groupBy=station&stationId=${stationId}`),
+  );
+  await expect(page.getByTestId('stats-zone')).toContainText(week.startDate);
+  const money = page.waitForEvent('download');
+  await page.getByTestId('stats-export').click();
+  expect((await money).suggestedFilename()).toMatch(/^financialStatistics_.*\.xlsx$/);
+  expect(errors).toEqual([]);
+});
