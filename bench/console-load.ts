@@ -780,7 +780,8 @@ const totals = (days: number) =>
 
 /**
  * Operation and financial statistics (issue 20 item 6, p95 ≤ 300 ms): stations' figures from the day totals
- * (`charging_day`), money from `settlement_day` and `ledger_day`; the points' ranking reads the period's records.
+ * (`charging_day`), money from `settlement_day` and `ledger_day`; the points' ranking reads whole months from
+ * `point_month` and only the partial months at the period's edges (and the running sessions) from the records.
  */
 function statisticsCases(x: Ids): Case[] {
   const op = '/web/statistics/operation';
@@ -788,7 +789,7 @@ function statisticsCases(x: Ids): Case[] {
   const year = { period: 'custom', startDate: day(365), endDate: day(0) };
   const quarter = { period: 'custom', startDate: day(90), endDate: day(0) };
   const ranking = (days: number) =>
-    `ranks every point over ≈ ${Math.round((RECORDS * days) / 365).toLocaleString('en')} records of the period`;
+    `ranks every point: whole months from point_month, the edge days over ≤ ≈ ${Math.round((RECORDS * Math.min(days, 62)) / 365).toLocaleString('en')} records`;
   const s = { targetMs: 300 };
   return [
     { path: op, label: 'operation: today', query: { period: 'day' }, ...s },

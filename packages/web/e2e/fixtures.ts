@@ -213,44 +213,62 @@ export const OCPP_URL = `${BASE_URL.replace(/^http/, 'ws')}/ocpp`;
 /** A button's name holds its icon's label too, and antd spaces two Chinese characters: match the text loosely, anywhere. */
 export const looseButton = (text: string) => new RegExp(loose(text).source.slice(1));
 
+export interface PointWithCardOptions {
+  /** The point's connectors (default 1). */
+  connectors?: number;
+  /** Put the point on this station (of `providerId`) instead of a new one. */
+  stationId?: number;
+  /** The provider of the new station and of the card (default 1, the super provider). */
+  providerId?: number;
+  ratedPowerW?: number;
+  prepaidCents?: number;
+}
+
 /**
- * A station of the super provider, an AC point on it with `connectors` connectors (its serial number
- * `E2E-<tag>-<stamp>` and OCPP key) and a prepaid card (`E2E<tag>C<stamp>`) for it to authorise.
+ * A station of the super provider (or `stationId`), an AC point on it (its serial number
+ * `E2E-<tag>-<stamp>` and OCPP key) and a prepaid card (`E2E<tag>C<stamp>`, its physical id the idTag
+ * the charger sends) for it to authorise.
  */
-export async function pointWithCard(page: Page, tag: string, stamp: string, connectors = 1) {
-  const station = await ok(
-    api<{ id: number }>(page, 'POST', '/web/station/add', {
-      stationName: `E2E ${tag} ${stamp}`,
-      providerId: 1,
-      country: 'CN',
-      address: 'Harbour road 1',
-      longitude: 121.47,
-      latitude: 31.23,
-    }),
-  );
+export async function pointWithCard(page: Page, tag: string, stamp: string, opts: PointWithCardOptions = {}) {
+  const { connectors = 1, providerId = 1, ratedPowerW = 22_000, prepaidCents = 10_000 } = opts;
+  const stationId =
+    opts.stationId ??
+    (
+      await ok(
+        api<{ id: number }>(page, 'POST', '/web/station/add', {
+          stationName: `E2E ${tag} ${stamp}`,
+          providerId,
+          country: 'CN',
+          address: 'Harbour road 1',
+          longitude: 121.47,
+          latitude: 31.23,
+        }),
+      )
+    ).id;
   const serialNumber = `E2E-${tag}-${stamp}`;
   const point = await ok(
     api<{ ocppKey: string }>(page, 'POST', '/web/point/add', {
       serialNumber,
       pointName: `Bay ${stamp}`,
       equipmentType: 'ac',
-      ratedPowerW: 22_000,
-      stationId: station.id,
+      ratedPowerW,
+      stationId,
       connectors: Array.from({ length: connectors }, (_, i) => ({ connectorNo: i + 1, standard: 'ac', type: 'Type2' })),
     }),
   );
   const cardNumber = `E2E${tag}C${stamp}`.toUpperCase();
+  const physicalId = `${tag}${stamp}`.toUpperCase().slice(0, 20);
   const card = await ok(
     api<{ id: number }>(page, 'POST', '/web/card/add', {
       cardNumber,
-      physicalId: `${tag}${stamp}`.toUpperCase().slice(0, 20),
-      providerId: 1,
+      physicalId,
+      providerId,
       expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-      prepaidCents: 10_000,
+      prepaidCents,
       email: 'driver@example.test',
     }),
   );
-  return { serialNumber, key: point.ocppKey, cardNumber, card, stationId: station.id };
+  return { serialNumber, key: point.ocppKey, cardNumber, physicalId, card, stationId };
 }
 
 /**

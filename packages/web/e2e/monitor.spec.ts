@@ -34,7 +34,7 @@ for (const locale of LOCALES) {
     test('follows the charger live and runs operator actions with its answers', async ({ page }) => {
       const stamp = `${Date.now().toString(36)}${locale === 'zh-CN' ? 'Z' : 'E'}`;
       await signIn(page, locale);
-      const { serialNumber, key, cardNumber } = await pointWithCard(page, 'MON', stamp, 2);
+      const { serialNumber, key, cardNumber } = await pointWithCard(page, 'MON', stamp, { connectors: 2 });
 
       await page.goto(`/realTimeMonitor/chargePoint?serialNumber=${serialNumber}`);
       const connector = (n: number) => page.getByTestId(`connector-${serialNumber}-${n}`);

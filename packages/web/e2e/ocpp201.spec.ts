@@ -32,7 +32,7 @@ test('an OCPP 2.0.1 charger is started, stopped, billed, reconfigured and reset 
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
   await signIn(page, 'en-US');
-  const { serialNumber, key, cardNumber, stationId } = await pointWithCard(page, 'V201', stamp, 1);
+  const { serialNumber, key, cardNumber, stationId } = await pointWithCard(page, 'V201', stamp);
   await ok(
     api(page, 'POST', '/web/price/add', {
       stationId,

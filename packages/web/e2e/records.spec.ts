@@ -1,6 +1,19 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { api, confirmDialog, connectCharger, expectNoRawKeys, LOCALES, loose, signIn, tr, watchConsole, type Locale } from './fixtures';
+import {
+  api,
+  confirmDialog,
+  connectCharger,
+  expectNoRawKeys,
+  LOCALES,
+  loose,
+  ok,
+  pointWithCard,
+  signIn,
+  tr,
+  watchConsole,
+  type Locale,
+} from './fixtures';
 
 /**
  * Charging records end to end: a charger drives two sessions through the real OCPP endpoint (a raw
@@ -43,11 +56,6 @@ const sample = (at: number, wh: number, k: number) => ({
 
 /** A station with a price, a point with its key, a card, and two sessions from the charger (the second with a meter jump), plus a cleared fault. */
 async function seed(page: Page, tag: string): Promise<Seeded> {
-  const ok = async <T>(p: Promise<{ code: number; msg: string; data: T }>) => {
-    const r = await p;
-    expect(r.code, r.msg).toBe(200);
-    return r.data;
-  };
   const info = await ok(api<{ providerId: number }>(page, 'POST', '/web/info', {}));
   const station = await ok(
     api<{ id: number }>(page, 'POST', '/web/station/add', {
@@ -73,33 +81,18 @@ async function seed(page: Page, tag: string): Promise<Seeded> {
       slots,
     }),
   );
-  const serial = `E2E-REC-${tag}`;
-  const point = await ok(
-    api<{ id: number; ocppKey: string }>(page, 'POST', '/web/point/add', {
-      serialNumber: serial,
-      pointName: `Bay ${tag}`,
-      equipmentType: 'ac',
-      ratedPowerW: 7000,
-      stationId: station.id,
-      connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
-    }),
-  );
-  const uid = `E2E${tag}`
-    .toUpperCase()
-    .replace(/[^0-9A-Z]/g, '')
-    .slice(0, 20);
-  await ok(
-    api(page, 'POST', '/web/card/add', {
-      cardNumber: `NO-${tag}`,
-      physicalId: uid,
-      providerId: info.providerId,
-      expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-      prepaidCents: 100_000,
-      email: 'driver@example.test',
-    }),
-  );
+  const {
+    serialNumber: serial,
+    key,
+    physicalId: uid,
+  } = await pointWithCard(page, 'REC', tag, {
+    stationId: station.id,
+    providerId: info.providerId,
+    ratedPowerW: 7000,
+    prepaidCents: 100_000,
+  });
 
-  const cp = await connectCharger(serial, point.ocppKey);
+  const cp = await connectCharger(serial, key);
   try {
     await cp.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'Records' });
     await cp.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, connectCharger, expectNoRawKeys, ok, signIn, tr, watchConsole } from './fixtures';
+import { api, connectCharger, expectNoRawKeys, ok, pointWithCard, signIn, tr, watchConsole } from './fixtures';
 
 /**
  * Operation and financial statistics (issue 20 items 3, 4): a charger's session today over OCPP, then both
@@ -39,32 +39,17 @@ async function seed(page: Page, tag: string) {
       slots,
     }),
   );
-  const serial = `E2E-STAT-${tag}`;
-  const point = await ok(
-    api<{ id: number; ocppKey: string }>(page, 'POST', '/web/point/add', {
-      serialNumber: serial,
-      pointName: `Bay ${tag}`,
-      equipmentType: 'ac',
-      ratedPowerW: 7000,
-      stationId: station.id,
-      connectors: [{ connectorNo: 1, standard: 'ac', type: 'Type2' }],
-    }),
-  );
-  const uid = `ST${tag}`
-    .toUpperCase()
-    .replace(/[^0-9A-Z]/g, '')
-    .slice(0, 20);
-  await ok(
-    api(page, 'POST', '/web/card/add', {
-      cardNumber: `NO-${tag}`,
-      physicalId: uid,
-      providerId: info.providerId,
-      expireTime: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-      prepaidCents: 50_000,
-      email: 'driver@example.test',
-    }),
-  );
-  const cp = await connectCharger(serial, point.ocppKey);
+  const {
+    serialNumber: serial,
+    key,
+    physicalId: uid,
+  } = await pointWithCard(page, 'STAT', tag, {
+    stationId: station.id,
+    providerId: info.providerId,
+    ratedPowerW: 7000,
+    prepaidCents: 50_000,
+  });
+  const cp = await connectCharger(serial, key);
   try {
     await cp.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'Stats' });
     const startAt = Date.now() - 60 * 60_000;

@@ -2,17 +2,17 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { api, financialGroups, type FinancialRow, type FinancialStats } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Segmented, Statistic, Table, Typography, type TableColumnsType } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { downloadExport } from '../../shared/api/download';
 import { useAuth } from '../../shared/auth/useAuth';
 import type { StatsChartOption } from '../../shared/charts/StatsChart';
 import { formatMoney } from '../../shared/format/units';
+import { StatsChartCard } from './stats-chart-card';
 import { StatsPeriodBar, StatsScope, useStatsUrl } from './stats-filter';
 import { isComplete } from './stats-query';
 
-const StatsChart = lazy(() => import('../../shared/charts/StatsChart'));
 const MONEY = [
   'elecFeeCents',
   'serviceFeeCents',
@@ -157,18 +157,10 @@ function Charts({ data }: { data: FinancialStats }) {
   return (
     <Row gutter={16} style={{ marginBottom: 16 }}>
       <Col xs={24} xl={14}>
-        <Card size="small" title={t('financialStatistics.perDay')}>
-          <Suspense fallback={<div style={{ height: 280 }} />}>
-            <StatsChart option={perDay} label={t('financialStatistics.perDay')} testId="chart-money-per-day" />
-          </Suspense>
-        </Card>
+        <StatsChartCard title={t('financialStatistics.perDay')} option={perDay} testId="chart-money-per-day" />
       </Col>
       <Col xs={24} xl={10}>
-        <Card size="small" title={t('financialStatistics.byKind')}>
-          <Suspense fallback={<div style={{ height: 280 }} />}>
-            <StatsChart option={byKind} label={t('financialStatistics.byKind')} testId="chart-by-kind" />
-          </Suspense>
-        </Card>
+        <StatsChartCard title={t('financialStatistics.byKind')} option={byKind} testId="chart-by-kind" />
       </Col>
     </Row>
   );

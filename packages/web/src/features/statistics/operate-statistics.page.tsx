@@ -2,17 +2,17 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { api, type OperationRow, type OperationStats } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Statistic, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { downloadExport } from '../../shared/api/download';
 import { useAuth } from '../../shared/auth/useAuth';
 import type { StatsChartOption } from '../../shared/charts/StatsChart';
 import { formatDuration, formatKwh, formatPercent } from '../../shared/format/units';
+import { StatsChartCard } from './stats-chart-card';
 import { StatsPeriodBar, StatsScope, useStatsUrl } from './stats-filter';
 import { hours, isComplete } from './stats-query';
 
-const StatsChart = lazy(() => import('../../shared/charts/StatsChart'));
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 /** A share 0…1 as the theme blue, from pale to full. */
 const shade = (share: number) => `rgba(22, 119, 255, ${(0.06 + 0.94 * share).toFixed(2)})`;
@@ -134,18 +134,10 @@ function Charts({ data }: { data: OperationStats }) {
   return (
     <Row gutter={16}>
       <Col xs={24} xl={12}>
-        <Card size="small" title={t('operateStatistics.perDay')}>
-          <Suspense fallback={<div style={{ height: 280 }} />}>
-            <StatsChart option={perDay} label={t('operateStatistics.perDay')} testId="chart-per-day" />
-          </Suspense>
-        </Card>
+        <StatsChartCard title={t('operateStatistics.perDay')} option={perDay} testId="chart-per-day" />
       </Col>
       <Col xs={24} xl={12}>
-        <Card size="small" title={t('operateStatistics.heatmap')}>
-          <Suspense fallback={<div style={{ height: 280 }} />}>
-            <StatsChart option={heat} label={t('operateStatistics.heatmap')} testId="chart-heatmap" />
-          </Suspense>
-        </Card>
+        <StatsChartCard title={t('operateStatistics.heatmap')} option={heat} testId="chart-heatmap" />
       </Col>
     </Row>
   );
