@@ -1,5 +1,6 @@
 import type { Db } from '../src/db/client.js';
 import { provider, role, systemUser } from '../src/db/schema.js';
+import type { Principal } from '../src/http/context.js';
 import { hashPassword } from '../src/lib/passwords.js';
 
 let n = 0;
@@ -49,3 +50,22 @@ export async function createOperator(
   const u = await createUser(db, { providerId: p.id, roleId: r.id });
   return { providerId: p.id, role: r, user: u };
 }
+
+/**
+ * A caller of a common provider without a user row, for calling a repository directly: it sees the
+ * provider's data (or only `stationIds`' when bound to stations). Permissions are the routes' business.
+ */
+export const repoCaller = (providerId: number, stationIds: number[] | null = null): Principal => ({
+  sessionId: 0,
+  userId: 0,
+  username: 'test',
+  providerId,
+  providerType: 'common',
+  roleId: 0,
+  roleKey: 'test',
+  roleEnabled: true,
+  permissions: [],
+  rolePaths: [],
+  providerIds: [providerId],
+  stationIds,
+});

@@ -1,11 +1,10 @@
 import { api, type ActivityDto, type FinancialStats, type OperationStats } from '@csms/contract';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../../test/fixtures.js';
+import { createOperator, repoCaller as principal } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { alarm, billLine, card, chargePoint, chargeUser, chargingTransaction, connector, invoice, station } from '../../db/schema.js';
-import type { Principal } from '../../http/context.js';
 import { createBilling } from '../billing/settle.js';
 import { createLedger } from '../cards/ledger.js';
 import { createDiscounts } from '../operations/discounts.js';
@@ -23,20 +22,6 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const TZ = 'Asia/Shanghai';
-const principal = (providerId: number): Principal => ({
-  sessionId: 0,
-  userId: 0,
-  username: 'test',
-  providerId,
-  providerType: 'common',
-  roleId: 0,
-  roleKey: 'test',
-  roleEnabled: true,
-  permissions: [],
-  rolePaths: [],
-  providerIds: [providerId],
-  stationIds: null,
-});
 
 async function site(providerId: number, name: string, connectors: number) {
   const [st] = await db

@@ -1,7 +1,7 @@
 import { api, type AssetCounts, type RevenueTrend, type StationBoard, type TodayStats, type TrendPeriod } from '@csms/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser } from '../../../test/fixtures.js';
+import { createOperator, createUser, repoCaller as principal } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { chargePoint, chargeUser, chargingTransaction, connector, pointOnlineSpan, settlementDay, station } from '../../db/schema.js';
@@ -13,21 +13,6 @@ let s: TestServer;
 let db: Db;
 let n = 0;
 const uniq = (p: string) => `${p}${++n}${Math.random().toString(36).slice(2, 6)}`;
-
-const principal = (providerId: number, stationIds: number[] | null = null): Principal => ({
-  sessionId: 0,
-  userId: 0,
-  username: 'test',
-  providerId,
-  providerType: 'common',
-  roleId: 0,
-  roleKey: 'test',
-  roleEnabled: true,
-  permissions: [],
-  rolePaths: [],
-  providerIds: [providerId],
-  stationIds,
-});
 
 async function site(providerId: number, connectors: number, online = true) {
   const [st] = await db
