@@ -131,7 +131,7 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
     const localStart = sql`(${t.startedAt} at time zone ${tz}::text)`;
     const seconds = sql`greatest(0, extract(epoch from coalesce(${t.stoppedAt}, ${ts(now)}) - ${t.startedAt}))`;
     const stationDays = (cond: SQL | undefined) =>
-      sql`select ${t.stationId} as station, to_char(${localStart}::date, 'YYYY-MM-DD') as day, count(*)::int as n,
+      sql`select ${t.stationId} as station, ${localStart}::date as d, count(*)::int as n,
                  coalesce(sum(${t.energyWh}), 0)::float8 as wh, coalesce(sum(${seconds}), 0)::float8 as secs
           from ${t} where ${cond} group by 1, 2`;
     const heatOfRecords = (cond: SQL | undefined) =>
@@ -149,17 +149,18 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
     const [dayRows, heatRows, heatTotals, pointUse, inventory, stations, faults] = await Promise.all([
       // Summed in the database once per station and once per day (a year is ≈ 110,000 station days).
       all<{ station: number | null; day: string | null; n: number; wh: number; secs: number }>(
-        sql`select station, day, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
+        // Grouped by the date, written as text only once per day (not once per station day).
+        sql`select station, to_char(d, 'YYYY-MM-DD') as day, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
             from (${
               totalsCutHere
-                ? sql`select ${chargingDay.stationId} as station, to_char(${chargingDay.day}, 'YYYY-MM-DD') as day, ${chargingDay.chargeCount} as n,
+                ? sql`select ${chargingDay.stationId} as station, ${chargingDay.day} as d, ${chargingDay.chargeCount} as n,
                              ${chargingDay.energyWh}::float8 as wh, ${chargingDay.chargingSeconds}::float8 as secs
                       from ${chargingDay}
                       where ${and(where(chargingDay.providerId, chargingDay.stationId), sql`${chargingDay.day} between ${startDate}::date and ${endDate}::date`)}
                       union all ${stationDays(running)}`
                 : stationDays(recordsIn)
             }) u
-            group by grouping sets ((station), (day))`,
+            group by grouping sets ((station), (d))`,
       ),
       all<{ dow: number; h: number; n: number }>(heatOfRecords(totalsCutHere ? running : recordsIn)),
       totalsCutHere
