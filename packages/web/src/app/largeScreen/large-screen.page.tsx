@@ -156,6 +156,9 @@ function PowerCurve() {
       xAxis: { type: 'time', axisLabel: { color: token.colorTextSecondary, formatter: (v: number) => dayjs(v).format('HH:mm') } },
       yAxis: {
         type: 'value',
+        // Watts on the axis, kW in its labels: ticks of at least 1 kW, so an idle network reads 0 and 1, not 0 six times.
+        min: 0,
+        minInterval: 1000,
         axisLabel: { color: token.colorTextSecondary, formatter: (v: number) => compactTick(formatKw(v)) },
         splitLine: { lineStyle: { color: '#1f3b57' } },
       },
