@@ -49,14 +49,21 @@ describe('OCPP connections (security profile 1)', () => {
       return row?.online ? row : null;
     });
     expect(online.connectedAt).toBeTruthy();
-    expect(seen.some((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === true)).toBe(true);
-    expect(seen.find((e) => e.type === 'point.online')?.stationId).toBe(point.stationId);
+    // The event follows the write's answer, which can come a moment after the row is visible.
+    const up = await eventually(
+      async () =>
+        seen.find((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === true) ?? null,
+    );
+    expect(up.stationId).toBe(point.stationId);
     await c.close();
     await eventually(async () => {
       const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
       return row && !row.online;
     });
-    expect(seen.some((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === false)).toBe(true);
+    await eventually(
+      async () =>
+        seen.find((e) => e.type === 'point.online' && e.payload.serialNumber === serialNumber && e.payload.online === false) ?? null,
+    );
   });
 
   it('refuses unknown identities, bad keys, missing credentials, keyless points, disabled points, other paths and no subprotocol, logging each reason', async () => {

@@ -355,6 +355,16 @@ export function createWarnRepo({ db }: { db: Db }) {
         .onConflictDoUpdate({ target: weatherRule.providerId, set: { ...t, updatedBy: by, updatedAt: new Date() } });
     },
     /** Each provider's thresholds (the defaults for one without a row). */
+    /**
+     * Waits for, then holds until the transaction ends, the right to judge these providers' forecasts:
+     * a refresh that read the rules before a save committed must not write its warnings after the save's.
+     * In ascending order, so two judges never wait for each other.
+     */
+    async lockJudging(providerIds: number[]): Promise<void> {
+      for (const id of [...providerIds].sort((a, b) => a - b))
+        await db.execute(sql`select pg_advisory_xact_lock(hashtext('weather-judge'), ${id}::int)`);
+    },
+
     async thresholds(providerIds: number[]): Promise<Map<number, Thresholds>> {
       const rows = providerIds.length ? await db.select().from(weatherRule).where(inArray(weatherRule.providerId, providerIds)) : [];
       return new Map(providerIds.map((id) => [id, rulesOfRow(rows.find((r) => r.providerId === id))]));

@@ -69,7 +69,10 @@ export function createWeatherFeed({
 
   /** Applies each station's provider rules to its days; in the caller's transaction. */
   async function judge(stations: FeedStation[], daysOf: (s: FeedStation) => ForecastDay[]) {
-    const rules = await repo.thresholds([...new Set(stations.map((s) => s.providerId))]);
+    const providers = [...new Set(stations.map((s) => s.providerId))];
+    // One judge at a time per provider, each reading the rules committed before it.
+    await repo.lockJudging(providers);
+    const rules = await repo.thresholds(providers);
     let raised = 0;
     let ended = 0;
     for (const s of stations) {
