@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTimeZone, passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass, type PasswordPolicy } from '@csms/contract';
+import { DEFAULT_PGLITE_CACHE_MB } from './db/pglite-cache.js';
 import { parseOutboundAllow, type OutboundAllowEntry } from './lib/outbound.js';
 
 /** The repository root: two levels above this package (works from src/ and from dist/). */
@@ -24,6 +25,8 @@ export interface Config {
    */
   ftp: { port: number; pasvMin: number; pasvMax: number; host: string | undefined } | undefined;
   databaseUrl: string | undefined;
+  /** The embedded database's page cache in MB (`CSMS_PGLITE_CACHE_MB`, PostgreSQL's shared_buffers inside PGlite). */
+  pgliteCacheMb: number;
   natsUrl: string | undefined;
   /** First token of every NATS subject (`CSMS_NATS_SUBJECT_PREFIX`), so deployments can share one NATS. */
   natsSubjectPrefix: string;
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         }
       : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    pgliteCacheMb: Math.min(4096, Math.max(1, int('CSMS_PGLITE_CACHE_MB', env.CSMS_PGLITE_CACHE_MB, DEFAULT_PGLITE_CACHE_MB))),
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),
     nodeId: (env.CSMS_NODE_ID || `${os.hostname()}:${env.PORT || 8080}`).slice(0, 128),

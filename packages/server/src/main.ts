@@ -22,7 +22,7 @@ if (config.workers > 1 && cluster.isPrimary) {
 
 /** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
 async function prepare(config: Config): Promise<Database> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb });
   const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
   const weak = config.adminPassword && createPasswordRule(config.passwordPolicy).problem('en', 'auth', 'password', config.adminPassword);
   // Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
@@ -41,7 +41,9 @@ async function prepare(config: Config): Promise<Database> {
 
 /** One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other workers). */
 async function serve(config: Config, opts: { prepared?: Database; transport?: Cluster; demo: boolean }) {
-  const database = opts.prepared ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opts.prepared ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb }));
   const { server, balancer } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
     // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
     console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, openPglite } from './client.js';
+import { pack } from 'tar-stream';
+import { migrate, openDatabase, openPglite, unpackDataDir } from './client.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-db-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +58,58 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     const ok = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: { two: number }[] };
     expect(ok.rows[0]!.two).toBe(2);
     await database.close();
+  });
+
+  it('runs with the configured page cache, not the data directory’s 128 MB', async () => {
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-cache'), template: path.join(dir, 'none.tar'), pgliteCacheMb: 24 });
+    const shown = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: { shared_buffers: string }[] };
+    expect(shown.rows[0]!.shared_buffers).toBe('24MB');
+    await database.close();
+  });
+});
+
+/** An archive of `members` (name → content; a trailing slash makes a directory), cut to `keep` bytes if given. */
+async function archive(members: Record<string, string>, keep?: number): Promise<Buffer> {
+  const p = pack();
+  for (const [name, content] of Object.entries(members)) {
+    if (name.endsWith('/')) p.entry({ name, type: 'directory' });
+    else p.entry({ name }, content);
+  }
+  p.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of p) chunks.push(c as Buffer);
+  const whole = Buffer.concat(chunks);
+  return keep === undefined ? whole : whole.subarray(0, keep);
+}
+
+describe('unpacking a data directory archive', () => {
+  const leftovers = (parent: string) => fs.readdirSync(parent).filter((n) => n.includes('.unpacking-'));
+
+  it('writes every member under the directory, named from its root as PGlite dumps them', async () => {
+    const file = path.join(dir, 'small.tar');
+    fs.writeFileSync(file, await archive({ '/PG_VERSION': '17\n', '/base/': '', '/base/1/1249': 'catalog' }));
+    const target = path.join(dir, 'unpacked', 'pglite');
+    await unpackDataDir(file, target);
+    expect(fs.readFileSync(path.join(target, 'PG_VERSION'), 'utf8')).toBe('17\n');
+    expect(fs.readFileSync(path.join(target, 'base/1/1249'), 'utf8')).toBe('catalog');
+    expect(leftovers(path.dirname(target))).toEqual([]);
+  });
+
+  it('leaves nothing behind when the archive is cut short, is not a data directory, or names a path outside it', async () => {
+    const whole = await archive({ '/PG_VERSION': '17\n', '/base/1/1249': 'x'.repeat(5000) });
+    const cases = {
+      cut: whole.subarray(0, 2048),
+      notData: await archive({ '/base/1/1249': 'catalog' }),
+      escape: await archive({ '/PG_VERSION': '17\n', '/../../escaped': 'no' }),
+    };
+    for (const [name, bytes] of Object.entries(cases)) {
+      const file = path.join(dir, `${name}.tar`);
+      fs.writeFileSync(file, bytes);
+      const target = path.join(dir, `refused-${name}`, 'pglite');
+      await expect(unpackDataDir(file, target), name).rejects.toThrow();
+      expect(fs.existsSync(target), name).toBe(false);
+      expect(leftovers(path.dirname(target)), name).toEqual([]);
+    }
+    expect(fs.existsSync(path.join(dir, 'escaped'))).toBe(false);
   });
 });

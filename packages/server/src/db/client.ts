@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { extract } from 'tar-stream';
 import { serverRoot } from '../config.js';
 import { installJobSchema } from '../lib/jobs.js';
+import { DEFAULT_PGLITE_CACHE_MB } from './pglite-cache.js';
 import { templatePath } from './pglite-template.js';
 import * as schema from './schema.js';
 
@@ -55,13 +58,20 @@ function createPool(config: pg.PoolConfig): pg.Pool {
  * query, and PGlite takes the same code path as a PostgreSQL server. One connection, since PGlite
  * is one session: a transaction holds it and other queries wait, as PGlite's own lock made them.
  * A commit is written to its files before its answer leaves the worker, so killing the server (SIGKILL) loses nothing answered.
+ * `cacheMb` is PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, all of it resident
+ * once started; pages beyond it are read from the operating system's file cache.
  */
-export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; templateFile?: string } = {}): Promise<Database> {
+export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; cacheMb?: number } = {}): Promise<Database> {
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-pglite-'));
   const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
   const worker = new Worker(path.join(serverRoot, 'src/db/pglite-worker.mjs'), {
-    workerData: { dataDir: opts.dataDir, loadDataDir, templateFile: opts.templateFile, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+    workerData: {
+      dataDir: opts.dataDir,
+      loadDataDir,
+      cacheMb: opts.cacheMb ?? DEFAULT_PGLITE_CACHE_MB,
+      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
+    },
     transferList: loadDataDir ? [loadDataDir] : [],
   });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -148,23 +158,76 @@ export async function migrate(database: Database): Promise<void> {
   }
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; template?: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  template?: string;
+  pgliteCacheMb?: number;
+}): Promise<Database> {
   const database = opts.databaseUrl
     ? openPostgres(opts.databaseUrl)
-    : await openPgliteDir(path.join(opts.dataDir, 'pglite'), opts.template ?? templatePath());
+    : await openPgliteDir(path.join(opts.dataDir, 'pglite'), opts.template ?? templatePath(), opts.pgliteCacheMb);
   await migrate(database);
   return database;
 }
 
-/** PGlite in `dataDir`; a first start unpacks the build's migrated template there, or creates the database when there is none. */
-async function openPgliteDir(dataDir: string, template: string): Promise<Database> {
+/**
+ * PGlite in `dataDir`; a first start unpacks the build's migrated template there, or creates the
+ * database when there is none. The template is unpacked file by file from disk to disk and then
+ * opened like any data directory: loading it through PGlite (`loadDataDir`) held the whole archive
+ * and its copies in memory and left the first start ≈ 150 MB heavier than a restart (bench/startup.mjs).
+ */
+async function openPgliteDir(dataDir: string, template: string, cacheMb: number | undefined): Promise<Database> {
   const fresh = !fs.existsSync(dataDir) || fs.readdirSync(dataDir).length === 0;
-  if (!fresh || !fs.existsSync(template)) return openPglite({ dataDir });
+  if (!fresh || !fs.existsSync(template)) return openPglite({ dataDir, cacheMb });
   try {
-    return await openPglite({ dataDir, templateFile: template });
+    await unpackDataDir(template, dataDir);
+    return await openPglite({ dataDir, cacheMb });
   } catch (err) {
     console.warn(`pglite: the build's template could not be loaded (${(err as Error).message}); creating the database instead`);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    return openPglite({ dataDir });
+    return openPglite({ dataDir, cacheMb });
+  }
+}
+
+/**
+ * Unpacks a data directory archived by PGlite's `dumpDataDir` (members named from its root, e.g.
+ * `/base/1/1249`) into `dir`, which must be absent or empty. It is written beside `dir` and renamed
+ * into place once whole, so a crash halfway leaves no half database for the next start to open.
+ */
+export async function unpackDataDir(file: string, dir: string): Promise<void> {
+  const parent = path.dirname(dir);
+  fs.mkdirSync(parent, { recursive: true });
+  for (const left of fs.readdirSync(parent)) {
+    if (left.startsWith(`${path.basename(dir)}.unpacking-`)) fs.rmSync(path.join(parent, left), { recursive: true, force: true });
+  }
+  const staging = `${dir}.unpacking-${process.pid}`;
+  fs.mkdirSync(staging, { mode: 0o700 });
+  try {
+    const archive = extract();
+    const source = fs.createReadStream(file).on('error', (err) => archive.destroy(err));
+    source.pipe(archive);
+    try {
+      for await (const entry of archive) {
+        const name = path.posix.normalize(entry.header.name.replace(/^\/+/, ''));
+        if (name === '..' || name.startsWith('../')) throw new Error(`member outside the data directory: ${entry.header.name}`);
+        const target = path.join(staging, name);
+        if (entry.header.type === 'file') {
+          fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+          await pipeline(entry, fs.createWriteStream(target, { mode: 0o600 }));
+        } else {
+          if (entry.header.type === 'directory') fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+          entry.resume();
+        }
+      }
+    } finally {
+      source.destroy();
+    }
+    if (!fs.existsSync(path.join(staging, 'PG_VERSION'))) throw new Error('not a PostgreSQL data directory');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(staging, dir);
+  } catch (err) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw err;
   }
 }

@@ -3,15 +3,16 @@
 // the chargers' WebSockets, never runs a query: it speaks the PostgreSQL protocol through
 // node-postgres, as it does with a PostgreSQL server (src/db/client.ts, openPglite).
 // Plain JavaScript, not bundled: the server's build and its tests load this same file.
-import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-const { dataDir, loadDataDir, templateFile, socketPath } = workerData;
-// A template file is read as PGlite unpacks it (a file-backed Blob), not copied into memory first.
-const from = loadDataDir ? new Blob([loadDataDir]) : templateFile ? await fs.openAsBlob(templateFile) : undefined;
-const db = await PGlite.create(dataDir, from ? { loadDataDir: from } : {});
+const { dataDir, loadDataDir, cacheMb, socketPath } = workerData;
+const db = await PGlite.create(dataDir, {
+  ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
+  // PGlite's own start parameters, and the page cache's size (shared_buffers) instead of the data directory's 128 MB.
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${cacheMb}MB`],
+});
 // One connection: PGlite is one session, and the server interleaves the messages of several.
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
 await server.start();
