@@ -62,6 +62,16 @@ const opt = <T>(key: string, v: T | undefined): Payload => (v === undefined ? {}
 /** A 1.6 idTag as a 2.0.1 idToken: our cards are RFID cards. */
 const idToken = (idTag: unknown) => ({ idToken: String(idTag), type: 'ISO14443' });
 
+/**
+ * A 1.6 parentIdTag (a charge user's account, which groups its cards) as a 2.0.1 groupIdToken: an id the
+ * CSMS made, so of type Central. The same in ReserveNow and in every idTokenInfo, so that a charger
+ * matching the two (C09, H01) finds them equal. Undefined when it does not fit an idToken (36 characters).
+ */
+export const groupIdToken = (parentIdTag: unknown) =>
+  typeof parentIdTag === 'string' && parentIdTag.length > 0 && parentIdTag.length <= 36
+    ? { idToken: parentIdTag, type: 'Central' }
+    : undefined;
+
 /** 1.6 ChargingProfile → 2.0.1 ChargingProfileType (its schedule becomes a one-element list). */
 export function chargingProfile201(p: Payload): Payload {
   const s = (p.chargingSchedule ?? {}) as Payload;
@@ -232,7 +242,7 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
           expiryDateTime: p.expiryDate,
           idToken: idToken(p.idTag),
           ...(Number(p.connectorId) > 0 ? { evseId: p.connectorId } : {}),
-          ...(p.parentIdTag !== undefined ? { groupIdToken: idToken(p.parentIdTag) } : {}),
+          ...opt('groupIdToken', groupIdToken(p.parentIdTag)),
         },
         back: statusOnly,
       };

@@ -7,7 +7,7 @@ import type { PointState, TxState } from './registry.js';
 import { RpcError, type Payload } from './rpc.js';
 import { refusing, type ActionHandler, type ChargerSession } from './session.js';
 import type { MeterValueEntry, StopReq, TransactionKit } from './transactions.js';
-import { collectReport } from './v201-commands.js';
+import { collectReport, groupIdToken } from './v201-commands.js';
 
 /*
  * OCPP 2.0.1 charger-initiated messages on the same model as 1.6 (README "OCPP 2.0.1"). Most are
@@ -133,15 +133,25 @@ const IN_SESSION = new Set(['Charging', 'SuspendedEV', 'SuspendedEVSE']);
 /** A 2.0.1 LogStatusNotification status as the diagnostics status 1.6 reports. */
 const LOG_STATUS: Record<string, string> = { Uploaded: 'Uploaded', UploadFailure: 'UploadFailed', Uploading: 'Uploading' };
 
-/** 2.0.1 idTokenInfo from a decision: the card's expiry is how long the charger may cache it. */
-function idTokenInfo(r: Pick<AuthorizationResult, 'status' | 'expiryDate'>): Payload {
-  return { status: r.status, ...(r.expiryDate ? { cacheExpiryDateTime: r.expiryDate } : {}) };
+/**
+ * 2.0.1 idTokenInfo from a decision: the card's expiry is how long the charger may cache it, and its
+ * charge user's account (1.6's parentIdTag) is the group its cards share (C09: a card of the group may
+ * stop a session another one started).
+ */
+function idTokenInfo(r: Pick<AuthorizationResult, 'status' | 'expiryDate' | 'parentIdTag'>): Payload {
+  const group = groupIdToken(r.parentIdTag);
+  return { status: r.status, ...(r.expiryDate ? { cacheExpiryDateTime: r.expiryDate } : {}), ...(group ? { groupIdToken: group } : {}) };
 }
 
 const decided = (reply: Payload, r: AuthorizationResult): Payload => (r.status === 'Accepted' ? reply : refusing(reply, r.reason));
 
 /** A session without an idToken yet (started on plug-in, authorized later): recorded as unauthorised until one comes. */
 const NO_TOKEN: AuthorizationResult = { status: 'Invalid', reason: 'unknown' };
+
+/** Transactions of a point whose EVSE is not known yet, held at most (the oldest is forgotten first). */
+const MAX_UNPLACED = 16;
+
+const sameToken = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export function v201Handlers(
   core: OcppCore,
@@ -150,6 +160,16 @@ export function v201Handlers(
 ): Record<string, ActionHandler> {
   const { db } = core;
   const status16 = v16.StatusNotification!;
+
+  /**
+   * Transactions started before their EVSE was known, by point and transactionId: a driver who authorizes
+   * first at a station of several EVSEs starts one (TxStartPoint Authorized) whose Started names no EVSE
+   * (E01.FR.17, OCTT TC_E_04, TC_J_08). Our sessions belong to a connector, so the Started is held here and
+   * the session recorded, from that Started (its time, idToken, reservation), at the first event that names
+   * the EVSE; one that ends first (EVConnectionTimeOut, TC_E_39) never delivered energy and is only logged.
+   * In this node's memory only: after a restart the first event naming the EVSE starts the session.
+   */
+  const unplaced = new Map<number, Map<string, TransactionEventReq>>();
 
   /** Sets a connector's status through the 1.6 StatusNotification (the same rows, alarms and events). */
   const setStatus = (session: ChargerSession, connectorId: number, status: string, receivedAt: number, at?: string, fault?: Payload) =>
@@ -167,6 +187,27 @@ export function v201Handlers(
       .from(chargingTransaction)
       .where(and(eq(chargingTransaction.chargePointId, point.id), eq(chargingTransaction.ocppTxId, ocppTxId)));
     return row;
+  }
+
+  /**
+   * An event of a transaction whose EVSE is not known yet (`unplaced`): its first is kept (with an idToken
+   * that comes later, before the EVSE); an Ended forgets it. Answered with the idToken's decision.
+   */
+  async function hold(point: PointState, p: TransactionEventReq, first: TransactionEventReq | undefined): Promise<Payload> {
+    let held = unplaced.get(point.id);
+    if (p.eventType === 'Ended') {
+      held?.delete(p.transactionInfo.transactionId);
+      if (held?.size === 0) unplaced.delete(point.id);
+    } else if (!first) {
+      if (!held) unplaced.set(point.id, (held = new Map()));
+      held.set(p.transactionInfo.transactionId, p);
+      if (held.size > MAX_UNPLACED) held.delete(held.keys().next().value!);
+    } else if (!first.idToken && p.idToken) {
+      held!.set(p.transactionInfo.transactionId, { ...first, idToken: p.idToken });
+    }
+    if (!p.idToken) return {};
+    const r = await kit.authorize(p.idToken.idToken, point, { exceptRunning: p.eventType === 'Ended' });
+    return decided({ idTokenInfo: idTokenInfo(r) }, r);
   }
 
   /**
@@ -301,12 +342,40 @@ export function v201Handlers(
           return p.idToken ? { idTokenInfo: { status: row.authStatus } } : {};
         }
         tx = row ? await kit.openTx(point, row.id) : undefined;
-        if (!tx) ({ tx, auth } = await start(session, p, meter));
+        if (!tx) {
+          const held = unplaced.get(point.id);
+          const first = held?.get(ocppTxId);
+          if (p.evse === undefined) return hold(point, p, first);
+          held?.delete(ocppTxId);
+          if (held?.size === 0) unplaced.delete(point.id);
+          if (first) {
+            // The session starts as its Started said (time, idToken, reservation, remote start), on the EVSE this
+            // event names; its Transaction.Begin sample may come with either (TC_J_08: with the EVSE).
+            const idToken = first.idToken ?? p.idToken;
+            const reservationId = first.reservationId ?? p.reservationId;
+            const remoteStartId = first.transactionInfo.remoteStartId ?? p.transactionInfo.remoteStartId;
+            const begun: TransactionEventReq = {
+              ...first,
+              evse: p.evse,
+              offline: first.offline === true || p.offline === true,
+              ...(idToken ? { idToken } : {}),
+              ...(reservationId !== undefined ? { reservationId } : {}),
+              transactionInfo: { ...first.transactionInfo, ...(remoteStartId !== undefined ? { remoteStartId } : {}) },
+              meterValue: [...(first.meterValue ?? []), ...(p.meterValue ?? [])],
+            };
+            ({ tx, auth } = await start(session, begun, toMeterValues16(begun.meterValue)));
+            // The answer is about this event's idToken; another one than the Started's gets its own decision (below).
+            if (p.idToken && idToken && !sameToken(p.idToken.idToken, idToken.idToken)) auth = undefined;
+          } else ({ tx, auth } = await start(session, p, meter));
+        }
       }
       if (!auth && p.idToken && p.eventType !== 'Ended' && !tx.accepted && tx.idTag === '') {
         // Authorized after it started (plugged in first): the session becomes the card's.
         auth = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true });
         await kit.authorizeLater(point, tx, p.idToken.idToken, auth);
+        // Authorized by a remote start (F01: the cable was plugged in first): a remote session, as a 1.6 start after RemoteStartTransaction.
+        if (p.triggerReason === 'RemoteStart' || p.transactionInfo.remoteStartId !== undefined)
+          await db.update(chargingTransaction).set({ startType: 'remote' }).where(eq(chargingTransaction.id, tx.id));
       }
       if (p.eventType === 'Ended') {
         const stop: StopReq = {
@@ -334,6 +403,11 @@ export function v201Handlers(
       }
       if (!p.idToken) return {};
       if (auth) return decided({ idTokenInfo: idTokenInfo(auth) }, auth);
+      if (!sameToken(p.idToken.idToken, tx.idTag)) {
+        // Another card than the session's (one of its group stopping it, C09): the answer is that card's decision.
+        const other = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true });
+        return decided({ idTokenInfo: idTokenInfo(other) }, other);
+      }
       return { idTokenInfo: { status: tx.authStatus } };
     },
 

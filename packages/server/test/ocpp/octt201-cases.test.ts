@@ -1,0 +1,1206 @@
+import { api } from '@csms/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client.js';
+import { card, chargePoint, chargeUser, chargingTransaction, connector, meterValue, ocppLog } from '../../src/db/schema.js';
+import { startServer, type TestServer } from '../harness.js';
+import { createPoint, eventually, iso, replySchemas, TestCharger } from './support.js';
+
+/*
+ * OCA's OCPP 2.0.1 conformance test cases (OCPP 2.0.1 Part 6, the OCTT test cases) whose system under
+ * test is the CSMS, for the Core blocks (B Provisioning, C Authorization, E Transactions, F Remote
+ * control, G Availability, J Meter values, P Data transfer, and A's Basic authentication), for the cases
+ * no other test shows; README "OCPP 2.0.1 conformance (OCTT Core cases)" maps every case to its test.
+ * The tool's Charging Station is a bare OCPP-J 2.0.1 client over a real socket that sends what the case's
+ * steps send and answers the CSMS's requests as the case says; the CSMS's own requests come from the
+ * console's API, as an operator would send them. Every reply is checked against OCA's 2.0.1 schemas.
+ * One server for the file; runs on PGlite and, with DATABASE_URL, on PostgreSQL.
+ */
+
+type Payload = Record<string, unknown>;
+type Reply<T> = { code: number; msg: string; data: T };
+type Action = { status: string; chargerStatus: string | null; message: string | null };
+
+let s: TestServer;
+let db: Db;
+let admin: string;
+const open: TestCharger[] = [];
+const validReply = replySchemas('ocpp2_0_1');
+const V201 = ['ocpp2.0.1'];
+
+beforeAll(async () => {
+  s = await startServer();
+  db = s.database.db;
+  admin = await s.login();
+});
+afterAll(async () => {
+  await Promise.all(open.filter((c) => c.closeCode === undefined).map((c) => c.close()));
+  await s.close();
+});
+
+let n = 0;
+const uniq = (p: string) => `${p}${++n}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+
+const post = <T = Payload>(ep: { path: string }, body: unknown) =>
+  s.call<T & Action>('POST', ep.path, { token: admin, body }) as Promise<Reply<T & Action>>;
+
+/** A CALL of the charger whose CALLRESULT must be schema-valid; its payload. */
+async function ok<T = Payload>(c: TestCharger, action: string, payload: unknown): Promise<T> {
+  const reply = await c.ok<T>(action, payload);
+  expect(validReply(action, reply), `${action} → ${JSON.stringify(reply)}`).toBe(true);
+  return reply;
+}
+
+/** The CSMS's requests the charger received, in order, and a way to answer each action. */
+function answering(c: TestCharger, answers: Record<string, Payload | ((p: Payload) => Payload)> = {}) {
+  const asked: [string, Payload][] = [];
+  c.onCall = (action, payload) => {
+    asked.push([action, payload]);
+    const a = answers[action];
+    return typeof a === 'function' ? a(payload) : (a ?? { status: 'Accepted' });
+  };
+  return asked;
+}
+
+/** A 2.0.1 Charging Station of provider 1 with `evses` EVSEs, connected and booted, each EVSE reported Available. */
+async function station(evses = 1) {
+  const p = await createPoint(db, { connectors: evses });
+  const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: V201 });
+  open.push(c);
+  const boot = await ok<{ status: string }>(c, 'BootNotification', {
+    reason: 'PowerUp',
+    chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+  });
+  expect(boot.status).toBe('Accepted');
+  for (let e = 1; e <= evses; e++)
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: e, connectorId: 1 });
+  return { c, pointId: p.point.id, serialNumber: p.serialNumber, key: p.key };
+}
+
+/** A charge user of provider 1 and `cards` cards of it (one group: the user's account), with the card row's overrides. */
+async function driver(cards = 1, v: Partial<typeof card.$inferInsert> = {}) {
+  const [u] = await db
+    .insert(chargeUser)
+    .values({ providerId: 1, account: uniq('acct'), userType: 'card', status: 1 })
+    .returning();
+  const rows = [];
+  for (let i = 0; i < cards; i++) {
+    const tag = uniq('T').slice(0, 20);
+    const [row] = await db
+      .insert(card)
+      .values({
+        providerId: 1,
+        cardNumber: tag,
+        physicalId: tag,
+        chargeUserId: u!.id,
+        balanceCents: 10_000,
+        expireAt: new Date(Date.now() + 365 * 86_400_000),
+        ...v,
+      })
+      .returning();
+    rows.push(row!);
+  }
+  return { account: u!.account, cards: rows, tags: rows.map((r) => r.physicalId) };
+}
+
+const token = (idToken: string) => ({ idToken, type: 'ISO14443' });
+const energy = (wh: number, context = 'Sample.Periodic') => ({ value: wh, context, measurand: 'Energy.Active.Import.Register' });
+const sample = (wh: number, context?: string, at = iso()) => ({ timestamp: at, sampledValue: [energy(wh, context)] });
+
+/** A TransactionEvent of transaction `id` (seqNo counted per transaction), its schema-valid answer. */
+function transaction(c: TestCharger, id = uniq('tx-')) {
+  let seqNo = 0;
+  const send = <T = { idTokenInfo?: Payload & { status: string } }>(eventType: 'Started' | 'Updated' | 'Ended', v: Payload = {}) => {
+    const { transactionInfo, ...rest } = v as { transactionInfo?: Payload };
+    return ok<T>(c, 'TransactionEvent', {
+      eventType,
+      timestamp: iso(),
+      triggerReason: 'Authorized',
+      seqNo: seqNo++,
+      transactionInfo: { transactionId: id, ...transactionInfo },
+      ...rest,
+    });
+  };
+  return { id, send };
+}
+
+const txOf = async (pointId: number, ocppTxId: string) =>
+  (
+    await db
+      .select()
+      .from(chargingTransaction)
+      .where(and(eq(chargingTransaction.chargePointId, pointId), eq(chargingTransaction.ocppTxId, ocppTxId)))
+  )[0];
+const txsOf = (pointId: number) =>
+  db.select().from(chargingTransaction).where(eq(chargingTransaction.chargePointId, pointId)).orderBy(asc(chargingTransaction.id));
+const statusOf = async (pointId: number, no: number) =>
+  (
+    await db
+      .select({ status: connector.status })
+      .from(connector)
+      .where(and(eq(connector.chargePointId, pointId), eq(connector.connectorNo, no)))
+  )[0]?.status;
+const pointRow = async (id: number) => (await db.select().from(chargePoint).where(eq(chargePoint.id, id)))[0]!;
+
+describe('A Security (Basic authentication)', () => {
+  it('TC_A_02_CSMS Basic Authentication - Username does not equal ChargingStationId: the upgrade is refused with 401, and an unknown identity with 404', async () => {
+    const a = await createPoint(db);
+    const b = await createPoint(db);
+    // b's own valid credentials, presented for a's identity.
+    await expect(TestCharger.connect(s.url, a.serialNumber, { key: b.key, user: b.serialNumber, protocols: V201 })).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(TestCharger.connect(s.url, a.serialNumber, { key: a.key, user: b.serialNumber, protocols: V201 })).rejects.toMatchObject({
+      status: 401,
+    });
+    // Auto-registration is off: a Charging Station nobody registered never gets to send a BootNotification.
+    await expect(TestCharger.connect(s.url, uniq('NOBODY'), { key: 'some-password-1234', protocols: V201 })).rejects.toMatchObject({
+      status: 404,
+    });
+    const c = await TestCharger.connect(s.url, a.serialNumber, { key: a.key, protocols: V201 });
+    expect(c.ws.protocol).toBe('ocpp2.0.1');
+    await c.close();
+  });
+});
+
+describe('B Provisioning', () => {
+  it('TC_B_01_CSMS Cold Boot Charging Station - Accepted: Accepted with the configured heartbeat interval and the time, the station recorded; Heartbeat and the EVSE status answered', async () => {
+    const p = await createPoint(db, { connectors: 1 });
+    const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: V201 });
+    open.push(c);
+    const before = Date.now();
+    const boot = await ok<{ status: string; interval: number; currentTime: string }>(c, 'BootNotification', {
+      reason: 'PowerUp',
+      chargingStation: { model: 'OCTT-M', vendorName: 'OCA-Vendor', serialNumber: 'SN-201', firmwareVersion: 'fw-b01' },
+    });
+    expect(boot.status).toBe('Accepted');
+    expect(boot.interval).toBe(s.config.ocpp.heartbeatIntervalSec);
+    expect(Math.abs(Date.parse(boot.currentTime) - before)).toBeLessThan(60_000);
+    await eventually(async () => {
+      const row = await pointRow(p.point.id);
+      return row.vendor === 'OCA-Vendor' && row.model === 'OCTT-M' && row.firmwareVersion === 'fw-b01' && row.ocppVersion === '2.0.1';
+    });
+    expect(await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 })).toEqual({});
+    await eventually(async () => (await statusOf(p.point.id, 1)) === 'Available');
+    expect(
+      await ok(c, 'NotifyEvent', {
+        generatedAt: iso(),
+        seqNo: 0,
+        eventData: [
+          {
+            eventId: 1,
+            timestamp: iso(),
+            trigger: 'Delta',
+            actualValue: 'Available',
+            eventNotificationType: 'HardWiredNotification',
+            component: { name: 'Connector', evse: { id: 1, connectorId: 1 } },
+            variable: { name: 'AvailabilityState' },
+          },
+        ],
+      }),
+    ).toEqual({});
+    const hb = await ok<{ currentTime: string }>(c, 'Heartbeat', {});
+    expect(Math.abs(Date.parse(hb.currentTime) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('TC_B_06_CSMS Get Variables - single value: GetVariablesRequest for OCPPCommCtrlr.OfflineThreshold, the value shown', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c, {
+      GetVariables: {
+        getVariableResult: [
+          {
+            attributeStatus: 'Accepted',
+            attributeValue: '60',
+            component: { name: 'OCPPCommCtrlr' },
+            variable: { name: 'OfflineThreshold' },
+          },
+        ],
+      },
+    });
+    const r = await post<{ configurationKey: Payload[]; unknownKey: string[] }>(api.pointAction.getConfiguration, {
+      serialNumber,
+      key: ['OCPPCommCtrlr.OfflineThreshold'],
+    });
+    expect(asked).toEqual([
+      ['GetVariables', { getVariableData: [{ component: { name: 'OCPPCommCtrlr' }, variable: { name: 'OfflineThreshold' } }] }],
+    ]);
+    expect(r.data).toMatchObject({
+      status: 'accepted',
+      configurationKey: [{ key: 'OCPPCommCtrlr.OfflineThreshold', readonly: false, value: '60' }],
+      unknownKey: [],
+    });
+  });
+
+  it('TC_B_07_CSMS Get Variables - multiple values: one GetVariablesRequest for all of them; what the station does not know is shown unknown', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c, {
+      GetVariables: {
+        getVariableResult: [
+          {
+            attributeStatus: 'Accepted',
+            attributeValue: '60',
+            component: { name: 'OCPPCommCtrlr' },
+            variable: { name: 'OfflineThreshold' },
+          },
+          {
+            attributeStatus: 'Accepted',
+            attributeValue: 'true',
+            component: { name: 'AuthCtrlr' },
+            variable: { name: 'AuthorizeRemoteStart' },
+          },
+          { attributeStatus: 'UnknownVariable', component: { name: 'AuthCtrlr' }, variable: { name: 'NoSuchThing' } },
+        ],
+      },
+    });
+    const r = await post<{ configurationKey: Payload[]; unknownKey: string[] }>(api.pointAction.getConfiguration, {
+      serialNumber,
+      key: ['OCPPCommCtrlr.OfflineThreshold', 'AuthCtrlr.AuthorizeRemoteStart', 'AuthCtrlr.NoSuchThing'],
+    });
+    expect(asked).toEqual([
+      [
+        'GetVariables',
+        {
+          getVariableData: [
+            { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'OfflineThreshold' } },
+            { component: { name: 'AuthCtrlr' }, variable: { name: 'AuthorizeRemoteStart' } },
+            { component: { name: 'AuthCtrlr' }, variable: { name: 'NoSuchThing' } },
+          ],
+        },
+      ],
+    ]);
+    expect(r.data.configurationKey).toEqual([
+      { key: 'OCPPCommCtrlr.OfflineThreshold', readonly: false, value: '60' },
+      { key: 'AuthCtrlr.AuthorizeRemoteStart', readonly: false, value: 'true' },
+    ]);
+    expect(r.data.unknownKey).toEqual(['AuthCtrlr.NoSuchThing']);
+  });
+
+  it('TC_B_09_CSMS Set Variables - single value: SetVariablesRequest with the value; Accepted, Rejected, RebootRequired and an unknown variable each shown as such', async () => {
+    const { c, serialNumber } = await station();
+    let answer = 'Accepted';
+    const asked = answering(c, {
+      SetVariables: (p) => {
+        const [d] = p.setVariableData as { component: Payload; variable: Payload }[];
+        return { setVariableResult: [{ attributeStatus: answer, component: d!.component, variable: d!.variable }] };
+      },
+    });
+    const set = (key: string, value: string) => post<{ key: string }>(api.pointAction.changeConfiguration, { serialNumber, key, value });
+    expect((await set('OCPPCommCtrlr.OfflineThreshold', '123')).data).toMatchObject({ status: 'accepted', chargerStatus: 'Accepted' });
+    expect(asked.at(-1)).toEqual([
+      'SetVariables',
+      { setVariableData: [{ component: { name: 'OCPPCommCtrlr' }, variable: { name: 'OfflineThreshold' }, attributeValue: '123' }] },
+    ]);
+    answer = 'Rejected';
+    expect((await set('AuthCtrlr.AuthorizeRemoteStart', 'false')).data.status).toBe('rejected');
+    answer = 'RebootRequired';
+    // A 1.6 key goes to its device-model variable.
+    expect((await set('HeartbeatInterval', '120')).data.status).toBe('rebootRequired');
+    expect(asked.at(-1)![1]).toEqual({
+      setVariableData: [{ component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' }, attributeValue: '120' }],
+    });
+    answer = 'UnknownVariable';
+    expect((await set('OCPPCommCtrlr.NoSuchThing', '1')).data.status).toBe('notSupported');
+    expect(asked).toHaveLength(4);
+  });
+
+  it('TC_B_20_CSMS Reset Charging Station - Without ongoing transaction - OnIdle: ResetRequest OnIdle, Accepted; the station boots again and is accepted', async () => {
+    const { c, pointId, serialNumber, key } = await station();
+    const asked = answering(c);
+    const r = await post(api.pointAction.reset, { serialNumber, type: 'Soft' });
+    expect(r.data).toMatchObject({ status: 'accepted', chargerStatus: 'Accepted' });
+    expect(asked).toEqual([['Reset', { type: 'OnIdle' }]]);
+    await c.close();
+    const again = await TestCharger.connect(s.url, serialNumber, { key, protocols: V201 });
+    open.push(again);
+    const boot = await ok<{ status: string }>(again, 'BootNotification', {
+      reason: 'RemoteReset',
+      chargingStation: { model: 'OCTT', vendorName: 'OCA', firmwareVersion: 'after-reset' },
+    });
+    expect(boot.status).toBe('Accepted');
+    await eventually(async () => (await pointRow(pointId)).firmwareVersion === 'after-reset');
+  });
+
+  it('TC_B_21_CSMS Reset Charging Station - With Ongoing Transaction - OnIdle: Scheduled is shown as scheduled; the transaction ends normally, then the station boots', async () => {
+    const { c, pointId, serialNumber } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [sample(100, 'Transaction.Begin')],
+    });
+    const asked = answering(c, { Reset: { status: 'Scheduled' } });
+    const r = await post(api.pointAction.reset, { serialNumber, type: 'Soft' });
+    expect(r.data).toMatchObject({ status: 'scheduled', chargerStatus: 'Scheduled' });
+    expect(asked).toEqual([['Reset', { type: 'OnIdle' }]]);
+    expect((await txOf(pointId, tx.id))!.stoppedAt).toBeNull();
+    await tx.send('Ended', {
+      triggerReason: 'StopAuthorized',
+      idToken: token(d.tags[0]!),
+      transactionInfo: { stoppedReason: 'Local' },
+      meterValue: [sample(900, 'Transaction.End')],
+    });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'Local', meterStopWh: 900, energyWh: 800 });
+    expect(
+      (
+        await ok<{ status: string }>(c, 'BootNotification', {
+          reason: 'RemoteReset',
+          chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+        })
+      ).status,
+    ).toBe('Accepted');
+  });
+
+  it('TC_B_22_CSMS Reset Charging Station - With Ongoing Transaction - Immediate: ResetRequest Immediate; the transaction ended by ImmediateReset is closed as a hard reset', async () => {
+    const { c, pointId, serialNumber } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', { idToken: token(d.tags[0]!), evse: { id: 1, connectorId: 1 }, meterValue: [sample(0, 'Transaction.Begin')] });
+    const asked = answering(c);
+    expect((await post(api.pointAction.reset, { serialNumber, type: 'Hard' })).data.status).toBe('accepted');
+    expect(asked).toEqual([['Reset', { type: 'Immediate' }]]);
+    expect(
+      await tx.send('Ended', {
+        triggerReason: 'ResetCommand',
+        transactionInfo: { stoppedReason: 'ImmediateReset' },
+        meterValue: [sample(400, 'Transaction.End')],
+      }),
+    ).toEqual({});
+    expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'HardReset', meterStopWh: 400, cardId: d.cards[0]!.id });
+    expect(
+      (
+        await ok<{ status: string }>(c, 'BootNotification', {
+          reason: 'RemoteReset',
+          chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+        })
+      ).status,
+    ).toBe('Accepted');
+  });
+});
+
+describe('C Authorization', () => {
+  const authorize = (c: TestCharger, idToken: string) =>
+    ok<{ idTokenInfo: Payload & { status: string } }>(c, 'Authorize', { idToken: token(idToken) });
+
+  /** The reason the OCPP log keeps beside the CSMS's answer to the charger's last `action`. */
+  async function loggedReason(serialNumber: string, action: string) {
+    await s.app.ocpp.flush();
+    const rows = await db
+      .select()
+      .from(ocppLog)
+      .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.action, action), eq(ocppLog.direction, 'out')))
+      .orderBy(asc(ocppLog.id));
+    return rows.at(-1)?.reason;
+  }
+
+  it('TC_C_02_CSMS Local start transaction - Authorization Invalid/Unknown: an unknown idToken is Invalid, the reason kept in the OCPP log', async () => {
+    const { c, pointId, serialNumber } = await station();
+    const r = await authorize(c, uniq('UNKNOWN'));
+    expect(r.idTokenInfo).toEqual({ status: 'Invalid' });
+    expect(await loggedReason(serialNumber, 'Authorize')).toBe('unknown');
+    expect(await txsOf(pointId)).toEqual([]);
+  });
+
+  it('TC_C_06_CSMS Local start transaction - Authorization Blocked: a blocked (lost) card is Blocked', async () => {
+    const { c, serialNumber } = await station();
+    const d = await driver(1, { status: 'lost' });
+    expect((await authorize(c, d.tags[0]!)).idTokenInfo).toEqual({ status: 'Blocked' });
+    expect(await loggedReason(serialNumber, 'Authorize')).toBe('lost');
+  });
+
+  it('TC_C_07_CSMS Local start transaction - Authorization Expired: a card past its expiry is Expired', async () => {
+    const { c, serialNumber } = await station();
+    const d = await driver(1, { expireAt: new Date(Date.now() - 86_400_000) });
+    expect((await authorize(c, d.tags[0]!)).idTokenInfo).toEqual({ status: 'Expired' });
+    expect(await loggedReason(serialNumber, 'Authorize')).toBe('expired');
+  });
+
+  it('TC_C_08_CSMS Authorization through authorization cache - Accepted: a Started with a cached idToken (no Authorize) is Accepted, with how long it may be cached and its group', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    const r = await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [sample(0, 'Transaction.Begin')],
+    });
+    expect(r.idTokenInfo).toEqual({
+      status: 'Accepted',
+      cacheExpiryDateTime: d.cards[0]!.expireAt.toISOString(),
+      groupIdToken: { idToken: d.account, type: 'Central' },
+    });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ cardId: d.cards[0]!.id, authStatus: 'Accepted', startType: 'card' });
+  });
+
+  it('TC_C_20_CSMS Authorization through authorization cache - Invalid: a cached idToken no longer valid is answered Blocked; the session it deauthorizes is kept, nobody’s and never billed', async () => {
+    const { c, pointId } = await station();
+    const d = await driver(1, { status: 'lost' });
+    const tx = transaction(c);
+    const r = await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [sample(0, 'Transaction.Begin')],
+    });
+    expect(r.idTokenInfo).toEqual({ status: 'Blocked' });
+    expect(
+      await tx.send('Ended', {
+        triggerReason: 'Deauthorized',
+        transactionInfo: { stoppedReason: 'DeAuthorized' },
+        meterValue: [sample(10, 'Transaction.End')],
+      }),
+    ).toEqual({});
+    const row = await eventually(async () => {
+      const x = await txOf(pointId, tx.id);
+      return x?.billingNote ? x : undefined;
+    });
+    expect(row).toMatchObject({
+      authStatus: 'Blocked',
+      authReason: 'lost',
+      cardId: null,
+      chargeUserId: null,
+      stopReason: 'DeAuthorized',
+      billedAt: null,
+    });
+  });
+
+  it('TC_C_37_CSMS Clear Authorization Data in Authorization Cache - Accepted: ClearCacheRequest, Accepted shown as accepted', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c);
+    expect((await post(api.pointAction.clearCache, { serialNumber })).data).toMatchObject({
+      status: 'accepted',
+      chargerStatus: 'Accepted',
+    });
+    expect(asked).toEqual([['ClearCache', {}]]);
+  });
+
+  it('TC_C_38_CSMS Clear Authorization Data in Authorization Cache - Rejected: Rejected shown as rejected', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c, { ClearCache: { status: 'Rejected' } });
+    expect((await post(api.pointAction.clearCache, { serialNumber })).data).toMatchObject({
+      status: 'rejected',
+      chargerStatus: 'Rejected',
+    });
+    expect(asked).toEqual([['ClearCache', {}]]);
+  });
+
+  it('TC_C_39_CSMS Authorization by GroupId - Success: both idTokens of a group get its groupIdToken; the second one, stopping the first one’s transaction, is Accepted with it', async () => {
+    const { c, pointId } = await station();
+    const d = await driver(2);
+    const group = { idToken: d.account, type: 'Central' };
+    const [first, second] = d.tags as [string, string];
+    expect((await authorize(c, second)).idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Occupied', evseId: 1, connectorId: 1 });
+    const tx = transaction(c);
+    const started = await tx.send('Started', {
+      idToken: token(first),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'EVConnected' },
+      meterValue: [sample(0, 'Transaction.Begin')],
+    });
+    expect(started.idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'Charging' } });
+    expect((await authorize(c, second)).idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+    const stop = await tx.send('Updated', {
+      triggerReason: 'StopAuthorized',
+      idToken: token(second),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'EVConnected' },
+    });
+    expect(stop.idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+    // A card of another group stopping it would get its own decision, with its own group.
+    const stranger = await driver();
+    const other = await tx.send('Updated', { triggerReason: 'StopAuthorized', idToken: token(stranger.tags[0]!) });
+    expect(other.idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: { idToken: stranger.account, type: 'Central' } });
+    await tx.send('Ended', {
+      triggerReason: 'EVCommunicationLost',
+      transactionInfo: { stoppedReason: 'Local' },
+      meterValue: [sample(900, 'Transaction.End')],
+    });
+    expect(await txOf(pointId, tx.id)).toMatchObject({
+      cardId: d.cards[0]!.id,
+      idTag: first,
+      meterStopWh: 900,
+      energyWh: 900,
+      stopReason: 'Local',
+    });
+  });
+});
+
+describe('E Transactions', () => {
+  for (const [id, title, triggerReason] of [
+    ['TC_E_01_CSMS', 'PowerPathClosed', 'ChargingStateChanged'],
+    ['TC_E_02_CSMS', 'EnergyTransfer', 'ChargingStateChanged'],
+  ] as const) {
+    it(`${id} Start transaction options - ${title}: the EV connected and authorized first, the Started at ${title} is Accepted and the EVSE charging`, async () => {
+      const { c, pointId } = await station();
+      const d = await driver();
+      await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Occupied', evseId: 1, connectorId: 1 });
+      await eventually(async () => (await statusOf(pointId, 1)) === 'Preparing');
+      expect((await ok<{ idTokenInfo: { status: string } }>(c, 'Authorize', { idToken: token(d.tags[0]!) })).idTokenInfo.status).toBe(
+        'Accepted',
+      );
+      const tx = transaction(c);
+      const r = await tx.send('Started', {
+        triggerReason,
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { chargingState: 'Charging' },
+        meterValue: [sample(50, 'Transaction.Begin')],
+      });
+      expect(r.idTokenInfo?.status).toBe('Accepted');
+      expect(await txOf(pointId, tx.id)).toMatchObject({ connectorNo: 1, meterStartWh: 50, cardId: d.cards[0]!.id });
+      await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+    });
+  }
+
+  it('TC_E_04_CSMS Local start transaction - Authorization first - Success: a Started before the EVSE is known is Accepted; the session is recorded on the EVSE the next event names, from the Started', async () => {
+    const { c, pointId } = await station(2);
+    const d = await driver();
+    expect((await ok<{ idTokenInfo: { status: string } }>(c, 'Authorize', { idToken: token(d.tags[0]!) })).idTokenInfo.status).toBe(
+      'Accepted',
+    );
+    const tx = transaction(c);
+    const startedAt = new Date(Date.now() - 60_000).toISOString();
+    // TxStartPoint Authorized, two EVSEs: the driver has not chosen one yet (E01.FR.17).
+    const r = await tx.send('Started', { timestamp: startedAt, idToken: token(d.tags[0]!) });
+    expect(r.idTokenInfo?.status).toBe('Accepted');
+    expect(await txsOf(pointId)).toEqual([]);
+    // Repeated (its answer lost): the same answer, still nothing to record.
+    await c.ok('TransactionEvent', {
+      eventType: 'Started',
+      timestamp: startedAt,
+      triggerReason: 'Authorized',
+      seqNo: 0,
+      transactionInfo: { transactionId: tx.id },
+      idToken: token(d.tags[0]!),
+    });
+    expect(
+      await tx.send('Updated', {
+        triggerReason: 'CablePluggedIn',
+        evse: { id: 2, connectorId: 1 },
+        transactionInfo: { chargingState: 'EVConnected' },
+        meterValue: [sample(300, 'Transaction.Begin')],
+      }),
+    ).toEqual({});
+    const rows = await txsOf(pointId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      ocppTxId: tx.id,
+      connectorNo: 2,
+      idTag: d.tags[0],
+      cardId: d.cards[0]!.id,
+      authStatus: 'Accepted',
+      meterStartWh: 300,
+      startedAt: new Date(startedAt),
+      startType: 'card',
+    });
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'Charging' } });
+    await eventually(async () => (await statusOf(pointId, 2)) === 'Charging');
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    await tx.send('Ended', {
+      triggerReason: 'EVCommunicationLost',
+      transactionInfo: { stoppedReason: 'EVDisconnected' },
+      meterValue: [sample(1200, 'Transaction.End')],
+    });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ energyWh: 900, stopReason: 'EVDisconnected' });
+  });
+
+  it('TC_E_11_CSMS Start transaction options - DataSigned: a Started carrying a signed meter value is Accepted and its register read', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    const r = await tx.send('Started', {
+      triggerReason: 'SignedDataReceived',
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [
+        {
+          timestamp: iso(),
+          sampledValue: [
+            {
+              ...energy(1234, 'Transaction.Begin'),
+              signedMeterValue: {
+                signedMeterData: 'AQIDBA==',
+                signingMethod: 'ECDSA-secp256r1-SHA256',
+                encodingMethod: 'OCMF',
+                publicKey: 'BAUG',
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(r.idTokenInfo?.status).toBe('Accepted');
+    expect(await txOf(pointId, tx.id)).toMatchObject({ meterStartWh: 1234 });
+  });
+
+  it('TC_E_12_CSMS Start transaction options - ParkingBayOccupied: a Started on EV detection, without idToken, is recorded unauthorised until the driver is authorized', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    expect(await tx.send('Started', { triggerReason: 'EVDetected', evse: { id: 1 } })).toEqual({});
+    expect(await txOf(pointId, tx.id)).toMatchObject({ idTag: '', cardId: null, authStatus: 'Invalid' });
+    const r = await tx.send('Updated', { triggerReason: 'Authorized', idToken: token(d.tags[0]!) });
+    expect(r.idTokenInfo?.status).toBe('Accepted');
+    expect(await txOf(pointId, tx.id)).toMatchObject({
+      idTag: d.tags[0],
+      cardId: d.cards[0]!.id,
+      authStatus: 'Accepted',
+      startType: 'card',
+    });
+  });
+
+  // Ways a transaction ends: each Ended is answered and closes the session with the reason in the console's words.
+  for (const [id, title, triggerReason, stoppedReason, stopReason] of [
+    ['TC_E_08_CSMS', 'EnergyTransfer stopped - StopAuthorized', 'StopAuthorized', 'Local', 'Local'],
+    ['TC_E_14_CSMS', 'EVDisconnected - Charging Station side', 'EVCommunicationLost', 'EVDisconnected', 'EVDisconnected'],
+    ['TC_E_17_CSMS', 'Deauthorized - EV side disconnect', 'EVCommunicationLost', 'EVDisconnected', 'EVDisconnected'],
+    ['TC_E_19_CSMS', 'ParkingBayUnoccupied', 'EVDeparted', 'Local', 'Local'],
+    ['TC_E_20_CSMS', 'EVDisconnected - EV side (able to charge IEC 61851-1 EV)', 'EVCommunicationLost', 'EVDisconnected', 'EVDisconnected'],
+  ] as const) {
+    it(`${id} Stop transaction options - ${title}: the Ended (${triggerReason}, ${stoppedReason}) closes the session once, with its register`, async () => {
+      const { c, pointId } = await station();
+      const d = await driver();
+      const tx = transaction(c);
+      await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { chargingState: 'Charging' },
+        meterValue: [sample(100, 'Transaction.Begin')],
+      });
+      if (triggerReason === 'StopAuthorized') {
+        const r = await tx.send('Updated', {
+          triggerReason,
+          idToken: token(d.tags[0]!),
+          transactionInfo: { chargingState: 'EVConnected' },
+        });
+        expect(r.idTokenInfo?.status).toBe('Accepted');
+        await eventually(async () => (await statusOf(pointId, 1)) === 'Preparing');
+      }
+      if (triggerReason === 'EVDeparted') {
+        // The cable is out, the bay still occupied: the transaction goes on, idle.
+        await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+        await tx.send('Updated', { triggerReason: 'EVCommunicationLost', transactionInfo: { chargingState: 'Idle' } });
+        expect((await txOf(pointId, tx.id))!.stoppedAt).toBeNull();
+      }
+      const ended = { triggerReason, transactionInfo: { stoppedReason }, meterValue: [sample(700, 'Transaction.End')] };
+      expect(await tx.send('Ended', ended)).toEqual({});
+      expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason, meterStopWh: 700, energyWh: 600, cardId: d.cards[0]!.id });
+      const stoppedAt = (await txOf(pointId, tx.id))!.stoppedAt;
+      // Its repeat changes nothing.
+      await tx.send('Ended', { ...ended, meterValue: [sample(900, 'Transaction.End')] });
+      expect(await txOf(pointId, tx.id)).toMatchObject({ meterStopWh: 700, stoppedAt });
+    });
+  }
+
+  it('TC_E_16_CSMS Stop transaction options - Deauthorized - Invalid idToken: the Started is answered Invalid; the transaction the station deauthorizes is kept unauthorised and not billed', async () => {
+    const { c, pointId } = await station();
+    const tx = transaction(c);
+    const unknown = uniq('NOCARD');
+    const r = await tx.send('Started', {
+      idToken: token(unknown),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [sample(0, 'Transaction.Begin')],
+    });
+    expect(r.idTokenInfo).toEqual({ status: 'Invalid' });
+    await tx.send('Ended', {
+      triggerReason: 'Deauthorized',
+      transactionInfo: { stoppedReason: 'DeAuthorized' },
+      meterValue: [sample(5, 'Transaction.End')],
+    });
+    const row = await eventually(async () => {
+      const x = await txOf(pointId, tx.id);
+      return x?.billingNote ? x : undefined;
+    });
+    expect(row).toMatchObject({ idTag: unknown, authStatus: 'Invalid', cardId: null, stopReason: 'DeAuthorized', billedAt: null });
+  });
+
+  it('TC_E_22_CSMS Stop transaction options - EnergyTransfer stopped - SuspendedEV: the EVSE shows SuspendedEV, then the transaction ends', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'Charging' },
+    });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'SuspendedEV' } });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'SuspendedEV');
+    await tx.send('Ended', { triggerReason: 'EVCommunicationLost', transactionInfo: { stoppedReason: 'EVDisconnected' } });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'EVDisconnected' });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Finishing');
+  });
+
+  it('TC_E_26_CSMS Disconnect cable on EV-side - Suspend transaction: the transaction stays open while the cable is out and charges again once it is back', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'Charging' },
+    });
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'SuspendedEV' } });
+    await tx.send('Updated', { triggerReason: 'EVCommunicationLost', transactionInfo: { chargingState: 'Idle' } });
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Available');
+    await tx.send('Updated', { triggerReason: 'CablePluggedIn', transactionInfo: { chargingState: 'EVConnected' } });
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'Charging' } });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+    expect(await txOf(pointId, tx.id)).toMatchObject({ stoppedAt: null, cardId: d.cards[0]!.id });
+  });
+
+  it('TC_E_38_CSMS Local start transaction - EV not ready: a transaction whose EV does not draw is recorded, its EVSE SuspendedEV', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      triggerReason: 'CablePluggedIn',
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'EVConnected' },
+    });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Preparing');
+    expect((await tx.send('Updated', { idToken: token(d.tags[0]!) })).idTokenInfo?.status).toBe('Accepted');
+    await tx.send('Updated', { triggerReason: 'ChargingStateChanged', transactionInfo: { chargingState: 'SuspendedEV' } });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'SuspendedEV');
+    expect(await txOf(pointId, tx.id)).toMatchObject({ cardId: d.cards[0]!.id, stoppedAt: null });
+  });
+
+  it('TC_E_39_CSMS Stop transaction options - Deauthorized - timeout: a transaction authorized but never plugged in (no EVSE known) ends on EVConnectTimeout; answered, nothing recorded', async () => {
+    const { c, pointId } = await station(2);
+    const d = await driver();
+    const tx = transaction(c);
+    expect((await tx.send('Started', { idToken: token(d.tags[0]!) })).idTokenInfo?.status).toBe('Accepted');
+    expect(await tx.send('Ended', { triggerReason: 'EVConnectTimeout', transactionInfo: { stoppedReason: 'Timeout' } })).toEqual({});
+    expect(await txsOf(pointId)).toEqual([]);
+    // Nothing is held for it: a later event naming an EVSE starts a session of its own (the first heard of).
+    await tx.send('Updated', { triggerReason: 'CablePluggedIn', evse: { id: 1 } });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ idTag: '', authStatus: 'Invalid' });
+  });
+
+  it('TC_E_53_CSMS Reset Sequence Number - CSMS accepting seqNo = 0 at start of transaction: each new transaction starting at seqNo 0 is its own', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    for (const wh of [0, 1000]) {
+      const tx = transaction(c);
+      const r = await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        meterValue: [sample(wh, 'Transaction.Begin')],
+      });
+      expect(r.idTokenInfo?.status).toBe('Accepted');
+      await tx.send('Ended', {
+        triggerReason: 'StopAuthorized',
+        transactionInfo: { stoppedReason: 'Local' },
+        meterValue: [sample(wh + 500, 'Transaction.End')],
+      });
+    }
+    const rows = await txsOf(pointId);
+    expect(rows.map((r) => [r.meterStartWh, r.meterStopWh, r.energyWh])).toEqual([
+      [0, 500, 500],
+      [1000, 1500, 500],
+    ]);
+  });
+});
+
+describe('F Remote control', () => {
+  const remoteStart = (serialNumber: string, idTag: string, connectorId = 1) =>
+    post<{ idTag: string }>(api.pointAction.remoteStart, { serialNumber, connectorId, idTag });
+
+  it('TC_F_01_CSMS Remote start transaction - Cable plugin first: RequestStartTransaction for the EVSE; the plugged-in transaction becomes the card’s and a remote one', async () => {
+    const { c, pointId, serialNumber } = await station();
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      triggerReason: 'CablePluggedIn',
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'EVConnected' },
+    });
+    const asked = answering(c, { RequestStartTransaction: { status: 'Accepted', transactionId: tx.id } });
+    expect((await remoteStart(serialNumber, d.tags[0]!)).data).toMatchObject({ status: 'accepted', idTag: d.tags[0] });
+    const [[action, request]] = asked as [[string, { remoteStartId: number } & Payload]];
+    expect(action).toBe('RequestStartTransaction');
+    expect(request).toEqual({ idToken: token(d.tags[0]!), evseId: 1, remoteStartId: expect.any(Number) });
+    const r = await tx.send('Updated', {
+      triggerReason: 'RemoteStart',
+      idToken: token(d.tags[0]!),
+      transactionInfo: { remoteStartId: request.remoteStartId, chargingState: 'Charging' },
+    });
+    expect(r.idTokenInfo?.status).toBe('Accepted');
+    expect(await txOf(pointId, tx.id)).toMatchObject({ cardId: d.cards[0]!.id, authStatus: 'Accepted', startType: 'remote' });
+  });
+
+  for (const [id, title, authorizeRemoteStart] of [
+    ['TC_F_02_CSMS', 'AuthorizeRemoteStart is true', true],
+    ['TC_F_03_CSMS', 'AuthorizeRemoteStart is false', false],
+  ] as const) {
+    it(`${id} Remote start transaction - Remote start first - ${title}: the transaction named by the remoteStartId is Accepted and a remote one`, async () => {
+      const { c, pointId, serialNumber } = await station();
+      const d = await driver();
+      const asked = answering(c);
+      expect((await remoteStart(serialNumber, d.tags[0]!)).data.status).toBe('accepted');
+      const request = asked[0]![1] as { remoteStartId: number };
+      if (authorizeRemoteStart)
+        expect((await ok<{ idTokenInfo: { status: string } }>(c, 'Authorize', { idToken: token(d.tags[0]!) })).idTokenInfo.status).toBe(
+          'Accepted',
+        );
+      const tx = transaction(c);
+      const r = await tx.send('Started', {
+        triggerReason: 'RemoteStart',
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { remoteStartId: request.remoteStartId, chargingState: 'EVConnected' },
+      });
+      expect(r.idTokenInfo?.status).toBe('Accepted');
+      expect(await txOf(pointId, tx.id)).toMatchObject({ cardId: d.cards[0]!.id, startType: 'remote', connectorNo: 1 });
+    });
+  }
+
+  it('TC_F_04_CSMS Remote start transaction - Remote start first - Cable plugin timeout: the transaction the station ends on EVConnectTimeout is closed without energy', async () => {
+    const { c, pointId, serialNumber } = await station();
+    const d = await driver();
+    const asked = answering(c);
+    expect((await remoteStart(serialNumber, d.tags[0]!)).data.status).toBe('accepted');
+    const tx = transaction(c);
+    await tx.send('Started', {
+      triggerReason: 'RemoteStart',
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { remoteStartId: (asked[0]![1] as { remoteStartId: number }).remoteStartId },
+      meterValue: [sample(10, 'Transaction.Begin')],
+    });
+    expect(await tx.send('Ended', { triggerReason: 'EVConnectTimeout', transactionInfo: { stoppedReason: 'Timeout' } })).toEqual({});
+    expect(await txOf(pointId, tx.id)).toMatchObject({ startType: 'remote', stopReason: 'Other', energyWh: 0, meterStopWh: 10 });
+  });
+
+  it('TC_F_06_CSMS Remote unlock Connector - Without ongoing transaction - Accepted: UnlockConnectorRequest for the EVSE’s connector; Unlocked shown as accepted, UnlockFailed as failed', async () => {
+    const { c, serialNumber } = await station();
+    let status = 'Unlocked';
+    const asked = answering(c, { UnlockConnector: () => ({ status }) });
+    expect((await post(api.pointAction.unlock, { serialNumber, connectorId: 1 })).data).toMatchObject({
+      status: 'accepted',
+      chargerStatus: 'Unlocked',
+    });
+    expect(asked).toEqual([['UnlockConnector', { evseId: 1, connectorId: 1 }]]);
+    status = 'UnlockFailed';
+    expect((await post(api.pointAction.unlock, { serialNumber, connectorId: 1 })).data).toMatchObject({
+      status: 'failed',
+      chargerStatus: 'UnlockFailed',
+    });
+  });
+
+  describe('TriggerMessage', () => {
+    const trigger = (serialNumber: string, requestedMessage: string, connectorId?: number) =>
+      post(api.pointAction.triggerMessage, { serialNumber, requestedMessage, ...(connectorId !== undefined ? { connectorId } : {}) });
+    const meterRows = (pointId: number) =>
+      db.select().from(meterValue).where(eq(meterValue.chargePointId, pointId)).orderBy(asc(meterValue.id));
+
+    it('TC_F_11_CSMS Trigger message - MeterValues - Specific EVSE: TriggerMessageRequest for the EVSE; the MeterValues it triggers are kept', async () => {
+      const { c, pointId, serialNumber } = await station(2);
+      const asked = answering(c);
+      expect((await trigger(serialNumber, 'MeterValues', 2)).data.status).toBe('accepted');
+      expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'MeterValues', evse: { id: 2 } }]]);
+      await ok(c, 'MeterValues', { evseId: 2, meterValue: [sample(4321, 'Trigger')] });
+      expect((await meterRows(pointId)).map((r) => [r.connectorNo, r.energyWh, r.transactionId])).toEqual([[2, 4321, null]]);
+    });
+
+    it('TC_F_12_CSMS Trigger message - MeterValues - All EVSE: TriggerMessageRequest without an EVSE; each EVSE’s MeterValues kept', async () => {
+      const { c, pointId, serialNumber } = await station(2);
+      const asked = answering(c);
+      expect((await trigger(serialNumber, 'MeterValues')).data.status).toBe('accepted');
+      expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'MeterValues' }]]);
+      for (const evseId of [1, 2]) await ok(c, 'MeterValues', { evseId, meterValue: [sample(100 * evseId, 'Trigger')] });
+      expect((await meterRows(pointId)).map((r) => [r.connectorNo, r.energyWh])).toEqual([
+        [1, 100],
+        [2, 200],
+      ]);
+    });
+
+    it('TC_F_15_CSMS Trigger message - LogStatusNotification - Idle: TriggerMessageRequest LogStatusNotification; the Idle status is kept', async () => {
+      const { c, pointId, serialNumber } = await station();
+      const asked = answering(c);
+      expect((await trigger(serialNumber, 'DiagnosticsStatusNotification')).data.status).toBe('accepted');
+      expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'LogStatusNotification' }]]);
+      expect(await ok(c, 'LogStatusNotification', { status: 'Idle' })).toEqual({});
+      await eventually(async () => (await pointRow(pointId)).diagnosticsStatus === 'Idle');
+    });
+
+    it('TC_F_18_CSMS Trigger message - FirmwareStatusNotification - Idle: TriggerMessageRequest FirmwareStatusNotification; the Idle status is kept', async () => {
+      const { c, pointId, serialNumber } = await station();
+      const asked = answering(c);
+      expect((await trigger(serialNumber, 'FirmwareStatusNotification')).data.status).toBe('accepted');
+      expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'FirmwareStatusNotification' }]]);
+      expect(await ok(c, 'FirmwareStatusNotification', { status: 'Idle' })).toEqual({});
+      await eventually(async () => (await pointRow(pointId)).firmwareStatus === 'Idle');
+    });
+
+    it('TC_F_20_CSMS Trigger message - Heartbeat: TriggerMessageRequest Heartbeat; the Heartbeat is answered with the time', async () => {
+      const { c, serialNumber } = await station();
+      const asked = answering(c);
+      expect((await trigger(serialNumber, 'Heartbeat')).data.status).toBe('accepted');
+      expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'Heartbeat' }]]);
+      const hb = await ok<{ currentTime: string }>(c, 'Heartbeat', {});
+      expect(Math.abs(Date.parse(hb.currentTime) - Date.now())).toBeLessThan(60_000);
+    });
+
+    for (const [id, status, shown] of [
+      ['TC_F_23_CSMS', 'Available', 'Available'],
+      ['TC_F_24_CSMS', 'Occupied', 'Preparing'],
+    ] as const) {
+      it(`${id} Trigger message - StatusNotification - Specific EVSE - ${status}: TriggerMessageRequest for the EVSE's connector; ${status} is shown as ${shown}`, async () => {
+        const { c, pointId, serialNumber } = await station(2);
+        const asked = answering(c);
+        expect((await trigger(serialNumber, 'StatusNotification', 2)).data.status).toBe('accepted');
+        expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'StatusNotification', evse: { id: 2, connectorId: 1 } }]]);
+        await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: status, evseId: 2, connectorId: 1 });
+        await eventually(async () => (await statusOf(pointId, 2)) === shown);
+        expect(await statusOf(pointId, 1)).toBe('Available');
+      });
+    }
+
+    it('TC_F_27_CSMS Trigger message - NotImplemented: the station’s NotImplemented is shown as such', async () => {
+      const { c, serialNumber } = await station();
+      answering(c, { TriggerMessage: { status: 'NotImplemented' } });
+      expect((await trigger(serialNumber, 'FirmwareStatusNotification')).data).toMatchObject({
+        status: 'notImplemented',
+        chargerStatus: 'NotImplemented',
+      });
+    });
+  });
+});
+
+describe('G Availability', () => {
+  const change = (serialNumber: string, connectorId: number, type: 'Operative' | 'Inoperative') =>
+    post(api.pointAction.changeAvailability, { serialNumber, connectorId, type });
+
+  it('TC_G_03_CSMS Change Availability EVSE - Operative to inoperative, and TC_G_04_CSMS back: ChangeAvailabilityRequest for the EVSE; its Unavailable and Available follow', async () => {
+    const { c, pointId, serialNumber } = await station(2);
+    const asked = answering(c);
+    expect((await change(serialNumber, 1, 'Inoperative')).data.status).toBe('accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Unavailable');
+    expect(await statusOf(pointId, 2)).toBe('Available');
+    expect((await change(serialNumber, 1, 'Operative')).data.status).toBe('accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Available');
+    expect(asked).toEqual([
+      ['ChangeAvailability', { operationalStatus: 'Inoperative', evse: { id: 1 } }],
+      ['ChangeAvailability', { operationalStatus: 'Operative', evse: { id: 1 } }],
+    ]);
+  });
+
+  it('TC_G_05_CSMS Change Availability Charging Station - Operative to inoperative, and TC_G_06_CSMS back: ChangeAvailabilityRequest without an EVSE; every EVSE follows', async () => {
+    const { c, pointId, serialNumber } = await station(2);
+    const asked = answering(c);
+    for (const [type, status] of [
+      ['Inoperative', 'Unavailable'],
+      ['Operative', 'Available'],
+    ] as const) {
+      expect((await change(serialNumber, 0, type)).data.status).toBe('accepted');
+      for (const evseId of [1, 2]) await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: status, evseId, connectorId: 1 });
+      await eventually(async () => (await statusOf(pointId, 1)) === status && (await statusOf(pointId, 2)) === status);
+    }
+    expect(asked).toEqual([
+      ['ChangeAvailability', { operationalStatus: 'Inoperative' }],
+      ['ChangeAvailability', { operationalStatus: 'Operative' }],
+    ]);
+  });
+
+  for (const [id, title, connectorId] of [
+    ['TC_G_11_CSMS', 'EVSE', 1],
+    ['TC_G_14_CSMS', 'Charging Station', 0],
+  ] as const) {
+    it(`${id} Change Availability ${title} - With ongoing transaction: Scheduled is shown as scheduled; the EVSE becomes Unavailable once the transaction ends`, async () => {
+      const { c, pointId, serialNumber } = await station();
+      const d = await driver();
+      const tx = transaction(c);
+      await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { chargingState: 'Charging' },
+      });
+      const asked = answering(c, { ChangeAvailability: { status: 'Scheduled' } });
+      expect((await change(serialNumber, connectorId, 'Inoperative')).data).toMatchObject({
+        status: 'scheduled',
+        chargerStatus: 'Scheduled',
+      });
+      expect(asked).toEqual([
+        ['ChangeAvailability', connectorId ? { operationalStatus: 'Inoperative', evse: { id: 1 } } : { operationalStatus: 'Inoperative' }],
+      ]);
+      await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+      await tx.send('Ended', { triggerReason: 'StopAuthorized', transactionInfo: { stoppedReason: 'Local' } });
+      await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 });
+      await eventually(async () => (await statusOf(pointId, 1)) === 'Unavailable');
+      expect((await txOf(pointId, tx.id))!.stoppedAt).not.toBeNull();
+    });
+  }
+});
+
+describe('J Meter values', () => {
+  const rowsOf = (pointId: number) =>
+    db.select().from(meterValue).where(eq(meterValue.chargePointId, pointId)).orderBy(asc(meterValue.sampledAt), asc(meterValue.id));
+  const aligned = (at: Date, wh: number, context = 'Sample.Clock') => ({
+    timestamp: at.toISOString(),
+    sampledValue: [energy(wh, context)],
+  });
+  const t0 = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000);
+
+  it('TC_J_01_CSMS Clock-aligned Meter Values - No transaction ongoing: MeterValues of the station (EVSE 0) and of each EVSE are kept, outside any transaction', async () => {
+    const { c, pointId } = await station();
+    const at = t0();
+    for (let k = 0; k < 3; k++) {
+      const when = new Date(at.getTime() + k * 60_000);
+      for (const evseId of [0, 1]) await ok(c, 'MeterValues', { evseId, meterValue: [aligned(when, 10_000 * (evseId + 1) + k)] });
+      expect(
+        await ok(c, 'NotifyEvent', {
+          generatedAt: when.toISOString(),
+          seqNo: 0,
+          eventData: [
+            {
+              eventId: k,
+              timestamp: when.toISOString(),
+              trigger: 'Periodic',
+              actualValue: String(10_000 + k),
+              eventNotificationType: 'PreconfiguredMonitor',
+              component: { name: 'FiscalMetering' },
+              variable: { name: 'EnergyImportRegister' },
+            },
+          ],
+        }),
+      ).toEqual({});
+    }
+    const rows = await rowsOf(pointId);
+    expect(rows.map((r) => [r.connectorNo, r.energyWh, r.transactionId])).toEqual([
+      [0, 10_000, null],
+      [1, 20_000, null],
+      [0, 10_001, null],
+      [1, 20_001, null],
+      [0, 10_002, null],
+      [1, 20_002, null],
+    ]);
+    expect((await pointRow(pointId)).status).not.toBe('Faulted');
+  });
+
+  it('TC_J_02_CSMS Clock-aligned Meter Values - Transaction ongoing, and TC_J_03_CSMS - EventType Ended: clock-aligned samples in the TransactionEvents count for the transaction; its end is the Transaction.End sample', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const at = t0();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      timestamp: at.toISOString(),
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [aligned(at, 1000, 'Transaction.Begin')],
+    });
+    for (let k = 1; k <= 3; k++) {
+      const when = new Date(at.getTime() + k * 60_000);
+      await tx.send('Updated', {
+        timestamp: when.toISOString(),
+        triggerReason: 'MeterValueClock',
+        meterValue: [aligned(when, 1000 + 200 * k)],
+      });
+      // The station's own meter (EVSE 0) during the transaction is the station's, not the transaction's.
+      await ok(c, 'MeterValues', { evseId: 0, meterValue: [aligned(when, 50_000 + k)] });
+    }
+    expect(await txOf(pointId, tx.id)).toMatchObject({ energyWh: 600, lastMeterWh: 1600 });
+    const end = new Date(at.getTime() + 5 * 60_000);
+    await tx.send('Ended', {
+      timestamp: end.toISOString(),
+      triggerReason: 'EVCommunicationLost',
+      transactionInfo: { stoppedReason: 'EVDisconnected' },
+      meterValue: [aligned(new Date(at.getTime() + 4 * 60_000), 1700), aligned(end, 1750, 'Transaction.End')],
+    });
+    const row = (await txOf(pointId, tx.id))!;
+    expect(row).toMatchObject({ meterStopWh: 1750, energyWh: 750, stopReason: 'EVDisconnected' });
+    const rows = await rowsOf(pointId);
+    expect(rows.filter((r) => r.transactionId === row.id).map((r) => r.energyWh)).toEqual([1200, 1400, 1600, 1700, 1750]);
+    expect(rows.filter((r) => r.connectorNo === 0).map((r) => [r.energyWh, r.transactionId])).toEqual([
+      [50_001, null],
+      [50_002, null],
+      [50_003, null],
+    ]);
+  });
+
+  it('TC_J_04_CSMS Clock-aligned Meter Values - Signed, and TC_J_11_CSMS Sampled Meter Values - Signed: signed sampled values are answered and their registers used', async () => {
+    const { c, pointId } = await station();
+    const d = await driver();
+    const signed = (wh: number, context: string) => ({
+      timestamp: iso(),
+      sampledValue: [
+        { ...energy(wh, context), signedMeterValue: { signedMeterData: 'AQID', signingMethod: '', encodingMethod: 'OCMF', publicKey: '' } },
+      ],
+    });
+    expect(await ok(c, 'MeterValues', { evseId: 1, meterValue: [signed(700, 'Sample.Clock')] })).toEqual({});
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      meterValue: [signed(800, 'Transaction.Begin')],
+    });
+    await tx.send('Updated', { triggerReason: 'MeterValuePeriodic', meterValue: [signed(950, 'Sample.Periodic')] });
+    await tx.send('Ended', { transactionInfo: { stoppedReason: 'Local' }, meterValue: [signed(1000, 'Transaction.End')] });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ meterStartWh: 800, meterStopWh: 1000, energyWh: 200 });
+    expect((await rowsOf(pointId)).map((r) => r.energyWh)).toEqual([700, 950, 1000]);
+  });
+
+  it('TC_J_08_CSMS Sampled Meter Values - Context Transaction.Begin - EVSE not known: the Transaction.Begin sample sent once the EVSE is known starts the transaction’s register', async () => {
+    const { c, pointId } = await station(2);
+    const d = await driver();
+    expect((await ok<{ idTokenInfo: { status: string } }>(c, 'Authorize', { idToken: token(d.tags[0]!) })).idTokenInfo.status).toBe(
+      'Accepted',
+    );
+    const tx = transaction(c);
+    expect((await tx.send('Started', { idToken: token(d.tags[0]!) })).idTokenInfo?.status).toBe('Accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Occupied', evseId: 1, connectorId: 1 });
+    await tx.send('Updated', {
+      triggerReason: 'CablePluggedIn',
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'EVConnected' },
+      meterValue: [sample(2500, 'Transaction.Begin')],
+    });
+    await tx.send('Updated', {
+      triggerReason: 'ChargingStateChanged',
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'Charging' },
+    });
+    await tx.send('Updated', { triggerReason: 'MeterValuePeriodic', meterValue: [sample(2900)] });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ connectorNo: 1, meterStartWh: 2500, energyWh: 400, cardId: d.cards[0]!.id });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+  });
+});
+
+describe('P DataTransfer', () => {
+  it('TC_P_02_CSMS Data Transfer to the CSMS - Rejected / Unknown VendorId / Unknown MessageId: an unknown vendor is UnknownVendorId; a known one answers for its messages', async () => {
+    const { c } = await station();
+    expect(await ok(c, 'DataTransfer', { vendorId: 'org.unknown.vendor', messageId: 'x', data: { a: 1 } })).toEqual({
+      status: 'UnknownVendorId',
+    });
+    const vendorId = `com.octt.${uniq('v').toLowerCase()}`;
+    const seen: unknown[] = [];
+    const remove = s.app.ocpp.vendors.register(vendorId, (req) => {
+      seen.push(req.data);
+      return req.messageId === 'known' ? { status: 'Accepted', data: 'pong' } : { status: 'UnknownMessageId' };
+    });
+    try {
+      expect(await ok(c, 'DataTransfer', { vendorId, messageId: 'nope' })).toEqual({ status: 'UnknownMessageId' });
+      expect(await ok(c, 'DataTransfer', { vendorId, messageId: 'known', data: { ping: true } })).toEqual({
+        status: 'Accepted',
+        data: 'pong',
+      });
+      expect(seen).toEqual([undefined, '{"ping":true}']);
+    } finally {
+      remove();
+    }
+  });
+
+  it('TC_P_03_CSMS CustomData - Receive custom data: messages carrying vendor customData are handled as without it', async () => {
+    const { c, pointId } = await station();
+    const customData = { vendorId: 'com.octt', extra: { anything: [1, 2, 3] } };
+    expect(await ok(c, 'Heartbeat', { customData })).toMatchObject({ currentTime: expect.any(String) });
+    expect(
+      await ok(c, 'StatusNotification', { customData, timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 }),
+    ).toEqual({});
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Unavailable');
+  });
+});
