@@ -12,6 +12,7 @@ import type { LineChartOption } from '../../shared/charts/EChart';
 import { compactTick } from '../../shared/charts/scale';
 import { STREAM_REOPENED, subscribe } from '../../shared/events';
 import { formatKw, formatKwh, formatMoney, formatPercent } from '../../shared/format/units';
+import { useDict } from '../../shared/dict/useDict';
 import { formatDateTime } from '../../shared/resource/cells';
 import { useMonitorLive } from '../../features/monitor/live';
 import { StatusCountsBar } from '../../features/monitor/status-counts';
@@ -113,6 +114,9 @@ function FaultTicker() {
     queryFn: ({ signal }) => call(api.monitor.faults, { query: { limit: 20 } }, { signal, silent: true }),
   });
   const faults: LiveFault[] = data ?? [];
+  // The error code in words, as the dashboard's live faults and the alarm records show it.
+  const codes = useDict('chargePointErrorCode');
+  const codeLabel = (code: string) => codes.find((e) => e.dictValue === code)?.dictLabel ?? code;
   if (faults.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('largeScreen.noFaults')} />;
   return (
     <div className="board-ticker" data-testid="board-faults">
@@ -126,7 +130,7 @@ function FaultTicker() {
         >
           {faults.map((f) => (
             <div key={f.alarmId} style={{ padding: '6px 0', borderBottom: '1px solid rgba(255,255,255,.08)' }}>
-              <Typography.Text type="danger">{f.errorCode}</Typography.Text>{' '}
+              <Typography.Text type="danger">{codeLabel(f.errorCode)}</Typography.Text>{' '}
               <Typography.Text>{`${f.stationName} · ${f.serialNumber} #${f.connectorNo}`}</Typography.Text>
               <br />
               <Typography.Text type="secondary">{formatDateTime(f.occurredAt)}</Typography.Text>

@@ -1,4 +1,4 @@
-import type { BoardStation } from '@csms/contract';
+import { dictEntries, type BoardStation, type DictType } from '@csms/contract';
 import { act, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -142,6 +142,8 @@ describe('the large screen', () => {
             occurredAt: '2026-03-02T01:00:00Z',
           },
         ]);
+      if (url.pathname.includes('/dict/data/type/'))
+        return data(dictEntries(i18n.language.startsWith('en') ? 'en' : 'zh', url.pathname.split('/').pop() as DictType));
       if (url.pathname.includes('/configKey/')) return data('');
       return { code: 404, msg: 'x', data: null };
     });
@@ -161,7 +163,8 @@ describe('the large screen', () => {
     expect(screen.getByTestId('board-state-faulted').textContent).toBe('1');
     expect(screen.getByTestId('board-state-charging').textContent).toBe('1');
     expect(screen.getByTestId('board-state-offline').textContent).toBe('1');
-    await waitFor(() => expect(screen.getByTestId('board-faults').textContent).toContain('GroundFailure'));
+    // The fault's code in words, in the screen's language.
+    await waitFor(() => expect(screen.getByTestId('board-faults').textContent).toContain('Ground failure'));
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
 
     // A session ends: once the burst is over the board is read again, and the ranking follows.
@@ -175,6 +178,7 @@ describe('the large screen', () => {
 
     await act(() => i18n.changeLanguage('zh-CN'));
     expect(screen.getByText('充电网络实时大屏')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('board-faults').textContent).toContain('接地故障'));
     expect(rawKeys(container.textContent ?? '')).toEqual([]);
   });
 });
