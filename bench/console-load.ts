@@ -780,8 +780,9 @@ const totals = (days: number) =>
 
 /**
  * Operation and financial statistics (issue 20 item 6, p95 ≤ 300 ms): stations' figures from the day totals
- * (`charging_day`), money from `settlement_day` and `ledger_day`; the points' ranking reads whole months from
- * `point_month` and only the partial months at the period's edges (and the running sessions) from the records.
+ * (`charging_day`), the heat map's whole months from `start_month`, money from `settlement_day` and `ledger_day`;
+ * the points are ranked in the database from `point_month`, a month the period covers in part from its records or
+ * from its total less the days left out (whichever are fewer), and the running sessions from the records.
  */
 function statisticsCases(x: Ids): Case[] {
   const op = '/web/statistics/operation';
@@ -789,7 +790,7 @@ function statisticsCases(x: Ids): Case[] {
   const year = { period: 'custom', startDate: day(365), endDate: day(0) };
   const quarter = { period: 'custom', startDate: day(90), endDate: day(0) };
   const ranking = (days: number) =>
-    `ranks every point: whole months from point_month, the edge days over ≤ ≈ ${Math.round((RECORDS * Math.min(days, 62)) / 365).toLocaleString('en')} records`;
+    `ranks every point in SQL: point_month, and at most half a month of records at each end (≤ ≈ ${Math.round((RECORDS * Math.min(days, 31)) / 365).toLocaleString('en')} records)`;
   const s = { targetMs: 300 };
   return [
     { path: op, label: 'operation: today', query: { period: 'day' }, ...s },

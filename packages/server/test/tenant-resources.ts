@@ -1925,6 +1925,11 @@ export const notTenantTables: { table: PgTable; reason: string }[] = [
       'derived totals of the charging records per point and month, written only by their triggers and read only by the operation statistics, which scope it',
   },
   {
+    table: schema.startMonth,
+    reason:
+      'derived counts of session starts per station, month, weekday and hour, written only by the triggers on the charging records and read only by the operation statistics, which scope it',
+  },
+  {
     table: schema.settlementDay,
     reason: 'derived totals of the settled bills, written only by their triggers and read only by the financial statistics, which scope it',
   },

@@ -49,6 +49,28 @@ export const pointMonth = pgTable(
 );
 
 /**
+ * Session starts per provider, station and local month, by local weekday and hour (operation statistics'
+ * weekday × hour heat map, issue 20 item 6): kept by the same triggers as `chargingDay`, in the same zone.
+ * A period's whole months come from here, the days around them from `chargingDay`'s hours. One row of 168
+ * counts per station month: summing them over 303 × 11 station months measured 20–30 ms against 150–230 ms
+ * for the days' 24 hours over 110,000 station days, and faster than seven rows of 24.
+ */
+export const startMonth = pgTable(
+  'start_month',
+  {
+    providerId: integer('provider_id').notNull(),
+    stationId: integer('station_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    /** Starts in each local weekday and hour: index (ISO weekday − 1) × 24 + hour, Monday 00:00 first. */
+    startsByWeekHour: integer('starts_by_week_hour')
+      .array()
+      .notNull()
+      .default(sql`array_fill(0, array[168])`),
+  },
+  (t) => [primaryKey({ columns: [t.providerId, t.stationId, t.month] }), index('start_month_month').on(t.month)],
+);
+
+/**
  * Settled bills per provider, station and local day of settlement (financial statistics, issue 20 item 4),
  * kept by triggers on `charging_transaction` in the settlement's transaction, in `chargingDayZone`'s time
  * zone. A late Stop's correction counts on the day its record was settled. Discounts are the member,

@@ -4,12 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, repoCaller as principal } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
-import { alarm, billLine, card, chargePoint, chargeUser, chargingTransaction, connector, invoice, station } from '../../db/schema.js';
+import {
+  alarm,
+  billLine,
+  card,
+  chargePoint,
+  chargeUser,
+  chargingTransaction,
+  connector,
+  invoice,
+  pointMonth,
+  startMonth,
+  station,
+} from '../../db/schema.js';
 import { createBilling } from '../billing/settle.js';
 import { createLedger } from '../cards/ledger.js';
 import { createDiscounts } from '../operations/discounts.js';
 import { createMembership } from '../operations/membership.js';
 import { pricedSite, uniq } from '../operations/ops-fixtures.js';
+import { monthPlan } from './operation.points.js';
 import { createOperationStatsRepo } from './operation.repo.js';
 import { periodDays, wholeMonths } from './period.js';
 
@@ -74,6 +87,41 @@ describe('periods', () => {
     expect(wholeMonths('2026-03-02', '2026-03-31')).toBeNull();
     expect(wholeMonths('2026-03-01', '2026-03-30')).toBeNull();
     expect(wholeMonths('2026-03-15', '2026-04-14')).toBeNull();
+  });
+
+  it('takes a month the period covers in part from its records, or from its totals less the part left out when that is shorter', () => {
+    const at = (d: string) => new Date(`${d}T00:00:00Z`);
+    const month = (m: string, next: string) => ({ month: `${m}-01`, a: at(`${m}-01`), b: at(`${next}-01`) });
+    const months = [month('2026-02', '2026-03'), month('2026-03', '2026-04'), month('2026-04', '2026-05')];
+    // 5 February to now on 25 April: February's first four days and the rest of April are left out of their totals.
+    expect(monthPlan(at('2026-02-05'), at('2026-04-25'), months)).toEqual({
+      totals: ['2026-02-01', '2026-03-01', '2026-04-01'],
+      added: [],
+      taken: [
+        [at('2026-02-01'), at('2026-02-05')],
+        [at('2026-04-25'), at('2026-05-01')],
+      ],
+    });
+    // 20 February to 10 April: the days of February and April from the records.
+    expect(monthPlan(at('2026-02-20'), at('2026-04-11'), months)).toEqual({
+      totals: ['2026-03-01'],
+      added: [
+        [at('2026-02-20'), at('2026-03-01')],
+        [at('2026-04-01'), at('2026-04-11')],
+      ],
+      taken: [],
+    });
+    // Within one month: the records of the days, or the month less both ends; nothing after now.
+    expect(monthPlan(at('2026-03-10'), at('2026-03-12'), months)).toEqual({
+      totals: [],
+      added: [[at('2026-03-10'), at('2026-03-12')]],
+      taken: [],
+    });
+    expect(monthPlan(at('2026-03-02'), at('2026-03-30'), months).taken).toEqual([
+      [at('2026-03-01'), at('2026-03-02')],
+      [at('2026-03-30'), at('2026-04-01')],
+    ]);
+    expect(monthPlan(at('2026-03-01'), at('2026-03-01'), months)).toEqual({ totals: [], added: [], taken: [] });
   });
 });
 
@@ -204,6 +252,129 @@ describe('operation statistics (hand-computed)', () => {
       ['Alpha', 'Alpha', '2', '7'],
       ['Bravo', 'Bravo', '1', '3'],
     ]);
+  });
+});
+
+describe('operation statistics of many points (ranked in the database)', () => {
+  it('rank the points as the records do: energy, then sessions, then the lower id; points without sessions; faults', async () => {
+    const op = await createOperator(db);
+    const a = await site(op.providerId, 'Rank A', 1);
+    const b = await site(op.providerId, 'Rank B', 2);
+    // 14 points on two stations: a's and b's, and 12 more with one to three connectors, one without a name.
+    const p: Site[] = [a, b];
+    for (let i = 2; i < 14; i++) {
+      const at = i % 2 ? b : a;
+      const [cp] = await db
+        .insert(chargePoint)
+        .values({
+          providerId: op.providerId,
+          stationId: at.stationId,
+          serialNumber: uniq('SN'),
+          name: i === 3 ? '' : `Rank-${i}`,
+          equipmentType: 'ac',
+          ratedPowerW: 7000,
+        })
+        .returning();
+      for (let k = 1; k <= 1 + (i % 3); k++)
+        await db.insert(connector).values({ chargePointId: cp!.id, connectorNo: k, standard: 'ac', type: 'Type2' });
+      p.push({ ...at, pointId: cp!.id });
+    }
+    // Shanghai is UTC+8. March 2026 is the whole month of the custom period; the days of February and April around it.
+    await session(p[0]!, '2026-03-05T02:00:00Z', '2026-03-05T03:00:00Z', 5000);
+    await session(p[0]!, '2026-03-20T10:00:00Z', '2026-03-20T10:30:00Z', 1000);
+    await session(p[1]!, '2026-03-07T02:00:00Z', '2026-03-07T05:00:00Z', 6000); // as much energy as p0, fewer sessions
+    await session(p[2]!, '2026-02-25T02:00:00Z', '2026-02-25T03:00:00Z', 3000); // p0's energy and sessions: by id, after p0
+    await session(p[2]!, '2026-04-05T02:00:00Z', '2026-04-05T03:00:00Z', 3000);
+    await session(p[3]!, '2026-03-10T02:00:00Z', '2026-03-10T04:00:00Z', 9000); // no name: its serial number
+    await session(p[5]!, '2026-04-09T02:00:00Z', '2026-04-09T02:20:00Z', 1000);
+    await session(p[6]!, '2026-03-31T15:30:00Z', '2026-03-31T16:30:00Z', 500); // 1 April 00:30 local
+    await session(p[7]!, '2026-02-28T15:00:00Z', '2026-02-28T15:30:00Z', 700); // 28 February 23:00 local
+    await session(p[8]!, '2026-01-10T02:00:00Z', '2026-01-10T03:00:00Z', 4000); // before every period here
+    await session(p[10]!, '2026-02-02T02:00:00Z', '2026-02-02T03:00:00Z', 800); // in February's days left out of the periods
+    await session(p[11]!, '2026-04-26T02:00:00Z', '2026-04-26T03:00:00Z', 900); // in April's days left out of a period
+    await session(p[9]!, '2026-03-12T02:00:00Z', '2026-03-12T02:05:00Z', 0); // a session without energy
+    // Still charging since 30 March.
+    await db.insert(chargingTransaction).values({
+      providerId: op.providerId,
+      stationId: p[4]!.stationId,
+      chargePointId: p[4]!.pointId,
+      connectorNo: 1,
+      idTag: 'T',
+      startType: 'card',
+      authStatus: 'Accepted',
+      meterStartWh: 0,
+      startedAt: new Date('2026-03-30T02:00:00Z'),
+      energyWh: 2000,
+    });
+    const fault = (x: Site, occurredAt: string) => ({
+      providerId: op.providerId,
+      stationId: x.stationId,
+      chargePointId: x.pointId,
+      connectorNo: 1,
+      level: 'common' as const,
+      status: 'Faulted',
+      errorCode: 'GroundFailure',
+      occurredAt: new Date(occurredAt),
+    });
+    await db
+      .insert(alarm)
+      .values([
+        fault(p[0]!, '2026-03-02T00:00:00Z'),
+        fault(p[0]!, '2026-04-12T00:00:00Z'),
+        fault(p[9]!, '2026-03-03T00:00:00Z'),
+        fault(p[3]!, '2026-01-03T00:00:00Z'),
+      ]);
+    // The month totals hold this provider's March (the report reads them, not only the records).
+    const held = async (table: typeof pointMonth | typeof startMonth) =>
+      (
+        await db
+          .select()
+          .from(table)
+          .where(and(eq(table.providerId, op.providerId), eq(table.month, '2026-03-01')))
+      ).length;
+    expect(await held(pointMonth)).toBeGreaterThan(0);
+    expect(await held(startMonth)).toBeGreaterThan(0);
+
+    const repo = createOperationStatsRepo({ db, defaultZone: TZ });
+    const now = new Date('2026-04-28T00:00:00Z');
+    const custom = { period: 'custom', startDate: '2026-02-20', endDate: '2026-04-10' } as const;
+    const r = await repo.report(principal(op.providerId), custom, now);
+    const ids = (rows: { id: number }[]) => rows.map((x) => p.findIndex((y) => y.pointId === x.id));
+    expect(ids(r.topPoints)).toEqual([3, 0, 2, 1, 4]);
+    expect(ids(r.bottomPoints)).toEqual([13, 12, 11, 10, 8]);
+    const [serial] = await db.select({ v: chargePoint.serialNumber }).from(chargePoint).where(eq(chargePoint.id, p[3]!.pointId));
+    expect(r.topPoints[0]!.name).toBe(serial!.v);
+    expect(r.topPoints[1]).toMatchObject({ chargeCount: 2, energyWh: 6000, faultCount: 1, connectorCount: 1, faultRate: 1 });
+    expect(r.totals).toMatchObject({ pointCount: 14, faultCount: 2, faultyPoints: 2 });
+    // Every figure as the records give it, for whole months with days around them, one month, the month now, a day;
+    // for the provider, for a user bound to both stations, and for one station (its points' rows).
+    for (const period of [
+      custom,
+      { period: 'month', date: '2026-03-15' },
+      { period: 'month', date: '2026-04-28' },
+      { period: 'day', date: '2026-03-31' },
+    ] as const) {
+      for (const [who, filter] of [
+        [principal(op.providerId), {}],
+        [principal(op.providerId, [a.stationId, b.stationId]), {}],
+        [principal(op.providerId), { stationId: b.stationId }],
+      ] as const) {
+        expect(await repo.report(who, { ...period, ...filter }, now)).toEqual(
+          await repo.reportFromRecords(who, { ...period, ...filter }, now),
+        );
+      }
+    }
+    // Periods whose first and last months hold more days than they leave out: those months' totals less the days left
+    // out (1–4 February, 25–30 April; 30–31 March), and the month of now less the rest of it.
+    for (const period of [
+      { period: 'custom', startDate: '2026-02-05', endDate: '2026-04-24' },
+      { period: 'custom', startDate: '2026-02-03', endDate: '2026-03-29' },
+      { period: 'month', date: '2026-04-01' },
+    ] as const) {
+      const r = await repo.report(principal(op.providerId), period, now);
+      expect(r).toEqual(await repo.reportFromRecords(principal(op.providerId), period, now));
+      expect(r.totals.chargeCount).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import {
   billLine,
   chargingDay,
   pointMonth,
+  startMonth,
   chargingDayZone,
   chargingTransaction as t,
   connector,
@@ -229,6 +230,7 @@ export function createStatisticsRepo({ db }: { db: Db }) {
         await tx.execute(sql`lock table ${t}, ${ledger} in share mode`);
         await tx.delete(chargingDay);
         await tx.delete(pointMonth);
+        await tx.delete(startMonth);
         await tx.delete(settlementDay);
         await tx.delete(ledgerDay);
         await tx
@@ -255,6 +257,19 @@ export function createStatisticsRepo({ db }: { db: Db }) {
           select ${t.chargePointId}, date_trunc('month', ${t.startedAt} at time zone ${tz}::text)::date, ${t.providerId}, ${t.stationId},
                  count(*), sum(${t.energyWh}), coalesce(sum(greatest(0, extract(epoch from ${t.stoppedAt} - ${t.startedAt}))::bigint), 0)
           from ${t} where ${t.stoppedAt} is not null group by 1, 2, 3, 4`);
+        // Starts per station month and local weekday × hour: counted per cell, then laid out as the 168 cells
+        // (densified per month from its cells: a join of the 168-cell grid with the cells planned a 13 s merge join).
+        await tx.execute(sql`
+          insert into ${startMonth} (provider_id, station_id, month, starts_by_week_hour)
+          select g.provider_id, g.station_id, g.month,
+                 (select array_agg(coalesce(x.n, 0) order by s.k) from generate_series(0, 167) s(k)
+                  left join unnest(g.ks, g.ns) x(k, n) on x.k = s.k)
+          from (select provider_id, station_id, month, array_agg(k order by k) as ks, array_agg(n order by k) as ns
+                from (select ${t.providerId} as provider_id, ${t.stationId} as station_id, date_trunc('month', l.at)::date as month,
+                             (extract(isodow from l.at)::int - 1) * 24 + extract(hour from l.at)::int as k, count(*)::int as n
+                      from ${t} cross join lateral (select ${t.startedAt} at time zone ${tz}::text as at) l
+                      where ${t.stoppedAt} is not null group by 1, 2, 3, 4) c
+                group by 1, 2, 3) g`);
         // Settled bills on their settlement day, with their discount lines (as the settlement_day trigger adds them).
         await tx.execute(sql`
           insert into ${settlementDay} (provider_id, station_id, day, bill_count, elec_fee_cents, service_fee_cents, reserve_fee_cents,
@@ -273,6 +288,7 @@ export function createStatisticsRepo({ db }: { db: Db }) {
           from ${ledger} group by 1, 2, 3`);
         await tx.execute(sql`analyze ${chargingDay}`);
         await tx.execute(sql`analyze ${pointMonth}`);
+        await tx.execute(sql`analyze ${startMonth}`);
         await tx.execute(sql`analyze ${settlementDay}`);
         await tx.execute(sql`analyze ${ledgerDay}`);
         return true;

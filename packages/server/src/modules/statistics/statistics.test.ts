@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, repoCaller as principal } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargeUser, chargingTransaction, connector, pointOnlineSpan, settlementDay, station } from '../../db/schema.js';
+import {
+  chargePoint,
+  chargeUser,
+  chargingTransaction,
+  connector,
+  pointOnlineSpan,
+  settlementDay,
+  startMonth,
+  station,
+} from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { createOperationStatsRepo } from './operation.repo.js';
 import { createStatisticsRepo } from './statistics.repo.js';
@@ -69,6 +78,21 @@ async function trendOf(p: Principal, period: TrendPeriod, now: Date, tz: string)
   return fromTotals;
 }
 afterAll(() => s.close());
+
+/** A provider's start months, cell by cell, and the same counted from its finished records in `tz`: they must be equal. */
+async function startCells(providerId: number, tz: string) {
+  const rows = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: unknown[] }).rows;
+  const held = await rows(sql`
+    select ${startMonth.stationId} as station, to_char(${startMonth.month}, 'YYYY-MM') as month, (c.k - 1)::int as k, c.n
+    from ${startMonth} cross join unnest(${startMonth.startsByWeekHour}) with ordinality c(n, k)
+    where ${startMonth.providerId} = ${providerId} and c.n <> 0 order by 1, 2, 3`);
+  const counted = await rows(sql`
+    select station_id as station, to_char(l.at, 'YYYY-MM') as month, ((extract(isodow from l.at) - 1) * 24 + extract(hour from l.at))::int as k,
+           count(*)::int as n
+    from ${chargingTransaction} cross join lateral (select started_at at time zone ${tz}::text as at) l
+    where provider_id = ${providerId} and stopped_at is not null group by 1, 2, 3 order by 1, 2, 3`);
+  return { held, counted };
+}
 
 describe('dashboard statistics (hand-computed)', () => {
   // 12:00 in Shanghai on Monday 2 March 2026; local midnight is 2026-03-01T16:00Z.
@@ -268,13 +292,16 @@ describe('day totals', () => {
     expect(months.points.reduce((sum, d) => sum + d.chargeCount, 0)).toBe(ids.length);
     // The operation statistics' connector time and start hours, and the settled bills per settlement day, likewise.
     const ops = createOperationStatsRepo({ db, defaultZone: tz });
-    // No whole month (records only), a whole month, and whole months with days before or after them.
+    // No whole month (records only), a whole month, and whole months with days before or after them (from the
+    // records, or from their month's totals less the days left out).
     for (const [startDate, endDate] of [
       ['2026-05-01', '2026-05-20'],
       ['2026-04-01', '2026-04-30'],
       ['2026-04-01', '2026-05-20'],
       ['2026-04-09', '2026-05-31'],
       ['2026-04-09', '2026-05-20'],
+      ['2026-03-28', '2026-05-06'],
+      ['2026-04-03', '2026-05-27'],
     ]) {
       const period = { period: 'custom', startDate, endDate } as const;
       expect(await ops.report(p, period, now)).toEqual(await ops.reportFromRecords(p, period, now));
@@ -288,6 +315,10 @@ describe('day totals', () => {
              coalesce(sum(adjustment_cents), 0)::int as adj
       from ${chargingTransaction} where provider_id = ${op.providerId} and billed_at is not null`)) as unknown as { rows: unknown[] };
     expect(settled.rows).toEqual(records.rows);
+    // The heat map's start months, every cell of every month (not only the months of the periods above).
+    const cells = await startCells(op.providerId, tz);
+    expect(cells.held.length).toBeGreaterThan(0);
+    expect(cells.held).toEqual(cells.counted);
   });
 
   it('are rebuilt once when the time zone changes, and then follow it', async () => {
@@ -305,6 +336,42 @@ describe('day totals', () => {
     expect(await repo.ensureDayTotals('Asia/Shanghai')).toBe(true);
     const shanghai = await trendOf(principal(op.providerId), 'day', now, 'Asia/Shanghai');
     expect(shanghai.points.slice(-3).map((d) => d.incomeCents)).toEqual([0, 100, 200]);
+  });
+
+  it("move the operation statistics' month totals to the new zone's months (a start on the last evening of April in UTC)", async () => {
+    const repo = createStatisticsRepo({ db });
+    const op = await createOperator(db);
+    const x = await site(op.providerId, 1);
+    const p = principal(op.providerId);
+    const now = new Date('2026-05-03T12:00:00Z');
+    // Thursday 30 April 20:00 in UTC is Friday 1 May 04:00 in Shanghai.
+    await tx(x, '2026-04-30T20:00:00Z', '2026-04-30T21:00:00Z', 3000, null);
+    const report = async (tz: string, month: string) => {
+      const ops = createOperationStatsRepo({ db, defaultZone: tz });
+      const period = { period: 'month', date: month } as const;
+      const r = await ops.report(p, period, now);
+      expect(r).toEqual(await ops.reportFromRecords(p, period, now));
+      return r;
+    };
+    for (const tz of ['UTC', 'Asia/Shanghai']) {
+      await repo.ensureDayTotals(tz);
+      // And one written while the totals are cut in this zone (the trigger, not the rebuild): 2 May 10:00 UTC, 18:00 in Shanghai.
+      if (tz === 'UTC') await tx(x, '2026-05-02T10:00:00Z', '2026-05-02T10:30:00Z', 1000, null);
+      const cells = await startCells(op.providerId, tz);
+      expect(cells.held).toEqual(cells.counted);
+      const april = await report(tz, '2026-04-15');
+      const may = await report(tz, '2026-05-15');
+      if (tz === 'UTC') {
+        expect(april.heatmap[3]![20]).toBe(1);
+        expect(may.heatmap[5]![10]).toBe(1);
+        expect(april.topPoints[0]).toMatchObject({ chargeCount: 1, energyWh: 3000 });
+      } else {
+        expect(april.totals.chargeCount).toBe(0);
+        expect(may.heatmap[4]![4]).toBe(1);
+        expect(may.heatmap[5]![18]).toBe(1);
+        expect(may.topPoints[0]).toMatchObject({ chargeCount: 2, energyWh: 4000 });
+      }
+    }
   });
 });
 
