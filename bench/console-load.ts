@@ -965,14 +965,14 @@ function buildCases(x: Ids): Case[] {
       path: '/web/monitor/powerTrend',
       label: 'dashboard: power, 24 h',
       query: { bucketMinutes: 15 },
-      note: "averages the last 24 hours' meter samples per connector on every request",
+      note: "weighs the last 24 hours' meter samples by the time each stands for, on every request",
     },
     {
       path: '/web/monitor/powerTrend',
       label: 'dashboard: power, 24 h',
       query: { bucketMinutes: 15 },
       as: 'operator',
-      note: "averages the last 24 hours' meter samples per connector on every request",
+      note: "weighs the last 24 hours' meter samples by the time each stands for, on every request",
     },
   ];
 }

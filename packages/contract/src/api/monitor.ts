@@ -210,7 +210,7 @@ export const monitorApi = {
     }),
     data: z.object({
       bucketMinutes: z.number(),
-      /** Bucket starts (UTC) over the last 24 hours with the summed average power of every connector. */
+      /** Bucket starts (UTC) over the last 24 hours with the network's mean power in each (its sessions' energy there ÷ the bucket's time so far). */
       points: z.array(z.object({ at: z.string(), powerW: z.number() })),
     }),
     summary: 'Total charging power over the last 24 hours, from meter values',

@@ -408,41 +408,60 @@ export function createMonitorRepo({ db }: { db: Db }) {
     },
 
     /**
-     * Total power over the last 24 hours: per bucket, each connector's average sampled power,
-     * summed over the connectors in scope; buckets without samples are 0.
+     * The network's mean power per bucket over the last 24 hours: the energy its sessions drew in the
+     * bucket ÷ the bucket's length (the bucket under way: its time so far). A session's samples in a
+     * bucket stand for their span there plus one sample interval (the span ÷ samples − 1), never past
+     * now; a lone sample stands for the whole bucket (a point sampled less often than that). So a
+     * session that charged five minutes of an hour counts about a twelfth of its power, not all of it.
+     * One grouping pass over the day's samples: a window over them (each sample held until the next)
+     * cost 2.7 times the old sum of averages.
      */
     async powerTrend(p: Principal, bucketMinutes: number, now = new Date()) {
       const bucketMs = bucketMinutes * 60_000;
       const buckets = (24 * 60) / bucketMinutes;
-      const first = Math.floor(now.getTime() / bucketMs) * bucketMs - (buckets - 1) * bucketMs;
+      const current = Math.floor(now.getTime() / bucketMs) * bucketMs;
+      const first = current - (buckets - 1) * bucketMs;
       const seconds = bucketMinutes * 60;
-      // Whole seconds divided as integers: the same buckets as floor(epoch / seconds), without numeric division per sample.
-      const samples = db
-        .select({
-          b: sql<number>`floor(extract(epoch from ${meterValue.sampledAt}))::bigint / ${seconds}`.as('b'),
-          avgW: sql<number>`avg(${meterValue.powerW})`.as('avg_w'),
-        })
-        .from(meterValue);
       const scope = pointScope(p);
       const recent = and(gte(meterValue.sampledAt, new Date(first)), isNotNull(meterValue.powerW));
+      // Per session (or connector, outside sessions) and bucket: the mean power × the time it stands for.
+      // Timestamps, not epochs, are compared per sample (extract(epoch) is a numeric per row: 1.5 times the cost).
+      const t0 = sql`min(${meterValue.sampledAt})`;
+      const span = sql`extract(epoch from max(${meterValue.sampledAt}) - ${t0})::float8`;
+      const covered = sql`least(case when count(*) > 1 then ${span} * count(*) / (count(*) - 1) else ${seconds}::float8 end, extract(epoch from ${now.toISOString()}::timestamptz - ${t0})::float8, ${seconds}::float8)`;
+      const perBucket = db
+        .select({
+          b: sql<Date>`date_bin(${`${seconds} seconds`}::interval, ${meterValue.sampledAt}, timestamptz 'epoch')`.as('b'),
+          wattSeconds: sql<number>`sum(${meterValue.powerW})::float8 / count(*) * greatest(${covered}, 0)`.as('ws'),
+        })
+        .from(meterValue);
       // The points' table only when the caller's scope needs it (every sample has its point: a foreign key).
-      const perConnector = (
+      const held = (
         scope
-          ? samples.innerJoin(chargePoint, eq(chargePoint.id, meterValue.chargePointId)).where(and(recent, scope))
-          : samples.where(recent)
+          ? perBucket.innerJoin(chargePoint, eq(chargePoint.id, meterValue.chargePointId)).where(and(recent, scope))
+          : perBucket.where(recent)
       )
-        .groupBy(sql`1`, meterValue.chargePointId, meterValue.connectorNo)
-        .as('per_connector');
-      const rows = await db
-        .select({ bucket: sql<number>`${perConnector.b}`.mapWith(Number), powerW: sql<number>`sum(${perConnector.avgW})`.mapWith(Number) })
-        .from(perConnector)
-        .groupBy(perConnector.b);
-      const byBucket = new Map(rows.map((r) => [r.bucket * seconds * 1000, Math.round(r.powerW)]));
+        .groupBy(sql`1`, meterValue.chargePointId, meterValue.connectorNo, meterValue.transactionId)
+        .as('held');
+      const rows = await db.transaction(async (tx) => {
+        // A day's samples make tens of thousands of groups: hashed in memory (16 MB) instead of sorted on disk (60 → 45 ms).
+        await tx.execute(sql`set local work_mem = '16MB'`);
+        return tx
+          .select({
+            at: sql<number>`extract(epoch from ${held.b})`.mapWith(Number),
+            wattSeconds: sql<number>`sum(${held.wattSeconds})`.mapWith(Number),
+          })
+          .from(held)
+          .groupBy(held.b);
+      });
+      const elapsed = Math.max(1, (now.getTime() - current) / 1000);
+      const byBucket = new Map(rows.map((r) => [r.at * 1000, r.wattSeconds]));
       return {
         bucketMinutes,
         points: Array.from({ length: buckets }, (_, i) => {
           const at = first + i * bucketMs;
-          return { at: new Date(at).toISOString(), powerW: byBucket.get(at) ?? 0 };
+          const span = at === current ? Math.min(elapsed, seconds) : seconds;
+          return { at: new Date(at).toISOString(), powerW: Math.round((byBucket.get(at) ?? 0) / span) };
         }),
       };
     },

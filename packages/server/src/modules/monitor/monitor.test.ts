@@ -8,10 +8,11 @@ import {
   type StatusCounts,
 } from '@csms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createUser } from '../../../test/fixtures.js';
+import { createOperator, createUser, repoCaller } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser } from '../../db/schema.js';
+import { createMonitorRepo } from './monitor.repo.js';
 import { insertAlarm, insertMeterValue, insertPoint, insertStation, insertTransaction } from './monitor.fixtures.js';
 
 let s: TestServer;
@@ -215,27 +216,47 @@ describe('dashboard widgets', () => {
     });
   });
 
-  it('sums each connector’s average power per bucket over the last 24 hours', async () => {
-    const now = Date.now();
+  it('gives the mean power of each bucket: the energy its sessions drew there over its time', async () => {
     const hour = 3_600_000;
-    const bucket = Math.floor(now / hour) * hour;
-    const sample = (point: { id: number }, connectorNo: number, at: number, powerW: number) =>
-      insertMeterValue(db, { chargePointId: point.id, connectorNo, sampledAt: new Date(at), powerW });
-    // This hour: p1 connector 1 averages 6 kW, connector 2 at 4 kW; two hours ago p3 at 10 kW; 30 hours ago ignored; B's ignored.
-    await sample(p1, 1, bucket + 1000, 5000);
-    await sample(p1, 1, bucket + 2000, 7000);
-    await sample(p1, 2, bucket + 1500, 4000);
-    await sample(p3, 1, bucket - 2 * hour + 10, 10_000);
-    await sample(p1, 1, now - 30 * hour, 99_000);
-    await sample(pb, 1, bucket + 1000, 50_000);
-    const trend = await get<{ bucketMinutes: number; points: { at: string; powerW: number }[] }>(api.monitor.powerTrend.path);
-    expect(trend.bucketMinutes).toBe(60);
+    const minute = 60_000;
+    const current = Math.floor(Date.now() / hour) * hour;
+    const now = new Date(current + 30 * minute);
+    const h = current - 2 * hour;
+    const sample = (point: { id: number }, connectorNo: number, at: number, powerW: number, transactionId?: number) =>
+      insertMeterValue(db, { chargePointId: point.id, connectorNo, sampledAt: new Date(at), powerW, transactionId });
+    const stopped = (point: typeof p1, connectorNo: number, from: number, to: number) =>
+      insertTransaction(db, point, { connectorNo, startedAt: new Date(from), stoppedAt: new Date(to), meterStopWh: 2000 });
+    // Two hours ago: a session through the whole hour at 8 kW, sampled every 15 minutes (8 kW), and one
+    // of three minutes at 12 kW (12 kW × 180 s / 3,600 s = 600 W); the old sum of averages said 20 kW.
+    const long = await stopped(p1, 1, h, h + hour);
+    for (const m of [0, 15, 30, 45]) await sample(p1, 1, h + m * minute, 8000, long.id);
+    const short = await stopped(p1, 2, h + 10 * minute, h + 13 * minute);
+    for (const m of [10, 11, 12]) await sample(p1, 2, h + m * minute, 12_000, short.id);
+    // Three hours ago: a lone sample (a point sampling less often than the bucket) stands for the bucket.
+    await sample(p3, 1, h - hour + 5 * minute, 6000);
+    // The hour under way (30 minutes so far): a running session sampled every 10 minutes at 9 kW
+    // stands for 20 minutes of it (its last sample held until now): 9 kW × 1,200 s / 1,800 s.
+    const running = await insertTransaction(db, p3, { connectorNo: 1, startedAt: new Date(current + 10 * minute) });
+    for (const m of [10, 20]) await sample(p3, 1, current + m * minute, 9000, running.id);
+    // Ignored: a day and more ago, and another provider's point.
+    await sample(p1, 1, current - 30 * hour, 99_000);
+    await sample(pb, 1, h, 50_000);
+
+    const trend = await createMonitorRepo({ db }).powerTrend(repoCaller(a.providerId), 60, now);
     expect(trend.points).toHaveLength(24);
     const at = (ms: number) => trend.points.find((x) => x.at === new Date(ms).toISOString())?.powerW;
-    expect(at(bucket)).toBe(10_000);
-    expect(at(bucket - 2 * hour)).toBe(10_000);
-    expect(at(bucket - hour)).toBe(0);
-    expect(trend.points.reduce((sum, x) => sum + x.powerW, 0)).toBe(20_000);
+    expect(at(h)).toBe(8600);
+    expect(at(h - hour)).toBe(6000);
+    expect(at(current)).toBe(6000);
+    expect(at(h + hour)).toBe(0);
+    expect(trend.points.reduce((sum, x) => sum + x.powerW, 0)).toBe(20_600);
+    // Another provider sees only its own point.
+    const other = await createMonitorRepo({ db }).powerTrend(repoCaller(b.providerId), 60, now);
+    expect(other.points.find((x) => x.at === new Date(h).toISOString())?.powerW).toBe(50_000);
+
+    const api24 = await get<{ bucketMinutes: number; points: unknown[] }>(api.monitor.powerTrend.path);
+    expect(api24.bucketMinutes).toBe(60);
+    expect(api24.points).toHaveLength(24);
     const quarter = await get<{ points: unknown[] }>(`${api.monitor.powerTrend.path}?bucketMinutes=15`);
     expect(quarter.points).toHaveLength(96);
     expect((await s.call('GET', `${api.monitor.powerTrend.path}?bucketMinutes=5`, { token: a.token })).code).toBe(400);
