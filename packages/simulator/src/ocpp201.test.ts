@@ -70,18 +70,25 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
       },
       {},
     );
+    // Meter values sent on a TriggerMessage (context Trigger) are the Updated of a trigger.
+    out(
+      'MeterValues',
+      { connectorId: 2, transactionId: n, meterValue: [{ timestamp: at, sampledValue: [{ value: '160', context: 'Trigger', unit: 'Wh' }] }] },
+      {},
+    );
     out('StopTransaction', { transactionId: n, meterStop: 200, timestamp: at, reason: 'HardReset', idTag: 'CARD' }, {});
     out('DiagnosticsStatusNotification', { status: 'UploadFailed' }, {});
     const events = sent
       .filter(([a]) => a === 'TransactionEvent')
-      .map(([, p]) => p as { eventType: string; seqNo: number; transactionInfo: Payload });
-    expect(events.map((e) => [e.eventType, e.seqNo])).toEqual([
-      ['Started', 0],
-      ['Updated', 1],
-      ['Ended', 2],
+      .map(([, p]) => p as { eventType: string; seqNo: number; triggerReason: string; transactionInfo: Payload });
+    expect(events.map((e) => [e.eventType, e.seqNo, e.triggerReason])).toEqual([
+      ['Started', 0, 'Authorized'],
+      ['Updated', 1, 'MeterValuePeriodic'],
+      ['Updated', 2, 'Trigger'],
+      ['Ended', 3, 'StopAuthorized'],
     ]);
     expect(new Set(events.map((e) => e.transactionInfo.transactionId)).size).toBe(1);
-    expect(events[2]!.transactionInfo.stoppedReason).toBe('ImmediateReset');
+    expect(events[3]!.transactionInfo.stoppedReason).toBe('ImmediateReset');
     expect(sent.at(-1)).toEqual(['LogStatusNotification', { status: 'UploadFailure' }]);
   });
 
@@ -117,6 +124,7 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
       ['ChangeAvailability', { operationalStatus: 'Inoperative', evse: { id: 1 } }, { status: 'Scheduled' }],
       ['ClearCache', {}, { status: 'Accepted' }],
       ['TriggerMessage', { requestedMessage: 'LogStatusNotification' }, { status: 'Accepted' }],
+      ['TriggerMessage', { requestedMessage: 'TransactionEvent', evse: { id: 1 } }, { status: 'Accepted' }],
       ['DataTransfer', { vendorId: 'v', data: { a: 1 } }, { status: 'UnknownVendorId' }],
       ['GetLocalListVersion', {}, { listVersion: 2 }],
       [

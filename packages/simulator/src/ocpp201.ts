@@ -278,7 +278,9 @@ export function createWireTranslator(): WireTranslator {
             payload: {
               eventType: 'Updated',
               timestamp: last,
-              triggerReason: 'MeterValuePeriodic',
+              triggerReason: (p.meterValue as MeterValue16[]).some((m) => m.sampledValue?.some((v) => v.context === 'Trigger'))
+                ? 'Trigger'
+                : 'MeterValuePeriodic',
               seqNo: t.seqNo++,
               transactionInfo: { transactionId: t.id, chargingState: 'Charging' },
               ...(meterValue.length ? { meterValue } : {}),
@@ -355,7 +357,13 @@ export function createWireTranslator(): WireTranslator {
             back: status,
           };
         case 'TriggerMessage': {
-          const requested = p.requestedMessage === 'LogStatusNotification' ? 'DiagnosticsStatusNotification' : String(p.requestedMessage);
+          // TransactionEvent: the point's triggered meter values, which go out as each ongoing transaction's Updated (Trigger).
+          const requested =
+            p.requestedMessage === 'LogStatusNotification'
+              ? 'DiagnosticsStatusNotification'
+              : p.requestedMessage === 'TransactionEvent'
+                ? 'MeterValues'
+                : String(p.requestedMessage);
           const evse = p.evse as { id?: number } | undefined;
           if (
             ![

@@ -74,6 +74,8 @@ export const triggerMessages = [
   'Heartbeat',
   'MeterValues',
   'StatusNotification',
+  /** OCPP 2.0.1 only: each ongoing transaction's TransactionEvent; a 1.6 point answers NotSupported. */
+  'TransactionEvent',
 ] as const;
 export const chargingRateUnits = ['A', 'W'] as const;
 

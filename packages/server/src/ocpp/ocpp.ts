@@ -338,7 +338,9 @@ export function createOcpp(deps: OcppDeps) {
       bus.serve(point.serialNumber, (command) =>
         version === '2.0.1'
           ? v201Command(session, command.action, command.payload, command.timeoutMs)
-          : session.call(command.action, command.payload, command.timeoutMs),
+          : command.action === 'TriggerMessage' && command.payload.requestedMessage === 'TransactionEvent'
+            ? Promise.resolve({ kind: 'error', code: 'NotSupported', description: 'TransactionEvent is an OCPP 2.0.1 message' } as const)
+            : session.call(command.action, command.payload, command.timeoutMs),
       ),
     );
     void setOnline(point, true);

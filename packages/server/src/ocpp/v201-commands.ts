@@ -160,6 +160,8 @@ const TRIGGERED: Record<string, string> = {
   Heartbeat: 'Heartbeat',
   MeterValues: 'MeterValues',
   StatusNotification: 'StatusNotification',
+  // 2.0.1's own: the charger sends a TransactionEvent (Updated, triggerReason Trigger) of each ongoing transaction.
+  TransactionEvent: 'TransactionEvent',
 };
 
 const refused = (description: string): { reply: ChargerReply } => ({ reply: { kind: 'error', code: 'NotSupported', description } });

@@ -917,6 +917,40 @@ describe('F Remote control', () => {
       ]);
     });
 
+    for (const [id, title, evse] of [
+      ['TC_F_13_CSMS', 'Specific EVSE', 2],
+      ['TC_F_14_CSMS', 'All EVSE', undefined],
+    ] as const) {
+      it(`${id} Trigger message - TransactionEvent - ${title}: TriggerMessageRequest TransactionEvent; the Updated (Trigger) it brings is the session's`, async () => {
+        const { c, pointId, serialNumber } = await station(2);
+        const d = await driver();
+        const tx = transaction(c);
+        await tx.send('Started', {
+          idToken: token(d.tags[0]!),
+          evse: { id: 2, connectorId: 1 },
+          transactionInfo: { chargingState: 'Charging' },
+          meterValue: [sample(100, 'Transaction.Begin')],
+        });
+        const asked = answering(c);
+        expect((await trigger(serialNumber, 'TransactionEvent', evse)).data.status).toBe('accepted');
+        expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'TransactionEvent', ...(evse ? { evse: { id: evse } } : {}) }]]);
+        await tx.send('Updated', { triggerReason: 'Trigger', transactionInfo: { chargingState: 'Charging' }, meterValue: [sample(777, 'Trigger')] });
+        const session = (await txOf(pointId, tx.id))!;
+        expect((await meterRows(pointId)).filter((r) => r.energyWh === 777).map((r) => [r.connectorNo, r.transactionId])).toEqual([[2, session.id]]);
+        expect(session.stoppedAt).toBeNull();
+      });
+    }
+
+    it('TransactionEvent is 2.0.1 only: a 1.6 point is not asked and the answer is notSupported', async () => {
+      const p = await createPoint(db);
+      const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
+      open.push(c);
+      await c.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
+      const asked = answering(c);
+      expect((await trigger(p.serialNumber, 'TransactionEvent')).data.status).toBe('notSupported');
+      expect(asked).toEqual([]);
+    });
+
     it('TC_F_15_CSMS Trigger message - LogStatusNotification - Idle: TriggerMessageRequest LogStatusNotification; the Idle status is kept', async () => {
       const { c, pointId, serialNumber } = await station();
       const asked = answering(c);

@@ -169,6 +169,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       Heartbeat: 'Heartbeat',
       MeterValues: 'MeterValues',
       StatusNotification: 'StatusNotification',
+      TransactionEvent: 'TransactionEvent (OCPP 2.0.1 only)',
     },
     chargingRateUnit: { A: 'Current (A)', W: 'Power (W)' },
     idTagKind: { card: 'Card', chargeUser: 'Charge user' },

@@ -168,6 +168,7 @@ export const ocppZh = {
       Heartbeat: '心跳 Heartbeat',
       MeterValues: '电表数据 MeterValues',
       StatusNotification: '状态通知 StatusNotification',
+      TransactionEvent: '交易事件 TransactionEvent（仅 OCPP 2.0.1）',
     },
     chargingRateUnit: { A: '电流（A）', W: '功率（W）' },
     idTagKind: { card: '卡', chargeUser: '充电用户' },
