@@ -73,7 +73,11 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
     // Meter values sent on a TriggerMessage (context Trigger) are the Updated of a trigger.
     out(
       'MeterValues',
-      { connectorId: 2, transactionId: n, meterValue: [{ timestamp: at, sampledValue: [{ value: '160', context: 'Trigger', unit: 'Wh' }] }] },
+      {
+        connectorId: 2,
+        transactionId: n,
+        meterValue: [{ timestamp: at, sampledValue: [{ value: '160', context: 'Trigger', unit: 'Wh' }] }],
+      },
       {},
     );
     out('StopTransaction', { transactionId: n, meterStop: 200, timestamp: at, reason: 'HardReset', idTag: 'CARD' }, {});

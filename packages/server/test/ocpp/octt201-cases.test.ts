@@ -934,9 +934,15 @@ describe('F Remote control', () => {
         const asked = answering(c);
         expect((await trigger(serialNumber, 'TransactionEvent', evse)).data.status).toBe('accepted');
         expect(asked).toEqual([['TriggerMessage', { requestedMessage: 'TransactionEvent', ...(evse ? { evse: { id: evse } } : {}) }]]);
-        await tx.send('Updated', { triggerReason: 'Trigger', transactionInfo: { chargingState: 'Charging' }, meterValue: [sample(777, 'Trigger')] });
+        await tx.send('Updated', {
+          triggerReason: 'Trigger',
+          transactionInfo: { chargingState: 'Charging' },
+          meterValue: [sample(777, 'Trigger')],
+        });
         const session = (await txOf(pointId, tx.id))!;
-        expect((await meterRows(pointId)).filter((r) => r.energyWh === 777).map((r) => [r.connectorNo, r.transactionId])).toEqual([[2, session.id]]);
+        expect((await meterRows(pointId)).filter((r) => r.energyWh === 777).map((r) => [r.connectorNo, r.transactionId])).toEqual([
+          [2, session.id],
+        ]);
         expect(session.stoppedAt).toBeNull();
       });
     }
