@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, date, index, integer, pgTable, primaryKey, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, doublePrecision, index, integer, pgTable, primaryKey, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 /**
  * The finished sessions' totals per provider, station and local start day (the dashboard's revenue trend,
@@ -126,11 +126,18 @@ export const pointOnlineSpan = pgTable(
     chargePointId: integer('charge_point_id').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /**
+     * Seconds the point was online before this span (its earlier spans' lengths added up), set on insert
+     * by a trigger: online time over any period is two lookups per point, cum(end) − cum(start).
+     */
+    cumBefore: doublePrecision('cum_before').notNull().default(0),
   },
   (t) => [
     index('point_online_span_point').on(t.chargePointId, t.startedAt),
     index('point_online_span_open')
       .on(t.chargePointId)
       .where(sql`${t.endedAt} is null`),
+    // Spans overlapping today (the dashboard): ended since midnight (or still open, the index above), not every span before now.
+    index('point_online_span_ended').on(t.endedAt),
   ],
 );

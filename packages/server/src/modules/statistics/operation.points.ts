@@ -1,10 +1,22 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { alarm, chargePoint, chargingTransaction as t, connector, pointMonth } from '../../db/schema.js';
+import { alarm, chargePoint, chargingTransaction as t, connector, pointMonth, pointOnlineSpan as o } from '../../db/schema.js';
 
 export const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 /** A session's connector time in seconds: start to stop, or to `now` while it runs. */
 export const sessionSeconds = (now: Date) => sql`greatest(0, extract(epoch from coalesce(${t.stoppedAt}, ${ts(now)}) - ${t.startedAt}))`;
+
+/**
+ * The seconds a point (`charge_point` of the outer query) was online before `at`, from its latest span starting
+ * before it and that span's running total (`cum_before`); null when it never was. Online time over [a, b) is
+ * onlineUntil(b) − onlineUntil(a): two index lookups per point, whatever the period's length.
+ */
+export const onlineUntil = (at: SQL) =>
+  sql`(select ${o.cumBefore} + greatest(0, extract(epoch from least(coalesce(${o.endedAt}, ${at}), ${at}) - ${o.startedAt}))
+       from ${o} where ${o.chargePointId} = ${chargePoint.id} and ${o.startedAt} < ${at}
+       order by ${o.startedAt} desc limit 1)`;
+/** The connectors of the point (`charge_point` of the outer query). */
+export const connectorsOfPoint = sql`(select count(*) from ${connector} where ${connector.chargePointId} = ${chargePoint.id})`;
 
 /** A local month the period touches: its first day and its first and last instants (the last exclusive). */
 export interface LocalMonth {

@@ -1,5 +1,5 @@
 import type { OperationFigures, OperationRow, OperationStats, OperationStatsFilter } from '@csms/contract';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { chargePoint, chargingDay, chargingDayZone, chargingTransaction as t, startMonth, station } from '../../db/schema.js';
@@ -7,6 +7,8 @@ import type { Principal } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { canSeeProvider, providerScope, stationScope } from '../../lib/scope.js';
 import {
+  connectorsOfPoint,
+  onlineUntil,
   pointQueries,
   sessionSeconds,
   ts,
@@ -25,15 +27,17 @@ interface Use {
 }
 interface Tally extends Use {
   connectors: number;
+  /** Connector seconds online in the period, from the connection history (point_online_span), × the connectors. */
+  online: number;
   points: number;
   faults: number;
   faultyPoints: number;
 }
-const empty = (): Tally => ({ n: 0, wh: 0, secs: 0, connectors: 0, points: 0, faults: 0, faultyPoints: 0 });
+const empty = (): Tally => ({ n: 0, wh: 0, secs: 0, connectors: 0, online: 0, points: 0, faults: 0, faultyPoints: 0 });
 
-/** A tally's figures over `elapsed` seconds of the period (its part up to now). */
-export function figuresOf(x: Tally, elapsed: number): OperationFigures {
-  const online = x.connectors * elapsed;
+/** A tally's figures. */
+export function figuresOf(x: Tally): OperationFigures {
+  const online = Math.round(x.online);
   const secs = Math.round(x.secs);
   return {
     chargeCount: x.n,
@@ -117,7 +121,6 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
     const from = new Date(bounds!.a);
     const to = new Date(bounds!.b);
     const until = to < now ? to : now;
-    const elapsed = Math.max(0, (until.getTime() - from.getTime()) / 1000);
     const totalsCutHere = !fromRecords && scope.pointId === undefined && bounds!.zone === tz;
     // The heat map's whole months from the start month totals, when those are cut here.
     const monthsCutHere = totalsCutHere && months.from < months.to;
@@ -159,12 +162,24 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
         sql`, `,
       );
     const none = Promise.resolve([]);
-
-    const [dayRows, heatRows, heatDays, heatMonths, pointUse, inventory, stations, faults, pointCounts, rankedPoints] = await Promise.all([
-      // Summed in the database once per station and once per day (a year is ≈ 110,000 station days).
-      all<{ station: number | null; day: string | null; n: number; wh: number; secs: number }>(
-        // Grouped by the date, written as text only once per day (not once per station day).
-        sql`select station, to_char(d, 'YYYY-MM-DD') as day, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
+    // Connector seconds online from the points' connection history (point_online_span): per point, its online seconds
+    // up to the period's end less those up to its start (each two lookups of a span and its running total, whatever
+    // the period's length), times its connectors; per station or per point.
+    const online = (key: PgColumn, only?: SQL) =>
+      all<{ key: number; secs: number }>(
+        sql`select ${key} as key, coalesce(sum(
+                   (coalesce(${onlineUntil(ts(until))}, 0) - coalesce(${onlineUntil(ts(from))}, 0))
+                   * ${connectorsOfPoint}), 0)::float8 as secs
+            from ${chargePoint}
+            where ${and(where(chargePoint.providerId, chargePoint.stationId, chargePoint.id), only)}
+            group by 1`,
+      );
+    const [dayRows, heatRows, heatDays, heatMonths, pointUse, inventory, stations, faults, pointCounts, rankedPoints, onlineRows] =
+      await Promise.all([
+        // Summed in the database once per station and once per day (a year is ≈ 110,000 station days).
+        all<{ station: number | null; day: string | null; n: number; wh: number; secs: number }>(
+          // Grouped by the date, written as text only once per day (not once per station day).
+          sql`select station, to_char(d, 'YYYY-MM-DD') as day, sum(n)::int as n, sum(wh)::float8 as wh, sum(secs)::float8 as secs
             from (${
               totalsCutHere
                 ? sql`select ${chargingDay.stationId} as station, ${chargingDay.day} as d, ${chargingDay.chargeCount} as n,
@@ -175,13 +190,13 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
                 : stationDays(recordsIn)
             }) u
             group by grouping sets ((station), (d))`,
-      ),
-      all<{ dow: number; h: number; n: number }>(heatOfRecords(totalsCutHere ? running : recordsIn)),
-      // The heat map's finished starts: the days around the whole months from the day totals' hours (every day without
-      // whole months), the whole months from the start months' 168 cells (a year: 303 × 11 rows instead of 110,000).
-      totalsCutHere
-        ? all<Record<string, number>>(
-            sql`select extract(isodow from ${chargingDay.day})::int as dow, ${sums(chargingDay.startsByHour, 24, 'h')}
+        ),
+        all<{ dow: number; h: number; n: number }>(heatOfRecords(totalsCutHere ? running : recordsIn)),
+        // The heat map's finished starts: the days around the whole months from the day totals' hours (every day without
+        // whole months), the whole months from the start months' 168 cells (a year: 303 × 11 rows instead of 110,000).
+        totalsCutHere
+          ? all<Record<string, number>>(
+              sql`select extract(isodow from ${chargingDay.day})::int as dow, ${sums(chargingDay.startsByHour, 24, 'h')}
                 from ${chargingDay}
                 where ${and(
                   where(chargingDay.providerId, chargingDay.stationId),
@@ -189,26 +204,39 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
                   monthsCutHere ? sql`(${chargingDay.day} < ${months.from}::date or ${chargingDay.day} >= ${months.to}::date)` : undefined,
                 )}
                 group by 1`,
-          )
-        : none,
-      monthsCutHere
-        ? all<Record<string, number>>(
-            sql`select ${sums(startMonth.startsByWeekHour, 168, 'c')} from ${startMonth}
+            )
+          : none,
+        monthsCutHere
+          ? all<Record<string, number>>(
+              sql`select ${sums(startMonth.startsByWeekHour, 168, 'c')} from ${startMonth}
                 where ${and(
                   where(startMonth.providerId, startMonth.stationId),
                   sql`${startMonth.month} >= ${months.from}::date and ${startMonth.month} < ${months.to}::date`,
                 )}`,
+            )
+          : none,
+        rankHere ? none : all<PointUse>(points.use),
+        rankHere ? none : all<PointInventory>(points.inventory),
+        all<{ id: number; name: string }>(
+          sql`select ${station.id} as id, ${station.name} as name from ${station} where ${where(station.providerId, station.id)} order by ${station.name}`,
+        ),
+        rankHere ? none : all<{ point: number; n: number }>(points.faults),
+        rankHere ? all<PointCounts>(points.counts) : none,
+        rankHere ? all<RankedPoint>(points.ranked) : none,
+        // Per station where the points are ranked in the database (not 10,000 rows), else per point.
+        online(rankHere ? chargePoint.stationId : chargePoint.id),
+      ]);
+    const onlineOf = new Map(onlineRows.map((r) => [Number(r.key), Number(r.secs)]));
+    // The ranked points' own online time, once they are known.
+    const rankedOnline =
+      rankHere && rankedPoints.length
+        ? new Map(
+            (await online(chargePoint.id, inArray(chargePoint.id, [...new Set(rankedPoints.map((x) => x.point))]))).map((r) => [
+              Number(r.key),
+              Number(r.secs),
+            ]),
           )
-        : none,
-      rankHere ? none : all<PointUse>(points.use),
-      rankHere ? none : all<PointInventory>(points.inventory),
-      all<{ id: number; name: string }>(
-        sql`select ${station.id} as id, ${station.name} as name from ${station} where ${where(station.providerId, station.id)} order by ${station.name}`,
-      ),
-      rankHere ? none : all<{ point: number; n: number }>(points.faults),
-      rankHere ? all<PointCounts>(points.counts) : none,
-      rankHere ? all<RankedPoint>(points.ranked) : none,
-    ]);
+        : onlineOf;
 
     const stationName = new Map(stations.map((s) => [s.id, s.name]));
     const faultsOf = new Map(faults.map((x) => [x.point, x.n]));
@@ -228,6 +256,7 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       const u = useOf.get(pt.point);
       if (u) add(x, u);
       x.connectors = pt.connectors;
+      x.online = onlineOf.get(pt.point) ?? 0;
       x.points = 1;
       x.faults = faultsOf.get(pt.point) ?? 0;
       x.faultyPoints = x.faults > 0 ? 1 : 0;
@@ -235,6 +264,7 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       const st = stationTally.get(pt.station);
       for (const target of st ? [st, totals] : [totals]) {
         target.connectors += x.connectors;
+        target.online += x.online;
         target.points += 1;
         target.faults += x.faults;
         target.faultyPoints += x.faultyPoints;
@@ -249,6 +279,12 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       target.faults += c.faults;
       target.faultyPoints += c.faulty;
     }
+    if (rankHere)
+      for (const [id, secs] of onlineOf) {
+        const st = stationTally.get(id);
+        if (st) st.online += secs;
+        totals.online += secs;
+      }
     // Sessions per station and day (the day totals, or the records), and the series over the period's days.
     const byDay = new Map(daysOf(startDate, endDate).map((d) => [d, empty()]));
     for (const r of dayRows) {
@@ -271,13 +307,13 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       id: s.id,
       name: s.name,
       stationName: s.name,
-      ...figuresOf(stationTally.get(s.id)!, elapsed),
+      ...figuresOf(stationTally.get(s.id)!),
     }));
     const pointRows: OperationRow[] = [...pointTally].map(([id, x]) => ({
       id,
       name: x.name,
       stationName: stationName.get(x.station) ?? '',
-      ...figuresOf(x, elapsed),
+      ...figuresOf(x),
     }));
     const byEnergy = (a: OperationRow, b: OperationRow) => b.energyWh - a.energyWh || b.chargeCount - a.chargeCount || a.id - b.id;
     const ranked = (rows: OperationRow[]) => {
@@ -289,10 +325,16 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       id: x.point,
       name: x.name,
       stationName: stationName.get(x.station) ?? '',
-      ...figuresOf(
-        { n: x.n, wh: x.wh, secs: x.secs, connectors: x.connectors, points: 1, faults: x.faults, faultyPoints: x.faults > 0 ? 1 : 0 },
-        elapsed,
-      ),
+      ...figuresOf({
+        n: x.n,
+        wh: x.wh,
+        secs: x.secs,
+        connectors: x.connectors,
+        online: rankedOnline.get(x.point) ?? 0,
+        points: 1,
+        faults: x.faults,
+        faultyPoints: x.faults > 0 ? 1 : 0,
+      }),
     });
     const rankedSide = (top: boolean) =>
       rankedPoints
@@ -305,7 +347,7 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       timeZone: tz,
       startDate,
       endDate,
-      totals: figuresOf(totals, elapsed),
+      totals: figuresOf(totals),
       series: [...byDay].map(([date, d]) => ({ date, chargeCount: d.n, energyWh: d.wh, chargingSeconds: Math.round(d.secs) })),
       heatmap,
       rowKind,

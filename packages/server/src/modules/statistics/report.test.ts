@@ -14,6 +14,7 @@ import {
   connector,
   invoice,
   pointMonth,
+  pointOnlineSpan,
   startMonth,
   station,
 } from '../../db/schema.js';
@@ -146,6 +147,13 @@ describe('operation statistics (hand-computed)', () => {
     await session(a, '2026-03-02T02:30:00Z', '2026-03-02T03:00:00Z', 2000, 2); // Mon 10:30, 30 min
     await session(b, '2026-03-01T16:30:00Z', '2026-03-01T17:30:00Z', 3000); // Mon 00:30, 1 h
     await session(b, '2026-02-28T15:00:00Z', '2026-02-28T16:00:00Z', 9999); // Sat 23:00: the day before
+    // Connection history: Alpha's point online through both days; Bravo's from Monday 00:00 (its span still open),
+    // and a span of Bravo's that ended before the period counts nothing.
+    await db.insert(pointOnlineSpan).values([
+      { chargePointId: a.pointId, startedAt: new Date('2026-02-27T00:00:00Z'), endedAt: new Date('2026-03-05T00:00:00Z') },
+      { chargePointId: b.pointId, startedAt: new Date('2026-02-20T00:00:00Z'), endedAt: new Date('2026-02-28T12:00:00Z') },
+      { chargePointId: b.pointId, startedAt: new Date('2026-03-01T16:00:00Z'), endedAt: null },
+    ]);
     const fault = { providerId: op.providerId, stationId: a.stationId, chargePointId: a.pointId, connectorNo: 1, level: 'common' as const };
     await db.insert(alarm).values([
       { ...fault, status: 'Faulted', errorCode: 'GroundFailure', occurredAt: new Date('2026-03-01T05:00:00Z') },
@@ -160,7 +168,7 @@ describe('operation statistics (hand-computed)', () => {
     const repo = createOperationStatsRepo({ db, defaultZone: TZ });
     const r = await repo.report(principal(op.providerId), period, now);
     expect(r).toEqual(await repo.reportFromRecords(principal(op.providerId), period, now));
-    const online = 3 * 2 * 86_400; // 3 connectors over two whole days
+    const online = 2 * 2 * 86_400 + 86_400; // Alpha's 2 connectors over both days, Bravo's one over Monday
     expect(r.totals).toEqual({
       chargeCount: 3,
       energyWh: 10_000,
@@ -191,12 +199,15 @@ describe('operation statistics (hand-computed)', () => {
       ['Alpha', 2, 7000, 1],
       ['Bravo', 1, 3000, 0],
     ]);
-    expect(r.rows[0]!.utilisation).toBe(5400 / (2 * 2 * 86_400));
+    expect(r.rows.map((x) => [x.name, x.onlineSeconds, x.utilisation])).toEqual([
+      ['Alpha', 2 * 2 * 86_400, 5400 / (2 * 2 * 86_400)],
+      ['Bravo', 86_400, 3600 / 86_400],
+    ]);
     expect(r.topStations.map((x) => x.name)).toEqual(['Alpha', 'Bravo']);
     expect(r.bottomStations.map((x) => x.name)).toEqual(['Bravo', 'Alpha']);
-    expect(r.topPoints.map((x) => [x.name, x.stationName])).toEqual([
-      ['Alpha-p', 'Alpha'],
-      ['Bravo-p', 'Bravo'],
+    expect(r.topPoints.map((x) => [x.name, x.stationName, x.onlineSeconds])).toEqual([
+      ['Alpha-p', 'Alpha', 2 * 2 * 86_400],
+      ['Bravo-p', 'Bravo', 86_400],
     ]);
   });
 
@@ -206,7 +217,7 @@ describe('operation statistics (hand-computed)', () => {
     expect(one.timeZone).toBe(TZ);
     expect(one.rowKind).toBe('point');
     expect(one.rows.map((x) => [x.name, x.chargeCount])).toEqual([['Bravo-p', 1]]);
-    expect(one.totals).toMatchObject({ chargeCount: 1, energyWh: 3000, connectorCount: 1, onlineSeconds: 2 * 86_400 });
+    expect(one.totals).toMatchObject({ chargeCount: 1, energyWh: 3000, connectorCount: 1, onlineSeconds: 86_400 });
     const point = await repo.report(principal(op.providerId), { ...period, pointId: a.pointId }, now);
     expect(point.totals).toMatchObject({ chargeCount: 2, energyWh: 7000, chargingSeconds: 5400, faultCount: 1, faultRate: 1 });
   });
