@@ -142,9 +142,17 @@ describe('the dashboard for a user bound to S1', () => {
       [p1, 1000],
       [p2, 20_000],
     ] as const) {
-      // Started a second ago, so it counts today unless the run straddles local midnight.
+      // Started a second ago, so it counts today unless the run straddles local midnight. Its sample is an hour
+      // old: alone in a whole hour of the power trend, it stands for that hour (a sample taken now stands for
+      // the time since, next to nothing).
       const t = await insertTransaction(db, point, { startedAt: new Date(Date.now() - 1000) });
-      await insertMeterValue(db, { chargePointId: point.id, connectorNo: 1, transactionId: t.id, sampledAt: new Date(), powerW });
+      await insertMeterValue(db, {
+        chargePointId: point.id,
+        connectorNo: 1,
+        transactionId: t.id,
+        sampledAt: new Date(Date.now() - 3_600_000),
+        powerW,
+      });
     }
     const stats = async () => {
       const today = await env.s.call<{ chargeCount: number; connectorCount: number }>('GET', api.statistics.today.path, {
