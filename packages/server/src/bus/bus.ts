@@ -17,7 +17,15 @@ export type ChargerReply =
   /** The charger's CALLRESULT payload. */
   | { kind: 'result'; payload: Record<string, unknown> }
   /** The charger's CALLERROR. */
-  | { kind: 'error'; code: string; description: string; details?: unknown }
+  | {
+      kind: 'error';
+      code: string;
+      description: string;
+      details?: unknown;
+      /** A refusal decided by the server, not the charger: said in the user's language by this catalogue key. */
+      messageKey?: string;
+      params?: Record<string, string>;
+    }
   /** No node holds a socket to this charger. */
   | { kind: 'offline' }
   /** The charger did not answer in time. */

@@ -339,7 +339,13 @@ export function createOcpp(deps: OcppDeps) {
         version === '2.0.1'
           ? v201Command(session, command.action, command.payload, command.timeoutMs)
           : command.action === 'TriggerMessage' && command.payload.requestedMessage === 'TransactionEvent'
-            ? Promise.resolve({ kind: 'error', code: 'NotSupported', description: 'TransactionEvent is an OCPP 2.0.1 message' } as const)
+            ? Promise.resolve({
+                kind: 'error',
+                code: 'NotSupported',
+                description: 'TransactionEvent is an OCPP 2.0.1 message',
+                messageKey: 'errors.pointAction.notInVersion',
+                params: { version: '1.6' },
+              } as const)
             : session.call(command.action, command.payload, command.timeoutMs),
       ),
     );

@@ -155,6 +155,8 @@ describe('console commands to an OCPP 2.0.1 charger', () => {
     expect(translateCommand(session, 'GetConfiguration', { key: ['NoSuchKey'] })).toEqual({
       reply: { kind: 'result', payload: { configurationKey: [], unknownKey: ['NoSuchKey'] } },
     });
-    expect(translateCommand(session, 'ChangeMeterPolicy', {})).toMatchObject({ reply: { kind: 'error', code: 'NotSupported' } });
+    expect(translateCommand(session, 'ChangeMeterPolicy', {})).toMatchObject({
+      reply: { kind: 'error', code: 'NotSupported', messageKey: 'errors.pointAction.notInVersion', params: { version: '2.0.1' } },
+    });
   });
 });

@@ -164,7 +164,9 @@ const TRIGGERED: Record<string, string> = {
   TransactionEvent: 'TransactionEvent',
 };
 
-const refused = (description: string): { reply: ChargerReply } => ({ reply: { kind: 'error', code: 'NotSupported', description } });
+const refused = (description: string): { reply: ChargerReply } => ({
+  reply: { kind: 'error', code: 'NotSupported', description, messageKey: 'errors.pointAction.notInVersion', params: { version: '2.0.1' } },
+});
 
 /** The 2.0.1 request for a 1.6 one, and how its answer reads in 1.6; or the answer when there is none to send. */
 export function translateCommand(session: Pick<ChargerSession, 'point'>, action: string, p: Payload): Translated {

@@ -953,7 +953,10 @@ describe('F Remote control', () => {
       open.push(c);
       await c.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
       const asked = answering(c);
-      expect((await trigger(p.serialNumber, 'TransactionEvent')).data.status).toBe('notSupported');
+      expect((await trigger(p.serialNumber, 'TransactionEvent')).data).toMatchObject({
+        status: 'notSupported',
+        message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
+      });
       expect(asked).toEqual([]);
     });
 

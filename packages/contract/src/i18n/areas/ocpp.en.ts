@@ -199,6 +199,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       offline: 'The charge point is offline',
       timeout: 'The charge point did not answer in time; the operation failed',
       callError: 'The charge point answered with an error: {code}{description}',
+      notInVersion: 'Not available for a charge point speaking OCPP {version}; nothing was sent',
       unknownVendorId: 'The charge point does not know this vendor id',
       unknownMessageId: 'The charge point does not know this message id',
       unlockFailed: 'Unlock failed',

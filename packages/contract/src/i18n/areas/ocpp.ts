@@ -198,6 +198,7 @@ export const ocppZh = {
       offline: '充电桩离线，无法执行操作',
       timeout: '充电桩未在规定时间内应答，操作失败',
       callError: '充电桩返回错误：{code}{description}',
+      notInVersion: '使用 OCPP {version} 的充电桩不支持此操作，未发送',
       unknownVendorId: '充电桩不认识该厂商标识',
       unknownMessageId: '充电桩不认识该消息标识',
       unlockFailed: '解锁失败',

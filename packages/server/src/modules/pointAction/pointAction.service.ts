@@ -36,8 +36,10 @@ export function interpret(reply: ChargerReply, statusOf: (payload: Record<string
       return {
         status: callErrorStatus[reply.code] ?? 'failed',
         chargerStatus: reply.code,
-        messageKey: 'errors.pointAction.callError',
-        params: { code: reply.code, description: reply.description ? ` - ${reply.description}` : '' },
+        messageKey: reply.messageKey ?? 'errors.pointAction.callError',
+        params: reply.messageKey
+          ? (reply.params ?? {})
+          : { code: reply.code, description: reply.description ? ` - ${reply.description}` : '' },
         payload: null,
       };
     case 'result': {
