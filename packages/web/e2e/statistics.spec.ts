@@ -10,7 +10,7 @@ const locale = 'en-US' as const;
 const t = (key: string, params?: Record<string, string | number>) => tr(locale, key, params);
 const slots = Array.from({ length: 48 }, () => 'flat');
 
-/** A priced station with one point and a funded card, and one finished, billed session started an hour ago. */
+/** A priced station with one point and a funded card, and one finished, billed session of today. */
 async function seed(page: Page, tag: string) {
   const info = await ok(api<{ providerId: number }>(page, 'POST', '/web/info', {}));
   const station = await ok(
@@ -52,7 +52,12 @@ async function seed(page: Page, tag: string) {
   const cp = await connectCharger(serial, key);
   try {
     await cp.call('BootNotification', { chargePointVendor: 'E2E', chargePointModel: 'Stats' });
-    const startAt = Date.now() - 60 * 60_000;
+    // Within today at the station (Asia/Shanghai, UTC+8 all year): an hour ago, or since its midnight when
+    // that was less than an hour ago; the session then ends halfway to now.
+    const now = Date.now();
+    const shanghaiMidnight = Math.floor((now + 8 * 3_600_000) / 86_400_000) * 86_400_000 - 8 * 3_600_000;
+    const startAt = Math.max(now - 60 * 60_000, shanghaiMidnight + 1_000);
+    const step = Math.floor((now - startAt) / 12);
     const start = await cp.call('StartTransaction', {
       connectorId: 1,
       idTag: uid,
@@ -67,7 +72,7 @@ async function seed(page: Page, tag: string) {
         transactionId: start.transactionId,
         meterValue: [
           {
-            timestamp: new Date(startAt + k * 360_000).toISOString(),
+            timestamp: new Date(startAt + k * step).toISOString(),
             sampledValue: [{ value: String(wh), measurand: 'Energy.Active.Import.Register', unit: 'Wh' }],
           },
         ],
@@ -77,7 +82,7 @@ async function seed(page: Page, tag: string) {
       transactionId: start.transactionId,
       idTag: uid,
       meterStop: 17_000,
-      timestamp: new Date(startAt + 30 * 60_000).toISOString(),
+      timestamp: new Date(startAt + 6 * step).toISOString(),
       reason: 'EVDisconnected',
     });
   } finally {
