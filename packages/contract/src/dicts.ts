@@ -72,6 +72,7 @@ export const dictionaries = {
     sendLocalList: 'primary',
     getLocalListVersion: 'info',
     triggerMessage: 'info',
+    transactionStatus: 'info',
     dataTransfer: 'info',
     getCompositeSchedule: 'info',
     getConfiguration: 'info',

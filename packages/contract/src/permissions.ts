@@ -85,6 +85,7 @@ export const permissionCatalogue: PermissionGroup[] = [
         'sendLocalList',
         'getLocalListVersion',
         'triggerMessage',
+        'transactionStatus',
         'dataTransfer',
         'getCompositeSchedule',
       ]),

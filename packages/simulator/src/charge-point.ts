@@ -251,6 +251,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     startTransaction: (c, idTag, opts) => tx.start(c, idTag, opts),
     stopTransaction: (c, reason) => tx.stop(c, reason),
     meterValues: (c, context) => tx.meterValues(c, context),
+    queuedMessages: (transactionId) => (transactionId === undefined ? tx.queued() : tx.queuedOf(transactionId)),
     reboot,
     applyConfiguration(key) {
       if (key === 'HeartbeatInterval') session.scheduleHeartbeat();

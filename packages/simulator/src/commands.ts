@@ -226,6 +226,19 @@ const handlers: Record<string, Handler> = {
     return reply({ configurationKey, ...(unknownKey.length > 0 ? { unknownKey } : {}) });
   },
 
+  /**
+   * OCPP 2.0.1's GetTransactionStatus (E14), as the 2.0.1 link hands it over (the transaction by its number): whether
+   * the transaction is ongoing and whether its messages (or any, without one) wait in the queue.
+   */
+  GetTransactionStatus(p, req) {
+    const transactionId = field<number>(req, 'transactionId', 'integer');
+    if (transactionId === undefined) return reply({ messagesInQueue: p.queuedMessages() > 0 });
+    return reply({
+      ongoingIndicator: p.connectors.some((c) => c.tx?.transactionId === transactionId),
+      messagesInQueue: p.queuedMessages(transactionId) > 0,
+    });
+  },
+
   ChangeConfiguration(p, req) {
     const key = field<string>(req, 'key', 'string', true);
     const value = field<string>(req, 'value', 'string', true);

@@ -181,6 +181,27 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
     expect(() => t.incoming('GetStatus', {})).toThrow(/not implemented/);
   });
 
+  it('hands GetTransactionStatus to the point with the transaction’s number; one it never numbered is neither ongoing nor waiting', () => {
+    const t = createWireTranslator();
+    const started = t.outgoing('StartTransaction', { connectorId: 1, idTag: 'CARD', meterStart: 0, timestamp: at });
+    const n = started.back({ transactionId: 0, idTagInfo: { status: 'Accepted' } }).transactionId;
+    const id = (started.payload.transactionInfo as { transactionId: string }).transactionId;
+    for (const [req, handed] of [
+      [{ transactionId: id }, { transactionId: n }],
+      [{}, {}],
+    ] as const) {
+      expect(errors201('GetTransactionStatus.req', req)).toBeNull();
+      const x = t.incoming('GetTransactionStatus', req);
+      if ('reply' in x) throw new Error('answered without the point');
+      expect(x).toMatchObject({ action: 'GetTransactionStatus', payload: handed });
+      const answer = { ...('transactionId' in req ? { ongoingIndicator: true } : {}), messagesInQueue: true };
+      expect(errors201('GetTransactionStatus.conf', x.back(answer))).toBeNull();
+    }
+    const unknown = t.incoming('GetTransactionStatus', { transactionId: 'nope' });
+    expect(unknown).toEqual({ reply: { ongoingIndicator: false, messagesInQueue: false } });
+    expect(errors201('GetTransactionStatus.conf', (unknown as { reply: Payload }).reply)).toBeNull();
+  });
+
   it('answers GetBaseReport with its configuration as NotifyReports, and reads and writes each key by the variable reported', () => {
     const t = createWireTranslator();
     const keys = [

@@ -569,6 +569,13 @@ export function createWireTranslator(): WireTranslator {
             }),
           };
         }
+        case 'GetTransactionStatus': {
+          if (p.transactionId === undefined) return { action, payload: {}, back: same };
+          const n = byId.get(String(p.transactionId));
+          // One this link never numbered, or whose Ended has gone out: not ongoing, nothing of it waits.
+          if (n === undefined) return { reply: { ongoingIndicator: false, messagesInQueue: false } };
+          return { action, payload: { transactionId: n }, back: same };
+        }
         case 'GetBaseReport': {
           // Every key the point has, in its configuration inventory; a summary inventory is the same here.
           if (p.reportBase === 'SummaryInventory') return { reply: { status: 'NotSupported' } };

@@ -53,6 +53,8 @@ export interface Transactions {
   /** Queue empty? Resolves when it is. */
   drained(): Promise<void>;
   queued(): number;
+  /** Messages of one transaction (by its CSMS number) waiting in the queue. */
+  queuedOf(transactionId: number): number;
   rescheduleSampling(): void;
   rescheduleAligned(): void;
   /** Cancels every timer (point stopped). */
@@ -309,6 +311,7 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     },
     drained: () => (queue.length === 0 ? Promise.resolve() : new Promise((resolve) => (drainWaiters ??= []).push(resolve))),
     queued: () => queue.length,
+    queuedOf: (transactionId) => queue.filter((m) => m.tx?.transactionId === transactionId).length,
     rescheduleSampling() {
       for (const c of p.connectors) {
         c.nextSampleAt = p.now();

@@ -247,6 +247,8 @@ export interface PointInternals {
   startTransaction(c: Connector, idTag: string, options?: StartOptions): Promise<StartResult>;
   stopTransaction(c: Connector, reason: StopReason): Promise<StopResult>;
   meterValues(c: Connector, context: ReadingContext): void;
+  /** Transaction messages waiting to be delivered: all, or those of one transaction (by its CSMS number). */
+  queuedMessages(transactionId?: number): number;
   reboot(type: 'Soft' | 'Hard'): void;
   /** Re-reads HeartbeatInterval, MeterValueSampleInterval and ClockAlignedDataInterval. */
   applyConfiguration(key: string): void;

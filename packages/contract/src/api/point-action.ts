@@ -226,6 +226,22 @@ export const pointActionApi = {
     withSerial({ requestedMessage: z.enum(triggerMessages), connectorId: connectorId.optional() }),
     {},
   ),
+  /**
+   * OCPP 2.0.1 GetTransactionStatus (E14): whether the charger still holds messages to send, of one session (which
+   * it also says is ongoing or not) or of any; a 1.6 point has no such message and is refused before anything is sent.
+   */
+  transactionStatus: action(
+    'transactionStatus',
+    monitor('transactionStatus'),
+    withSerial({ transactionId: z.number().int().positive().optional() }),
+    {
+      transactionId: z.number().nullable(),
+      /** Whether the charger says the session is ongoing; null when no session was named. */
+      ongoing: z.boolean().nullable(),
+      /** Whether the charger holds messages (of the session, when one was named) it has yet to deliver; null when it did not answer. */
+      messagesInQueue: z.boolean().nullable(),
+    },
+  ),
   dataTransfer: action(
     'dataTransfer',
     monitor('dataTransfer'),

@@ -22,6 +22,7 @@ import { createPointLoader, type PointState } from './registry.js';
 import { ocpp201Code } from './rpc.js';
 import { ChargerSession, type ActionHandler, type OcppVersion, type SessionDeps } from './session.js';
 import { transactionKit } from './transactions.js';
+import { v16Command } from './v16-commands.js';
 import { v201Command } from './v201-commands.js';
 import { v201Handlers } from './v201.js';
 import { ocpp16Validator, ocpp201Validator } from './validator.js';
@@ -338,15 +339,7 @@ export function createOcpp(deps: OcppDeps) {
       bus.serve(point.serialNumber, (command) =>
         version === '2.0.1'
           ? v201Command(session, command.action, command.payload, command.timeoutMs)
-          : command.action === 'TriggerMessage' && command.payload.requestedMessage === 'TransactionEvent'
-            ? Promise.resolve({
-                kind: 'error',
-                code: 'NotSupported',
-                description: 'TransactionEvent is an OCPP 2.0.1 message',
-                messageKey: 'errors.pointAction.notInVersion',
-                params: { version: '1.6' },
-              } as const)
-            : session.call(command.action, command.payload, command.timeoutMs),
+          : v16Command(session, command.action, command.payload, command.timeoutMs),
       ),
     );
     void setOnline(point, true);

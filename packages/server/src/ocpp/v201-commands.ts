@@ -215,6 +215,9 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
     }
     case 'DataTransfer':
       return { action: 'DataTransfer', payload: p, back: same };
+    // 2.0.1's own (E14): the charger's transactionId as the console's route found it on the session's row.
+    case 'GetTransactionStatus':
+      return { action: 'GetTransactionStatus', payload: opt('transactionId', p.transactionId), back: same };
     case 'GetLocalListVersion':
       return { action: 'GetLocalListVersion', payload: {}, back: (c) => ({ listVersion: c.versionNumber }) };
     case 'SendLocalList': {

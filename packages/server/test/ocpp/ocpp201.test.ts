@@ -800,6 +800,12 @@ describe('the simulator speaking OCPP 2.0.1', () => {
       );
       expect(row).toMatchObject({ cardId: good.id, authStatus: 'Accepted', startType: 'card' });
       expect(row.ocppTxId).toBeTruthy();
+      // GetTransactionStatus (E14) by the charger's transactionId: ongoing, nothing waiting; after the stop, not ongoing.
+      const txStatus = (payload: Record<string, unknown>) => s.app.bus.request(p.serialNumber, { action: 'GetTransactionStatus', payload });
+      expect(await txStatus({ transactionId: row.ocppTxId })).toEqual({
+        kind: 'result',
+        payload: { ongoingIndicator: true, messagesInQueue: false },
+      });
 
       const stop = await s.app.bus.request(p.serialNumber, { action: 'RemoteStopTransaction', payload: { transactionId: row.id } });
       expect(stop).toEqual({ kind: 'result', payload: { status: 'Accepted' } });
@@ -808,6 +814,13 @@ describe('the simulator speaking OCPP 2.0.1', () => {
         return r.billedAt ? r : null;
       });
       expect(ended).toMatchObject({ stopReason: 'Remote', cardId: good.id });
+      expect(await txStatus({ transactionId: row.ocppTxId })).toEqual({
+        kind: 'result',
+        payload: { ongoingIndicator: false, messagesInQueue: false },
+      });
+      // Without one: whether any message waits (the Ended, until its answer reaches the simulator).
+      await eventually(async () => sim.state().queuedMessages === 0);
+      expect(await txStatus({})).toEqual({ kind: 'result', payload: { messagesInQueue: false } });
 
       // Its whole configuration (a GetBaseReport and the NotifyReports it brings), then one key changed and read again.
       const all = await s.app.bus.request(p.serialNumber, { action: 'GetConfiguration', payload: {} });

@@ -802,6 +802,82 @@ describe('E Transactions', () => {
       [1000, 1500, 500],
     ]);
   });
+  describe('GetTransactionStatus', () => {
+    type Status = { transactionId: number | null; ongoing: boolean | null; messagesInQueue: boolean | null };
+    const status = (serialNumber: string, transactionId?: number) =>
+      post<Status>(api.pointAction.transactionStatus, { serialNumber, ...(transactionId !== undefined ? { transactionId } : {}) });
+
+    /** A station with one transaction of a driver, ended or not; its row. */
+    async function withTransaction(ended: boolean) {
+      const st = await station();
+      const d = await driver();
+      const tx = transaction(st.c);
+      await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { chargingState: 'Charging' },
+        meterValue: [sample(0, 'Transaction.Begin')],
+      });
+      if (ended)
+        await tx.send('Ended', {
+          triggerReason: 'StopAuthorized',
+          transactionInfo: { stoppedReason: 'Local' },
+          meterValue: [sample(900, 'Transaction.End')],
+        });
+      return { ...st, ocppTxId: tx.id, session: (await txOf(st.pointId, tx.id))! };
+    }
+
+    for (const [id, title, ongoing, queued] of [
+      ['TC_E_29_CSMS', 'Transaction with id ongoing - with message in queue', true, true],
+      ['TC_E_30_CSMS', 'Transaction with id ongoing - without message in queue', true, false],
+      ['TC_E_31_CSMS', 'Transaction with id ended - with message in queue', false, true],
+      ['TC_E_32_CSMS', 'Transaction with id ended - without message in queue', false, false],
+    ] as const) {
+      it(`${id} Check transaction status - ${title}: GetTransactionStatusRequest with the station's transactionId; its answer shown`, async () => {
+        const { c, serialNumber, ocppTxId, session } = await withTransaction(!ongoing);
+        const asked = answering(c, { GetTransactionStatus: { ongoingIndicator: ongoing, messagesInQueue: queued } });
+        const r = await status(serialNumber, session.id);
+        expect(asked).toEqual([['GetTransactionStatus', { transactionId: ocppTxId }]]);
+        expect(r.data).toMatchObject({ status: 'accepted', transactionId: session.id, ongoing, messagesInQueue: queued });
+      });
+    }
+
+    for (const [id, queued] of [
+      ['TC_E_33_CSMS', true],
+      ['TC_E_34_CSMS', false],
+    ] as const) {
+      it(`${id} Check transaction status - Without transactionId - ${queued ? 'with' : 'without'} message in queue: GetTransactionStatusRequest without a transaction; whether any message waits is shown`, async () => {
+        const { c, serialNumber } = await station();
+        const asked = answering(c, { GetTransactionStatus: { messagesInQueue: queued } });
+        const r = await status(serialNumber);
+        expect(asked).toEqual([['GetTransactionStatus', {}]]);
+        expect(r.data).toMatchObject({ status: 'accepted', transactionId: null, ongoing: null, messagesInQueue: queued });
+      });
+    }
+
+    it("is refused before anything is sent: another point's session is not found, a 1.6 point is not asked; an answer without messagesInQueue is no answer", async () => {
+      const a = await withTransaction(false);
+      const b = await station();
+      const asked = answering(b.c);
+      expect((await status(b.serialNumber, a.session.id)).code).toBe(404);
+      expect(asked).toEqual([]);
+
+      const p = await createPoint(db);
+      const v16 = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
+      open.push(v16);
+      await v16.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
+      const asked16 = answering(v16);
+      expect((await status(p.serialNumber)).data).toMatchObject({
+        status: 'notSupported',
+        messagesInQueue: null,
+        message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
+      });
+      expect(asked16).toEqual([]);
+
+      answering(a.c, { GetTransactionStatus: { ongoingIndicator: true } });
+      expect((await status(a.serialNumber, a.session.id)).data).toMatchObject({ status: 'failed', ongoing: null, messagesInQueue: null });
+    });
+  });
 });
 
 describe('F Remote control', () => {

@@ -40,7 +40,7 @@ export function createPointActionRepo({ db }: { db: Db }) {
 
     async transaction(chargePointId: number, transactionId: number) {
       const [row] = await db
-        .select({ id: chargingTransaction.id, stoppedAt: chargingTransaction.stoppedAt })
+        .select({ id: chargingTransaction.id, stoppedAt: chargingTransaction.stoppedAt, ocppTxId: chargingTransaction.ocppTxId })
         .from(chargingTransaction)
         .where(and(eq(chargingTransaction.id, transactionId), eq(chargingTransaction.chargePointId, chargePointId)))
         .limit(1);

@@ -145,6 +145,27 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
       };
       return answer(ctx, await ask(point.serialNumber, 'TriggerMessage', payload), {});
     },
+    async transactionStatus({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // A session is named to the charger by its own transactionId (2.0.1); one it never gave (a 1.6 session) by ours.
+      let transactionId: string | undefined;
+      if (body.transactionId !== undefined) {
+        const tx = await repo.transaction(point.id, body.transactionId);
+        if (!tx) throw notFound();
+        audit.operand = `point:${point.serialNumber}:transaction:${tx.id}`;
+        transactionId = tx.ocppTxId ?? String(tx.id);
+      }
+      // The answer has no status word: one carrying messagesInQueue (required) is an answer.
+      const a = await ask(point.serialNumber, 'GetTransactionStatus', transactionId === undefined ? {} : { transactionId }, (p) =>
+        typeof p.messagesInQueue === 'boolean' ? 'Accepted' : undefined,
+      );
+      const p = a.payload ?? {};
+      return answer(ctx, a, {
+        transactionId: body.transactionId ?? null,
+        ongoing: transactionId !== undefined && typeof p.ongoingIndicator === 'boolean' ? p.ongoingIndicator : null,
+        messagesInQueue: typeof p.messagesInQueue === 'boolean' ? p.messagesInQueue : null,
+      });
+    },
     async dataTransfer({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
       const a = await ask(point.serialNumber, 'DataTransfer', { vendorId: body.vendorId, messageId: body.messageId, data: body.data });

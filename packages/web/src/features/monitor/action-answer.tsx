@@ -21,6 +21,9 @@ export interface Answer {
   /** The server's record of the point's local list after the answer. */
   state?: LocalListState;
   data?: string | null;
+  /** GetTransactionStatus (2.0.1): whether the session is ongoing (null: none named) and whether messages wait. */
+  ongoing?: boolean | null;
+  messagesInQueue?: boolean | null;
   connectorId?: number | null;
   scheduleStart?: string | null;
   chargingSchedule?: {
@@ -51,6 +54,9 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
     answer.data !== undefined && answer.data !== null
       ? { key: 'data', label: f('data'), children: <Typography.Text code>{answer.data}</Typography.Text> }
       : null,
+    ...(['ongoing', 'messagesInQueue'] as const).map((k) =>
+      typeof answer[k] === 'boolean' ? { key: k, label: f(k), children: t(answer[k] ? 'monitor.dialog.yes' : 'monitor.dialog.no') } : null,
+    ),
     answer.scheduleStart ? { key: 'scheduleStart', label: f('scheduleStart'), children: formatDateTime(answer.scheduleStart) } : null,
   ].filter((x) => x !== null);
   const schedule = answer.chargingSchedule;

@@ -23,6 +23,7 @@ export function bodyOf(action: ActionKey, serialNumber: string, v: Values): Valu
     enable: { ...pick('connectorId'), type: 'Operative' },
     disable: { ...pick('connectorId'), type: 'Inoperative' },
     triggerMessage: pick('requestedMessage', 'connectorId'),
+    transactionStatus: pick('transactionId'),
     dataTransfer: pick('vendorId', 'messageId', 'data'),
     getCompositeSchedule: pick('connectorId', 'duration', 'chargingRateUnit'),
     sendLocalList: pick('updateType'),
@@ -37,6 +38,7 @@ function initialValues(action: ActionKey, target: ActionTarget | undefined, pres
   const start: Partial<Record<ActionKey, Values>> = {
     remoteStart: { connectorId: free?.connectorNo },
     remoteStop: running.length === 1 ? { transactionId: running[0]!.transactionId } : {},
+    transactionStatus: running.length === 1 ? { transactionId: running[0]!.transactionId } : {},
     reset: { type: 'Soft' },
     unlock: target?.connectors.length === 1 ? { connectorId: target.connectors[0]!.connectorNo } : {},
     enable: { connectorId: 0 },
@@ -168,6 +170,24 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
         </Form.Item>
         {connectorField(false, true)}
       </>
+    ),
+    transactionStatus: () => (
+      <Form.Item name="transactionId" label={t('fields.pointAction.transactionId')} extra={t('monitor.dialog.transactionStatusHint')}>
+        <Select
+          allowClear
+          placeholder={t('monitor.dialog.anyTransaction')}
+          options={[
+            ...running.map((c) => ({
+              value: c.transactionId,
+              label: t('monitor.dialog.transactionOption', { n: c.connectorNo, id: c.transactionId }),
+            })),
+            ...(request.preset?.transactionId !== undefined && !running.some((c) => c.transactionId === request.preset?.transactionId)
+              ? [{ value: request.preset.transactionId, label: String(request.preset.transactionId) }]
+              : []),
+          ]}
+          data-testid="transaction-select"
+        />
+      </Form.Item>
     ),
     dataTransfer: () => (
       <>

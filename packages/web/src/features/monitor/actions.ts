@@ -16,6 +16,7 @@ export const actionKeys = [
   'sendLocalList',
   'getLocalListVersion',
   'triggerMessage',
+  'transactionStatus',
   'dataTransfer',
   'getCompositeSchedule',
 ] as const;
@@ -32,6 +33,7 @@ export const endpointOf: Record<ActionKey, EndpointDef> = {
   sendLocalList: api.pointAction.sendLocalList,
   getLocalListVersion: api.pointAction.getLocalListVersion,
   triggerMessage: api.pointAction.triggerMessage,
+  transactionStatus: api.pointAction.transactionStatus,
   dataTransfer: api.pointAction.dataTransfer,
   getCompositeSchedule: api.pointAction.getCompositeSchedule,
 };

@@ -52,10 +52,10 @@ const point = {
 const counts = { total: 2, connected: 2, free: 1, charging: 1, unavailable: 0, offline: 0, fault: 0, pointsOnline: 1, pointsOffline: 0 };
 
 let sent: { path: string; body: unknown }[] = [];
-function serve(answer: Record<string, unknown> = { status: 'accepted', chargerStatus: 'Accepted', message: null }) {
+function serve(answer: Record<string, unknown> = { status: 'accepted', chargerStatus: 'Accepted', message: null }, listed = point) {
   sent = [];
   return mockFetch((url, init) => {
-    if (url.pathname.endsWith('/web/monitor/points')) return { code: 200, msg: 'ok', data: { list: [point], total: 1 } };
+    if (url.pathname.endsWith('/web/monitor/points')) return { code: 200, msg: 'ok', data: { list: [listed], total: 1 } };
     if (url.pathname.endsWith('/web/monitor/counts')) return { code: 200, msg: 'ok', data: counts };
     if (url.pathname.endsWith('/web/point/idTagOptions'))
       return { code: 200, msg: 'ok', data: [{ idTag: 'UID-1', kind: 'card', cardNumber: 'NO-1', account: null }] };
@@ -168,6 +168,33 @@ describe('point status', () => {
       path: '/prod-api/web/point/remoteStart',
       body: { serialNumber: 'CP-7', connectorId: 1, idTag: 'UID-1', chargingProfileId: 31 },
     });
+  });
+
+  it('asks a 2.0.1 point for the status of its running transaction and shows the answer; a 1.6 point has no such entry', async () => {
+    serve({ status: 'accepted', chargerStatus: 'Accepted', message: null, transactionId: 9, ongoing: true, messagesInQueue: false }, {
+      ...point,
+      ocppVersion: '2.0.1',
+    } as typeof point);
+    const { unmount } = renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('More'));
+    fireEvent.click(await screen.findByText('Transaction status'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Connector 2 · transaction 9')).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    const answer = await within(dialog).findByTestId('action-answer');
+    expect(sent).toEqual([{ path: '/prod-api/web/point/transactionStatus', body: { serialNumber: 'CP-7', transactionId: 9 } }]);
+    const row = (label: string) => within(answer).getByText(label).closest('tr')!.textContent;
+    expect(row('Transaction ongoing')).toContain('Yes');
+    expect(row('Messages waiting to be sent')).toContain('No');
+    unmount();
+
+    serve(undefined, { ...point, ocppVersion: '1.6' } as typeof point);
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('More'));
+    await screen.findByText('Data transfer');
+    expect(screen.queryByText('Transaction status')).toBeNull();
   });
 
   it('needs the connector for an unlock, in the page’s language', async () => {

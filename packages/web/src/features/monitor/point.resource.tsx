@@ -18,6 +18,8 @@ export function pointStateResource(open: (r: ActionRequest) => void) {
     icon: icons[key],
     danger: key === 'reset',
     permi: [permiOf(key)],
+    // A message of OCPP 2.0.1 (a 1.6 point would be refused by the server).
+    hidden: key === 'transactionStatus' ? (row: PointState) => row.ocppVersion !== '2.0.1' : undefined,
     onClick: (row: PointState) => open({ action: key, target: targetOf(row) }),
   }));
   return defineResource({

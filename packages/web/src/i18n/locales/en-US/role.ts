@@ -108,6 +108,7 @@ const role: UiCatalogue['role'] = {
     sendLocalList: 'send whitelist',
     getLocalListVersion: 'whitelist version',
     triggerMessage: 'trigger message',
+    transactionStatus: 'transaction status',
     dataTransfer: 'data transfer',
     getCompositeSchedule: 'composite schedule',
   },

@@ -107,6 +107,7 @@ export default {
     sendLocalList: '下发白名单',
     getLocalListVersion: '白名单版本',
     triggerMessage: '触发消息',
+    transactionStatus: '交易状态',
     dataTransfer: '数据传输',
     getCompositeSchedule: '组合计划',
   },
