@@ -86,6 +86,19 @@ test('an OCPP 2.0.1 charger is started, stopped, billed, reconfigured and reset 
   const live = async () => (await ok(api<Live>(page, 'GET', `/web/monitor/charging?page=1&limit=10&serialNumber=${serialNumber}`))).list;
   await expect.poll(async () => (await live())[0]?.energyWh ?? 0, { timeout: 60_000 }).toBeGreaterThan(0);
 
+  // Transaction status (GetTransactionStatus, 2.0.1's own) of the running session, preselected: ongoing.
+  await chooseFromDropdown(
+    page,
+    row.getByRole('button', { name: looseButton(t('common.more')) }),
+    loose(t('monitor.actions.transactionStatus')),
+  );
+  await expect(dialog.getByTestId('transaction-select')).toContainText(t('monitor.dialog.transactionOption', { n: 1, id: '' }).trim());
+  await dialog.getByTestId('action-send').click();
+  await expect(answer).toHaveAttribute('data-status', 'accepted');
+  await expect(answer.getByRole('row').filter({ hasText: t('fields.pointAction.ongoing') })).toContainText(t('monitor.dialog.yes'));
+  await expectNoRawKeys(page);
+  await dialog.getByTestId('action-close').click();
+
   // Remote stop of the running session (RequestStopTransaction with the charger's own transactionId).
   await row.getByRole('button', { name: looseButton(t('monitor.actions.remoteStop')) }).click();
   await dialog.getByTestId('action-send').click();
