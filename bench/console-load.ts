@@ -449,6 +449,7 @@ async function seedVolume(url: string) {
     // Connection history: every point connected twice a day for a year (12-hour spans less 5 minutes), with the
     // running totals the insert trigger would write (set here directly: 7,300,000 lookups otherwise).
     await c.query('alter table point_online_span disable trigger point_online_span_cumulate');
+    await c.query('alter table point_online_span disable trigger point_online_latest_apply');
     await step(
       'online history (2 spans a day)',
       `insert into point_online_span (charge_point_id, started_at, ended_at, cum_before)
@@ -460,6 +461,14 @@ async function seedVolume(url: string) {
        order by d, h;`,
     );
     await c.query('alter table point_online_span enable trigger point_online_span_cumulate');
+    await c.query('alter table point_online_span enable trigger point_online_latest_apply');
+    // Each point's latest span, as the trigger would have kept it.
+    await step(
+      'latest online span per point',
+      `insert into point_online_latest (charge_point_id, started_at, ended_at, cum_before)
+       select distinct on (charge_point_id) charge_point_id, started_at, ended_at, cum_before
+       from point_online_span order by charge_point_id, started_at desc, id desc;`,
+    );
 
     // The operator of one common provider (and its child): every query of theirs carries the tenant condition.
     const hash = await hashPassword(PASSWORD);

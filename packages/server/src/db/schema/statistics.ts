@@ -141,3 +141,16 @@ export const pointOnlineSpan = pgTable(
     index('point_online_span_ended').on(t.endedAt),
   ],
 );
+
+/**
+ * Each charge point's latest online span (`pointOnlineSpan`), kept by a trigger on every span inserted or closed:
+ * a point's online seconds at any instant after the span's start come from this one row (its running total and
+ * times), so the statistics of a period ending now read 10,000 points' rows instead of probing 10,000 times into
+ * the year's spans. Instants before it still look the span up.
+ */
+export const pointOnlineLatest = pgTable('point_online_latest', {
+  chargePointId: integer('charge_point_id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  cumBefore: doublePrecision('cum_before').notNull(),
+});

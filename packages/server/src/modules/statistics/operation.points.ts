@@ -1,6 +1,14 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { alarm, chargePoint, chargingTransaction as t, connector, pointMonth, pointOnlineSpan as o } from '../../db/schema.js';
+import {
+  alarm,
+  chargePoint,
+  chargingTransaction as t,
+  connector,
+  pointMonth,
+  pointOnlineLatest,
+  pointOnlineSpan as o,
+} from '../../db/schema.js';
 
 export const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 /** A session's connector time in seconds: start to stop, or to `now` while it runs. */
@@ -15,8 +23,31 @@ export const onlineUntil = (at: SQL) =>
   sql`(select ${o.cumBefore} + greatest(0, extract(epoch from least(coalesce(${o.endedAt}, ${at}), ${at}) - ${o.startedAt}))
        from ${o} where ${o.chargePointId} = ${chargePoint.id} and ${o.startedAt} < ${at}
        order by ${o.startedAt} desc limit 1)`;
-/** The connectors of the point (`charge_point` of the outer query). */
-export const connectorsOfPoint = sql`(select count(*) from ${connector} where ${connector.chargePointId} = ${chargePoint.id})`;
+
+/**
+ * The same from the point's latest span (`point_online_latest`, joined to the outer query as `l`) when it started
+ * before `at` (a period ending now, a start the point has been online or offline since): no lookup; else
+ * `onlineUntil`. 0 for a point never online.
+ */
+export const onlineAt = (at: SQL) =>
+  sql`(case when l.charge_point_id is null then 0
+            when l.started_at < ${at} then l.cum_before + greatest(0, extract(epoch from least(coalesce(l.ended_at, ${at}), ${at}) - l.started_at))
+            else coalesce(${onlineUntil(at)}, 0) end)`;
+
+/**
+ * Connector seconds online over [from, until) per `key` (station or point) of the points in scope: each point's
+ * online seconds at the end less those at the start, times its connectors.
+ */
+export function onlineSeconds(key: PgColumn, inScope: SQL, from: SQL, until: SQL) {
+  return sql`select ${key} as key, coalesce(sum((${onlineAt(until)} - ${onlineAt(from)}) * coalesce(c.n, 0)), 0)::float8 as secs
+             from ${chargePoint}
+             left join ${pointOnlineLatest} l on l.charge_point_id = ${chargePoint.id}
+             left join (select ${connector.chargePointId} as point, count(*)::int as n from ${connector}
+                        where ${connector.chargePointId} in (select ${chargePoint.id} from ${chargePoint} where ${inScope})
+                        group by 1) c on c.point = ${chargePoint.id}
+             where ${inScope}
+             group by 1`;
+}
 
 /** A local month the period touches: its first day and its first and last instants (the last exclusive). */
 export interface LocalMonth {

@@ -7,8 +7,7 @@ import type { Principal } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { canSeeProvider, providerScope, stationScope } from '../../lib/scope.js';
 import {
-  connectorsOfPoint,
-  onlineUntil,
+  onlineSeconds,
   pointQueries,
   sessionSeconds,
   ts,
@@ -163,16 +162,16 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
       );
     const none = Promise.resolve([]);
     // Connector seconds online from the points' connection history (point_online_span): per point, its online seconds
-    // up to the period's end less those up to its start (each two lookups of a span and its running total, whatever
-    // the period's length), times its connectors; per station or per point.
+    // up to the period's end less those up to its start (from its latest span's row, or a lookup of the span and its
+    // running total when the instant is before that span, whatever the period's length), times its connectors.
     const online = (key: PgColumn, only?: SQL) =>
       all<{ key: number; secs: number }>(
-        sql`select ${key} as key, coalesce(sum(
-                   (coalesce(${onlineUntil(ts(until))}, 0) - coalesce(${onlineUntil(ts(from))}, 0))
-                   * ${connectorsOfPoint}), 0)::float8 as secs
-            from ${chargePoint}
-            where ${and(where(chargePoint.providerId, chargePoint.stationId, chargePoint.id), only)}
-            group by 1`,
+        onlineSeconds(
+          key,
+          and(where(chargePoint.providerId, chargePoint.stationId, chargePoint.id), only) ?? sql`true`,
+          ts(from),
+          ts(until),
+        ),
       );
     const [dayRows, heatRows, heatDays, heatMonths, pointUse, inventory, stations, faults, pointCounts, rankedPoints, onlineRows] =
       await Promise.all([

@@ -1,5 +1,5 @@
 import { api, type ActivityDto, type FinancialStats, type OperationStats } from '@csms/contract';
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, repoCaller as principal } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -14,6 +14,7 @@ import {
   connector,
   invoice,
   pointMonth,
+  pointOnlineLatest,
   pointOnlineSpan,
   startMonth,
   station,
@@ -23,7 +24,7 @@ import { createLedger } from '../cards/ledger.js';
 import { createDiscounts } from '../operations/discounts.js';
 import { createMembership } from '../operations/membership.js';
 import { pricedSite, uniq } from '../operations/ops-fixtures.js';
-import { monthPlan } from './operation.points.js';
+import { monthPlan, onlineSeconds, ts } from './operation.points.js';
 import { createOperationStatsRepo } from './operation.repo.js';
 import { periodDays, wholeMonths } from './period.js';
 
@@ -541,5 +542,80 @@ describe('financial statistics reconcile with the bills and the ledger', () => {
       .from(chargingTransaction)
       .where(and(eq(chargingTransaction.providerId, op.providerId), isNull(chargingTransaction.billedAt)));
     expect(unsettled).toEqual([]);
+  });
+});
+
+describe('online time from the connection history', () => {
+  it("is each point's spans' overlap with the period times its connectors, from its latest span's row or a lookup, whatever the instants", async () => {
+    const op = await createOperator(db);
+    const H = 3_600_000;
+    const t0 = Date.parse('2026-03-01T00:00:00Z');
+    const at = (h: number) => new Date(t0 + h * H);
+    // Three points: spans of their own (the last still open for one, closed for another), and one never online.
+    const points = [await site(op.providerId, 'On', 2), await site(op.providerId, 'Off', 1), await site(op.providerId, 'Never', 3)];
+    const spans: [number, number, number | null][] = [
+      [0, 0, 5],
+      [0, 8, 20],
+      [0, 30, null],
+      [1, 2, 3],
+      [1, 10, 26],
+    ];
+    // Inserted in time order, each closed before its point's next opens, as a point connects and disconnects.
+    for (const [k, a, b] of spans) {
+      const [row] = await db
+        .insert(pointOnlineSpan)
+        .values({ chargePointId: points[k]!.pointId, startedAt: at(a), endedAt: null })
+        .returning();
+      if (b !== null)
+        await db
+          .update(pointOnlineSpan)
+          .set({ endedAt: at(b) })
+          .where(eq(pointOnlineSpan.id, row!.id));
+    }
+    // An earlier span written again (its end) does not replace the latest.
+    await db
+      .update(pointOnlineSpan)
+      .set({ endedAt: at(5) })
+      .where(and(eq(pointOnlineSpan.chargePointId, points[0]!.pointId), eq(pointOnlineSpan.startedAt, at(0))));
+    // Each point's latest span, kept by the trigger.
+    const latest = await db
+      .select()
+      .from(pointOnlineLatest)
+      .where(
+        inArray(
+          pointOnlineLatest.chargePointId,
+          points.map((x) => x.pointId),
+        ),
+      );
+    expect(latest.map((r) => [r.chargePointId, r.startedAt.getTime(), r.endedAt?.getTime() ?? null])).toEqual([
+      [points[0]!.pointId, at(30).getTime(), null],
+      [points[1]!.pointId, at(10).getTime(), at(26).getTime()],
+    ]);
+
+    const connectors = [2, 1, 3];
+    const expected = (k: number, a: number, b: number) =>
+      spans.filter(([p]) => p === k).reduce((n, [, s, e]) => n + Math.max(0, Math.min(e ?? Infinity, b) - Math.max(s, a)) * 3600, 0) *
+      connectors[k]!;
+    const ids = points.map((x) => x.pointId);
+    // Windows before, across and after the latest spans: both ways of reading an instant.
+    for (const [a, b] of [
+      [-5, 1],
+      [1, 9],
+      [4, 12],
+      [12, 28],
+      [21, 31],
+      [27, 40],
+      [31, 45],
+      [-10, 100],
+    ] as const) {
+      const result = await db.execute(onlineSeconds(chargePoint.id, inArray(chargePoint.id, ids), ts(at(a)), ts(at(b))));
+      const got = new Map(
+        (result as unknown as { rows: { key: number; secs: number }[] }).rows.map((r) => [Number(r.key), Number(r.secs)]),
+      );
+      expect(
+        ids.map((id) => got.get(id)),
+        `[${a}, ${b})`,
+      ).toEqual(ids.map((_, k) => expected(k, a, b)));
+    }
   });
 });
