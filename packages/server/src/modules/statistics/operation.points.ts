@@ -35,16 +35,22 @@ export const onlineAt = (at: SQL) =>
             else coalesce(${onlineUntil(at)}, 0) end)`;
 
 /**
+ * The tables `onlineAt` and the connector count read, joined to `charge_point` of the outer query: its latest span
+ * (`l`) and its connectors (`c.n`), counted for the points in scope only.
+ */
+export const onlineJoins = (inScope: SQL) =>
+  sql`left join ${pointOnlineLatest} l on l.charge_point_id = ${chargePoint.id}
+      left join (select ${connector.chargePointId} as point, count(*)::int as n from ${connector}
+                 where ${connector.chargePointId} in (select ${chargePoint.id} from ${chargePoint} where ${inScope})
+                 group by 1) c on c.point = ${chargePoint.id}`;
+
+/**
  * Connector seconds online over [from, until) per `key` (station or point) of the points in scope: each point's
  * online seconds at the end less those at the start, times its connectors.
  */
 export function onlineSeconds(key: PgColumn, inScope: SQL, from: SQL, until: SQL) {
   return sql`select ${key} as key, coalesce(sum((${onlineAt(until)} - ${onlineAt(from)}) * coalesce(c.n, 0)), 0)::float8 as secs
-             from ${chargePoint}
-             left join ${pointOnlineLatest} l on l.charge_point_id = ${chargePoint.id}
-             left join (select ${connector.chargePointId} as point, count(*)::int as n from ${connector}
-                        where ${connector.chargePointId} in (select ${chargePoint.id} from ${chargePoint} where ${inScope})
-                        group by 1) c on c.point = ${chargePoint.id}
+             from ${chargePoint} ${onlineJoins(inScope)}
              where ${inScope}
              group by 1`;
 }

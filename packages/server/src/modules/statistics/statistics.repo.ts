@@ -18,9 +18,8 @@ import {
   settlementDay,
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { onlineAt, onlineJoins, ts } from './operation.points.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
-
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /**
  * Dashboard figures over the caller's providers and bound stations, in one time zone (the
@@ -103,23 +102,25 @@ export function createStatisticsRepo({ db }: { db: Db }) {
 
   /**
    * Connector time since each station's local midnight (its own time zone): spent charging (each
-   * session's overlap with [midnight, now]) and online (each online span's overlap × the point's
-   * connectors), over the stations of the caller's scope.
+   * session's overlap with [midnight, now]) and online (each point's online seconds now less those at
+   * its station's midnight, from its connection history as in operation statistics, × its connectors),
+   * over the stations of the caller's scope.
    */
   async function connectorTime(p: Principal, now: Date) {
     const at = ts(now);
+    const stations = and(providerScope(p, station.providerId), stationScope(p, station.id)) ?? sql`true`;
+    const points = and(providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId)) ?? sql`true`;
     const w = sql`select ${station.id} as station_id,
         (date_trunc('day', ${at} at time zone ${station.timeZone}) at time zone ${station.timeZone}) as since
-      from ${station} where ${and(providerScope(p, station.providerId), stationScope(p, station.id)) ?? sql`true`}`;
+      from ${station} where ${stations}`;
     const result = (await db.execute(sql`with w as (${w})
       select
         (select coalesce(sum(extract(epoch from (least(coalesce(x.stopped_at, ${at}), ${at}) - greatest(x.started_at, w.since)))), 0)
            from charging_transaction x join w on w.station_id = x.station_id
            where x.started_at < ${at} and (x.stopped_at is null or x.stopped_at > w.since)) as charging,
-        (select coalesce(sum(extract(epoch from (least(coalesce(o.ended_at, ${at}), ${at}) - greatest(o.started_at, w.since)))
-                  * (select count(*) from connector c where c.charge_point_id = o.charge_point_id)), 0)
-           from point_online_span o join charge_point cp on cp.id = o.charge_point_id join w on w.station_id = cp.station_id
-           where o.started_at < ${at} and (o.ended_at is null or o.ended_at > w.since)) as online,
+        (select coalesce(sum((${onlineAt(at)} - ${onlineAt(sql`w.since`)}) * coalesce(c.n, 0)), 0)
+           from ${chargePoint} join w on w.station_id = ${chargePoint.stationId} ${onlineJoins(points)}
+           where ${points}) as online,
         (select count(*) from connector c join charge_point cp on cp.id = c.charge_point_id join w on w.station_id = cp.station_id) as connectors`)) as unknown as {
       rows: { charging: string; online: string; connectors: string }[];
     };
