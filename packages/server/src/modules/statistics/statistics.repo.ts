@@ -113,15 +113,22 @@ export function createStatisticsRepo({ db }: { db: Db }) {
     const w = sql`select ${station.id} as station_id,
         (date_trunc('day', ${at} at time zone ${station.timeZone}) at time zone ${station.timeZone}) as since
       from ${station} where ${stations}`;
-    const result = (await db.execute(sql`with w as (${w})
+    const result = (await db.execute(sql`with w as (${w}),
+      -- The points of those stations: online seconds since midnight times connectors, and their connectors.
+      pts as (select coalesce(sum((${onlineAt(at)} - ${onlineAt(sql`w.since`)}) * coalesce(c.n, 0)), 0) as online,
+                     coalesce(sum(c.n), 0) as connectors
+              from ${chargePoint} join w on w.station_id = ${chargePoint.stationId} ${onlineJoins(points)}
+              where ${points})
       select
         (select coalesce(sum(extract(epoch from (least(coalesce(x.stopped_at, ${at}), ${at}) - greatest(x.started_at, w.since)))), 0)
-           from charging_transaction x join w on w.station_id = x.station_id
+           -- Ended since the earliest midnight, or running: two index ranges, not every record.
+           from (select station_id, started_at, stopped_at from charging_transaction where stopped_at > (select min(since) from w)
+                 union all
+                 select station_id, started_at, stopped_at from charging_transaction where stopped_at is null) x
+           join w on w.station_id = x.station_id
            where x.started_at < ${at} and (x.stopped_at is null or x.stopped_at > w.since)) as charging,
-        (select coalesce(sum((${onlineAt(at)} - ${onlineAt(sql`w.since`)}) * coalesce(c.n, 0)), 0)
-           from ${chargePoint} join w on w.station_id = ${chargePoint.stationId} ${onlineJoins(points)}
-           where ${points}) as online,
-        (select count(*) from connector c join charge_point cp on cp.id = c.charge_point_id join w on w.station_id = cp.station_id) as connectors`)) as unknown as {
+        pts.online, pts.connectors
+      from pts`)) as unknown as {
       rows: { charging: string; online: string; connectors: string }[];
     };
     const row = result.rows[0];
