@@ -97,6 +97,21 @@ describe('reset', () => {
     expect((await stop).payload).toMatchObject({ reason: 'HardReset', transactionId: 101 });
     expect(csms.of(SN, 'BootNotification')).toHaveLength(2);
   });
+
+  it('an immediate reset of one EVSE (2.0.1, handed over by its link) ends only its transaction and stays online', async () => {
+    const one = await cp.startCharging(1, 'TAG-1');
+    const two = await cp.startCharging(2, 'TAG-2');
+    const stop = after('StopTransaction');
+    expect(await call('Reset', { type: 'Hard', connectorId: 2 })).toEqual({ result: { status: 'Accepted' } });
+    expect((await stop).payload).toMatchObject({ reason: 'HardReset', transactionId: two.transactionId });
+    await settle(cp);
+    expect(status(1)).toBe('Charging');
+    expect(cp.state().connectors[1]!.transactionId).toBe(one.transactionId);
+    expect(csms.of(SN, 'BootNotification')).toHaveLength(1);
+    // An idle EVSE resets at once; an unknown one is refused.
+    expect(await call('Reset', { type: 'Hard', connectorId: 2 })).toEqual({ result: { status: 'Accepted' } });
+    expect(await call('Reset', { type: 'Hard', connectorId: 9 })).toEqual({ result: { status: 'Rejected' } });
+  });
 });
 
 describe('connector commands', () => {

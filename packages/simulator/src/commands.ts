@@ -70,6 +70,16 @@ const handlers: Record<string, Handler> = {
 
   Reset(p, req) {
     const type = oneOf(req, 'type', ['Soft', 'Hard'] as const);
+    // One EVSE (2.0.1's Reset with evseId, handed over by the 2.0.1 link): an immediate one ends its transaction;
+    // one on idle waits for it (Scheduled), which here leaves nothing more to do.
+    const connectorId = field<number>(req, 'connectorId', 'integer');
+    if (connectorId !== undefined) {
+      const c = p.connector(connectorId);
+      if (!c) return status('Rejected');
+      if (!c.tx) return status('Accepted');
+      if (type === 'Soft') return status('Scheduled');
+      return status('Accepted', () => void p.stopTransaction(c, 'HardReset').catch(warnOnFailure(p, 'EVSE reset')));
+    }
     return status('Accepted', () => p.reboot(type));
   },
 

@@ -89,7 +89,7 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
       ['Started', 0, 'Authorized'],
       ['Updated', 1, 'MeterValuePeriodic'],
       ['Updated', 2, 'Trigger'],
-      ['Ended', 3, 'StopAuthorized'],
+      ['Ended', 3, 'ResetCommand'],
     ]);
     expect(new Set(events.map((e) => e.transactionInfo.transactionId)).size).toBe(1);
     expect(events[3]!.transactionInfo.stoppedReason).toBe('ImmediateReset');
@@ -176,6 +176,10 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
       const back = x.back(answer16);
       expect(errors201(`${action}.conf`, back), `2.0.1 ${action} answer ${JSON.stringify(back)}`).toBeNull();
     }
+    // One EVSE's reset: the point's Reset of that connector (no 1.6 schema has it), Scheduled on idle read back as is.
+    const evse = t.incoming('Reset', { type: 'OnIdle', evseId: 2 });
+    expect(evse).toMatchObject({ action: 'Reset', payload: { type: 'Soft', connectorId: 2 } });
+    expect(errors201('Reset.conf', (evse as { back: (p: Payload) => Payload }).back({ status: 'Scheduled' }))).toBeNull();
     // A transaction it never started cannot be stopped; an action it does not know is NotImplemented.
     expect(t.incoming('RequestStopTransaction', { transactionId: 'nope' })).toEqual({ reply: { status: 'Rejected' } });
     expect(() => t.incoming('GetStatus', {})).toThrow(/not implemented/);

@@ -302,7 +302,14 @@ export function createWireTranslator(): WireTranslator {
             payload: {
               eventType: 'Ended',
               timestamp: p.timestamp,
-              triggerReason: reason === 'Remote' ? 'RemoteStop' : reason === 'EVDisconnected' ? 'EVCommunicationLost' : 'StopAuthorized',
+              triggerReason:
+                reason === 'Remote'
+                  ? 'RemoteStop'
+                  : reason === 'EVDisconnected'
+                    ? 'EVCommunicationLost'
+                    : reason === 'HardReset' || reason === 'SoftReset'
+                      ? 'ResetCommand'
+                      : 'StopAuthorized',
               seqNo: t.seqNo++,
               transactionInfo: { transactionId: t.id, stoppedReason: STOP_REASON[reason] ?? reason },
               ...(p.idTag !== undefined ? { idToken: idToken(p.idTag) } : {}),
@@ -343,7 +350,11 @@ export function createWireTranslator(): WireTranslator {
           return { action: 'RemoteStopTransaction', payload: { transactionId: n }, back: status };
         }
         case 'Reset':
-          return { action, payload: { type: p.type === 'Immediate' ? 'Hard' : 'Soft' }, back: status };
+          return {
+            action,
+            payload: { type: p.type === 'Immediate' ? 'Hard' : 'Soft', ...(p.evseId !== undefined ? { connectorId: p.evseId } : {}) },
+            back: status,
+          };
         case 'UnlockConnector':
           return {
             action,

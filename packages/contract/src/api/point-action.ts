@@ -182,7 +182,13 @@ export const pointActionApi = {
   remoteStop: action('remoteStop', monitor('remoteStop'), withSerial({ transactionId: z.number().int().positive() }), {
     transactionId: z.number(),
   }),
-  reset: action('reset', monitor('reset'), withSerial({ type: z.enum(resetTypes) }), {}),
+  reset: action(
+    'reset',
+    monitor('reset'),
+    // One EVSE (the connector) of an OCPP 2.0.1 station, or the whole point; 1.6 resets only whole points.
+    withSerial({ type: z.enum(resetTypes), connectorId: connectorId.optional() }),
+    {},
+  ),
   unlock: action('unlock', monitor('unlock'), withSerial({ connectorId }), {}),
   changeAvailability: action(
     'changeAvailability',

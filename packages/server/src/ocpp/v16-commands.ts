@@ -8,6 +8,7 @@ import type { ChargerSession } from './session.js';
  */
 function only201(action: string, payload: Payload): string | undefined {
   if (action === 'GetTransactionStatus') return action;
+  if (action === 'Reset' && payload.connectorId !== undefined) return 'Reset of one EVSE';
   if (action === 'TriggerMessage' && payload.requestedMessage === 'TransactionEvent') return 'TransactionEvent';
   return undefined;
 }

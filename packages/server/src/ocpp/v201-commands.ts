@@ -189,7 +189,11 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
       return { action: 'RequestStopTransaction', payload: { transactionId: tx.ocppTxId }, back: statusOnly };
     }
     case 'Reset':
-      return { action: 'Reset', payload: { type: p.type === 'Hard' ? 'Immediate' : 'OnIdle' }, back: statusOnly };
+      return {
+        action: 'Reset',
+        payload: { type: p.type === 'Hard' ? 'Immediate' : 'OnIdle', ...opt('evseId', p.connectorId) },
+        back: statusOnly,
+      };
     case 'UnlockConnector':
       return {
         action: 'UnlockConnector',

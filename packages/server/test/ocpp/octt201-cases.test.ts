@@ -376,6 +376,74 @@ describe('B Provisioning', () => {
       ).status,
     ).toBe('Accepted');
   });
+
+  describe('Reset EVSE', () => {
+    it('TC_B_25_CSMS Reset EVSE - Without ongoing transaction: ResetRequest OnIdle with the EVSE; Accepted, its Unavailable and Available stored, the other EVSE untouched', async () => {
+      const { c, pointId, serialNumber } = await station(2);
+      const asked = answering(c);
+      const r = await post(api.pointAction.reset, { serialNumber, type: 'Soft', connectorId: 2 });
+      expect(r.data).toMatchObject({ status: 'accepted', chargerStatus: 'Accepted' });
+      expect(asked).toEqual([['Reset', { type: 'OnIdle', evseId: 2 }]]);
+      await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 2, connectorId: 1 });
+      expect(await statusOf(pointId, 2)).toBe('Unavailable');
+      await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 2, connectorId: 1 });
+      expect([await statusOf(pointId, 1), await statusOf(pointId, 2)]).toEqual(['Available', 'Available']);
+    });
+
+    it('TC_B_26_CSMS Reset EVSE - With Ongoing Transaction - OnIdle: Scheduled is shown as scheduled; the transaction ends normally', async () => {
+      const { c, pointId, serialNumber } = await station(2);
+      const d = await driver();
+      const tx = transaction(c);
+      await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 1, connectorId: 1 },
+        meterValue: [sample(0, 'Transaction.Begin')],
+      });
+      const asked = answering(c, { Reset: { status: 'Scheduled' } });
+      const r = await post(api.pointAction.reset, { serialNumber, type: 'Soft', connectorId: 1 });
+      expect(r.data).toMatchObject({ status: 'scheduled', chargerStatus: 'Scheduled' });
+      expect(asked).toEqual([['Reset', { type: 'OnIdle', evseId: 1 }]]);
+      expect((await txOf(pointId, tx.id))!.stoppedAt).toBeNull();
+      await tx.send('Ended', {
+        triggerReason: 'StopAuthorized',
+        idToken: token(d.tags[0]!),
+        transactionInfo: { stoppedReason: 'Local' },
+        meterValue: [sample(700, 'Transaction.End')],
+      });
+      expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'Local', meterStopWh: 700 });
+    });
+
+    it('TC_B_27_CSMS Reset EVSE - With Ongoing Transaction - Immediate: ResetRequest Immediate with the EVSE; the transaction it ends is closed as a hard reset; a 1.6 point is not asked', async () => {
+      const { c, pointId, serialNumber } = await station(2);
+      const d = await driver();
+      const tx = transaction(c);
+      await tx.send('Started', {
+        idToken: token(d.tags[0]!),
+        evse: { id: 2, connectorId: 1 },
+        meterValue: [sample(0, 'Transaction.Begin')],
+      });
+      const asked = answering(c);
+      expect((await post(api.pointAction.reset, { serialNumber, type: 'Hard', connectorId: 2 })).data.status).toBe('accepted');
+      expect(asked).toEqual([['Reset', { type: 'Immediate', evseId: 2 }]]);
+      await tx.send('Ended', {
+        triggerReason: 'ResetCommand',
+        transactionInfo: { stoppedReason: 'ImmediateReset' },
+        meterValue: [sample(300, 'Transaction.End')],
+      });
+      expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'HardReset', meterStopWh: 300 });
+
+      const p = await createPoint(db);
+      const v16 = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
+      open.push(v16);
+      await v16.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
+      const asked16 = answering(v16);
+      expect((await post(api.pointAction.reset, { serialNumber: p.serialNumber, type: 'Hard', connectorId: 1 })).data).toMatchObject({
+        status: 'notSupported',
+        message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
+      });
+      expect(asked16).toEqual([]);
+    });
+  });
 });
 
 describe('C Authorization', () => {

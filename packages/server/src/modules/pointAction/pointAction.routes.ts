@@ -103,7 +103,8 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
     },
     async reset({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
-      return answer(ctx, await ask(point.serialNumber, 'Reset', { type: body.type }), {});
+      const payload = { type: body.type, ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}) };
+      return answer(ctx, await ask(point.serialNumber, 'Reset', payload), {});
     },
     async unlock({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);

@@ -18,7 +18,7 @@ export function bodyOf(action: ActionKey, serialNumber: string, v: Values): Valu
   const fields: Partial<Record<ActionKey, Values>> = {
     remoteStart: pick('connectorId', 'idTag', 'chargingProfileId'),
     remoteStop: pick('transactionId'),
-    reset: pick('type'),
+    reset: pick('type', 'connectorId'),
     unlock: pick('connectorId'),
     enable: { ...pick('connectorId'), type: 'Operative' },
     disable: { ...pick('connectorId'), type: 'Inoperative' },
@@ -141,6 +141,16 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
         <Form.Item name="type" label={t('monitor.dialog.resetType')} rules={required('type')}>
           <Radio.Group options={enumOptions('resetType', resetTypes)} />
         </Form.Item>
+        {target?.ocppVersion === '2.0.1' && (
+          <Form.Item name="connectorId" label={t('monitor.dialog.resetEvse')} extra={t('monitor.dialog.resetEvseHint')}>
+            <Select
+              options={connectorOptions(false)}
+              allowClear
+              placeholder={t('monitor.dialog.resetWholePoint')}
+              data-testid="connector-select"
+            />
+          </Form.Item>
+        )}
         <Alert type="warning" showIcon title={t('monitor.dialog.resetWarning')} />
       </>
     ),

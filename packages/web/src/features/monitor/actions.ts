@@ -52,6 +52,8 @@ export const confirmOnly: Partial<Record<ActionKey, string>> = {
 export interface ActionTarget {
   serialNumber: string;
   connectors: { connectorNo: number; status?: string; transactionId?: number | null }[];
+  /** The OCPP version the point speaks, when known: 2.0.1 offers a reset of one EVSE. */
+  ocppVersion?: string | null;
 }
 
 /** What the dialog opens with: the action, its point (or none: choose one), and preset values (remote stop from a session). */

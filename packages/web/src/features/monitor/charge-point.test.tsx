@@ -133,6 +133,26 @@ describe('point status', () => {
     expect(answer.getAttribute('data-status')).toBe('rejected');
     expect(within(answer).getAllByText('Rejected')).toHaveLength(2);
     expect(sent).toEqual([{ path: '/prod-api/web/point/reset', body: { serialNumber: 'CP-7', type: 'Hard' } }]);
+    // A 1.6 point reboots whole: no EVSE to choose.
+    expect(within(dialog).queryByText('EVSE')).toBeNull();
+  });
+
+  it('reboots one EVSE of a 2.0.1 point when one is chosen', async () => {
+    serve(undefined, { ...point, ocppVersion: '2.0.1' } as typeof point);
+    renderWithProviders(<ChargePointPage />);
+    await screen.findByText('Bay 7');
+    fireEvent.click(screen.getByText('More'));
+    fireEvent.click(await screen.findByText('Reboot'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('The whole charge point')).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByLabelText('EVSE'));
+    const options = await screen.findAllByText(/^Connector 2 · /, {
+      selector: '.ant-select-item-option-content, .ant-select-item-option-content *',
+    });
+    fireEvent.click(options[options.length - 1]!);
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    await within(dialog).findByTestId('action-answer');
+    expect(sent).toEqual([{ path: '/prod-api/web/point/reset', body: { serialNumber: 'CP-7', type: 'Soft', connectorId: 2 } }]);
   });
 
   it('stops the running transaction of a connector', async () => {

@@ -8,7 +8,7 @@ import { ConnectorTags, OnlineTag, StatusTag } from './cells';
 
 const icons: Partial<Record<ActionKey, ReactNode>> = { remoteStart: <PlayCircleOutlined />, remoteStop: <StopOutlined /> };
 
-export const targetOf = (p: PointState) => ({ serialNumber: p.serialNumber, connectors: p.connectors });
+export const targetOf = (p: PointState) => ({ serialNumber: p.serialNumber, connectors: p.connectors, ocppVersion: p.ocppVersion });
 
 /** Points with their connectors (spec: point status) and the point menu, each entry behind its permission. */
 export function pointStateResource(open: (r: ActionRequest) => void) {
