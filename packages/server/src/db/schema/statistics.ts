@@ -154,3 +154,16 @@ export const pointOnlineLatest = pgTable('point_online_latest', {
   endedAt: timestamp('ended_at', { withTimezone: true }),
   cumBefore: doublePrecision('cum_before').notNull(),
 });
+
+/**
+ * Every charge point's online seconds at one past instant (a period's start: a local midnight), as two
+ * parallel arrays in one row: written by the first statistics request that starts there (its lookups,
+ * once), read by the next ones in one row instead of 10,000 lookups into the spans. Only instants a day
+ * or more in the past are kept (a span is written when its point connects, so their values no longer
+ * change); a point added since is looked up. Rows older than 400 days are dropped as new ones come.
+ */
+export const pointOnlineMark = pgTable('point_online_mark', {
+  at: timestamp('at', { withTimezone: true }).primaryKey(),
+  pointIds: integer('point_ids').array().notNull(),
+  secs: doublePrecision('secs').array().notNull(),
+});

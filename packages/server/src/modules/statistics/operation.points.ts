@@ -7,6 +7,7 @@ import {
   connector,
   pointMonth,
   pointOnlineLatest,
+  pointOnlineMark,
   pointOnlineSpan as o,
 } from '../../db/schema.js';
 
@@ -44,13 +45,39 @@ export const onlineJoins = (inScope: SQL) =>
                  where ${connector.chargePointId} in (select ${chargePoint.id} from ${chargePoint} where ${inScope})
                  group by 1) c on c.point = ${chargePoint.id}`;
 
+/** How far in the past an instant must be for every point's online seconds there to be kept (`pointOnlineMark`). */
+export const MARK_AGE_MS = 86_400_000;
+
+/** Whether `point_online_mark` holds the instant `at`. */
+export const markExists = (at: SQL) => sql`select 1 as found from ${pointOnlineMark} where ${pointOnlineMark.at} = ${at}`;
+
+/**
+ * Keeps every point's online seconds at `at` (a concurrent request's row wins) and drops the marks over 400 days
+ * older than it.
+ */
+export const writeMark = (at: SQL) =>
+  sql`with gone as (delete from ${pointOnlineMark} where ${pointOnlineMark.at} < ${at} - interval '400 days')
+      insert into ${pointOnlineMark} (at, point_ids, secs)
+      select ${at}, coalesce(array_agg(${chargePoint.id} order by ${chargePoint.id}), '{}'),
+             coalesce(array_agg(${onlineAt(at)} order by ${chargePoint.id}), '{}')
+      from ${chargePoint} left join ${pointOnlineLatest} l on l.charge_point_id = ${chargePoint.id}
+      on conflict (at) do nothing`;
+
 /**
  * Connector seconds online over [from, until) per `key` (station or point) of the points in scope: each point's
- * online seconds at the end less those at the start, times its connectors.
+ * online seconds at the end less those at the start, times its connectors. `marked`: the start's come from its
+ * `point_online_mark` row (a point added since is looked up).
  */
-export function onlineSeconds(key: PgColumn, inScope: SQL, from: SQL, until: SQL) {
-  return sql`select ${key} as key, coalesce(sum((${onlineAt(until)} - ${onlineAt(from)}) * coalesce(c.n, 0)), 0)::float8 as secs
+export function onlineSeconds(key: PgColumn, inScope: SQL, from: SQL, until: SQL, marked = false) {
+  const start = marked ? sql`coalesce(m.secs, ${onlineAt(from)})` : onlineAt(from);
+  return sql`select ${key} as key, coalesce(sum((${onlineAt(until)} - ${start}) * coalesce(c.n, 0)), 0)::float8 as secs
              from ${chargePoint} ${onlineJoins(inScope)}
+             ${
+               marked
+                 ? sql`left join (select unnest(point_ids) as point, unnest(secs) as secs from ${pointOnlineMark}
+                                  where ${pointOnlineMark.at} = ${from}) m on m.point = ${chargePoint.id}`
+                 : sql``
+             }
              where ${inScope}
              group by 1`;
 }

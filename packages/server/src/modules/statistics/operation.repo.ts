@@ -7,7 +7,10 @@ import type { Principal } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { canSeeProvider, providerScope, stationScope } from '../../lib/scope.js';
 import {
+  markExists,
+  MARK_AGE_MS,
   onlineSeconds,
+  writeMark,
   pointQueries,
   sessionSeconds,
   ts,
@@ -164,6 +167,10 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
     // Connector seconds online from the points' connection history (point_online_span): per point, its online seconds
     // up to the period's end less those up to its start (from its latest span's row, or a lookup of the span and its
     // running total when the instant is before that span, whatever the period's length), times its connectors.
+    // A start a day or more ago: every point's online seconds there are kept once (its lookups, by the first request
+    // that starts there) and read in one row by the next ones.
+    const marked = !fromRecords && from.getTime() <= now.getTime() - MARK_AGE_MS;
+    if (marked && (await all(markExists(ts(from)))).length === 0) await db.execute(writeMark(ts(from)));
     const online = (key: PgColumn, only?: SQL) =>
       all<{ key: number; secs: number }>(
         onlineSeconds(
@@ -171,6 +178,7 @@ export function createOperationStatsRepo({ db, defaultZone }: { db: Db; defaultZ
           and(where(chargePoint.providerId, chargePoint.stationId, chargePoint.id), only) ?? sql`true`,
           ts(from),
           ts(until),
+          marked,
         ),
       );
     const [dayRows, heatRows, heatDays, heatMonths, pointUse, inventory, stations, faults, pointCounts, rankedPoints, onlineRows] =

@@ -24,7 +24,7 @@ import { createLedger } from '../cards/ledger.js';
 import { createDiscounts } from '../operations/discounts.js';
 import { createMembership } from '../operations/membership.js';
 import { pricedSite, uniq } from '../operations/ops-fixtures.js';
-import { monthPlan, onlineSeconds, ts } from './operation.points.js';
+import { monthPlan, onlineSeconds, ts, writeMark } from './operation.points.js';
 import { createOperationStatsRepo } from './operation.repo.js';
 import { periodDays, wholeMonths } from './period.js';
 
@@ -597,6 +597,13 @@ describe('online time from the connection history', () => {
       spans.filter(([p]) => p === k).reduce((n, [, s, e]) => n + Math.max(0, Math.min(e ?? Infinity, b) - Math.max(s, a)) * 3600, 0) *
       connectors[k]!;
     const ids = points.map((x) => x.pointId);
+    const secondsOf = async (of: number[], a: number, b: number, marked = false) => {
+      const result = await db.execute(onlineSeconds(chargePoint.id, inArray(chargePoint.id, of), ts(at(a)), ts(at(b)), marked));
+      const got = new Map(
+        (result as unknown as { rows: { key: number; secs: number }[] }).rows.map((r) => [Number(r.key), Number(r.secs)]),
+      );
+      return of.map((id) => got.get(id));
+    };
     // Windows before, across and after the latest spans: both ways of reading an instant.
     for (const [a, b] of [
       [-5, 1],
@@ -608,14 +615,14 @@ describe('online time from the connection history', () => {
       [31, 45],
       [-10, 100],
     ] as const) {
-      const result = await db.execute(onlineSeconds(chargePoint.id, inArray(chargePoint.id, ids), ts(at(a)), ts(at(b))));
-      const got = new Map(
-        (result as unknown as { rows: { key: number; secs: number }[] }).rows.map((r) => [Number(r.key), Number(r.secs)]),
-      );
-      expect(
-        ids.map((id) => got.get(id)),
-        `[${a}, ${b})`,
-      ).toEqual(ids.map((_, k) => expected(k, a, b)));
+      // Looked up, then from the start's mark (every point's seconds there, kept once).
+      expect(await secondsOf(ids, a, b), `[${a}, ${b})`).toEqual(ids.map((_, k) => expected(k, a, b)));
+      await db.execute(writeMark(ts(at(a))));
+      expect(await secondsOf(ids, a, b, true), `[${a}, ${b}) marked`).toEqual(ids.map((_, k) => expected(k, a, b)));
     }
+    // A point added after a mark was kept is looked up.
+    const late = await site(op.providerId, 'Late', 1);
+    await db.insert(pointOnlineSpan).values({ chargePointId: late.pointId, startedAt: at(0), endedAt: at(50) });
+    expect(await secondsOf([late.pointId, ids[0]!], 4, 12, true)).toEqual([8 * 3600, expected(0, 4, 12)]);
   });
 });
