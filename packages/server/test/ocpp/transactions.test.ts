@@ -1,3 +1,4 @@
+import { dayAndMonthStart } from '@csms/contract';
 import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
@@ -500,7 +501,10 @@ describe('authorization and transactions', () => {
       .values({ providerId: 1, account: `u${uid()}`, userType: 'card', groupId: group!.id })
       .returning();
     const tag = (await newCard({ chargeUserId: user!.id })).physicalId;
-    const t0 = Date.now() - 2 * MIN;
+    // Within this month at the station (Asia/Shanghai): two minutes ago, or since the month began when
+    // that was less than two minutes ago; the session then ends halfway to now.
+    const now = Date.now();
+    const t0 = Math.max(now - 2 * MIN, dayAndMonthStart(new Date(now), 'Asia/Shanghai').month.getTime());
     expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Accepted' } });
     const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
       connectorId: 1,
@@ -508,7 +512,7 @@ describe('authorization and transactions', () => {
       meterStart: 0,
       timestamp: at(t0, 0),
     });
-    await c.ok('StopTransaction', { transactionId, meterStop: 3200, timestamp: at(t0, 1) });
+    await c.ok('StopTransaction', { transactionId, meterStop: 3200, timestamp: at(t0, (now - t0) / 2 / MIN) });
     expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Blocked' } });
     await c.close();
   });

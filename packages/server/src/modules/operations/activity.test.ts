@@ -38,8 +38,9 @@ async function site() {
         providerId: op.providerId,
         name: uniq('A'),
         type: 'serviceDiscount',
+        // From before the sessions below (2026) to long after any run of the suite.
         startTime: '2026-01-01T00:00:00Z',
-        endTime: '2027-06-01T00:00:00Z',
+        endTime: '2099-01-01T00:00:00Z',
         discountKind: 'percent',
         discountValue: 20,
         ...b,
@@ -179,8 +180,8 @@ describe('activities', () => {
     const before = await x.session(card.id, '2026-03-04');
     const ended = await x.act(api.activity.end.path, a.id);
     expect(ended.data.status).toBe('ended');
-    // Ended before this session's end (it ends in the future): no discount.
-    const after = await x.session(card.id, '2027-01-04');
+    // Ended before this session's end (it ends in the future, the day after tomorrow or later): no discount.
+    const after = await x.session(card.id, new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
     await billing.settle(after.id);
     expect(await discountLines(after.id)).toEqual([]);
     // A session that ended before the activity did, settled later, keeps it.

@@ -29,6 +29,11 @@ const PERMS = [
   'user:chargeUser:list',
 ];
 const DAY = 86_400_000;
+/**
+ * The UTC day `n` days before today: a session on it (07:30–08:30 Shanghai, ending the next UTC day
+ * at 00:30) is over by now when n ≥ 2, and inside the rolling 12 months whenever the suite runs.
+ */
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
 
 async function site() {
   const op = await createOperator(db, { permissions: PERMS, rolePaths: ['/operateManagement', '/operateManagement/membershipManage'] });
@@ -57,7 +62,7 @@ describe('membership levels', () => {
     const { card, user } = await x.newCard(100_000);
 
     // No level yet: the whole bill (549 electricity + 175 service).
-    const t1 = await x.session(card.id, '2026-03-01');
+    const t1 = await x.session(card.id, daysAgo(4));
     expect(await billing.settle(t1.id)).toMatchObject({ kind: 'billed', totalCents: 724 });
     expect(await discountLines(t1.id)).toEqual([]);
     // Settled 724 ≥ 500: silver, recomputed in the settlement.
@@ -65,7 +70,7 @@ describe('membership levels', () => {
     expect(m1.data).toMatchObject({ levelName: 'Silver', spendCents: 724, energyWh: 7000 });
 
     // Silver: 10% of 175 = 17.5 → 18 off, half up.
-    const t2 = await x.session(card.id, '2026-03-02');
+    const t2 = await x.session(card.id, daysAgo(3));
     expect(await billing.settle(t2.id)).toMatchObject({ kind: 'billed', totalCents: 706 });
     expect((await discountLines(t2.id)).map((l) => [l.kind, l.refId, l.label, l.amountCents])).toEqual([
       ['member', silver.id, 'Silver', -18],
@@ -79,7 +84,7 @@ describe('membership levels', () => {
     expect(charge!.amountCents).toBe(-706);
 
     // 724 + 706 = 1430 ≥ 1400: gold, 20% of 175 = 35 off.
-    const t3 = await x.session(card.id, '2026-03-03');
+    const t3 = await x.session(card.id, daysAgo(2));
     expect(await billing.settle(t3.id)).toMatchObject({ kind: 'billed', totalCents: 689 });
     expect((await discountLines(t3.id)).map((l) => [l.kind, l.refId, l.amountCents])).toEqual([['member', gold.id, -35]]);
     // Settled again (a resent Stop): nothing new.
