@@ -77,6 +77,15 @@ async function station(evses = 1) {
   return { c, pointId: p.point.id, serialNumber: p.serialNumber, key: p.key };
 }
 
+/** A 1.6 charge point, connected and booted, with the CSMS's requests it receives (none expected: 2.0.1-only commands). */
+async function point16() {
+  const p = await createPoint(db);
+  const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
+  open.push(c);
+  await c.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
+  return { serialNumber: p.serialNumber, asked: answering(c) };
+}
+
 /** A charge user of provider 1 and `cards` cards of it (one group: the user's account), with the card row's overrides. */
 async function driver(cards = 1, v: Partial<typeof card.$inferInsert> = {}) {
   const [u] = await db
@@ -122,6 +131,20 @@ function transaction(c: TestCharger, id = uniq('tx-')) {
     });
   };
   return { id, send };
+}
+
+/** A 2.0.1 station of `evses` EVSEs with a driver's transaction Started, charging, on EVSE `evse` (its register at 0). */
+async function charging(evses = 1, evse = 1) {
+  const st = await station(evses);
+  const d = await driver();
+  const tx = transaction(st.c);
+  await tx.send('Started', {
+    idToken: token(d.tags[0]!),
+    evse: { id: evse, connectorId: 1 },
+    transactionInfo: { chargingState: 'Charging' },
+    meterValue: [sample(0, 'Transaction.Begin')],
+  });
+  return { ...st, d, tx };
 }
 
 const txOf = async (pointId: number, ocppTxId: string) =>
@@ -391,14 +414,7 @@ describe('B Provisioning', () => {
     });
 
     it('TC_B_26_CSMS Reset EVSE - With Ongoing Transaction - OnIdle: Scheduled is shown as scheduled; the transaction ends normally', async () => {
-      const { c, pointId, serialNumber } = await station(2);
-      const d = await driver();
-      const tx = transaction(c);
-      await tx.send('Started', {
-        idToken: token(d.tags[0]!),
-        evse: { id: 1, connectorId: 1 },
-        meterValue: [sample(0, 'Transaction.Begin')],
-      });
+      const { c, pointId, serialNumber, d, tx } = await charging(2, 1);
       const asked = answering(c, { Reset: { status: 'Scheduled' } });
       const r = await post(api.pointAction.reset, { serialNumber, type: 'Soft', connectorId: 1 });
       expect(r.data).toMatchObject({ status: 'scheduled', chargerStatus: 'Scheduled' });
@@ -414,14 +430,7 @@ describe('B Provisioning', () => {
     });
 
     it('TC_B_27_CSMS Reset EVSE - With Ongoing Transaction - Immediate: ResetRequest Immediate with the EVSE; the transaction it ends is closed as a hard reset; a 1.6 point is not asked', async () => {
-      const { c, pointId, serialNumber } = await station(2);
-      const d = await driver();
-      const tx = transaction(c);
-      await tx.send('Started', {
-        idToken: token(d.tags[0]!),
-        evse: { id: 2, connectorId: 1 },
-        meterValue: [sample(0, 'Transaction.Begin')],
-      });
+      const { c, pointId, serialNumber, tx } = await charging(2, 2);
       const asked = answering(c);
       expect((await post(api.pointAction.reset, { serialNumber, type: 'Hard', connectorId: 2 })).data.status).toBe('accepted');
       expect(asked).toEqual([['Reset', { type: 'Immediate', evseId: 2 }]]);
@@ -432,12 +441,8 @@ describe('B Provisioning', () => {
       });
       expect(await txOf(pointId, tx.id)).toMatchObject({ stopReason: 'HardReset', meterStopWh: 300 });
 
-      const p = await createPoint(db);
-      const v16 = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
-      open.push(v16);
-      await v16.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
-      const asked16 = answering(v16);
-      expect((await post(api.pointAction.reset, { serialNumber: p.serialNumber, type: 'Hard', connectorId: 1 })).data).toMatchObject({
+      const { serialNumber: serial16, asked: asked16 } = await point16();
+      expect((await post(api.pointAction.reset, { serialNumber: serial16, type: 'Hard', connectorId: 1 })).data).toMatchObject({
         status: 'notSupported',
         message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
       });
@@ -877,22 +882,14 @@ describe('E Transactions', () => {
 
     /** A station with one transaction of a driver, ended or not; its row. */
     async function withTransaction(ended: boolean) {
-      const st = await station();
-      const d = await driver();
-      const tx = transaction(st.c);
-      await tx.send('Started', {
-        idToken: token(d.tags[0]!),
-        evse: { id: 1, connectorId: 1 },
-        transactionInfo: { chargingState: 'Charging' },
-        meterValue: [sample(0, 'Transaction.Begin')],
-      });
+      const st = await charging();
       if (ended)
-        await tx.send('Ended', {
+        await st.tx.send('Ended', {
           triggerReason: 'StopAuthorized',
           transactionInfo: { stoppedReason: 'Local' },
           meterValue: [sample(900, 'Transaction.End')],
         });
-      return { ...st, ocppTxId: tx.id, session: (await txOf(st.pointId, tx.id))! };
+      return { ...st, ocppTxId: st.tx.id, session: (await txOf(st.pointId, st.tx.id))! };
     }
 
     for (const [id, title, ongoing, queued] of [
@@ -930,12 +927,8 @@ describe('E Transactions', () => {
       expect((await status(b.serialNumber, a.session.id)).code).toBe(404);
       expect(asked).toEqual([]);
 
-      const p = await createPoint(db);
-      const v16 = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
-      open.push(v16);
-      await v16.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
-      const asked16 = answering(v16);
-      expect((await status(p.serialNumber)).data).toMatchObject({
+      const { serialNumber: serial16, asked: asked16 } = await point16();
+      expect((await status(serial16)).data).toMatchObject({
         status: 'notSupported',
         messagesInQueue: null,
         message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
@@ -1092,12 +1085,8 @@ describe('F Remote control', () => {
     }
 
     it('TransactionEvent is 2.0.1 only: a 1.6 point is not asked and the answer is notSupported', async () => {
-      const p = await createPoint(db);
-      const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: ['ocpp1.6'] });
-      open.push(c);
-      await c.ok('BootNotification', { chargePointVendor: 'OCA', chargePointModel: 'OCTT' });
-      const asked = answering(c);
-      expect((await trigger(p.serialNumber, 'TransactionEvent')).data).toMatchObject({
+      const { serialNumber: serial16, asked: asked } = await point16();
+      expect((await trigger(serial16, 'TransactionEvent')).data).toMatchObject({
         status: 'notSupported',
         message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
       });
