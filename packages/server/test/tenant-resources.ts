@@ -596,6 +596,7 @@ export const tenantResources: TenantResource[] = [
     stationOf: txStation,
     endpoints: [
       { ep: api.pointAction.remoteStop, input: (id) => ({ body: { serialNumber: serialOf(id), transactionId: id } }) },
+      { ep: api.pointAction.transactionStatus, input: (id) => ({ body: { serialNumber: serialOf(id), transactionId: id } }) },
       {
         ep: api.pointAction.remoteStart,
         input: (id) => ({ body: { serialNumber: serialOf(id), connectorId: 1, idTag: 'TAG1' } }),
