@@ -1,4 +1,12 @@
-import { api, type AssetCounts, type RevenueTrend, type StationBoard, type TodayStats, type TrendPeriod } from '@csms/contract';
+import {
+  api,
+  dayAndMonthStart,
+  type AssetCounts,
+  type RevenueTrend,
+  type StationBoard,
+  type TodayStats,
+  type TrendPeriod,
+} from '@csms/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser, repoCaller as principal } from '../../../test/fixtures.js';
@@ -437,8 +445,11 @@ describe("the large screen's station board", () => {
       .update(connector)
       .set({ status: 'Available' })
       .where(and(eq(connector.chargePointId, x.pointId), eq(connector.connectorNo, 3)));
-    // Seconds ago, so that all of them fall on today (unless the test runs in the first 20 s after local midnight).
-    const secondsAgo = (n: number) => new Date(Date.now() - n * 1000).toISOString();
+    // Seconds ago, all of them today (the board cuts days in the server's zone): in the first 20 s after its midnight,
+    // the same order in the milliseconds since it.
+    const now = Date.now();
+    const midnight = dayAndMonthStart(new Date(now), s.config.timeZone).day.getTime();
+    const secondsAgo = (n: number) => new Date(Math.max(now - n * 1000, midnight + (25 - n) * 10)).toISOString();
     // Running: 7.2 kW drawn now; finished today and billed 5.00; a running one without a sample yet draws nothing.
     const running = await tx(x, secondsAgo(20), null, 300, null);
     await db.update(chargingTransaction).set({ lastPowerW: 7200 }).where(eq(chargingTransaction.id, running));
