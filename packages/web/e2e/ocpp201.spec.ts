@@ -95,7 +95,7 @@ test('an OCPP 2.0.1 charger is started, stopped, billed, reconfigured and reset 
   await expect(dialog.getByTestId('transaction-select')).toContainText(t('monitor.dialog.transactionOption', { n: 1, id: '' }).trim());
   await dialog.getByTestId('action-send').click();
   await expect(answer).toHaveAttribute('data-status', 'accepted');
-  await expect(answer.getByRole('row').filter({ hasText: t('fields.pointAction.ongoing') })).toContainText(t('monitor.dialog.yes'));
+  await expect(answer.getByRole('row').filter({ hasText: t('fields.pointAction.ongoing') })).toContainText(t('enums.yesNo.1'));
   await expectNoRawKeys(page);
   await dialog.getByTestId('action-close').click();
 

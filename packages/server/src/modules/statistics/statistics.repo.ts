@@ -18,8 +18,8 @@ import {
   settlementDay,
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
-import { onlineAt, onlineJoins, ts } from './operation.points.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { onlineAt, onlineJoins, ts } from './operation.points.js';
 
 /**
  * Dashboard figures over the caller's providers and bound stations, in one time zone (the

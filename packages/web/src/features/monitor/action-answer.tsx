@@ -55,7 +55,7 @@ export function ActionAnswer({ action, answer }: { action: ActionKey; answer: An
       ? { key: 'data', label: f('data'), children: <Typography.Text code>{answer.data}</Typography.Text> }
       : null,
     ...(['ongoing', 'messagesInQueue'] as const).map((k) =>
-      typeof answer[k] === 'boolean' ? { key: k, label: f(k), children: t(answer[k] ? 'monitor.dialog.yes' : 'monitor.dialog.no') } : null,
+      typeof answer[k] === 'boolean' ? { key: k, label: f(k), children: t(`enums.yesNo.${answer[k] ? 1 : 0}`) } : null,
     ),
     answer.scheduleStart ? { key: 'scheduleStart', label: f('scheduleStart'), children: formatDateTime(answer.scheduleStart) } : null,
   ].filter((x) => x !== null);

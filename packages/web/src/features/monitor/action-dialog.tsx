@@ -186,15 +186,10 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
         <Select
           allowClear
           placeholder={t('monitor.dialog.anyTransaction')}
-          options={[
-            ...running.map((c) => ({
-              value: c.transactionId,
-              label: t('monitor.dialog.transactionOption', { n: c.connectorNo, id: c.transactionId }),
-            })),
-            ...(request.preset?.transactionId !== undefined && !running.some((c) => c.transactionId === request.preset?.transactionId)
-              ? [{ value: request.preset.transactionId, label: String(request.preset.transactionId) }]
-              : []),
-          ]}
+          options={running.map((c) => ({
+            value: c.transactionId,
+            label: t('monitor.dialog.transactionOption', { n: c.connectorNo, id: c.transactionId }),
+          }))}
           data-testid="transaction-select"
         />
       </Form.Item>

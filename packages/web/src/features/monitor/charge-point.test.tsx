@@ -73,6 +73,15 @@ function serve(answer: Record<string, unknown> = { status: 'accepted', chargerSt
   });
 }
 
+/** Renders the page, opens the point's "more" menu and the entry named `entry`; its dialog. */
+async function openFromMore(entry: string, more = 'More') {
+  const view = renderWithProviders(<ChargePointPage />);
+  await screen.findByText('Bay 7');
+  fireEvent.click(screen.getByText(more));
+  fireEvent.click(await screen.findByText(entry));
+  return { view, dialog: await screen.findByRole('dialog') };
+}
+
 beforeEach(() => {
   signInAdmin();
   FakeSource.install();
@@ -121,11 +130,7 @@ describe('point status', () => {
 
   it('reboots after asking which kind, and shows the charger’s answer in words', async () => {
     serve({ status: 'rejected', chargerStatus: 'Rejected', message: null });
-    renderWithProviders(<ChargePointPage />);
-    await screen.findByText('Bay 7');
-    fireEvent.click(screen.getByText('More'));
-    fireEvent.click(await screen.findByText('Reboot'));
-    const dialog = await screen.findByRole('dialog');
+    const { dialog } = await openFromMore('Reboot');
     expect(within(dialog).getByText('Reboot - CP-7')).toBeTruthy();
     fireEvent.click(within(dialog).getByLabelText('Hard reboot'));
     fireEvent.click(within(dialog).getByTestId('action-send'));
@@ -139,11 +144,7 @@ describe('point status', () => {
 
   it('reboots one EVSE of a 2.0.1 point when one is chosen', async () => {
     serve(undefined, { ...point, ocppVersion: '2.0.1' } as typeof point);
-    renderWithProviders(<ChargePointPage />);
-    await screen.findByText('Bay 7');
-    fireEvent.click(screen.getByText('More'));
-    fireEvent.click(await screen.findByText('Reboot'));
-    const dialog = await screen.findByRole('dialog');
+    const { dialog } = await openFromMore('Reboot');
     expect(within(dialog).getByText('The whole charge point')).toBeTruthy();
     fireEvent.mouseDown(within(dialog).getByLabelText('EVSE'));
     const options = await screen.findAllByText(/^Connector 2 · /, {
@@ -195,11 +196,7 @@ describe('point status', () => {
       ...point,
       ocppVersion: '2.0.1',
     } as typeof point);
-    const { unmount } = renderWithProviders(<ChargePointPage />);
-    await screen.findByText('Bay 7');
-    fireEvent.click(screen.getByText('More'));
-    fireEvent.click(await screen.findByText('Transaction status'));
-    const dialog = await screen.findByRole('dialog');
+    const { view, dialog } = await openFromMore('Transaction status');
     expect(within(dialog).getByText('Connector 2 · transaction 9')).toBeTruthy();
     fireEvent.click(within(dialog).getByTestId('action-send'));
     const answer = await within(dialog).findByTestId('action-answer');
@@ -207,7 +204,7 @@ describe('point status', () => {
     const row = (label: string) => within(answer).getByText(label).closest('tr')!.textContent;
     expect(row('Transaction ongoing')).toContain('Yes');
     expect(row('Messages waiting to be sent')).toContain('No');
-    unmount();
+    view.unmount();
 
     serve(undefined, { ...point, ocppVersion: '1.6' } as typeof point);
     renderWithProviders(<ChargePointPage />);
@@ -220,11 +217,7 @@ describe('point status', () => {
   it('needs the connector for an unlock, in the page’s language', async () => {
     await act(() => i18n.changeLanguage('zh-CN'));
     serve({ status: 'accepted', chargerStatus: 'Unlocked', message: null });
-    renderWithProviders(<ChargePointPage />);
-    await screen.findByText('Bay 7');
-    fireEvent.click(screen.getByText('更多'));
-    fireEvent.click(await screen.findByText('解锁充电枪'));
-    const dialog = await screen.findByRole('dialog');
+    const { dialog } = await openFromMore('解锁充电枪', '更多');
     fireEvent.click(within(dialog).getByTestId('action-send'));
     expect(await within(dialog).findByText('请输入充电枪编号')).toBeTruthy();
     expect(sent).toEqual([]);

@@ -49,8 +49,6 @@ const monitor: UiCatalogue['monitor'] = {
     anyTransaction: 'None: whether any message waits',
     transactionStatusHint:
       'OCPP 2.0.1 only. The charge point says whether the transaction is still ongoing and whether it holds messages (meter values, the end) not yet delivered.',
-    yes: 'Yes',
-    no: 'No',
     resetType: 'Reboot type',
     resetWarning: 'A reboot interrupts charging in progress.',
     resetEvse: 'EVSE',

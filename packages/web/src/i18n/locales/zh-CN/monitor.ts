@@ -47,8 +47,6 @@ export default {
     noTransaction: '该充电桩没有进行中的交易',
     anyTransaction: '不指定：查询是否有任何待发送的消息',
     transactionStatusHint: '仅支持 OCPP 2.0.1。充电桩应答该交易是否仍在进行，以及是否还有未送达的消息（计量值、结束消息）。',
-    yes: '是',
-    no: '否',
     resetType: '重启方式',
     resetWarning: '重启会中断正在进行的充电。',
     resetEvse: '充电枪（EVSE）',
