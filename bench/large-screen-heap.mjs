@@ -10,6 +10,10 @@
 //
 //   npm run bench:board                      # 10 minutes, 40 fast chargers
 //   npm run bench:board -- --minutes 60 --chargers 100
+//   npm run bench:board -- --minutes 100 --snapshots 20,100   # heap snapshots to diff (bench/heap-diff.mjs)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { runFleet } from '../packages/simulator/dist/index.js';
@@ -20,16 +24,31 @@ const { values: opts } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     chargers: { type: 'string', default: '40' },
+    snapshots: { type: 'string', default: '' },
+    'snapshot-dir': { type: 'string', default: os.tmpdir() },
     'no-build': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (opts.help) {
-  console.log('npm run bench:board -- [--minutes N (default 10)] [--chargers N (default 40, at most 500)] [--no-build]');
+  console.log(
+    'npm run bench:board -- [--minutes N (default 10)] [--chargers N (default 40, at most 500)] [--snapshots M1,M2 (minutes)] [--snapshot-dir DIR] [--no-build]',
+  );
   process.exit(0);
 }
 const MINUTES = Math.max(2, Math.min(24 * 60, Number(opts.minutes) || 10));
 const CHARGERS = Math.max(1, Math.min(500, Number(opts.chargers) || 40));
+const SNAPSHOTS = new Set(opts.snapshots.split(',').filter(Boolean).map(Number));
+
+/** A heap snapshot of the page (after the minute's forced collection) written to `file`. */
+async function heapSnapshot(cdp, file) {
+  const out = fs.createWriteStream(file);
+  const onChunk = ({ chunk }) => out.write(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
+}
 
 async function call(base, token, method, route, body) {
   const res = await fetch(`${base}/prod-api${route}`, {
@@ -143,6 +162,11 @@ async function main() {
         calls: stats.replies,
       });
       console.error(`  ${minute} min: heap ${mb(usedSize)} MB, ${metrics.Nodes} nodes, ${reads} board reads`);
+      if (SNAPSHOTS.has(minute)) {
+        const file = path.join(opts['snapshot-dir'], `large-screen-${minute}min.heapsnapshot`);
+        await heapSnapshot(cdp, file);
+        console.error(`  ${minute} min: heap snapshot ${file}`);
+      }
     }
 
     console.log(`\nLarge screen endurance (${MINUTES} min, ${CHARGERS} fast chargers + demo fleet, heap after a forced full GC)\n`);
