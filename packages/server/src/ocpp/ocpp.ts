@@ -25,6 +25,7 @@ import { transactionKit } from './transactions.js';
 import { v16Command } from './v16-commands.js';
 import { v201Command } from './v201-commands.js';
 import { v201Handlers } from './v201.js';
+import { slicedRounds } from './rounds.js';
 import { ocpp16Validator, ocpp201Validator } from './validator.js';
 import { createVendorRegistry } from './vendors.js';
 import { createBatchWriter } from './writer.js';
@@ -103,6 +104,7 @@ export function createOcpp(deps: OcppDeps) {
   const intervalMs = config.heartbeatIntervalSec * 1000;
   let closing = false;
   let pinger: NodeJS.Timeout | undefined;
+  let staleTimer: NodeJS.Timeout | undefined;
   let tlsServer: https.Server | undefined;
 
   // last_seen_at, written in batches: every message counts as a sign of life.
@@ -348,10 +350,17 @@ export function createOcpp(deps: OcppDeps) {
   const upgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void onUpgrade(req, socket, head);
   deps.server.on('upgrade', upgradeListener);
 
-  /** WebSocket pings every heartbeat interval; a charger silent for twice that is dropped (and so marked offline). */
+  /**
+   * WebSocket pings, each socket once per heartbeat interval; a charger silent for twice that is
+   * dropped (and so marked offline). The sockets are visited a slice a second, not all at once: a
+   * ping is a socket write, and writing 19,500 of them in one turn held the event loop for 1.3 s
+   * (bench/ocpp.mjs, the stall test).
+   */
+  const sweepTickMs = Math.min(1000, intervalMs);
+  const sweepSlice = slicedRounds(sessions, intervalMs / sweepTickMs);
   function sweep(): void {
     const now = Date.now();
-    for (const s of sessions.values()) {
+    for (const s of sweepSlice()) {
       if (now - s.lastActivity > 2 * intervalMs) s.ws.terminate();
       else if (s.ws.readyState === s.ws.OPEN) {
         s.ws.ping();
@@ -359,7 +368,6 @@ export function createOcpp(deps: OcppDeps) {
         if (now - s.lastActivity <= intervalMs) core.touch(s.point.id);
       }
     }
-    if (deps.fanout) void dropStale();
   }
 
   /**
@@ -417,8 +425,12 @@ export function createOcpp(deps: OcppDeps) {
       // Loaded here only: every node loads its own from the database, so nothing is sent to the others.
       localIdTags.clear();
       for (const r of running) localIdTags.add(r.idTag);
-      pinger = setInterval(sweep, intervalMs);
+      pinger = setInterval(sweep, sweepTickMs);
       pinger.unref();
+      if (deps.fanout) {
+        staleTimer = setInterval(() => void dropStale(), intervalMs);
+        staleTimer.unref();
+      }
       if (config.tlsCert && config.tlsKey) {
         const tls = https.createServer({ cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }, (_req, res) => {
           res.writeHead(404).end();
@@ -495,7 +507,8 @@ export function createOcpp(deps: OcppDeps) {
     /** Graceful shutdown: refuse new chargers, close sockets with 1001, finish handling, flush the log. */
     async close(): Promise<void> {
       closing = true;
-      if (pinger) clearInterval(pinger);
+      clearInterval(pinger);
+      clearInterval(staleTimer);
       deps.server.off('upgrade', upgradeListener);
       const open = [...sessions.values()];
       const closed = open.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.ws.once('close', () => resolve()))));
