@@ -55,7 +55,24 @@ export default tseslint.config(
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // The contract's `api` holds every endpoint's schemas: a screen that imports it loads them all
+      // (≈ 20 KB gzipped on every route, scripts/check-weight.mjs). Import the area's own `…Api`.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@csms/contract',
+              importNames: ['api', 'allEndpoints'],
+              message: "Import the area's endpoints (e.g. stationApi), not the whole api: it would load every endpoint's schemas.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Every user-visible string comes from the zh-CN / en-US catalogues.

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { API_BASE } from './api/client';
 
 /** One server-sent event: `type` names it, the rest is its payload. */
@@ -8,7 +8,7 @@ export interface ServerEvent {
 }
 export type EventHandler<E extends ServerEvent = ServerEvent> = (event: E) => void;
 
-export const EVENTS_URL = `${API_BASE}${api.common.events.path}`;
+export const EVENTS_URL = `${API_BASE}${commonApi.events.path}`;
 /**
  * A pseudo event delivered to its subscribers when the stream opens again after a break (the
  * browser's retry or our reconnect): events may have been missed, so live views refetch.

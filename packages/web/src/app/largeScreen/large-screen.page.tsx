@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
-import { api, type LiveFault } from '@csms/contract';
+import { type LiveFault, statisticsApi, monitorApi, commonApi } from '@csms/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, ConfigProvider, Empty, Space, Statistic, theme, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -29,9 +29,9 @@ const SETTLE_MS = 500;
 /** Meter values arrive all the time: the power drawn is read again at most this often. */
 const POWER_EVERY_MS = 5_000;
 
-const board = api.statistics.stationBoard.path;
-const today = api.statistics.today.path;
-const power = api.monitor.powerTrend.path;
+const board = statisticsApi.stationBoard.path;
+const today = statisticsApi.today.path;
+const power = monitorApi.powerTrend.path;
 
 /** The window's size, following resizes. */
 function useWindowSize() {
@@ -110,8 +110,8 @@ function Panel({ title, children, testId, extra }: { title: string; children: Re
 function FaultTicker() {
   const { t } = useTranslation();
   const { data } = useQuery({
-    queryKey: [api.monitor.faults.path, { limit: 20 }],
-    queryFn: ({ signal }) => call(api.monitor.faults, { query: { limit: 20 } }, { signal, silent: true }),
+    queryKey: [monitorApi.faults.path, { limit: 20 }],
+    queryFn: ({ signal }) => call(monitorApi.faults, { query: { limit: 20 } }, { signal, silent: true }),
   });
   const faults: LiveFault[] = data ?? [];
   // The error code in words, as the dashboard's live faults and the alarm records show it.
@@ -147,7 +147,7 @@ function PowerCurve() {
   const { token } = theme.useToken();
   const { data } = useQuery({
     queryKey: [power, { bucketMinutes: 15 }],
-    queryFn: ({ signal }) => call(api.monitor.powerTrend, { query: { bucketMinutes: 15 } }, { signal, silent: true }),
+    queryFn: ({ signal }) => call(monitorApi.powerTrend, { query: { bucketMinutes: 15 } }, { signal, silent: true }),
     placeholderData: keepPreviousData,
     // The buckets move on with the clock.
     refetchInterval: 60_000,
@@ -216,17 +216,17 @@ export default function LargeScreenPage() {
 
   const stationsQuery = useQuery({
     queryKey: [board],
-    queryFn: ({ signal }) => call(api.statistics.stationBoard, {}, { signal, silent: true }),
+    queryFn: ({ signal }) => call(statisticsApi.stationBoard, {}, { signal, silent: true }),
     placeholderData: keepPreviousData,
   });
   const todayQuery = useQuery({
     queryKey: [today],
-    queryFn: ({ signal }) => call(api.statistics.today, {}, { signal, silent: true }),
+    queryFn: ({ signal }) => call(statisticsApi.today, {}, { signal, silent: true }),
     placeholderData: keepPreviousData,
   });
   const tiles = useQuery({
-    queryKey: [api.common.configKey.path, 'map.tileUrl'],
-    queryFn: () => call(api.common.configKey, { params: { key: 'map.tileUrl' } }, { silent: true }),
+    queryKey: [commonApi.configKey.path, 'map.tileUrl'],
+    queryFn: () => call(commonApi.configKey, { params: { key: 'map.tileUrl' } }, { silent: true }),
     staleTime: Infinity,
   });
   const stations = useMemo(() => stationsQuery.data?.stations ?? [], [stationsQuery.data]);

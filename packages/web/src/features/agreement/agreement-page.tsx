@@ -1,4 +1,4 @@
-import { agreementKey, api } from '@csms/contract';
+import { agreementKey, providerApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar, Card, Empty, Flex, Result, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -19,8 +19,8 @@ export default function AgreementPage() {
   const kind: Kind = useLocation().pathname.startsWith('/privacyAgreement') ? 'privacyAgreement' : 'disclaimer';
   const valid = agreementKey.safeParse(key).success;
   const { data, isLoading, isError } = useQuery({
-    queryKey: [api.provider.agreement.path, key, kind],
-    queryFn: () => call(api.provider.agreement, { query: { key, kind } }, { silent: true }),
+    queryKey: [providerApi.agreement.path, key, kind],
+    queryFn: () => call(providerApi.agreement, { query: { key, kind } }, { silent: true }),
     enabled: valid,
   });
   if (!valid || isError) return <Result status="404" title={t('agreement.notFound')} />;

@@ -1,4 +1,4 @@
-import { api, type AlarmRecordDto } from '@csms/contract';
+import { type AlarmRecordDto, alarmRecordApi } from '@csms/contract';
 import { StationTime } from '../../shared/format/StationTime';
 import { formatDuration } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
@@ -10,7 +10,7 @@ const stationTime = (v: unknown, row: AlarmRecordDto) => <StationTime at={v} zon
 /** Alarm records (spec §1 Records): faults from status notifications, serious when the connector went Faulted. */
 export const alarmRecordResource = defineResource({
   name: 'alarmRecord',
-  api: { list: api.alarmRecord.list, get: api.alarmRecord.get, export: api.alarmRecord.export },
+  api: { list: alarmRecordApi.list, get: alarmRecordApi.get, export: alarmRecordApi.export },
   exportSource: 'alarmRecord',
   columns: [
     { key: 'id', width: 90, defaultHidden: true },

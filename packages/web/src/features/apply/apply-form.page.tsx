@@ -1,4 +1,4 @@
-import { api, applyCreate, APPLY_LICENSE_MAX_MB, type DataOf } from '@csms/contract';
+import { applyCreate, APPLY_LICENSE_MAX_MB, type DataOf, applyApi, authApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Flex, Grid, Input, Result, Skeleton, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -11,7 +11,7 @@ import { useResourceForm } from '../../shared/resource/useResourceForm';
 import { ImageUpload } from '../../shared/upload/ImageUpload';
 import type { UploadReply } from '../../shared/upload/upload-request';
 
-type Submitted = DataOf<typeof api.apply.submit> & { email: string };
+type Submitted = DataOf<typeof applyApi.submit> & { email: string };
 interface Captcha {
   enabled: boolean;
   uuid?: string | undefined;
@@ -22,7 +22,7 @@ interface Captcha {
 async function uploadLicense(file: Blob): Promise<UploadReply> {
   const body = new FormData();
   body.append('file', file);
-  const r = await call(api.apply.uploadLicense, { body });
+  const r = await call(applyApi.uploadLicense, { body });
   return { fileName: r.fileName, url: '', originalName: '' };
 }
 
@@ -96,10 +96,10 @@ export default function ApplyFormPage() {
   const [captcha, setCaptcha] = useState<Captcha>({ enabled: false });
   const [done, setDone] = useState<Submitted | null>(null);
   const uuid = useRef<string | undefined>(undefined);
-  const info = useQuery({ queryKey: [api.apply.formInfo.path], queryFn: () => call(api.apply.formInfo) });
+  const info = useQuery({ queryKey: [applyApi.formInfo.path], queryFn: () => call(applyApi.formInfo) });
 
   const refreshCaptcha = useCallback(async () => {
-    const r = await call(api.auth.captchaImage, {}, { silent: true }).catch(() => null);
+    const r = await call(authApi.captchaImage, {}, { silent: true }).catch(() => null);
     uuid.current = r?.uuid;
     setCaptcha({ enabled: r?.captchaEnabled ?? false, uuid: r?.uuid, img: r?.img });
   }, []);
@@ -115,7 +115,7 @@ export default function ApplyFormPage() {
       defineResource({
         name: 'apply',
         columns: [],
-        api: { list: api.apply.list, add: api.apply.submit },
+        api: { list: applyApi.list, add: applyApi.submit },
         formSchema: { create: applyCreate },
         texts: { saved: 'apply.submitted' },
         initialValues: () => ({ agreed: false }),

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, AuditOutlined, CloseCircleOutlined } from '@ant-design/icons';
-import { api, type ApplyDto } from '@csms/contract';
+import { type ApplyDto, applyApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Flex, Image, Result, Space, Spin, Typography } from 'antd';
 import { useState } from 'react';
@@ -33,8 +33,8 @@ export default function ApplyInfoPage() {
   const [approving, setApproving] = useState<ApplyDto | null>(null);
   const [rejecting, setRejecting] = useState<ApplyDto | null>(null);
   const { data, isLoading, isError } = useQuery({
-    queryKey: [api.apply.get.path, id],
-    queryFn: () => call(api.apply.get, { query: { id } }),
+    queryKey: [applyApi.get.path, id],
+    queryFn: () => call(applyApi.get, { query: { id } }),
     enabled: Number.isSafeInteger(id) && id > 0,
   });
   if (isError || !(id > 0)) return <Result status="404" title={t('errors.notFound')} />;
@@ -51,12 +51,12 @@ export default function ApplyInfoPage() {
           </Button>
           {data.status === 'pending' && (
             <>
-              <Authorized permi={permiOf(api.apply.approve)}>
+              <Authorized permi={permiOf(applyApi.approve)}>
                 <Button type="primary" icon={<AuditOutlined />} onClick={() => setApproving(data)} data-testid="apply-approve">
                   {t('apply.approve')}
                 </Button>
               </Authorized>
-              <Authorized permi={permiOf(api.apply.reject)}>
+              <Authorized permi={permiOf(applyApi.reject)}>
                 <Button danger icon={<CloseCircleOutlined />} onClick={() => setRejecting(data)} data-testid="apply-reject">
                   {t('apply.reject')}
                 </Button>

@@ -1,5 +1,5 @@
 import { AuditOutlined, CloseCircleOutlined, ProfileOutlined } from '@ant-design/icons';
-import { api, applyStatuses, type ApplyDto, type ApplyStatus, type EndpointDef } from '@csms/contract';
+import { applyStatuses, type ApplyDto, type ApplyStatus, type EndpointDef, applyApi } from '@csms/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { defineResource, type ColumnDef } from '../../shared/resource/types';
@@ -50,7 +50,7 @@ export interface ReviewActions {
 export function applyResource(actions: ReviewActions) {
   return defineResource({
     name: 'apply',
-    api: { list: api.apply.list, get: api.apply.get },
+    api: { list: applyApi.list, get: applyApi.get },
     columns: applyColumns,
     hideActions: ['detail', 'edit', 'remove'],
     search: [
@@ -64,14 +64,14 @@ export function applyResource(actions: ReviewActions) {
         key: 'info',
         label: 'apply.info',
         icon: <ProfileOutlined />,
-        permi: permiOf(api.apply.get),
+        permi: permiOf(applyApi.get),
         onClick: (row, ctx) => ctx.navigate(infoPath(row.id)),
       },
       {
         key: 'approve',
         label: 'apply.approve',
         icon: <AuditOutlined />,
-        permi: permiOf(api.apply.approve),
+        permi: permiOf(applyApi.approve),
         hidden: (row) => row.status !== 'pending',
         onClick: (row) => actions.approve(row),
       },
@@ -80,7 +80,7 @@ export function applyResource(actions: ReviewActions) {
         label: 'apply.reject',
         icon: <CloseCircleOutlined />,
         danger: true,
-        permi: permiOf(api.apply.reject),
+        permi: permiOf(applyApi.reject),
         hidden: (row) => row.status !== 'pending',
         onClick: (row) => actions.reject(row),
       },

@@ -1,4 +1,4 @@
-import { api, applyApprove, applyReject, providerValidityYears, type ApplyDto, type DataOf } from '@csms/contract';
+import { applyApprove, applyReject, providerValidityYears, type ApplyDto, type DataOf, applyApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import { useMemo } from 'react';
@@ -9,7 +9,7 @@ import { useResourceText, type ResourceText } from '../../shared/resource/labels
 import { PromptDialog } from '../../shared/resource/PromptDialog';
 import { defineResource } from '../../shared/resource/types';
 
-type Decided = DataOf<typeof api.apply.approve>;
+type Decided = DataOf<typeof applyApi.approve>;
 
 /** Without the mail the one-time password exists nowhere else: the reviewer sees it once, to pass on. */
 function showPassword(text: ResourceText, decided: Decided) {
@@ -29,7 +29,7 @@ function approveForm(row: ApplyDto, text: ResourceText) {
   return defineResource({
     name: 'apply',
     columns: [],
-    api: { list: api.apply.list, get: api.apply.get, add: api.apply.approve },
+    api: { list: applyApi.list, get: applyApi.get, add: applyApi.approve },
     formSchema: { create: applyApprove },
     texts: { saved: 'apply.approved' },
     initialValues: () => ({
@@ -97,9 +97,9 @@ export function RejectDialog({ row, onClose }: { row: ApplyDto | null; onClose: 
         base: { id: row.id },
         success: 'apply.rejected',
         onOk: async (reason) => {
-          await call(api.apply.reject, { body: { id: row.id, reason } });
-          await queryClient.invalidateQueries({ queryKey: [api.apply.list.path] });
-          await queryClient.invalidateQueries({ queryKey: [api.apply.get.path] });
+          await call(applyApi.reject, { body: { id: row.id, reason } });
+          await queryClient.invalidateQueries({ queryKey: [applyApi.list.path] });
+          await queryClient.invalidateQueries({ queryKey: [applyApi.get.path] });
         },
       }}
     />

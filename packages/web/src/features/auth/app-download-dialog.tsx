@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Flex, Modal, QRCode, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ export default function AppDownloadDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const { data: url, isLoading } = useQuery({
     queryKey: ['config', 'app.downloadUrl'],
-    queryFn: () => call(api.common.configKey, { params: { key: 'app.downloadUrl' } }, { silent: true }),
+    queryFn: () => call(commonApi.configKey, { params: { key: 'app.downloadUrl' } }, { silent: true }),
   });
   return (
     <Modal open title={t('auth.appDownload')} footer={null} onCancel={onClose} width={360} destroyOnHidden>

@@ -1,4 +1,4 @@
-import { api, editPasswordSchema, translateWith } from '@csms/contract';
+import { editPasswordSchema, translateWith, authApi } from '@csms/contract';
 import { Alert, App, Form, Input, Modal, type FormRule } from 'antd';
 import { useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +46,7 @@ export default function ChangePasswordDialog({ userName, onClose, onChanged, for
   const submit = async (values: PasswordValues) => {
     setSaving(true);
     try {
-      const ok = await call(api.auth.editUserPwd, { body: { ...values, userName } }, { fieldErrors: true });
+      const ok = await call(authApi.editUserPwd, { body: { ...values, userName } }, { fieldErrors: true });
       if (ok) {
         void message.success(t('auth.pwdChanged'));
         setTimeout(onChanged, LOGOUT_DELAY_MS);

@@ -1,6 +1,6 @@
-import type { api, DataOf } from '@csms/contract';
+import type { authApi, DataOf } from '@csms/contract';
 
-type LoginData = DataOf<typeof api.auth.login>;
+type LoginData = DataOf<typeof authApi.login>;
 
 export type LoginOutcome =
   { ok: true; token: string } | { ok: false; key: 'auth.badCredentials' | 'auth.accountExpired' | 'auth.notMatch' };

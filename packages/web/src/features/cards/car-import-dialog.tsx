@@ -1,4 +1,4 @@
-import { api, CAR_IMPORT_MAX_BYTES } from '@csms/contract';
+import { CAR_IMPORT_MAX_BYTES, carApi } from '@csms/contract';
 import { ImportDialog } from '../../shared/import/ImportDialog';
 
 /** Batch import of cars (spec §5, DESIGN.md §9) through the kit's template import. */
@@ -10,11 +10,11 @@ export function CarImportDialog({ open, onClose }: { open: boolean; onClose: () 
       texts="car"
       resource="carImport"
       keyField="plate"
-      importEndpoint={api.car.import}
-      templateEndpoint={api.car.importTemplate}
+      importEndpoint={carApi.import}
+      templateEndpoint={carApi.importTemplate}
       templateName="car-import-template.xlsx"
       maxBytes={CAR_IMPORT_MAX_BYTES}
-      invalidates={[api.car.list.path]}
+      invalidates={[carApi.list.path]}
     />
   );
 }

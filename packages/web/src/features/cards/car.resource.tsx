@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { carApi } from '@csms/contract';
 import { Form } from 'antd';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { ChargeUserSelect, type ChargeUserSelectProps } from './inputs';
@@ -22,7 +22,7 @@ function AccountField({ form, record, t, ...injected }: FormFieldCtx & Pick<Char
 /** Cars of charge users (spec §3): plate, VIN, alias, brand, model, account, provider. */
 export const carResource = defineResource({
   name: 'car',
-  api: { list: api.car.list, get: api.car.get, add: api.car.add, edit: api.car.edit, remove: api.car.remove, export: api.car.export },
+  api: { list: carApi.list, get: carApi.get, add: carApi.add, edit: carApi.edit, remove: carApi.remove, export: carApi.export },
   exportSource: 'car',
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },

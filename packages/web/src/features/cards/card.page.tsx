@@ -1,4 +1,4 @@
-import { api, type CardDto } from '@csms/contract';
+import { type CardDto, cardApi } from '@csms/contract';
 import { Card } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +24,7 @@ export default function CardPage() {
   const [open, setOpen] = useState<Open>(null);
   const findByReader = async (uid: string) => {
     setSearchParams(toSearchParams({ physicalId: uid }));
-    const found = await call(api.card.list, { query: { page: 1, limit: 10, physicalId: uid } }, { silent: true }).catch(() => null);
+    const found = await call(cardApi.list, { query: { page: 1, limit: 10, physicalId: uid } }, { silent: true }).catch(() => null);
     if (found && found.total === 0) feedback.message.info(t('card.notFoundByReader', { uid }));
   };
   const resource = useMemo(
@@ -47,11 +47,11 @@ export default function CardPage() {
       <MoneyDialog
         name="card"
         kind={kind}
-        endpoint={kind === 'refund' ? api.card.refund : api.card.recharge}
+        endpoint={kind === 'refund' ? cardApi.refund : cardApi.recharge}
         title={titles[kind]}
         target={open?.target ?? null}
         balanceOf={(data) => (data as CardDto).balanceCents}
-        invalidate={[api.card.list.path, api.card.get.path]}
+        invalidate={[cardApi.list.path, cardApi.get.path]}
         onClose={() => setOpen(null)}
       />
     </Card>

@@ -1,4 +1,4 @@
-import { api, type CardDto, type LedgerRow } from '@csms/contract';
+import { type CardDto, type LedgerRow, cardApi } from '@csms/contract';
 import { Form } from 'antd';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
@@ -40,7 +40,7 @@ export interface CardActions {
 export function cardResource(actions: CardActions) {
   return defineResource({
     name: 'card',
-    api: { list: api.card.list, get: api.card.get, add: api.card.add, edit: api.card.edit, export: api.card.export },
+    api: { list: cardApi.list, get: cardApi.get, add: cardApi.add, edit: cardApi.edit, export: cardApi.export },
     exportSource: 'card',
     texts: { createTitle: 'card.issue' },
     columns: [
@@ -111,7 +111,7 @@ export function cardResource(actions: CardActions) {
         hidden: (row) => !storedValid(row),
         content: 'card.reportLossConfirm',
         params: (row) => ({ cardNumber: row.cardNumber }),
-        run: (row) => call(api.card.reportLoss, { body: { id: row.id } }),
+        run: (row) => call(cardApi.reportLoss, { body: { id: row.id } }),
       }),
       confirmAction<CardDto>({
         key: 'cancelLoss',
@@ -120,7 +120,7 @@ export function cardResource(actions: CardActions) {
         hidden: (row) => row.state !== 'lost',
         content: 'card.cancelLossConfirm',
         params: (row) => ({ cardNumber: row.cardNumber }),
-        run: (row) => call(api.card.cancelLoss, { body: { id: row.id } }),
+        run: (row) => call(cardApi.cancelLoss, { body: { id: row.id } }),
       }),
       confirmAction<CardDto>({
         key: 'expire',
@@ -130,7 +130,7 @@ export function cardResource(actions: CardActions) {
         hidden: (row) => !storedValid(row),
         content: 'card.expireConfirm',
         params: (row) => ({ cardNumber: row.cardNumber }),
-        run: (row) => call(api.card.expire, { body: { id: row.id } }),
+        run: (row) => call(cardApi.expire, { body: { id: row.id } }),
       }),
     ],
   });

@@ -1,4 +1,4 @@
-import { api, type ChargeUserDto } from '@csms/contract';
+import { type ChargeUserDto, chargeUserApi } from '@csms/contract';
 import { useMemo, useState } from 'react';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
 import { chargeUserResource } from './charge-user.resource';
@@ -28,11 +28,11 @@ export default function ChargeUserPage() {
       <MoneyDialog
         name="chargeUser"
         kind={kind}
-        endpoint={kind === 'refund' ? api.chargeUser.refund : api.chargeUser.recharge}
+        endpoint={kind === 'refund' ? chargeUserApi.refund : chargeUserApi.recharge}
         title={titles[kind]}
         target={open?.target ?? null}
         balanceOf={(data) => (data as ChargeUserDto).mobileBalanceCents}
-        invalidate={[api.chargeUser.list.path, api.chargeUser.get.path]}
+        invalidate={[chargeUserApi.list.path, chargeUserApi.get.path]}
         onClose={() => setOpen(null)}
       />
     </>

@@ -1,4 +1,4 @@
-import { api, type ChargeUserDto } from '@csms/contract';
+import { type ChargeUserDto, chargeUserApi } from '@csms/contract';
 import { Form } from 'antd';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
@@ -9,7 +9,7 @@ import { groupOptions } from '../../shared/options/group-options';
 import { providerOptions } from './options';
 
 const permi = (action: string) => `user:chargeUser:${action}`;
-const setStatus = (status: 0 | 1) => (row: ChargeUserDto) => call(api.chargeUser.status, { body: { id: row.id, status } });
+const setStatus = (status: 0 | 1) => (row: ChargeUserDto) => call(chargeUserApi.status, { body: { id: row.id, status } });
 
 function GroupField({
   form,
@@ -37,12 +37,12 @@ export function chargeUserResource(actions: ChargeUserActions) {
   return defineResource({
     name: 'chargeUser',
     api: {
-      list: api.chargeUser.list,
-      get: api.chargeUser.get,
-      add: api.chargeUser.add,
-      edit: api.chargeUser.edit,
-      remove: api.chargeUser.remove,
-      export: api.chargeUser.export,
+      list: chargeUserApi.list,
+      get: chargeUserApi.get,
+      add: chargeUserApi.add,
+      edit: chargeUserApi.edit,
+      remove: chargeUserApi.remove,
+      export: chargeUserApi.export,
     },
     exportSource: 'chargeUser',
     columns: [

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { chargeUserApi, userGroupApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Input, InputNumber, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -59,7 +59,7 @@ export function ChargeUserSelect({ value, onChange, providerId, initial, multipl
   const { data, isFetching } = useQuery({
     queryKey: ['options', 'chargeUsers', providerId ?? null, keyword],
     queryFn: ({ signal }) =>
-      call(api.chargeUser.options, { query: { keyword: keyword || undefined, providerId } }, { signal, silent: true }).catch(() => []),
+      call(chargeUserApi.options, { query: { keyword: keyword || undefined, providerId } }, { signal, silent: true }).catch(() => []),
     staleTime: 10_000,
   });
   const options = (data ?? []).map((u) => ({ value: u.id, label: u.phone ? `${u.account} (${u.phone})` : u.account }));
@@ -100,7 +100,7 @@ export function GroupSelect({
 }) {
   const { data, isFetching } = useQuery({
     queryKey: ['options', 'userGroups', providerId ?? null],
-    queryFn: ({ signal }) => call(api.userGroup.options, { query: { providerId } }, { signal, silent: true }).catch(() => []),
+    queryFn: ({ signal }) => call(userGroupApi.options, { query: { providerId } }, { signal, silent: true }).catch(() => []),
     enabled: providerId !== undefined,
     staleTime: 10_000,
   });

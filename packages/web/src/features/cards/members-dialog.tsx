@@ -1,5 +1,5 @@
 import { UserDeleteOutlined } from '@ant-design/icons';
-import { api, pageSizes, type ChargeUserDto, type UserGroupDto } from '@csms/contract';
+import { pageSizes, type ChargeUserDto, type UserGroupDto, userGroupApi, chargeUserApi } from '@csms/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Modal, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -23,22 +23,22 @@ export function MembersDialog({ group, onClose }: { group: UserGroupDto | null; 
   const [adding, setAdding] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
   const members = useQuery({
-    queryKey: [api.userGroup.members.path, group?.id, page],
-    queryFn: ({ signal }) => call(api.userGroup.members, { query: { id: group!.id, ...page } }, { signal }),
+    queryKey: [userGroupApi.members.path, group?.id, page],
+    queryFn: ({ signal }) => call(userGroupApi.members, { query: { id: group!.id, ...page } }, { signal }),
     enabled: group !== null,
     placeholderData: keepPreviousData,
   });
   if (!group) return null;
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: [api.userGroup.members.path] });
-    void queryClient.invalidateQueries({ queryKey: [api.userGroup.list.path] });
-    void queryClient.invalidateQueries({ queryKey: [api.chargeUser.list.path] });
+    void queryClient.invalidateQueries({ queryKey: [userGroupApi.members.path] });
+    void queryClient.invalidateQueries({ queryKey: [userGroupApi.list.path] });
+    void queryClient.invalidateQueries({ queryKey: [chargeUserApi.list.path] });
   };
   const add = async () => {
     if (adding.length === 0) return;
     setBusy(true);
     try {
-      await call(api.userGroup.addMembers, { body: { id: group.id, chargeUserIds: adding } });
+      await call(userGroupApi.addMembers, { body: { id: group.id, chargeUserIds: adding } });
       feedback.message.success(t('userGroup.membersAdded'));
       setAdding([]);
       refresh();
@@ -55,7 +55,7 @@ export function MembersDialog({ group, onClose }: { group: UserGroupDto | null; 
         content: 'userGroup.removeMemberConfirm',
         params: { account: u.account, name: group.name },
         success: 'userGroup.memberRemoved',
-        onOk: () => call(api.userGroup.removeMembers, { body: { id: group.id, chargeUserIds: [u.id] } }),
+        onOk: () => call(userGroupApi.removeMembers, { body: { id: group.id, chargeUserIds: [u.id] } }),
       },
       refresh,
     );

@@ -1,5 +1,5 @@
 import { UserAddOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { chargeUserApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -20,8 +20,8 @@ export default function NewMembersWidget() {
   const { t } = useTranslation();
   const tz = zone();
   const { data, isLoading } = useQuery({
-    queryKey: [api.chargeUser.newMembers.path, tz],
-    queryFn: ({ signal }) => call(api.chargeUser.newMembers, { query: { tz } }, { signal, silent: true }),
+    queryKey: [chargeUserApi.newMembers.path, tz],
+    queryFn: ({ signal }) => call(chargeUserApi.newMembers, { query: { tz } }, { signal, silent: true }),
     refetchInterval: 60_000,
   });
   // The same browser days as the counts, as instants: the charge user list shows who they are.

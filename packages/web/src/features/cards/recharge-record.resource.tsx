@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { rechargeRecordApi } from '@csms/contract';
 import { Link } from 'react-router';
 import { defineResource } from '../../shared/resource/types';
 import { formatMoney } from '../../shared/format/units';
@@ -9,7 +9,7 @@ const money = (v: unknown) => formatMoney(v);
 /** Recharge records (finance, spec §3): the ledger's recharges and refunds, read-only; charges on request. */
 export const rechargeRecordResource = defineResource({
   name: 'rechargeRecord',
-  api: { list: api.rechargeRecord.list, get: api.rechargeRecord.get, export: api.rechargeRecord.export },
+  api: { list: rechargeRecordApi.list, get: rechargeRecordApi.get, export: rechargeRecordApi.export },
   exportSource: 'rechargeRecord',
   columns: [
     // The record's transaction ID (spec §3), to quote when a driver asks about a payment.

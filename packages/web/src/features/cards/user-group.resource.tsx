@@ -1,5 +1,5 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { api, type UserGroupDto } from '@csms/contract';
+import { type UserGroupDto, userGroupApi } from '@csms/contract';
 import { useTranslation } from 'react-i18next';
 import { defineResource } from '../../shared/resource/types';
 import { formatKwh } from '../../shared/format/units';
@@ -11,12 +11,12 @@ export function userGroupResource(openMembers: (group: UserGroupDto) => void) {
   return defineResource({
     name: 'userGroup',
     api: {
-      list: api.userGroup.list,
-      get: api.userGroup.get,
-      add: api.userGroup.add,
-      edit: api.userGroup.edit,
-      remove: api.userGroup.remove,
-      export: api.userGroup.export,
+      list: userGroupApi.list,
+      get: userGroupApi.get,
+      add: userGroupApi.add,
+      edit: userGroupApi.edit,
+      remove: userGroupApi.remove,
+      export: userGroupApi.export,
     },
     exportSource: 'userGroup',
     columns: [

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, AuditOutlined, PrinterOutlined } from '@ant-design/icons';
-import { api, type BillLineDto, type ChargeRecordDetail, type DiscountLineDto } from '@csms/contract';
+import { type BillLineDto, type ChargeRecordDetail, type DiscountLineDto, chargeRecordApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Flex, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -170,13 +170,13 @@ export default function ChargeRecordDetailPage() {
   const { hasPermi } = useAuth();
   const id = Number(useParams().id);
   const record = useQuery({
-    queryKey: [api.chargeRecord.get.path, { id }],
-    queryFn: ({ signal }) => call(api.chargeRecord.get, { query: { id } }, { signal }),
+    queryKey: [chargeRecordApi.get.path, { id }],
+    queryFn: ({ signal }) => call(chargeRecordApi.get, { query: { id } }, { signal }),
     enabled: id > 0,
   });
   const process = useQuery({
-    queryKey: [api.chargeRecord.processData.path, { id }],
-    queryFn: ({ signal }) => call(api.chargeRecord.processData, { body: { transactionId: id } }, { signal }),
+    queryKey: [chargeRecordApi.processData.path, { id }],
+    queryFn: ({ signal }) => call(chargeRecordApi.processData, { body: { transactionId: id } }, { signal }),
     enabled: id > 0,
   });
   if (record.isError) return <Result status="warning" title={t('chargeRecord.loadFailed')} />;
@@ -197,9 +197,9 @@ export default function ChargeRecordDetailPage() {
         content: 'chargeRecord.confirmQuestion',
         params: { id, reason: r?.invalidReason ? t(`enums.invalidReason.${r.invalidReason}`, { defaultValue: r.invalidReason }) : '' },
         success: 'chargeRecord.confirmDone',
-        onOk: () => call(api.chargeRecord.confirm, { body: { id } }),
+        onOk: () => call(chargeRecordApi.confirm, { body: { id } }),
       },
-      () => void queryClient.invalidateQueries({ queryKey: [api.chargeRecord.get.path] }),
+      () => void queryClient.invalidateQueries({ queryKey: [chargeRecordApi.get.path] }),
     );
 
   return (

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons';
-import { api, type ChargeRecordDetail } from '@csms/contract';
+import { type ChargeRecordDetail, chargeRecordApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Result, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -171,8 +171,8 @@ export default function ChargeRecordPrintPage() {
   const { info } = useAuth();
   const id = Number(useParams().id);
   const record = useQuery({
-    queryKey: [api.chargeRecord.get.path, { id }],
-    queryFn: ({ signal }) => call(api.chargeRecord.get, { query: { id } }, { signal }),
+    queryKey: [chargeRecordApi.get.path, { id }],
+    queryFn: ({ signal }) => call(chargeRecordApi.get, { query: { id } }, { signal }),
     enabled: id > 0,
   });
   if (record.isError) return <Result status="warning" title={t('chargeRecord.loadFailed')} />;

@@ -1,5 +1,5 @@
 import { AuditOutlined, EyeOutlined, PrinterOutlined } from '@ant-design/icons';
-import { api, type ChargeRecordDto } from '@csms/contract';
+import { type ChargeRecordDto, chargeRecordApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { StationTime } from '../../shared/format/StationTime';
 import { formatDuration, formatKwh, formatMoney, formatSignedMoney } from '../../shared/format/units';
@@ -24,7 +24,7 @@ export interface RecordNavigation {
 export function chargeRecordResource(nav: RecordNavigation) {
   return defineResource({
     name: 'chargeRecord',
-    api: { list: api.chargeRecord.list, get: api.chargeRecord.get, export: api.chargeRecord.export },
+    api: { list: chargeRecordApi.list, get: chargeRecordApi.get, export: chargeRecordApi.export },
     exportSource: 'chargeRecord',
     hideActions: ['detail'],
     columns: [
@@ -84,7 +84,7 @@ export function chargeRecordResource(nav: RecordNavigation) {
             content: 'chargeRecord.confirmQuestion',
             params: { id: row.id, reason: nav.reason(row) },
             success: 'chargeRecord.confirmDone',
-            onOk: () => call(api.chargeRecord.confirm, { body: { id: row.id } }),
+            onOk: () => call(chargeRecordApi.confirm, { body: { id: row.id } }),
           }),
       },
     ],

@@ -1,11 +1,11 @@
-import { api } from '@csms/contract';
+import { clientErrorApi } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
 import { StackBlock } from './stack-block';
 
 /** Spec §9's error log: uncaught errors of production consoles, one row per fingerprint; read-only. */
 export const errorLogResource = defineResource({
   name: 'clientError',
-  api: { list: api.clientError.list },
+  api: { list: clientErrorApi.list },
   columns: [
     { key: 'id', width: 80, defaultHidden: true },
     { key: 'message', width: 320, ellipsis: true },

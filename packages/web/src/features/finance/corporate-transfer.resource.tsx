@@ -1,5 +1,12 @@
 import { CheckCircleOutlined, CloseCircleOutlined, FileSearchOutlined } from '@ant-design/icons';
-import { api, transferStates, type EndpointDef, type TransferDto, type TransferState } from '@csms/contract';
+import {
+  transferStates,
+  type EndpointDef,
+  type TransferDto,
+  type TransferState,
+  corporateTransferApi,
+  transferRecordApi,
+} from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { formatMoney } from '../../shared/format/units';
 import { providerOptions } from '../../shared/options/provider-options';
@@ -39,10 +46,10 @@ export const transferColumns: ColumnDef<TransferDto>[] = [
 export const corporateTransferResource = defineResource({
   name: 'corporateTransfer',
   api: {
-    list: api.corporateTransfer.list,
-    get: api.corporateTransfer.get,
-    add: api.corporateTransfer.add,
-    export: api.corporateTransfer.export,
+    list: corporateTransferApi.list,
+    get: corporateTransferApi.get,
+    add: corporateTransferApi.add,
+    export: corporateTransferApi.export,
   },
   exportSource: 'corporateTransfer',
   formWidth: 860,
@@ -75,14 +82,14 @@ export const corporateTransferResource = defineResource({
       key: 'confirm',
       label: 'corporateTransfer.confirm',
       icon: <CheckCircleOutlined />,
-      permi: permiOf(api.corporateTransfer.confirm),
+      permi: permiOf(corporateTransferApi.confirm),
       hidden: (row) => row.state !== 'registered',
       onClick: (row, ctx) =>
         ctx.confirm({
           content: 'corporateTransfer.confirmAsk',
           params: { id: row.id, amount: formatMoney(row.amountCents), reference: row.bankReference, count: row.allocations.length },
           success: 'corporateTransfer.confirmed',
-          onOk: () => call(api.corporateTransfer.confirm, { body: { id: row.id } }),
+          onOk: () => call(corporateTransferApi.confirm, { body: { id: row.id } }),
         }),
     },
     {
@@ -90,17 +97,17 @@ export const corporateTransferResource = defineResource({
       label: 'corporateTransfer.reject',
       icon: <CloseCircleOutlined />,
       danger: true,
-      permi: permiOf(api.corporateTransfer.reject),
+      permi: permiOf(corporateTransferApi.reject),
       hidden: (row) => row.state !== 'registered',
       onClick: (row, ctx) =>
         ctx.prompt({
           title: 'corporateTransfer.rejectTitle',
           field: 'reason',
-          schema: api.corporateTransfer.reject.body,
+          schema: corporateTransferApi.reject.body,
           base: { id: row.id },
           success: 'corporateTransfer.rejected',
           onOk: async (reason) => {
-            await call(api.corporateTransfer.reject, { body: { id: row.id, reason } });
+            await call(corporateTransferApi.reject, { body: { id: row.id, reason } });
           },
         }),
     },
@@ -108,7 +115,7 @@ export const corporateTransferResource = defineResource({
       key: 'record',
       label: 'corporateTransfer.record',
       icon: <FileSearchOutlined />,
-      permi: permiOf(api.transferRecord.list),
+      permi: permiOf(transferRecordApi.list),
       onClick: (row, ctx) => ctx.navigate(`/financialManagement/transferRecord?id=${row.id}`),
     },
   ],

@@ -1,12 +1,12 @@
 import { DeleteOutlined, FileSearchOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  api,
   TRANSFER_MAX_ALLOCATIONS,
   type InvoiceItemDto,
   type InvoiceStatus,
   type TransferAllocationDto,
   type TransferState,
   type TransferTargetKind,
+  invoiceApi,
 } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Form, Segmented, Table, Tag, Typography } from 'antd';
@@ -223,7 +223,7 @@ export function InvoiceItemsField({
   const recharges = (Form.useWatch('rechargeIds', { form, preserve: true }) as number[] | undefined) ?? [];
   const { data, isFetching } = useQuery({
     queryKey: ['invoiceBillable', userId],
-    queryFn: () => call(api.invoice.billable, { query: { chargeUserId: userId! } }),
+    queryFn: () => call(invoiceApi.billable, { query: { chargeUserId: userId! } }),
     enabled: userId !== undefined,
   });
   if (userId === undefined) return <Typography.Text type="secondary">{t('invoice.chooseUserFirst')}</Typography.Text>;

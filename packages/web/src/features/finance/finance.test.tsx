@@ -1,4 +1,4 @@
-import { api, type InvoiceDto, type TransferDto, type TransferState } from '@csms/contract';
+import { type InvoiceDto, type TransferDto, type TransferState, corporateTransferApi } from '@csms/contract';
 import { Form } from 'antd';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
@@ -192,7 +192,7 @@ describe('finance screens', () => {
       { kind: 'card', cardId: 9, amountCents: 3_000 },
     ]);
     // What is sent: the kind steers the form only.
-    const body = api.corporateTransfer.add.body!.parse({
+    const body = corporateTransferApi.add.body!.parse({
       providerId: 3,
       payerName: 'P',
       payerAccount: 'A',

@@ -1,4 +1,4 @@
-import { api, invoiceIssue, type InvoiceDto } from '@csms/contract';
+import { invoiceIssue, type InvoiceDto, invoiceApi } from '@csms/contract';
 import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { formatMoney } from '../../shared/format/units';
@@ -12,7 +12,7 @@ function issueForm(row: InvoiceDto) {
   return defineResource({
     name: 'invoice',
     columns: [],
-    api: { list: api.invoice.list, add: api.invoice.issue },
+    api: { list: invoiceApi.list, add: invoiceApi.issue },
     formSchema: { create: invoiceIssue },
     texts: { saved: 'invoice.issued' },
     toBody: (values) => ({ ...values, id: row.id }),

@@ -1,5 +1,12 @@
 import { CloseCircleOutlined, FileDoneOutlined } from '@ant-design/icons';
-import { api, invoiceNotifyTypes, invoicePrincipalTypes, invoiceStatuses, type InvoiceDto, type InvoiceStatus } from '@csms/contract';
+import {
+  invoiceNotifyTypes,
+  invoicePrincipalTypes,
+  invoiceStatuses,
+  type InvoiceDto,
+  type InvoiceStatus,
+  invoiceApi,
+} from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { formatMoney } from '../../shared/format/units';
 import { chargeUserOptions } from '../../shared/options/charge-user-options';
@@ -19,7 +26,7 @@ const users = chargeUserOptions();
 export function invoiceResource(actions: { issue: (row: InvoiceDto) => void }) {
   return defineResource({
     name: 'invoice',
-    api: { list: api.invoice.list, get: api.invoice.get, add: api.invoice.add, export: api.invoice.export },
+    api: { list: invoiceApi.list, get: invoiceApi.get, add: invoiceApi.add, export: invoiceApi.export },
     exportSource: 'invoice',
     formWidth: 900,
     texts: { createTitle: 'invoice.createTitle', saved: 'invoice.applied' },
@@ -78,7 +85,7 @@ export function invoiceResource(actions: { issue: (row: InvoiceDto) => void }) {
         key: 'issue',
         label: 'invoice.issue',
         icon: <FileDoneOutlined />,
-        permi: permiOf(api.invoice.issue),
+        permi: permiOf(invoiceApi.issue),
         hidden: (row) => row.status !== 'applied',
         onClick: (row) => actions.issue(row),
       },
@@ -87,17 +94,17 @@ export function invoiceResource(actions: { issue: (row: InvoiceDto) => void }) {
         label: 'invoice.reject',
         icon: <CloseCircleOutlined />,
         danger: true,
-        permi: permiOf(api.invoice.reject),
+        permi: permiOf(invoiceApi.reject),
         hidden: (row) => row.status !== 'applied',
         onClick: (row, ctx) =>
           ctx.prompt({
             title: 'invoice.rejectTitle',
             field: 'reason',
-            schema: api.invoice.reject.body,
+            schema: invoiceApi.reject.body,
             base: { id: row.id },
             success: 'invoice.rejected',
             onOk: async (reason) => {
-              await call(api.invoice.reject, { body: { id: row.id, reason } });
+              await call(invoiceApi.reject, { body: { id: row.id, reason } });
             },
           }),
       },

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { transferRecordApi } from '@csms/contract';
 import { providerOptions } from '../../shared/options/provider-options';
 import { defineResource } from '../../shared/resource/types';
 import { stateOptions, transferColumns } from './corporate-transfer.resource';
@@ -7,7 +7,7 @@ import { AllocationsTable } from './finance-inputs';
 /** Transfer records (hidden route, opened from a transfer): every transfer with its allocations and their ledger rows. */
 export const transferRecordResource = defineResource({
   name: 'transferRecord',
-  api: { list: api.transferRecord.list, export: api.transferRecord.export },
+  api: { list: transferRecordApi.list, export: transferRecordApi.export },
   exportSource: 'transferRecord',
   columns: transferColumns,
   search: [

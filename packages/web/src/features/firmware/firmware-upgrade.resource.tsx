@@ -1,5 +1,5 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
-import { api, firmwareUpgradeCreate, type FirmwareUpgradeDto } from '@csms/contract';
+import { firmwareUpgradeCreate, type FirmwareUpgradeDto, firmwareUpgradeApi } from '@csms/contract';
 import { Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { z } from 'zod';
@@ -64,7 +64,7 @@ export interface FirmwareUpgradeActions {
 export function firmwareUpgradeResource(actions: FirmwareUpgradeActions) {
   return defineResource({
     name: 'firmwareUpgrade',
-    api: { list: api.firmwareUpgrade.list, get: api.firmwareUpgrade.get, add: api.firmwareUpgrade.add, export: api.firmwareUpgrade.export },
+    api: { list: firmwareUpgradeApi.list, get: firmwareUpgradeApi.get, add: firmwareUpgradeApi.add, export: firmwareUpgradeApi.export },
     exportSource: 'firmwareUpgrade',
     formSchema: { create: upgradeForm },
     formWidth: 640,

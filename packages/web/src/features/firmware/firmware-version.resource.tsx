@@ -1,5 +1,5 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
-import { api, type FirmwareVersionDto } from '@csms/contract';
+import { type FirmwareVersionDto, firmwareVersionApi } from '@csms/contract';
 import { Tooltip, Typography } from 'antd';
 import i18n from 'i18next';
 import { downloadGet } from '../../shared/api/download';
@@ -49,10 +49,10 @@ export async function copyLocation(location: string) {
 export const firmwareVersionResource = defineResource({
   name: 'firmwareVersion',
   api: {
-    list: api.firmwareVersion.list,
-    get: api.firmwareVersion.get,
-    edit: api.firmwareVersion.edit,
-    remove: api.firmwareVersion.remove,
+    list: firmwareVersionApi.list,
+    get: firmwareVersionApi.get,
+    edit: firmwareVersionApi.edit,
+    remove: firmwareVersionApi.remove,
   },
   columns: [
     { key: 'id', width: 100, sorter: true, defaultHidden: true },
@@ -86,7 +86,7 @@ export const firmwareVersionResource = defineResource({
       label: 'firmware.download',
       icon: <DownloadOutlined />,
       permi: ['config:firmwareVersion:query'],
-      onClick: (row) => downloadGet(api.firmwareVersion.download, { id: row.id }, row.fileName).catch(() => undefined),
+      onClick: (row) => downloadGet(firmwareVersionApi.download, { id: row.id }, row.fileName).catch(() => undefined),
     },
     {
       key: 'copyUrl',

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { firmwareVersionApi, pointApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, InputNumber, Radio, Select } from 'antd';
 import { call } from '../../shared/api/client';
@@ -19,7 +19,7 @@ export const versionOptions: RemoteOptions = {
   key: 'firmwareVersions',
   load: () => versionOptions.search!('', []),
   search: async (text) =>
-    (await call(api.firmwareVersion.list, { query: { page: 1, limit: 50, version: text || undefined } }, { silent: true })).list.map(
+    (await call(firmwareVersionApi.list, { query: { page: 1, limit: 50, version: text || undefined } }, { silent: true })).list.map(
       (v) => ({
         value: v.id,
         label: `${v.version} · ${v.fileName}`,
@@ -68,8 +68,8 @@ export function UpgradePointsField({ form, t, value, onChange, id }: FormFieldCt
 export function PointFilterField({ form, t, value, onChange, id, of }: FormFieldCtx & Injected<string> & { of: PointFilterKey }) {
   const stationId = Form.useWatch('stationId', form) as number | undefined;
   const { data, isFetching } = useQuery({
-    queryKey: [api.point.options.path, 'station', stationId, undefined, undefined],
-    queryFn: ({ signal }) => call(api.point.options, { body: { stationId } }, { signal }),
+    queryKey: [pointApi.options.path, 'station', stationId, undefined, undefined],
+    queryFn: ({ signal }) => call(pointApi.options, { body: { stationId } }, { signal }),
   });
   const facts = (data ?? []).map((p) => (of === 'pointModel' ? p.model : p.firmwareVersion));
   const values = [...new Set(facts.filter((v): v is string => !!v))].sort();

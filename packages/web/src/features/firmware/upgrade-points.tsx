@@ -1,5 +1,5 @@
 import { RedoOutlined } from '@ant-design/icons';
-import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto } from '@csms/contract';
+import { type FirmwareUpgradeDto, type FirmwareUpgradePointDto, firmwareUpgradeApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Flex, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -23,8 +23,8 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
   const [retrying, setRetrying] = useState(false);
   const id = row?.id;
   const { data, isLoading, refetch } = useQuery({
-    queryKey: [api.firmwareUpgrade.points.path, id],
-    queryFn: ({ signal }) => call(api.firmwareUpgrade.points, { query: { id: id! } }, { signal }),
+    queryKey: [firmwareUpgradeApi.points.path, id],
+    queryFn: ({ signal }) => call(firmwareUpgradeApi.points, { query: { id: id! } }, { signal }),
     enabled: id !== undefined,
     refetchInterval: POINTS_REFRESH_MS,
   });
@@ -40,7 +40,7 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
   const retry = async () => {
     setRetrying(true);
     try {
-      const { retried } = await call(api.firmwareUpgrade.retry, { body: { id: id! } });
+      const { retried } = await call(firmwareUpgradeApi.retry, { body: { id: id! } });
       feedback.message.success(t('firmware.retried', { n: retried }));
       void refetch();
     } catch {
@@ -51,7 +51,7 @@ export function UpgradePointsDrawer({ row, onClose }: { row: FirmwareUpgradeDto 
   };
   const close = () => {
     // The list's counts have moved on meanwhile.
-    void queryClient.invalidateQueries({ queryKey: [api.firmwareUpgrade.list.path] });
+    void queryClient.invalidateQueries({ queryKey: [firmwareUpgradeApi.list.path] });
     onClose();
   };
 

@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { api, FIRMWARE_MAX_MB, firmwareVersionCreate } from '@csms/contract';
+import { FIRMWARE_MAX_MB, firmwareVersionCreate, firmwareVersionApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Progress, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -48,7 +48,7 @@ function FilePicker({ t, value, onChange, id }: FormFieldCtx & { value?: File; o
 /** Declares the dialog's fields for the kit's form (labels `fields.firmwareVersion.*`, the contract's messages). */
 const uploadForm = defineResource({
   name: 'firmwareVersion',
-  api: { list: api.firmwareVersion.list },
+  api: { list: firmwareVersionApi.list },
   formSchema: { create: uploadSchema },
   columns: [],
   form: [
@@ -99,12 +99,12 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose: () => 
     setPercent(0);
     try {
       await uploadWithProgress(
-        api.firmwareVersion.add,
+        firmwareVersionApi.add,
         { query, file, onProgress: setPercent },
         { fieldErrors: true, signal: controller.signal },
       );
       feedback.message.success(t('firmware.uploaded'));
-      void queryClient.invalidateQueries({ queryKey: [api.firmwareVersion.list.path] });
+      void queryClient.invalidateQueries({ queryKey: [firmwareVersionApi.list.path] });
       // The upgrade dialog offers the packages.
       void queryClient.invalidateQueries({ queryKey: remoteOptionsKey('', '').slice(0, 1) });
       abort.current = null;

@@ -1,4 +1,4 @@
-import { api, type MaterialApplyDto, type MaterialApplyStatus } from '@csms/contract';
+import { type MaterialApplyDto, type MaterialApplyStatus, materialApplyApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Modal, Spin, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -18,8 +18,8 @@ const place: Record<MaterialApplyStatus, { x: number; y: number }> = {
 export function ApplyFlowDialog({ row, onClose }: { row: MaterialApplyDto | null; onClose: () => void }) {
   const { t } = useTranslation();
   const chart = useQuery({
-    queryKey: [api.materialApply.flowChart.path, row?.taskId],
-    queryFn: () => call(api.materialApply.flowChart, { query: { taskId: row!.taskId } }),
+    queryKey: [materialApplyApi.flowChart.path, row?.taskId],
+    queryFn: () => call(materialApplyApi.flowChart, { query: { taskId: row!.taskId } }),
     enabled: row !== null,
   });
   return (

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { api, MATERIAL_APPLY_MAX_LINES, MATERIAL_MAX_COUNT, type MaterialApplyStatus } from '@csms/contract';
+import { MATERIAL_APPLY_MAX_LINES, MATERIAL_MAX_COUNT, type MaterialApplyStatus, materialApplyApi, materialApi } from '@csms/contract';
 import { Button, Flex, Form, InputNumber, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ export function ApplyStatusTag({ status }: { status: MaterialApplyStatus }) {
 const providerOfTask = new Map<string, number>();
 
 const loadWorkOrders = async (text: string) => {
-  const rows = await call(api.materialApply.workOrders, { query: { text, limit: OPTIONS_LIMIT } });
+  const rows = await call(materialApplyApi.workOrders, { query: { text, limit: OPTIONS_LIMIT } });
   for (const r of rows) providerOfTask.set(r.taskId, r.providerId);
   return rows.map((r) => ({ value: r.taskId, label: `${r.taskId} · ${r.stationName} · ${r.serialNumber} · ${r.faultCode}` }));
 };
@@ -49,7 +49,7 @@ export function WorkOrderField({ t, mode: _m, form: _f, record: _r, ...injected 
 const partsOf = (providerId: number): RemoteOptions => {
   const load = async (text: string, ids: Array<string | number>) =>
     (
-      await call(api.material.options, {
+      await call(materialApi.options, {
         query: { providerId, text, limit: OPTIONS_LIMIT, ...(ids.length ? { ids: ids.join(',') } : {}) },
       })
     ).map((m) => ({

@@ -1,4 +1,4 @@
-import { api, materialApplyConfirm, materialApplyResults, type MaterialApplyDto } from '@csms/contract';
+import { materialApplyConfirm, materialApplyResults, type MaterialApplyDto, materialApplyApi } from '@csms/contract';
 import { Radio, Table, Typography } from 'antd';
 import { useMemo } from 'react';
 import { ActionFormDialog } from '../../shared/resource/ActionFormDialog';
@@ -13,7 +13,7 @@ function approveForm(row: MaterialApplyDto) {
   return defineResource({
     name: 'materialApply',
     columns: [],
-    api: { list: api.materialApply.list, add: api.materialApply.confirm },
+    api: { list: materialApplyApi.list, add: materialApplyApi.confirm },
     formSchema: { create: materialApplyConfirm },
     texts: { saved: 'materialApply.approved' },
     initialValues: () => ({ result: 'agreed' }),

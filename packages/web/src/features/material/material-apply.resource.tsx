@@ -1,6 +1,5 @@
 import { ApartmentOutlined, AuditOutlined } from '@ant-design/icons';
 import {
-  api,
   logisticsTypes,
   materialApplyCreate,
   materialApplyStatuses,
@@ -8,6 +7,7 @@ import {
   type LogisticsType,
   type MaterialApplyDto,
   type MaterialApplyStatus,
+  materialApplyApi,
 } from '@csms/contract';
 import { Typography } from 'antd';
 import { stationOptions } from '../../shared/options/station-point-options';
@@ -54,7 +54,7 @@ export const applyColumns: ColumnDef<MaterialApplyDto>[] = [
 export function materialApplyResource(actions: ApplyActions) {
   return defineResource({
     name: 'materialApply',
-    api: { list: api.materialApply.list, add: api.materialApply.add, export: api.materialApply.export },
+    api: { list: materialApplyApi.list, add: materialApplyApi.add, export: materialApplyApi.export },
     exportSource: 'materialApply',
     formSchema: { create: materialApplyCreate },
     formWidth: 760,
@@ -91,7 +91,7 @@ export function materialApplyResource(actions: ApplyActions) {
         key: 'approve',
         label: 'materialApply.approve',
         icon: <AuditOutlined />,
-        permi: permiOf(api.materialApply.confirm),
+        permi: permiOf(materialApplyApi.confirm),
         hidden: (row) => row.status !== 'applied',
         onClick: (row) => actions.approve(row),
       },
@@ -99,7 +99,7 @@ export function materialApplyResource(actions: ApplyActions) {
         key: 'flow',
         label: 'materialApply.flowChart',
         icon: <ApartmentOutlined />,
-        permi: permiOf(api.materialApply.flowChart),
+        permi: permiOf(materialApplyApi.flowChart),
         onClick: (row) => actions.flow(row),
       },
     ],

@@ -1,4 +1,4 @@
-import { api, MATERIAL_IMPORT_MAX_BYTES } from '@csms/contract';
+import { MATERIAL_IMPORT_MAX_BYTES, materialApi } from '@csms/contract';
 import { ImportDialog } from '../../shared/import/ImportDialog';
 
 /**
@@ -13,11 +13,11 @@ export function MaterialImportDialog({ open, onClose }: { open: boolean; onClose
       texts="material"
       resource="materialImport"
       keyField="partsNumber"
-      importEndpoint={api.material.import}
-      templateEndpoint={api.material.importTemplate}
+      importEndpoint={materialApi.import}
+      templateEndpoint={materialApi.importTemplate}
       templateName="spare-parts-import-template.xlsx"
       maxBytes={MATERIAL_IMPORT_MAX_BYTES}
-      invalidates={[api.material.list.path]}
+      invalidates={[materialApi.list.path]}
     />
   );
 }

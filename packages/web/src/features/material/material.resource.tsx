@@ -1,4 +1,4 @@
-import { api, materialCreate, materialEdit, type MaterialDto } from '@csms/contract';
+import { materialCreate, materialEdit, type MaterialDto, materialApi } from '@csms/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { providerOptions } from '../../shared/options/provider-options';
@@ -19,12 +19,12 @@ function Stock({ row }: { row: MaterialDto }) {
 export const materialResource = defineResource({
   name: 'material',
   api: {
-    list: api.material.list,
-    get: api.material.get,
-    add: api.material.add,
-    edit: api.material.edit,
-    remove: api.material.remove,
-    export: api.material.export,
+    list: materialApi.list,
+    get: materialApi.get,
+    add: materialApi.add,
+    edit: materialApi.edit,
+    remove: materialApi.remove,
+    export: materialApi.export,
   },
   exportSource: 'material',
   formSchema: { create: materialCreate, edit: materialEdit },

@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { api, type MaterialApplyDto } from '@csms/contract';
+import { type MaterialApplyDto, materialApi } from '@csms/contract';
 import { Button } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,7 +50,7 @@ export default function SparePartsPage() {
 function ImportButton({ onClick }: { onClick: () => void }) {
   const { t } = useTranslation();
   return (
-    <Authorized permi={permiOf(api.material.import)}>
+    <Authorized permi={permiOf(materialApi.import)}>
       <Button icon={<UploadOutlined />} onClick={onClick} data-testid="material-import">
         {t('material.import')}
       </Button>

@@ -1,5 +1,5 @@
 import { BellOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { messageApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Tooltip } from 'antd';
 import { useEffect } from 'react';
@@ -19,14 +19,14 @@ export default function MessageBell() {
   const queryClient = useQueryClient();
   const { data } = useQuery({
     queryKey: unreadKey,
-    queryFn: ({ signal }) => call(api.message.unread, {}, { signal, silent: true }),
+    queryFn: ({ signal }) => call(messageApi.unread, {}, { signal, silent: true }),
     refetchInterval: 5 * 60_000,
   });
   useEffect(() => {
     const update = (e: UnreadEvent) => {
       if (typeof e.unread === 'number') queryClient.setQueryData(unreadKey, { unread: e.unread });
       else void queryClient.invalidateQueries({ queryKey: unreadKey });
-      void queryClient.invalidateQueries({ queryKey: [api.message.list.path] });
+      void queryClient.invalidateQueries({ queryKey: [messageApi.list.path] });
     };
     const offNew = subscribe<UnreadEvent>('message.new', (e) => {
       update(e);

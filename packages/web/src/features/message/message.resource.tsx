@@ -1,5 +1,5 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { api, messageCreate, type MessageRow } from '@csms/contract';
+import { messageCreate, type MessageRow, roleApi, messageApi } from '@csms/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { call } from '../../shared/api/client';
@@ -34,7 +34,7 @@ const sendForm = z.object(messageCreate.shape).refine((b) => filled(b.roleName) 
 
 const roleOptions = {
   key: 'message.roles',
-  load: async () => (await call(api.role.options, { query: {} })).map((r) => ({ value: r.roleName, label: r.roleName })),
+  load: async () => (await call(roleApi.options, { query: {} })).map((r) => ({ value: r.roleName, label: r.roleName })),
 };
 
 const base = {
@@ -53,7 +53,7 @@ const createTimeCol: ColumnDef<MessageRow> = { key: 'createTime', kind: 'datetim
 /** Spec §6, the user named admin: everything sent, one row per recipient; sends, never deletes. */
 export const adminMessageResource = defineResource({
   ...base,
-  api: { list: api.message.list, add: api.message.add, export: api.message.export },
+  api: { list: messageApi.list, add: messageApi.add, export: messageApi.export },
   columns: [
     { key: 'msgId', width: 100, sorter: true, defaultHidden: true },
     titleCol,
@@ -88,7 +88,7 @@ export const adminMessageResource = defineResource({
 export function inboxMessageResource(queryClient: QueryClient) {
   return defineResource({
     ...base,
-    api: { list: api.message.list, export: api.message.export },
+    api: { list: messageApi.list, export: messageApi.export },
     columns: [
       { key: 'msgId', width: 100, sorter: true, defaultHidden: true },
       { key: 'createUserName', width: 140, label: 'message.from' },

@@ -1,4 +1,4 @@
-import { api, chargingRateUnits, localListUpdateTypes, resetTypes, triggerMessages } from '@csms/contract';
+import { chargingRateUnits, localListUpdateTypes, resetTypes, triggerMessages, pointActionApi } from '@csms/contract';
 import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Select, Space, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -245,7 +245,7 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
     if (!target) return;
     setSending(true);
     try {
-      const data = (await call(api.pointAction.sendLocalList, {
+      const data = (await call(pointActionApi.sendLocalList, {
         body: { serialNumber: target.serialNumber, updateType: 'Full' },
       })) as Answer;
       setAnswer(data);

@@ -1,4 +1,4 @@
-import { api, type EndpointDef } from '@csms/contract';
+import { type EndpointDef, pointActionApi } from '@csms/contract';
 
 /**
  * The point menu (spec §1: remote start and stop, reboot, unlock, enable or disable, clear cache,
@@ -23,19 +23,19 @@ export const actionKeys = [
 export type ActionKey = (typeof actionKeys)[number];
 
 export const endpointOf: Record<ActionKey, EndpointDef> = {
-  remoteStart: api.pointAction.remoteStart,
-  remoteStop: api.pointAction.remoteStop,
-  reset: api.pointAction.reset,
-  unlock: api.pointAction.unlock,
-  enable: api.pointAction.changeAvailability,
-  disable: api.pointAction.changeAvailability,
-  clearCache: api.pointAction.clearCache,
-  sendLocalList: api.pointAction.sendLocalList,
-  getLocalListVersion: api.pointAction.getLocalListVersion,
-  triggerMessage: api.pointAction.triggerMessage,
-  transactionStatus: api.pointAction.transactionStatus,
-  dataTransfer: api.pointAction.dataTransfer,
-  getCompositeSchedule: api.pointAction.getCompositeSchedule,
+  remoteStart: pointActionApi.remoteStart,
+  remoteStop: pointActionApi.remoteStop,
+  reset: pointActionApi.reset,
+  unlock: pointActionApi.unlock,
+  enable: pointActionApi.changeAvailability,
+  disable: pointActionApi.changeAvailability,
+  clearCache: pointActionApi.clearCache,
+  sendLocalList: pointActionApi.sendLocalList,
+  getLocalListVersion: pointActionApi.getLocalListVersion,
+  triggerMessage: pointActionApi.triggerMessage,
+  transactionStatus: pointActionApi.transactionStatus,
+  dataTransfer: pointActionApi.dataTransfer,
+  getCompositeSchedule: pointActionApi.getCompositeSchedule,
 };
 
 /** The permission the server checks for an action (the menu hides what fails it). */

@@ -1,4 +1,4 @@
-import { api, type LiveSession } from '@csms/contract';
+import { type LiveSession, monitorApi } from '@csms/contract';
 import { StopOutlined } from '@ant-design/icons';
 import { formatKw, formatKwh } from '../../shared/format/units';
 import { stationOptions } from '../../shared/options/station-point-options';
@@ -10,7 +10,7 @@ import { Elapsed, OnlineTag } from './cells';
 export function chargingResource(open: (r: ActionRequest) => void) {
   return defineResource({
     name: 'monitor',
-    api: { list: api.monitor.charging },
+    api: { list: monitorApi.charging },
     rowKey: 'transactionId',
     hideActions: ['detail'],
     columns: [

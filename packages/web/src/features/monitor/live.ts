@@ -1,4 +1,11 @@
-import { api, pointStatusOf, type ConnectorState, type ConsoleEventPayloads, type LiveSession, type PointState } from '@csms/contract';
+import {
+  pointStatusOf,
+  type ConnectorState,
+  type ConsoleEventPayloads,
+  type LiveSession,
+  type PointState,
+  monitorApi,
+} from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { STREAM_REOPENED, subscribe, type ServerEvent } from '../../shared/events';
@@ -102,10 +109,10 @@ export function removeSession(data: ListData<LiveSession> | undefined, transacti
   return { list: data.list.filter((s) => s.transactionId !== transactionId), total: Math.max(0, data.total - 1) };
 }
 
-const points = api.monitor.points.path;
-const charging = api.monitor.charging.path;
+const points = monitorApi.points.path;
+const charging = monitorApi.charging.path;
 /** Reads recomputed on the server rather than patched here. */
-const aggregates = [api.monitor.counts.path, api.monitor.stations.path, api.monitor.faults.path];
+const aggregates = [monitorApi.counts.path, monitorApi.stations.path, monitorApi.faults.path];
 /** Quiet time before aggregates refetch after a burst of events. */
 const SETTLE_MS = 300;
 

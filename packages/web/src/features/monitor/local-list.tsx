@@ -1,4 +1,4 @@
-import { actionStatusOf, api, type LocalListState } from '@csms/contract';
+import { actionStatusOf, type LocalListState, pointActionApi } from '@csms/contract';
 import { Descriptions, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ export function useLocalListState(serialNumber: string | undefined, enabled: boo
     setState(null);
     if (!serialNumber || !enabled) return;
     let live = true;
-    call(api.pointAction.localListState, { query: { serialNumber } })
+    call(pointActionApi.localListState, { query: { serialNumber } })
       .then((s) => live && setState(s))
       .catch(() => {});
     return () => {

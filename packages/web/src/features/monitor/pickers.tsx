@@ -1,4 +1,4 @@
-import { api, type IdTagOption, type RemoteStartProfileOption } from '@csms/contract';
+import { type IdTagOption, type RemoteStartProfileOption, pointActionApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useState } from 'react';
@@ -16,8 +16,8 @@ export function IdTagSelect({ serialNumber, value, onChange, id }: PickerProps<s
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const { data, isFetching } = useQuery({
-    queryKey: [api.pointAction.idTagOptions.path, serialNumber, keyword],
-    queryFn: ({ signal }) => call(api.pointAction.idTagOptions, { query: { serialNumber, keyword } }, { signal }),
+    queryKey: [pointActionApi.idTagOptions.path, serialNumber, keyword],
+    queryFn: ({ signal }) => call(pointActionApi.idTagOptions, { query: { serialNumber, keyword } }, { signal }),
   });
   const label = (o: IdTagOption) =>
     o.kind === 'chargeUser'
@@ -44,8 +44,8 @@ export function IdTagSelect({ serialNumber, value, onChange, id }: PickerProps<s
 export function ChargingProfileSelect({ serialNumber, value, onChange, id }: PickerProps<number | undefined> & { serialNumber: string }) {
   const { t } = useTranslation();
   const { data, isFetching } = useQuery({
-    queryKey: [api.pointAction.profileOptions.path, serialNumber],
-    queryFn: ({ signal }) => call(api.pointAction.profileOptions, { query: { serialNumber } }, { signal }),
+    queryKey: [pointActionApi.profileOptions.path, serialNumber],
+    queryFn: ({ signal }) => call(pointActionApi.profileOptions, { query: { serialNumber } }, { signal }),
   });
   const label = (o: RemoteStartProfileOption) =>
     t('monitor.dialog.chargingProfileOption', {

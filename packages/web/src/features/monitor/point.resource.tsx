@@ -1,4 +1,4 @@
-import { api, type PointState } from '@csms/contract';
+import { type PointState, monitorApi } from '@csms/contract';
 import type { ReactNode } from 'react';
 import { PlayCircleOutlined, StopOutlined } from '@ant-design/icons';
 import { stationOptions } from '../../shared/options/station-point-options';
@@ -24,7 +24,7 @@ export function pointStateResource(open: (r: ActionRequest) => void) {
   }));
   return defineResource({
     name: 'monitor',
-    api: { list: api.monitor.points },
+    api: { list: monitorApi.points },
     rowKey: 'chargePointId',
     hideActions: ['detail'],
     columns: [

@@ -1,11 +1,11 @@
-import { api } from '@csms/contract';
+import { monitorApi } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
 import { StationConnectors } from './cells';
 
 /** Per station: points online and offline, connectors by status (spec: station status). */
 export const stationStateResource = defineResource({
   name: 'monitor',
-  api: { list: api.monitor.stations },
+  api: { list: monitorApi.stations },
   rowKey: 'stationId',
   hideActions: ['detail'],
   columns: [

@@ -1,4 +1,4 @@
-import { api, type StatusCounts } from '@csms/contract';
+import { type StatusCounts, monitorApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +11,8 @@ export const COUNT_KEYS = ['connected', 'free', 'charging', 'offline', 'fault'] 
 
 export function useStatusCounts() {
   return useQuery({
-    queryKey: [api.monitor.counts.path, {}],
-    queryFn: ({ signal }) => call(api.monitor.counts, { query: {} }, { signal, silent: true }),
+    queryKey: [monitorApi.counts.path, {}],
+    queryFn: ({ signal }) => call(monitorApi.counts, { query: {} }, { signal, silent: true }),
   });
 }
 

@@ -5,11 +5,11 @@ import {
   activityEdit,
   activityStatuses,
   activityTypes,
-  api,
   grantTargets,
   type ActivityDto,
   type ActivityStatus,
   type ActivityType,
+  activityApi,
 } from '@csms/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -68,12 +68,12 @@ const permiOf = (p: { access: unknown }) => {
 export const activityResource = defineResource({
   name: 'activity',
   api: {
-    list: api.activity.list,
-    get: api.activity.get,
-    add: api.activity.add,
-    edit: api.activity.edit,
-    remove: api.activity.remove,
-    export: api.activity.export,
+    list: activityApi.list,
+    get: activityApi.get,
+    add: activityApi.add,
+    edit: activityApi.edit,
+    remove: activityApi.remove,
+    export: activityApi.export,
   },
   exportSource: 'activity',
   formSchema: { create: activityCreate, edit: activityEdit },
@@ -173,14 +173,14 @@ export const activityResource = defineResource({
       key: 'activate',
       label: 'activity.activate',
       icon: <PlayCircleOutlined />,
-      permi: permiOf(api.activity.activate),
+      permi: permiOf(activityApi.activate),
       hidden: (row) => row.status !== 'draft',
       onClick: (row, ctx) =>
         ctx.confirm({
           content: 'activity.activateConfirm',
           params: { name: row.name },
           success: 'activity.activated',
-          onOk: () => call(api.activity.activate, { body: { id: row.id } }),
+          onOk: () => call(activityApi.activate, { body: { id: row.id } }),
         }),
     },
     {
@@ -188,14 +188,14 @@ export const activityResource = defineResource({
       label: 'activity.end',
       icon: <StopOutlined />,
       danger: true,
-      permi: permiOf(api.activity.end),
+      permi: permiOf(activityApi.end),
       hidden: (row) => row.status !== 'active',
       onClick: (row, ctx) =>
         ctx.confirm({
           content: 'activity.endConfirm',
           params: { name: row.name },
           success: 'activity.ended',
-          onOk: () => call(api.activity.end, { body: { id: row.id } }),
+          onOk: () => call(activityApi.end, { body: { id: row.id } }),
         }),
     },
   ],

@@ -1,4 +1,4 @@
-import { api, memberBases, memberLevelCreate, memberLevelEdit, type MemberLevelDto } from '@csms/contract';
+import { memberBases, memberLevelCreate, memberLevelEdit, type MemberLevelDto, memberLevelApi } from '@csms/contract';
 import { providerOptions } from '../../shared/options/provider-options';
 import { formatKwh, formatMoney, kwhToWh, unitsToCents } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
@@ -14,12 +14,12 @@ const basisOptions = memberBases.map((v) => ({ value: v, label: `enums.memberBas
 export const memberLevelResource = defineResource({
   name: 'memberLevel',
   api: {
-    list: api.memberLevel.list,
-    get: api.memberLevel.get,
-    add: api.memberLevel.add,
-    edit: api.memberLevel.edit,
-    remove: api.memberLevel.remove,
-    export: api.memberLevel.export,
+    list: memberLevelApi.list,
+    get: memberLevelApi.get,
+    add: memberLevelApi.add,
+    edit: memberLevelApi.edit,
+    remove: memberLevelApi.remove,
+    export: memberLevelApi.export,
   },
   exportSource: 'memberLevel',
   formSchema: { create: memberLevelCreate, edit: memberLevelEdit },

@@ -1,5 +1,5 @@
 import { StopOutlined } from '@ant-design/icons';
-import { api, memberOverride, type MemberDto } from '@csms/contract';
+import { memberOverride, type MemberDto, memberApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { formatKwh, formatMoney } from '../../shared/format/units';
 import { providerOptions } from '../../shared/options/provider-options';
@@ -17,7 +17,7 @@ const permiOf = (p: { access: unknown }) => {
  */
 export const memberResource = defineResource({
   name: 'member',
-  api: { list: api.member.list, get: api.member.get, edit: api.member.override, export: api.member.export },
+  api: { list: memberApi.list, get: memberApi.get, edit: memberApi.override, export: memberApi.export },
   exportSource: 'member',
   formSchema: { edit: memberOverride },
   texts: { saved: 'member.overridden' },
@@ -53,14 +53,14 @@ export const memberResource = defineResource({
       key: 'clearOverride',
       label: 'member.clearOverride',
       icon: <StopOutlined />,
-      permi: permiOf(api.member.clearOverride),
+      permi: permiOf(memberApi.clearOverride),
       hidden: (row) => row.overrideLevelName === null,
       onClick: (row, ctx) =>
         ctx.confirm({
           content: 'member.clearOverrideConfirm',
           params: { account: row.account },
           success: 'member.overrideCleared',
-          onOk: () => call(api.member.clearOverride, { body: { id: row.id } }),
+          onOk: () => call(memberApi.clearOverride, { body: { id: row.id } }),
         }),
     },
   ],

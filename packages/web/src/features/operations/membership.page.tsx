@@ -1,5 +1,5 @@
 import { SyncOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { memberApi } from '@csms/contract';
 import { Button } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ function Recompute() {
         onClick={async () => {
           setBusy(true);
           try {
-            const r = await call(api.member.recompute, { body: {} });
+            const r = await call(memberApi.recompute, { body: {} });
             void feedback.message.success(t('member.recomputed', { users: r.users }));
           } finally {
             setBusy(false);

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { voucherTemplateApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { OPTIONS_LIMIT, type RemoteOptions } from '../../shared/resource/types';
 
@@ -6,7 +6,7 @@ import { OPTIONS_LIMIT, type RemoteOptions } from '../../shared/resource/types';
 export const templateOptions: RemoteOptions = {
   key: 'voucherTemplates',
   load: async () =>
-    (await call(api.voucherTemplate.options, { query: { limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
+    (await call(voucherTemplateApi.options, { query: { limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
   search: async (text) =>
-    (await call(api.voucherTemplate.options, { query: { text, limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
+    (await call(voucherTemplateApi.options, { query: { text, limit: OPTIONS_LIMIT } })).map((v) => ({ value: v.id, label: v.name })),
 };

@@ -1,4 +1,4 @@
-import { api, voucherKinds, voucherTemplateCreate, voucherTemplateEdit, type VoucherTemplateDto } from '@csms/contract';
+import { voucherKinds, voucherTemplateCreate, voucherTemplateEdit, type VoucherTemplateDto, voucherTemplateApi } from '@csms/contract';
 import { formatMoney, unitsToCents } from '../../shared/format/units';
 import { providerOptions } from '../../shared/options/provider-options';
 import { stationOptions } from '../../shared/options/station-point-options';
@@ -16,12 +16,12 @@ const isAmount = (values: Record<string, unknown> | undefined) => values?.kind !
 export const voucherTemplateResource = defineResource({
   name: 'voucherTemplate',
   api: {
-    list: api.voucherTemplate.list,
-    get: api.voucherTemplate.get,
-    add: api.voucherTemplate.add,
-    edit: api.voucherTemplate.edit,
-    remove: api.voucherTemplate.remove,
-    export: api.voucherTemplate.export,
+    list: voucherTemplateApi.list,
+    get: voucherTemplateApi.get,
+    add: voucherTemplateApi.add,
+    edit: voucherTemplateApi.edit,
+    remove: voucherTemplateApi.remove,
+    export: voucherTemplateApi.export,
   },
   exportSource: 'voucherTemplate',
   formSchema: { create: voucherTemplateCreate, edit: voucherTemplateEdit },

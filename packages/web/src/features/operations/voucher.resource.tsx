@@ -1,5 +1,5 @@
 import { LinkOutlined, StopOutlined } from '@ant-design/icons';
-import { api, voucherIssue, voucherRevoke, voucherStatuses, type VoucherStatus } from '@csms/contract';
+import { voucherIssue, voucherRevoke, voucherStatuses, type VoucherStatus, voucherApi } from '@csms/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
@@ -32,7 +32,7 @@ const permiOf = (p: { access: unknown }) => {
  */
 export const voucherResource = defineResource({
   name: 'voucher',
-  api: { list: api.voucher.list, get: api.voucher.get, add: api.voucher.issue, export: api.voucher.export },
+  api: { list: voucherApi.list, get: voucherApi.get, add: voucherApi.issue, export: voucherApi.export },
   exportSource: 'voucher',
   formSchema: { create: voucherIssue },
   texts: { createTitle: 'voucher.issueTitle', saved: 'voucher.issued' },
@@ -73,7 +73,7 @@ export const voucherResource = defineResource({
       key: 'choose',
       label: 'voucher.choose',
       icon: <LinkOutlined />,
-      permi: permiOf(api.voucher.choose),
+      permi: permiOf(voucherApi.choose),
       hidden: (row) => row.status !== 'unused',
       onClick: (row, ctx) =>
         ctx.prompt({
@@ -83,7 +83,7 @@ export const voucherResource = defineResource({
           hint: 'voucher.chooseHint',
           success: 'voucher.chosen',
           onOk: (transactionId) =>
-            call(api.voucher.choose, { body: { transactionId: Number(transactionId), voucherId: row.id } }).then(() => undefined),
+            call(voucherApi.choose, { body: { transactionId: Number(transactionId), voucherId: row.id } }).then(() => undefined),
         }),
     },
     {
@@ -91,7 +91,7 @@ export const voucherResource = defineResource({
       label: 'voucher.revoke',
       icon: <StopOutlined />,
       danger: true,
-      permi: permiOf(api.voucher.revoke),
+      permi: permiOf(voucherApi.revoke),
       hidden: (row) => row.status !== 'unused',
       onClick: (row, ctx) =>
         ctx.prompt({
@@ -100,7 +100,7 @@ export const voucherResource = defineResource({
           schema: voucherRevoke,
           base: { id: row.id },
           success: 'voucher.revoked',
-          onOk: (revokeReason) => call(api.voucher.revoke, { body: { id: row.id, revokeReason } }).then(() => undefined),
+          onOk: (revokeReason) => call(voucherApi.revoke, { body: { id: row.id, revokeReason } }).then(() => undefined),
         }),
     },
   ],

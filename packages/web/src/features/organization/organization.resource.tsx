@@ -1,16 +1,16 @@
-import { api } from '@csms/contract';
+import { organizationApi } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
 
 /** Organisations (spec §3: orgName, description; roles belong to them). */
 export const organizationResource = defineResource({
   name: 'organization',
   api: {
-    list: api.organization.list,
-    get: api.organization.get,
-    add: api.organization.add,
-    edit: api.organization.edit,
-    remove: api.organization.remove,
-    export: api.organization.export,
+    list: organizationApi.list,
+    get: organizationApi.get,
+    add: organizationApi.add,
+    edit: organizationApi.edit,
+    remove: organizationApi.remove,
+    export: organizationApi.export,
   },
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },

@@ -1,4 +1,4 @@
-import { api, pointStatuses, type EndpointDef, type PointDto } from '@csms/contract';
+import { pointStatuses, type EndpointDef, type PointDto, pointApi, componentApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
@@ -26,12 +26,12 @@ export const pointResourceWith = (actions: PointActions = {}) =>
   defineResource({
     name: 'point',
     api: {
-      list: api.point.list,
-      get: api.point.get,
-      add: api.point.add,
-      edit: api.point.edit,
-      remove: api.point.remove,
-      export: api.point.export,
+      list: pointApi.list,
+      get: pointApi.get,
+      add: pointApi.add,
+      edit: pointApi.edit,
+      remove: pointApi.remove,
+      export: pointApi.export,
     },
     exportSource: 'point',
     initialValues: () => ({ connectors: [firstConnector] }),
@@ -107,11 +107,11 @@ export const pointResourceWith = (actions: PointActions = {}) =>
             select: stationOptions,
             hint: 'point.moveHint',
             hintParams: { serial: row.serialNumber, station: row.stationName },
-            schema: api.point.move.body,
+            schema: pointApi.move.body,
             base: { id: row.id },
             success: 'point.moved',
             onOk: async (stationId) => {
-              await call(api.point.move, { body: { id: row.id, stationId: Number(stationId) } });
+              await call(pointApi.move, { body: { id: row.id, stationId: Number(stationId) } });
               ctx.refetch();
             },
           }),
@@ -124,7 +124,7 @@ export const pointResourceWith = (actions: PointActions = {}) =>
           ctx.confirm({
             content: 'point.newKeyConfirm',
             params: { serial: row.serialNumber },
-            onOk: async () => showOcppKey(await call(api.point.newKey, { body: { id: row.id } })),
+            onOk: async () => showOcppKey(await call(pointApi.newKey, { body: { id: row.id } })),
           }),
       },
       ...(actions.maintenance
@@ -132,7 +132,7 @@ export const pointResourceWith = (actions: PointActions = {}) =>
             {
               key: 'maintenance',
               label: 'componentUse.history',
-              permi: permiOf(api.component.list),
+              permi: permiOf(componentApi.list),
               onClick: (row: PointDto) => actions.maintenance!(row),
             },
           ]

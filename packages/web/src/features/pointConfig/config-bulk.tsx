@@ -1,4 +1,4 @@
-import { api, type ActionResult, type PointConfigAnswer } from '@csms/contract';
+import { type ActionResult, type PointConfigAnswer, pointActionApi } from '@csms/contract';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, Modal, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import { StationPointsSelect } from '../../shared/options/station-points-select'
 import { RemoteSelect } from '../../shared/resource/inputs';
 import { KeyHelp, KeyNameInput, KeyValueInput, valueRule } from './key-value';
 
-const RESET = (api.pointAction.reset.access as { permi: string }).permi;
+const RESET = (pointActionApi.reset.access as { permi: string }).permi;
 
 interface Values {
   stationId?: number;
@@ -26,7 +26,7 @@ async function rebootAll(serials: string[], onAnswer: (serial: string, a: Action
   const lane = async () => {
     for (let i = next++; i < serials.length; i = next++) {
       const serialNumber = serials[i]!;
-      onAnswer(serialNumber, await call(api.pointAction.reset, { body: { serialNumber, type: 'Soft' } }));
+      onAnswer(serialNumber, await call(pointActionApi.reset, { body: { serialNumber, type: 'Soft' } }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(5, serials.length) }, lane));
@@ -48,7 +48,7 @@ export function BulkChangeDialog({ open, onClose }: { open: boolean; onClose: ()
   const change = useMutation({
     mutationFn: (v: Values) =>
       call(
-        api.pointAction.changeConfigurationMany,
+        pointActionApi.changeConfigurationMany,
         { body: { serialNumbers: v.serialNumbers, key: v.key, value: v.value } },
         { fieldErrors: true },
       ),

@@ -1,4 +1,4 @@
-import { api, type ActionResult, type ConfigurationKey } from '@csms/contract';
+import { type ActionResult, type ConfigurationKey, pointActionApi, pointApi } from '@csms/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
@@ -9,9 +9,9 @@ import { useAuth } from '../../shared/auth/useAuth';
 import { ApiError, call } from '../../shared/api/client';
 import { KeyHelp, KeyValueInput, keyMeaning, keyUnit, useKeyMeanings, valueRule } from './key-value';
 
-const READ = (api.pointAction.getConfiguration.access as { permi: string }).permi;
-const EDIT = (api.pointAction.changeConfiguration.access as { permi: string }).permi;
-const RESET = (api.pointAction.reset.access as { permi: string }).permi;
+const READ = (pointActionApi.getConfiguration.access as { permi: string }).permi;
+const EDIT = (pointActionApi.changeConfiguration.access as { permi: string }).permi;
+const RESET = (pointActionApi.reset.access as { permi: string }).permi;
 // The change on many points comes when it is first opened.
 const BulkChangeDialog = lazy(() => import('./config-bulk').then((m) => ({ default: m.BulkChangeDialog })));
 export const POINT_PARAM = 'point';
@@ -36,8 +36,8 @@ function PointPicker({ value, onChange }: { value: string | undefined; onChange:
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const { data, isFetching } = useQuery({
-    queryKey: [api.point.options.path, keyword],
-    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
+    queryKey: [pointApi.options.path, keyword],
+    queryFn: ({ signal }) => call(pointApi.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
   });
   return (
     <Select
@@ -70,15 +70,15 @@ export function ConfigPanel() {
   const explained = useKeyMeanings();
   const [form] = Form.useForm<{ value: string }>();
   const read = useMutation({
-    mutationFn: (serialNumber: string) => call(api.pointAction.getConfiguration, { body: { serialNumber } }),
+    mutationFn: (serialNumber: string) => call(pointActionApi.getConfiguration, { body: { serialNumber } }),
   });
   const change = useMutation({
     mutationFn: (v: { key: string; value: string }) =>
-      call(api.pointAction.changeConfiguration, { body: { serialNumber: serial!, ...v } }, { fieldErrors: true }),
+      call(pointActionApi.changeConfiguration, { body: { serialNumber: serial!, ...v } }, { fieldErrors: true }),
   });
   // A change the charger takes only after a reboot: a soft reset offered at once.
   const reboot = useMutation({
-    mutationFn: (serialNumber: string) => call(api.pointAction.reset, { body: { serialNumber, type: 'Soft' } }),
+    mutationFn: (serialNumber: string) => call(pointActionApi.reset, { body: { serialNumber, type: 'Soft' } }),
   });
 
   const pick = (s: string | undefined) => {

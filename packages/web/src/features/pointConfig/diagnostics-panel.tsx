@@ -1,4 +1,4 @@
-import { api, type DiagnosticsDto } from '@csms/contract';
+import { type DiagnosticsDto, diagnosticsApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ResourcePage } from '../../shared/resource/ResourcePage';
@@ -7,7 +7,7 @@ import { diagnosticsResource, inProgress } from './diagnostics.resource';
 /** How often the list refreshes while a request on screen may still change. */
 export const DIAGNOSTICS_REFRESH_MS = 3_000;
 
-const listKey = [api.diagnostics.list.path];
+const listKey = [diagnosticsApi.list.path];
 
 /**
  * Refresh the list on screen every few seconds while one of its rows is sent, uploading or

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { api, diagnosticsCreate, diagnosticsStates, type DiagnosticsDto, type DiagnosticsState } from '@csms/contract';
+import { diagnosticsCreate, diagnosticsStates, type DiagnosticsDto, type DiagnosticsState, diagnosticsApi } from '@csms/contract';
 import { Tag, Tooltip, Typography } from 'antd';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -86,7 +86,7 @@ function showSummary(rows: DiagnosticsDto[]) {
  */
 export const diagnosticsResource = defineResource({
   name: 'diagnostics',
-  api: { list: api.diagnostics.list, get: api.diagnostics.get, add: api.diagnostics.add, export: api.diagnostics.export },
+  api: { list: diagnosticsApi.list, get: diagnosticsApi.get, add: diagnosticsApi.add, export: diagnosticsApi.export },
   exportSource: 'diagnostics',
   formSchema: { create: requestForm },
   formWidth: 640,
@@ -167,7 +167,7 @@ export const diagnosticsResource = defineResource({
       hidden: (row) => row.state !== 'received',
       onClick: (row) =>
         // A failure was shown by the download helper.
-        downloadGet(api.diagnostics.download, { id: row.id }, row.fileName ?? `diagnostics-${row.id}.log`).catch(() => undefined),
+        downloadGet(diagnosticsApi.download, { id: row.id }, row.fileName ?? `diagnostics-${row.id}.log`).catch(() => undefined),
     },
   ],
 });

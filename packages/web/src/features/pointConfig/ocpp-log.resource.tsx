@@ -1,4 +1,4 @@
-import { api, type OcppLogDto } from '@csms/contract';
+import { type OcppLogDto, ocppLogApi } from '@csms/contract';
 import { defineResource } from '../../shared/resource/types';
 import { DictTag } from '../../shared/dict/DictTag';
 import { JsonView } from './json-view';
@@ -10,7 +10,7 @@ import { Unanswered } from './unanswered';
  */
 export const ocppLogResource = defineResource({
   name: 'ocppLog',
-  api: { list: api.ocppLog.list, get: api.ocppLog.get, export: api.ocppLog.export },
+  api: { list: ocppLogApi.list, get: ocppLogApi.get, export: ocppLogApi.export },
   exportSource: 'ocppLog',
   columns: [
     { key: 'id', width: 90, defaultHidden: true },

@@ -1,12 +1,12 @@
 import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import {
-  api,
   priceFeeKeys,
   priceTiers,
   type PriceDetailDto,
   type PriceFeeKey,
   type PriceImpactDto,
   type PriceVersionDto,
+  priceApi,
 } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -65,11 +65,11 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
   const [target, setTarget] = useState<Target | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const queryKey = [api.price.get.path, stationId, groupId ?? null];
+  const queryKey = [priceApi.get.path, stationId, groupId ?? null];
   const detail = useQuery({
     queryKey,
     enabled: stationId !== undefined,
-    queryFn: ({ signal }) => call(api.price.get, { query: { stationId: stationId!, ...(groupId ? { groupId } : {}) } }, { signal }),
+    queryFn: ({ signal }) => call(priceApi.get, { query: { stationId: stationId!, ...(groupId ? { groupId } : {}) } }, { signal }),
   });
   const d: PriceDetailDto | undefined = detail.data;
   const zone = d?.timeZone ?? 'UTC';
@@ -103,8 +103,8 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
 
   const refresh = async () => {
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: [api.price.list.path] }),
-      queryClient.invalidateQueries({ queryKey: [api.price.groupList.path] }),
+      queryClient.invalidateQueries({ queryKey: [priceApi.list.path] }),
+      queryClient.invalidateQueries({ queryKey: [priceApi.groupList.path] }),
     ]);
     return detail.refetch();
   };
@@ -117,8 +117,8 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
     const owner = target.kind === 'version' ? { id: target.version.id } : { stationId: d.stationId, groupId: d.groupId };
     const send = (confirmPast?: true) =>
       target.kind === 'version'
-        ? call(api.price.edit, { body: { id: target.version.id, ...fields, confirmPast } }, { fieldErrors: true })
-        : call(api.price.add, { body: { stationId: d.stationId, groupId: d.groupId, ...fields, confirmPast } }, { fieldErrors: true });
+        ? call(priceApi.edit, { body: { id: target.version.id, ...fields, confirmPast } }, { fieldErrors: true })
+        : call(priceApi.add, { body: { stationId: d.stationId, groupId: d.groupId, ...fields, confirmPast } }, { fieldErrors: true });
     const done = async (saved: PriceVersionDto) => {
       const asNew = target.kind === 'version' && saved.id !== target.version.id;
       feedback.message.success(t(asNew ? 'price.page.savedNew' : 'common.success'));
@@ -135,7 +135,7 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
     } catch (err) {
       // A version for the past re-prices sessions: show what it changes, and save only when confirmed.
       if (err instanceof ApiError && err.field === 'confirmPast') {
-        const impact = await call(api.price.impact, { body: { ...owner, ...fields } }).catch(() => null);
+        const impact = await call(priceApi.impact, { body: { ...owner, ...fields } }).catch(() => null);
         if (impact)
           confirmPast(impact, () =>
             send(true).then(done, (e: unknown) => {
@@ -186,7 +186,7 @@ export function PriceEditor({ kind }: { kind: 'station' | 'group' }) {
       okText: t('common.confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        const ok = await call(api.price.remove, { body: { ids: [v.id] } }).then(
+        const ok = await call(priceApi.remove, { body: { ids: [v.id] } }).then(
           () => true,
           () => false,
         );

@@ -1,5 +1,5 @@
 import { EditOutlined, TeamOutlined } from '@ant-design/icons';
-import { api, priceTiers, type PriceRowDto, type PriceTier } from '@csms/contract';
+import { priceTiers, type PriceRowDto, type PriceTier, priceApi } from '@csms/contract';
 import { Tag, Typography } from 'antd';
 import { formatMoney, formatUnitPrice } from '../../shared/format/units';
 import { defineResource } from '../../shared/resource/types';
@@ -65,7 +65,7 @@ const editQuery = (row: PriceRowDto) => `stationId=${row.stationId}${row.groupId
 export function stationPriceResource(go: Go, t: T) {
   return defineResource({
     name: 'price',
-    api: { list: api.price.list },
+    api: { list: priceApi.list },
     rowKey: 'stationId',
     columns: columns(t, false),
     search: [{ key: 'stationName', kind: 'text' }],
@@ -93,7 +93,7 @@ export function stationPriceResource(go: Go, t: T) {
 export function groupPriceResource(go: Go, t: T) {
   return defineResource({
     name: 'price',
-    api: { list: api.price.groupList },
+    api: { list: priceApi.groupList },
     rowId: (row) => `${row.stationId}:${row.groupId}`,
     columns: columns(t, true),
     search: [

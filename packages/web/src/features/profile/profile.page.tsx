@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { api, profileEdit } from '@csms/contract';
+import { profileEdit, profileApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Col, Descriptions, Flex, Form, Row, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -39,8 +39,8 @@ export default function ProfilePage() {
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
   const queryClient = useQueryClient();
-  const queryKey = [api.profile.get.path];
-  const profile = useQuery({ queryKey, queryFn: ({ signal }) => call(api.profile.get, {}, { signal }) });
+  const queryKey = [profileApi.get.path];
+  const profile = useQuery({ queryKey, queryFn: ({ signal }) => call(profileApi.get, {}, { signal }) });
   const me = profile.data;
 
   useEffect(() => {
@@ -51,7 +51,7 @@ export default function ProfilePage() {
     if (!(await form.validateFields().catch(() => null))) return;
     setSaving(true);
     try {
-      const saved = await call(api.profile.edit, { body: toBody(form.getFieldsValue(true) as Values) as never }, { fieldErrors: true });
+      const saved = await call(profileApi.edit, { body: toBody(form.getFieldsValue(true) as Values) as never }, { fieldErrors: true });
       queryClient.setQueryData(queryKey, saved);
       // The navbar shows the name and avatar from the session.
       const info = getSession();

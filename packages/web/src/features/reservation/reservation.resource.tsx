@@ -1,10 +1,10 @@
 import {
-  api,
   MAX_RESERVATION_HOURS,
   reservationCreate,
   reservationStatuses,
   type ReservationDto,
   type ReservationStatus,
+  reservationApi,
 } from '@csms/contract';
 import { Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -57,7 +57,7 @@ const formSchema = { create: reservationCreate.extend({ stationId: z.number().in
  */
 export const reservationResource = defineResource({
   name: 'reservation',
-  api: { list: api.reservation.list, get: api.reservation.get, add: api.reservation.add, export: api.reservation.export },
+  api: { list: reservationApi.list, get: reservationApi.get, add: reservationApi.add, export: reservationApi.export },
   exportSource: 'reservation',
   formSchema,
   texts: { createTitle: 'reservation.reserveTitle', saved: 'reservation.sent' },
@@ -119,7 +119,7 @@ export const reservationResource = defineResource({
       hidden: (row) => row.status !== 'reserved',
       content: 'reservation.cancelConfirm',
       params: (row) => ({ id: row.id, serialNumber: row.serialNumber }),
-      run: (row) => call(api.reservation.cancel, { body: { id: row.id } }),
+      run: (row) => call(reservationApi.cancel, { body: { id: row.id } }),
       success: 'reservation.cancelled',
     }),
   ],

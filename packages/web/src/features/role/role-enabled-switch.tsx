@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, api, type RoleDto } from '@csms/contract';
+import { ADMIN_ROLE, type RoleDto, roleApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -19,9 +19,9 @@ export function RoleEnabledSwitch({ row }: { row: RoleDto }) {
       okText: t('common.confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {
-        await call(api.role.status, { body: { id: row.id, enabled } });
+        await call(roleApi.status, { body: { id: row.id, enabled } });
         feedback.message.success(t(enabled ? 'role.enabledDone' : 'role.disabledDone'));
-        await queryClient.invalidateQueries({ queryKey: [api.role.list.path] });
+        await queryClient.invalidateQueries({ queryKey: [roleApi.list.path] });
       },
     });
   return <Switch size="small" checked={row.enabled} disabled={locked} aria-label={t('fields.role.enabled')} onChange={change} />;

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, api } from '@csms/contract';
+import { ADMIN_ROLE, organizationApi, roleApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { defineResource } from '../../shared/resource/types';
 import type { Grants } from './permission-tree';
@@ -10,17 +10,17 @@ const permi = (action: string) => `system:role:${action}`;
 const orgOptions = {
   key: 'role.organizations',
   load: async () =>
-    (await call(api.organization.list, { query: { page: 1, limit: 300 } })).list.map((o) => ({ value: o.id, label: o.orgName })),
+    (await call(organizationApi.list, { query: { page: 1, limit: 300 } })).list.map((o) => ({ value: o.id, label: o.orgName })),
 };
 const roleOptions = {
   key: 'role.roles',
-  load: async () => (await call(api.role.options, { query: {} })).map((r) => ({ value: r.id, label: r.roleName })),
+  load: async () => (await call(roleApi.options, { query: {} })).map((r) => ({ value: r.id, label: r.roleName })),
 };
 
 /** Roles and their permissions (spec §3, §6): the tree of menus and operations is one form field, `Grants`. */
 export const roleResource = defineResource({
   name: 'role',
-  api: { list: api.role.list, add: api.role.add, edit: api.role.edit, remove: api.role.remove },
+  api: { list: roleApi.list, add: roleApi.add, edit: roleApi.edit, remove: roleApi.remove },
   // No get endpoint: detail needs its own permission rather than list's.
   permissions: { query: permi('query') },
   columns: [
@@ -51,7 +51,7 @@ export const roleResource = defineResource({
   // The admin role holds everything by definition: shown, never edited or deleted. Nor is a role
   // that grants more than the caller holds (DESIGN.md §5; the server refuses it).
   rowReadOnly: (row) => row.roleKey === ADMIN_ROLE || !row.manageable,
-  load: async (row) => ({ ...row, ...(await call(api.role.permissions, { query: { roleId: row.id } })) }),
+  load: async (row) => ({ ...row, ...(await call(roleApi.permissions, { query: { roleId: row.id } })) }),
   toForm: (row) => ({ ...row, rolePaths: { rolePaths: row.rolePaths ?? [], permissions: row.permissions ?? [] } satisfies Grants }),
   toBody: (values) => {
     const grants = values.rolePaths as Grants | string[] | undefined;

@@ -1,5 +1,4 @@
 import {
-  api,
   chargingRateUnits,
   MAX_OPERATOR_STACK_LEVEL,
   profileKinds,
@@ -7,6 +6,7 @@ import {
   recurrencyKinds,
   type ChargingProfileDto,
   type ProfileSendResult,
+  chargingProfileApi,
 } from '@csms/contract';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -42,12 +42,12 @@ export function chargingProfileResource(actions: ProfileActions) {
   return defineResource({
     name: 'chargingProfile',
     api: {
-      list: api.chargingProfile.list,
-      get: api.chargingProfile.get,
-      add: api.chargingProfile.add,
-      edit: api.chargingProfile.edit,
-      remove: api.chargingProfile.remove,
-      export: api.chargingProfile.export,
+      list: chargingProfileApi.list,
+      get: chargingProfileApi.get,
+      add: chargingProfileApi.add,
+      edit: chargingProfileApi.edit,
+      remove: chargingProfileApi.remove,
+      export: chargingProfileApi.export,
     },
     exportSource: 'chargingProfile',
     formWidth: 1000,
@@ -117,7 +117,7 @@ export function chargingProfileResource(actions: ProfileActions) {
           ctx.confirm({
             content: 'chargingProfile.sendConfirm',
             params: { id: row.id, count: row.targets.length },
-            onOk: async () => actions.sent(row, (await call(api.chargingProfile.send, { body: { id: row.id } })).results),
+            onOk: async () => actions.sent(row, (await call(chargingProfileApi.send, { body: { id: row.id } })).results),
           }),
       },
       {

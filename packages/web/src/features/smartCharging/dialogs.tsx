@@ -1,10 +1,10 @@
 import {
-  api,
   MAX_OPERATOR_STACK_LEVEL,
   profilePurposes,
   type ChargingProfileDto,
   type ProfileInForce,
   type ProfileSendResult,
+  chargingProfileApi,
 } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Form, InputNumber, Modal, Radio, Select, Space, Table, Typography } from 'antd';
@@ -73,8 +73,8 @@ export function ClearDialog({ profile, onClose }: { profile: ChargingProfileDto 
               purpose: (v.purpose ?? null) as never,
               stackLevel: v.stackLevel ?? null,
             };
-      setAnswer(await call(api.chargingProfile.clear, { body }));
-      void queryClient.invalidateQueries({ queryKey: [api.chargingProfile.list.path] });
+      setAnswer(await call(chargingProfileApi.clear, { body }));
+      void queryClient.invalidateQueries({ queryKey: [chargingProfileApi.list.path] });
     } finally {
       setBusy(false);
     }
@@ -142,8 +142,8 @@ export function InForceDialog({ open, onClose }: { open: boolean; onClose: () =>
   const { t } = useTranslation();
   const [serialNumber, setSerialNumber] = useState<string>();
   const { data, isFetching } = useQuery({
-    queryKey: [api.chargingProfile.inForce.path, serialNumber],
-    queryFn: ({ signal }) => call(api.chargingProfile.inForce, { query: { serialNumber: serialNumber! } }, { signal }),
+    queryKey: [chargingProfileApi.inForce.path, serialNumber],
+    queryFn: ({ signal }) => call(chargingProfileApi.inForce, { query: { serialNumber: serialNumber! } }, { signal }),
     enabled: open && serialNumber !== undefined,
   });
   const f = (key: string) => t(`fields.chargingProfile.${key}`);

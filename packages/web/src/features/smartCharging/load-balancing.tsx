@@ -1,10 +1,10 @@
 import {
-  api,
   profileTargetStatuses,
   type AllocationDto,
   type AllocationState,
   type ControllerLive,
   type ProfileTargetStatus,
+  localControllerApi,
 } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Flex, Progress, Row, Spin, Table, Tag, Typography } from 'antd';
@@ -47,9 +47,9 @@ export default function LoadBalancing({ onOpenControllers }: { onOpenControllers
       return next;
     });
   const live = useQuery({
-    queryKey: [api.localController.live.path, { stationId }],
+    queryKey: [localControllerApi.live.path, { stationId }],
     // Polled: a failure shows here once, not as a toast every two seconds.
-    queryFn: ({ signal }) => call(api.localController.live, { query: { stationId } }, { signal, silent: true }),
+    queryFn: ({ signal }) => call(localControllerApi.live, { query: { stationId } }, { signal, silent: true }),
     refetchInterval: LIVE_REFRESH_MS,
     placeholderData: keepPreviousData,
   });
@@ -194,8 +194,8 @@ function ConnectorsTable({ connectors }: { connectors: AllocationDto[] }) {
 function History({ id }: { id: number }) {
   const { t } = useTranslation();
   const { data, error } = useQuery({
-    queryKey: [api.localController.history.path, { id }],
-    queryFn: ({ signal }) => call(api.localController.history, { query: { id } }, { signal, silent: true }),
+    queryKey: [localControllerApi.history.path, { id }],
+    queryFn: ({ signal }) => call(localControllerApi.history, { query: { id } }, { signal, silent: true }),
     refetchInterval: HISTORY_REFRESH_MS,
     placeholderData: keepPreviousData,
   });

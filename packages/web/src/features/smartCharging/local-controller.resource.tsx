@@ -1,4 +1,4 @@
-import { api, DEFAULT_MIN_CURRENT_A } from '@csms/contract';
+import { DEFAULT_MIN_CURRENT_A, localControllerApi } from '@csms/contract';
 import { groupOptions } from '../../shared/options/group-options';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
@@ -14,12 +14,12 @@ const joined = (v: unknown) => ((v as string[] | undefined) ?? []).join(', ');
 export const localControllerResource = defineResource({
   name: 'localController',
   api: {
-    list: api.localController.list,
-    get: api.localController.get,
-    add: api.localController.add,
-    edit: api.localController.edit,
-    remove: api.localController.remove,
-    export: api.localController.export,
+    list: localControllerApi.list,
+    get: localControllerApi.get,
+    add: localControllerApi.add,
+    edit: localControllerApi.edit,
+    remove: localControllerApi.remove,
+    export: localControllerApi.export,
   },
   exportSource: 'localController',
   columns: [

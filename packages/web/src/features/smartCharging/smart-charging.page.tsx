@@ -1,5 +1,5 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
-import { api, type ChargingProfileDto, type ProfileSendResult, type TimedChargeDto } from '@csms/contract';
+import { type ChargingProfileDto, type ProfileSendResult, type TimedChargeDto, timedChargeApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Spin, Tabs } from 'antd';
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
@@ -64,9 +64,9 @@ export default function SmartChargingPage() {
             {
               content: 'timedCharge.cancelConfirm',
               params: { ids: rows.map((r) => r.id).join(', ') },
-              onOk: () => call(api.timedCharge.cancel, { body: { ids: rows.map((r) => r.id) } }),
+              onOk: () => call(timedChargeApi.cancel, { body: { ids: rows.map((r) => r.id) } }),
             },
-            () => void queryClient.invalidateQueries({ queryKey: [api.timedCharge.list.path] }),
+            () => void queryClient.invalidateQueries({ queryKey: [timedChargeApi.list.path] }),
           ),
       }),
     [i18n, queryClient],
@@ -75,7 +75,7 @@ export default function SmartChargingPage() {
   const tabs: SmartTab[] = [
     {
       key: 'loadBalancing',
-      // The live view is part of the controllers' list permission (`api.localController.live`).
+      // The live view is part of the controllers' list permission (`localControllerApi.live`).
       permi: localControllerResource.permissions.list,
       render: () => (
         <Suspense

@@ -1,4 +1,4 @@
-import { api, type TimedChargeDto, type TimedChargeRunDto } from '@csms/contract';
+import { type TimedChargeDto, type TimedChargeRunDto, timedChargeApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Modal, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -10,8 +10,8 @@ import { EnumWord } from './timed-charge.resource';
 export function TimedChargeRunsDialog({ row, onClose }: { row: TimedChargeDto | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { data, isFetching } = useQuery({
-    queryKey: [api.timedCharge.runs.path, row?.id],
-    queryFn: ({ signal }) => call(api.timedCharge.runs, { query: { id: row!.id } }, { signal }),
+    queryKey: [timedChargeApi.runs.path, row?.id],
+    queryFn: ({ signal }) => call(timedChargeApi.runs, { query: { id: row!.id } }, { signal }),
     enabled: row !== null,
   });
   const f = (key: string) => t(`fields.timedCharge.${key}`);

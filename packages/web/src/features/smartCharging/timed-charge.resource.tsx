@@ -1,5 +1,12 @@
 import { EditOutlined, HistoryOutlined, StopOutlined } from '@ant-design/icons';
-import { api, timedChargeCreate, timedChargeEdit, timedChargeStatuses, type TimedChargeDto, type TimedChargeStatus } from '@csms/contract';
+import {
+  timedChargeCreate,
+  timedChargeEdit,
+  timedChargeStatuses,
+  type TimedChargeDto,
+  type TimedChargeStatus,
+  timedChargeApi,
+} from '@csms/contract';
 import { Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -72,11 +79,11 @@ export function timedChargeResource(actions: TimedChargeActions) {
   return defineResource({
     name: 'timedCharge',
     api: {
-      list: api.timedCharge.list,
-      get: api.timedCharge.get,
-      add: api.timedCharge.add,
-      edit: api.timedCharge.edit,
-      export: api.timedCharge.export,
+      list: timedChargeApi.list,
+      get: timedChargeApi.get,
+      add: timedChargeApi.add,
+      edit: timedChargeApi.edit,
+      export: timedChargeApi.export,
     },
     exportSource: 'timedCharge',
     formSchema,

@@ -1,4 +1,4 @@
-import { api, countryCodes, countryName, timeZones } from '@csms/contract';
+import { countryCodes, countryName, timeZones, providerApi } from '@csms/contract';
 import i18n from 'i18next';
 import { call } from '../../shared/api/client';
 import type { RemoteOptions } from '../../shared/resource/types';
@@ -6,7 +6,7 @@ import type { RemoteOptions } from '../../shared/resource/types';
 /** Providers the caller can see (`getAllProviders`), for the station's provider. */
 export const providerOptions: RemoteOptions = {
   key: 'providers',
-  load: async () => (await call(api.provider.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
+  load: async () => (await call(providerApi.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
 };
 
 const uiLang = () => (i18n.language?.startsWith('zh') ? 'zh' : 'en');

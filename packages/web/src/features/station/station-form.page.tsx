@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Form, Typography, type FormInstance } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
@@ -17,8 +17,8 @@ export default function StationFormPage() {
   const { id } = useParams();
   const { info } = useAuth();
   const tiles = useQuery({
-    queryKey: [api.common.configKey.path, 'map.tileUrl'],
-    queryFn: () => call(api.common.configKey, { params: { key: 'map.tileUrl' } }, { silent: true }),
+    queryKey: [commonApi.configKey.path, 'map.tileUrl'],
+    queryFn: () => call(commonApi.configKey, { params: { key: 'map.tileUrl' } }, { silent: true }),
     staleTime: Infinity,
   });
   const providerId = info?.providerId;

@@ -1,5 +1,5 @@
 import { PictureOutlined } from '@ant-design/icons';
-import { api, type StationDto } from '@csms/contract';
+import { type StationDto, stationApi } from '@csms/contract';
 import i18n from 'i18next';
 import { downloadZip } from '../../shared/api/download';
 import { storedFileName } from '../../shared/upload/rules';
@@ -20,12 +20,12 @@ export const pointsOfStation = (id: number) => `${STATION_SCREEN}?tab=points&sta
 export const stationResource = defineResource({
   name: 'station',
   api: {
-    list: api.station.list,
-    get: api.station.get,
-    add: api.station.add,
-    edit: api.station.edit,
-    remove: api.station.remove,
-    export: api.station.export,
+    list: stationApi.list,
+    get: stationApi.get,
+    add: stationApi.add,
+    edit: stationApi.edit,
+    remove: stationApi.remove,
+    export: stationApi.export,
   },
   exportSource: 'station',
   texts: { createTitle: 'station.newTitle' },

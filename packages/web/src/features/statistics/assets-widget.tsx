@@ -1,5 +1,5 @@
 import { DatabaseOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { statisticsApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +12,8 @@ const STATIONS = '/configurationManagement/stationManagement';
 export default function AssetsWidget() {
   const { t } = useTranslation();
   const { data, isLoading } = useQuery({
-    queryKey: [api.statistics.assets.path],
-    queryFn: ({ signal }) => call(api.statistics.assets, {}, { signal, silent: true }),
+    queryKey: [statisticsApi.assets.path],
+    queryFn: ({ signal }) => call(statisticsApi.assets, {}, { signal, silent: true }),
     refetchInterval: 300_000,
   });
   const items = [

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { api, financialGroups, type FinancialRow, type FinancialStats } from '@csms/contract';
+import { financialGroups, type FinancialRow, type FinancialStats, financialStatisticsApi } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Segmented, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
@@ -35,8 +35,8 @@ export default function FinancialStatisticsPage() {
   const [query, setQuery] = useStatsUrl();
   const groupBy = query.groupBy ?? 'provider';
   const { data } = useQuery({
-    queryKey: [api.financialStatistics.get.path, query],
-    queryFn: ({ signal }) => call(api.financialStatistics.get, { query }, { signal }),
+    queryKey: [financialStatisticsApi.get.path, query],
+    queryFn: ({ signal }) => call(financialStatisticsApi.get, { query }, { signal }),
     enabled: isComplete(query),
     placeholderData: keepPreviousData,
   });
@@ -46,7 +46,7 @@ export default function FinancialStatisticsPage() {
     { key: 'billCount', dataIndex: 'billCount', title: f('billCount'), align: 'right' },
     ...MONEY.map((k) => ({ key: k, dataIndex: k, title: f(k), align: 'right' as const, render: formatMoney })),
   ];
-  const exportTable = () => downloadExport(api.financialStatistics.export, { ...query, format: 'xlsx' }, 'financialStatistics.xlsx');
+  const exportTable = () => downloadExport(financialStatisticsApi.export, { ...query, format: 'xlsx' }, 'financialStatistics.xlsx');
 
   return (
     <Card data-testid="financial-statistics">

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { api, type OperationRow, type OperationStats } from '@csms/contract';
+import { type OperationRow, type OperationStats, operateStatisticsApi } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Statistic, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
@@ -24,8 +24,8 @@ export default function OperateStatisticsPage() {
   const canExport = hasPermi('operate:operateStatistics:export');
   const [query, setQuery] = useStatsUrl();
   const { data } = useQuery({
-    queryKey: [api.operateStatistics.get.path, query],
-    queryFn: ({ signal }) => call(api.operateStatistics.get, { query }, { signal }),
+    queryKey: [operateStatisticsApi.get.path, query],
+    queryFn: ({ signal }) => call(operateStatisticsApi.get, { query }, { signal }),
     enabled: isComplete(query),
     placeholderData: keepPreviousData,
   });
@@ -42,7 +42,7 @@ export default function OperateStatisticsPage() {
     { key: 'faultCount', dataIndex: 'faultCount', title: f('faultCount'), align: 'right' },
     { key: 'faultRate', dataIndex: 'faultRate', title: f('faultRate'), align: 'right', render: formatPercent },
   ];
-  const exportTable = () => downloadExport(api.operateStatistics.export, { ...query, format: 'xlsx' }, 'operateStatistics.xlsx');
+  const exportTable = () => downloadExport(operateStatisticsApi.export, { ...query, format: 'xlsx' }, 'operateStatistics.xlsx');
 
   return (
     <Card data-testid="operate-statistics">

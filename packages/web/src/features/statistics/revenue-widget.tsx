@@ -1,4 +1,4 @@
-import { api, trendPeriods, type TrendPeriod } from '@csms/contract';
+import { trendPeriods, type TrendPeriod, statisticsApi } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Segmented, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -28,8 +28,8 @@ export default function RevenueWidget() {
   const { t } = useTranslation();
   const [period, setPeriod] = useState<TrendPeriod>('day');
   const { data } = useQuery({
-    queryKey: [api.statistics.revenueTrend.path, { period }],
-    queryFn: ({ signal }) => call(api.statistics.revenueTrend, { query: { period } }, { signal, silent: true }),
+    queryKey: [statisticsApi.revenueTrend.path, { period }],
+    queryFn: ({ signal }) => call(statisticsApi.revenueTrend, { query: { period } }, { signal, silent: true }),
     placeholderData: keepPreviousData,
   });
   const buckets = data?.period === period ? data.points : [];

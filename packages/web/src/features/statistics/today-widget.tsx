@@ -1,5 +1,5 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { statisticsApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +11,8 @@ import { DrillLink } from '../../shared/resource/DrillLink';
 export default function TodayWidget() {
   const { t } = useTranslation();
   const { data, isLoading } = useQuery({
-    queryKey: [api.statistics.today.path],
-    queryFn: ({ signal }) => call(api.statistics.today, {}, { signal, silent: true }),
+    queryKey: [statisticsApi.today.path],
+    queryFn: ({ signal }) => call(statisticsApi.today, {}, { signal, silent: true }),
     refetchInterval: 60_000,
   });
   // Today's figures open today's records (days of the same zone); utilisation the sessions charging now.

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { systemLogApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { defineResource } from '../../shared/resource/types';
 import { JsonBlock } from './json-block';
@@ -6,13 +6,13 @@ import { JsonBlock } from './json-block';
 /** Operation types with the server's labels (getOperateDescription). */
 const operationOptions = {
   key: 'systemLog.operations',
-  load: async () => (await call(api.systemLog.operations)).map((e) => ({ value: e.dictValue, label: e.dictLabel })),
+  load: async () => (await call(systemLogApi.operations)).map((e) => ({ value: e.dictValue, label: e.dictLabel })),
 };
 
 /** The system log (spec §3): read-only; the detail shows the request and the result message. */
 export const systemLogResource = defineResource({
   name: 'systemLog',
-  api: { list: api.systemLog.list, get: api.systemLog.get, export: api.systemLog.export },
+  api: { list: systemLogApi.list, get: systemLogApi.get, export: systemLogApi.export },
   exportSource: 'systemLog',
   columns: [
     { key: 'id', width: 80, sorter: true, defaultHidden: true },

@@ -1,13 +1,13 @@
-import { api } from '@csms/contract';
+import { providerApi, stationApi, roleApi } from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { OPTIONS_LIMIT, type RemoteOptions } from '../../shared/resource/types';
 
 /** Providers the caller can see (`getAllProviders`), for selects: the first 100 by name, the rest searched on the server. */
 export const providerOptions: RemoteOptions = {
   key: 'providers',
-  load: async () => (await call(api.provider.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
+  load: async () => (await call(providerApi.options, { query: {} })).map((p) => ({ value: p.id, label: p.providerName })),
   search: async (providerName, values) =>
-    (await call(api.provider.options, { query: { providerName, limit: OPTIONS_LIMIT, ids: values.join(',') } })).map((p) => ({
+    (await call(providerApi.options, { query: { providerName, limit: OPTIONS_LIMIT, ids: values.join(',') } })).map((p) => ({
       value: p.id,
       label: p.providerName,
     })),
@@ -17,7 +17,7 @@ export const providerOptions: RemoteOptions = {
 export const boundStationOptions: RemoteOptions = {
   key: 'boundStations',
   load: async () =>
-    (await call(api.station.options, { body: {} })).map((s) => ({ value: s.id, label: `${s.stationName} · ${s.providerName}` })),
+    (await call(stationApi.options, { body: {} })).map((s) => ({ value: s.id, label: `${s.stationName} · ${s.providerName}` })),
 };
 
 /**
@@ -27,13 +27,13 @@ export const boundStationOptions: RemoteOptions = {
 export const roleOptions: RemoteOptions = {
   key: 'roles',
   load: async () => {
-    const roles = await call(api.role.options, { query: {} }, { silent: true }).catch(() => []);
+    const roles = await call(roleApi.options, { query: {} }, { silent: true }).catch(() => []);
     return roles.filter((r) => r.assignable).map((r) => ({ value: r.id, label: r.roleName }));
   },
   // The first 100 by name, the rest searched on the server; the selected role keeps its label.
   search: async (roleName, values) => {
     const query = { roleName, limit: OPTIONS_LIMIT, ids: values.join(',') };
-    const roles = await call(api.role.options, { query }, { silent: true }).catch(() => []);
+    const roles = await call(roleApi.options, { query }, { silent: true }).catch(() => []);
     return roles.filter((r) => r.assignable || values.includes(r.id)).map((r) => ({ value: r.id, label: r.roleName }));
   },
 };

@@ -1,4 +1,4 @@
-import { api, type ProviderDto } from '@csms/contract';
+import { type ProviderDto, providerApi } from '@csms/contract';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
 import { formatDateTime } from '../../shared/resource/cells';
@@ -22,10 +22,10 @@ export function providerResource(superUser: boolean) {
     name: 'provider',
     keepProviderColumns: true,
     api: {
-      list: api.provider.search,
-      get: api.provider.get,
-      edit: api.provider.edit,
-      ...(superUser ? { add: api.provider.add } : {}),
+      list: providerApi.search,
+      get: providerApi.get,
+      edit: providerApi.edit,
+      ...(superUser ? { add: providerApi.add } : {}),
     },
     columns: [
       { key: 'id', width: 80, sorter: true, defaultHidden: true },
@@ -117,11 +117,11 @@ export function providerResource(superUser: boolean) {
           ctx.prompt({
             title: 'provider.testMail',
             field: 'to',
-            schema: api.provider.testMail.body,
+            schema: providerApi.testMail.body,
             base: { id: row.id },
             success: 'provider.testMailSent',
             onOk: async (to) => {
-              const { messageId } = await call(api.provider.testMail, { body: { id: row.id, to: to.trim() } });
+              const { messageId } = await call(providerApi.testMail, { body: { id: row.id, to: to.trim() } });
               return { to: to.trim(), messageId };
             },
           }),

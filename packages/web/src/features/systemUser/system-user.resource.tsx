@@ -1,4 +1,11 @@
-import { api, passwordSchema, systemUserCreate, systemUserResetPwd, type PasswordPolicy, type SystemUserDto } from '@csms/contract';
+import {
+  passwordSchema,
+  systemUserCreate,
+  systemUserResetPwd,
+  type PasswordPolicy,
+  type SystemUserDto,
+  systemUserApi,
+} from '@csms/contract';
 import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource } from '../../shared/resource/types';
@@ -7,7 +14,7 @@ import { StationNames } from './station-names';
 
 const permi = (action: string) => `system:user:${action}`;
 
-const setStatus = (status: 0 | 1) => (row: SystemUserDto) => call(api.systemUser.status, { body: { id: row.id, status } });
+const setStatus = (status: 0 | 1) => (row: SystemUserDto) => call(systemUserApi.status, { body: { id: row.id, status } });
 
 /**
  * System users (spec §3): account, role, provider, contact, avatar, status and last sign-in.
@@ -17,11 +24,11 @@ export const systemUserResource = (policy: PasswordPolicy) =>
   defineResource({
     name: 'systemUser',
     api: {
-      list: api.systemUser.list,
-      add: api.systemUser.add,
-      edit: api.systemUser.edit,
-      remove: api.systemUser.remove,
-      export: api.systemUser.export,
+      list: systemUserApi.list,
+      add: systemUserApi.add,
+      edit: systemUserApi.edit,
+      remove: systemUserApi.remove,
+      export: systemUserApi.export,
     },
     // No get endpoint: detail needs its own permission rather than list's.
     permissions: { query: permi('query') },
@@ -58,7 +65,7 @@ export const systemUserResource = (policy: PasswordPolicy) =>
         readOnlyOn: 'edit',
         validate: async (value, { mode, t }) => {
           if (mode !== 'create') return null;
-          const taken = await call(api.systemUser.usernameExists, { query: { userName: String(value) } }, { silent: true }).catch(
+          const taken = await call(systemUserApi.usernameExists, { query: { userName: String(value) } }, { silent: true }).catch(
             () => false,
           );
           return taken ? t('errors.systemUser.usernameTaken', { name: String(value).trim() }) : null;
@@ -74,7 +81,7 @@ export const systemUserResource = (policy: PasswordPolicy) =>
         validate: async (value, { record, t }) => {
           const phone = String(value).trim();
           if (record?.phone === phone) return null;
-          const taken = await call(api.systemUser.phoneExists, { query: { phoneNumber: phone } }, { silent: true }).catch(() => false);
+          const taken = await call(systemUserApi.phoneExists, { query: { phoneNumber: phone } }, { silent: true }).catch(() => false);
           return taken ? t('errors.systemUser.phoneTaken', { phone }) : null;
         },
       },
@@ -125,7 +132,7 @@ export const systemUserResource = (policy: PasswordPolicy) =>
             base: { id: row.id },
             success: 'systemUser.resetPwdDone',
             onOk: async (password) => {
-              await call(api.systemUser.resetPwd, { body: { id: row.id, password } });
+              await call(systemUserApi.resetPwd, { body: { id: row.id, password } });
             },
           }),
       },
@@ -137,7 +144,7 @@ export const systemUserResource = (policy: PasswordPolicy) =>
         content: 'systemUser.setChargeUserConfirm',
         params: (row) => ({ name: row.username }),
         // Without a phone the server refuses with its reason, which the client shows.
-        run: (row) => call(api.systemUser.chargeUserRel, { body: { id: row.id, isChargeUser: true } }),
+        run: (row) => call(systemUserApi.chargeUserRel, { body: { id: row.id, isChargeUser: true } }),
       }),
     ],
     formSchema: { create: systemUserCreate.extend({ password: passwordSchema(policy) }) },

@@ -1,5 +1,5 @@
 import { CloudDownloadOutlined, ControlOutlined } from '@ant-design/icons';
-import { api } from '@csms/contract';
+import { warnApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Space } from 'antd';
 import { useEffect, useRef } from 'react';
@@ -22,8 +22,8 @@ export function FeedBanner({ onRules }: { onRules: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: feed } = useQuery({
-    queryKey: [api.warn.feed.path],
-    queryFn: () => call(api.warn.feed, {}),
+    queryKey: [warnApi.feed.path],
+    queryFn: () => call(warnApi.feed, {}),
     refetchInterval: POLL_MS,
   });
   // A run that finished since the lists were read: they show its forecast and warnings.
@@ -31,8 +31,8 @@ export function FeedBanner({ onRules }: { onRules: () => void }) {
   useEffect(() => {
     if (!feed) return;
     if (lastRun.current !== undefined && lastRun.current !== feed.lastRunAt) {
-      void queryClient.invalidateQueries({ queryKey: [api.warn.searchStationWeather.path] });
-      void queryClient.invalidateQueries({ queryKey: [api.warn.list.path] });
+      void queryClient.invalidateQueries({ queryKey: [warnApi.searchStationWeather.path] });
+      void queryClient.invalidateQueries({ queryKey: [warnApi.list.path] });
     }
     lastRun.current = feed.lastRunAt;
   }, [feed, queryClient]);
@@ -41,17 +41,17 @@ export function FeedBanner({ onRules }: { onRules: () => void }) {
   const buttons = (
     <Space>
       {feed?.enabled && (
-        <Authorized permi={[permiOf(api.warn.refresh)]}>
+        <Authorized permi={[permiOf(warnApi.refresh)]}>
           <Button
             icon={<CloudDownloadOutlined />}
             data-testid="warn-fetch-now"
-            onClick={() => void call(api.warn.refresh, { body: {} }).then(() => feedback.message.success(t('warn.fetchQueued')))}
+            onClick={() => void call(warnApi.refresh, { body: {} }).then(() => feedback.message.success(t('warn.fetchQueued')))}
           >
             {t('warn.fetchNow')}
           </Button>
         </Authorized>
       )}
-      <Authorized permi={[permiOf(api.warn.saveRules)]}>
+      <Authorized permi={[permiOf(warnApi.saveRules)]}>
         <Button icon={<ControlOutlined />} onClick={onRules} data-testid="warn-rules-open">
           {t('warn.rules')}
         </Button>

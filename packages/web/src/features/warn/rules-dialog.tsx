@@ -1,4 +1,4 @@
-import { api, warningRuleBounds, warningRulesSave, type WarningRulesDto } from '@csms/contract';
+import { warningRuleBounds, warningRulesSave, type WarningRulesDto, warnApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Flex, Modal, Spin, Typography } from 'antd';
 import { useMemo, useState } from 'react';
@@ -16,7 +16,7 @@ const keys = Object.keys(warningRuleBounds) as (keyof typeof warningRuleBounds)[
 function rulesForm(rules: WarningRulesDto, onSaved: () => void) {
   return defineResource({
     name: 'warn',
-    api: { list: api.warn.list, add: api.warn.saveRules },
+    api: { list: warnApi.list, add: warnApi.saveRules },
     columns: [],
     formSchema: { create: warningRulesSave },
     form: keys.map((key) => ({
@@ -41,8 +41,8 @@ function RulesModal({ rules, onProvider, onClose }: { rules: WarningRulesDto; on
   const resource = useMemo(
     () =>
       rulesForm(rules, () => {
-        void queryClient.invalidateQueries({ queryKey: [api.warn.rules.path] });
-        void queryClient.invalidateQueries({ queryKey: [api.warn.searchStationWeather.path] });
+        void queryClient.invalidateQueries({ queryKey: [warnApi.rules.path] });
+        void queryClient.invalidateQueries({ queryKey: [warnApi.searchStationWeather.path] });
       }),
     [rules, queryClient],
   );
@@ -74,8 +74,8 @@ export function RulesDialog({ open, onClose }: { open: boolean; onClose: () => v
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   // The caller's own provider until another is chosen.
   const { data: rules } = useQuery({
-    queryKey: [api.warn.rules.path, chosen],
-    queryFn: () => call(api.warn.rules, { query: chosen === undefined ? {} : { providerId: chosen } }),
+    queryKey: [warnApi.rules.path, chosen],
+    queryFn: () => call(warnApi.rules, { query: chosen === undefined ? {} : { providerId: chosen } }),
     enabled: open,
   });
   if (!open) return null;

@@ -1,4 +1,4 @@
-import { api, warningKinds, warningLevels, type ForecastDayDto, type WarningDto } from '@csms/contract';
+import { warningKinds, warningLevels, type ForecastDayDto, type WarningDto, warnApi } from '@csms/contract';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { providerOptions } from '../../shared/options/provider-options';
 import { defineResource, type Option } from '../../shared/resource/types';
@@ -14,7 +14,7 @@ export const enumOptions = <T extends string>(values: readonly T[], vocabulary: 
  */
 export const stationWeatherResource = defineResource({
   name: 'stationWeather',
-  api: { list: api.warn.searchStationWeather, export: api.warn.exportStationWeather },
+  api: { list: warnApi.searchStationWeather, export: warnApi.exportStationWeather },
   exportSource: 'stationWeather',
   rowKey: 'stationId',
   hideActions: ['detail', 'edit', 'remove'],

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { warnApi } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { OnceOpened } from '../../shared/resource/lazy-parts';
@@ -18,7 +18,7 @@ export default function WarnPage() {
   const [rules, setRules] = useState(false);
   // Made once (a new resource would reset an open form); a changed warning shows on the station list too.
   const warnings = useMemo(
-    () => warningResource(() => void queryClient.invalidateQueries({ queryKey: [api.warn.searchStationWeather.path] })),
+    () => warningResource(() => void queryClient.invalidateQueries({ queryKey: [warnApi.searchStationWeather.path] })),
     [queryClient],
   );
   return (

@@ -1,6 +1,5 @@
 import { StopOutlined } from '@ant-design/icons';
 import {
-  api,
   warningKinds,
   warningLevels,
   warningSources,
@@ -10,6 +9,7 @@ import {
   type WarningSource,
   type WarningState,
   type WarningDto,
+  warnApi,
 } from '@csms/contract';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
@@ -37,12 +37,12 @@ export function warningResource(onChanged: () => void) {
   return defineResource({
     name: 'warn',
     api: {
-      list: api.warn.list,
-      get: api.warn.get,
-      add: api.warn.add,
-      edit: api.warn.edit,
-      remove: api.warn.remove,
-      export: api.warn.export,
+      list: warnApi.list,
+      get: warnApi.get,
+      add: warnApi.add,
+      edit: warnApi.edit,
+      remove: warnApi.remove,
+      export: warnApi.export,
     },
     exportSource: 'warn',
     texts: { createTitle: 'warn.createTitle', saved: 'warn.saved' },
@@ -88,12 +88,12 @@ export function warningResource(onChanged: () => void) {
         ...confirmAction<WarningDto>({
           key: 'end',
           label: 'warn.end',
-          permi: permi(api.warn.end),
+          permi: permi(warnApi.end),
           hidden: (row) => row.endedAt !== null,
           content: 'warn.endConfirm',
           params: (row) => ({ id: row.id }),
           run: async (row) => {
-            await call(api.warn.end, { body: { ids: [row.id] } });
+            await call(warnApi.end, { body: { ids: [row.id] } });
             onChanged();
           },
           success: 'warn.ended',

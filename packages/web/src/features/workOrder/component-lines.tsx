@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { api, componentActions, type ComponentAction } from '@csms/contract';
+import { componentActions, type ComponentAction, componentApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Flex, Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -33,8 +33,8 @@ export function ComponentLines({
   const result = Form.useWatch('result', form) as string | undefined;
   const lines = value ?? [];
   const names = useQuery({
-    queryKey: [api.component.names.path],
-    queryFn: ({ signal }) => call(api.component.names, { query: {} }, { signal }),
+    queryKey: [componentApi.names.path],
+    queryFn: ({ signal }) => call(componentApi.names, { query: {} }, { signal }),
     staleTime: 60_000,
     enabled: result === 'resolved',
   });

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { api, faultCodeSave, type FaultCodeDto } from '@csms/contract';
+import { faultCodeSave, type FaultCodeDto, workOrderApi } from '@csms/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Space, Table, Typography, type TableProps } from 'antd';
 import { useMemo, useState } from 'react';
@@ -32,7 +32,7 @@ const stepsOf = (steps: string) =>
 function codeForm(superUser: boolean, providerId: number | undefined) {
   return defineResource({
     name: 'faultCode',
-    api: { list: api.workOrder.faultCodes, add: api.workOrder.saveFaultCode, edit: api.workOrder.saveFaultCode },
+    api: { list: workOrderApi.faultCodes, add: workOrderApi.saveFaultCode, edit: workOrderApi.saveFaultCode },
     formSchema: { create: faultCodeSave, edit: faultCodeSave },
     texts: { saved: 'faultCode.saved' },
     columns: [],
@@ -67,7 +67,7 @@ export function FaultCodesDialog({ open, onClose }: { open: boolean; onClose: ()
   const { t } = text;
   const { hasPermi, info } = useAuth();
   const queryClient = useQueryClient();
-  const canEdit = permiOf(api.workOrder.saveFaultCode).every((p) => hasPermi(p));
+  const canEdit = permiOf(workOrderApi.saveFaultCode).every((p) => hasPermi(p));
   const superUser = info?.providerType === 'super';
   const [code, setCode] = useState('');
   const [providerId, setProviderId] = useState<number | undefined>();
@@ -76,12 +76,12 @@ export function FaultCodesDialog({ open, onClose }: { open: boolean; onClose: ()
   const [editing, setEditing] = useState<FormDialogState | null>(null);
   const query = { code: code || undefined, providerId, page, limit: PAGE_SIZE };
   const { data, isFetching } = useQuery({
-    queryKey: [api.workOrder.faultCodes.path, query],
-    queryFn: ({ signal }) => call(api.workOrder.faultCodes, { query }, { signal }),
+    queryKey: [workOrderApi.faultCodes.path, query],
+    queryFn: ({ signal }) => call(workOrderApi.faultCodes, { query }, { signal }),
     enabled: open,
     placeholderData: keepPreviousData,
   });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: [api.workOrder.faultCodes.path] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: [workOrderApi.faultCodes.path] });
   const remove = (row: FaultCodeDto) =>
     confirmThenCall(
       text,
@@ -89,7 +89,7 @@ export function FaultCodesDialog({ open, onClose }: { open: boolean; onClose: ()
         content: 'faultCode.removeConfirm',
         params: { code: row.code },
         success: 'faultCode.removed',
-        onOk: () => call(api.workOrder.removeFaultCode, { body: { id: row.id } }),
+        onOk: () => call(workOrderApi.removeFaultCode, { body: { id: row.id } }),
       },
       refresh,
     );

@@ -1,4 +1,4 @@
-import { api, MAX_FEEDBACK_PICTURES, workOrderFeedback, type WorkOrderDto } from '@csms/contract';
+import { MAX_FEEDBACK_PICTURES, workOrderFeedback, type WorkOrderDto, workOrderApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Flex, Row, Table, Typography } from 'antd';
 import { useMemo, useRef, useState } from 'react';
@@ -28,7 +28,7 @@ function FeedbackPictures({ value, onChange }: FormFieldCtx & { value?: string; 
       onChange={(next) => {
         const now = splitValue(next);
         for (const gone of held.current.filter((v) => !now.includes(v)))
-          void call(api.workOrder.deleteFile, { body: { clearFile: gone } }).catch(() => undefined);
+          void call(workOrderApi.deleteFile, { body: { clearFile: gone } }).catch(() => undefined);
         held.current = now;
         onChange?.(next);
       }}
@@ -39,7 +39,7 @@ function FeedbackPictures({ value, onChange }: FormFieldCtx & { value?: string; 
 const feedbackResource = (onSaved: (order: WorkOrderDto) => void) =>
   defineResource({
     name: 'workOrder',
-    api: { list: api.workOrder.list, add: api.workOrder.feedback },
+    api: { list: workOrderApi.list, add: workOrderApi.feedback },
     columns: [],
     // The station only narrows the point picker: the server takes the point's.
     formSchema: { create: workOrderFeedback.extend({ stationId: z.number().int().positive().optional() }) },
@@ -75,14 +75,14 @@ export default function FeedbackPage() {
     () =>
       feedbackResource((order) => {
         setSent(order);
-        void queryClient.invalidateQueries({ queryKey: [api.workOrder.myFeedback.path] });
+        void queryClient.invalidateQueries({ queryKey: [workOrderApi.myFeedback.path] });
       }),
     [queryClient],
   );
   const f = useResourceForm({ resource, text, mode: 'create', active: true });
   const mine = useQuery({
-    queryKey: [api.workOrder.myFeedback.path, page],
-    queryFn: ({ signal }) => call(api.workOrder.myFeedback, { query: { page, limit: 10 } }, { signal }),
+    queryKey: [workOrderApi.myFeedback.path, page],
+    queryFn: ({ signal }) => call(workOrderApi.myFeedback, { query: { page, limit: 10 } }, { signal }),
   });
   const submit = async () => {
     if (!(await f.submit())) return;

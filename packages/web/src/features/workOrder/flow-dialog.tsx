@@ -1,4 +1,4 @@
-import { api, workOrderArchive, workOrderAssign, workOrderReport, type WorkOrderDto } from '@csms/contract';
+import { workOrderArchive, workOrderAssign, workOrderReport, type WorkOrderDto, workOrderApi } from '@csms/contract';
 import { Radio, Typography } from 'antd';
 import { useMemo } from 'react';
 import { call } from '../../shared/api/client';
@@ -19,7 +19,7 @@ type Values = Record<string, unknown>;
 const serviceMenOf = (taskId: string): RemoteOptions => ({
   key: `workOrderServiceMen:${taskId}`,
   load: async () =>
-    (await call(api.workOrder.serviceMen, { query: { taskId } })).map((u) => ({ value: u.id, label: `${u.name} (${u.username})` })),
+    (await call(workOrderApi.serviceMen, { query: { taskId } })).map((u) => ({ value: u.id, label: `${u.name} (${u.username})` })),
 });
 
 const note: FormFieldDef<'note'> = { key: 'note', kind: 'textarea', props: { rows: 3, maxLength: 500 } };
@@ -49,14 +49,14 @@ function flowForm(action: FlowAction, row: WorkOrderDto) {
     case 'reassign':
       return defineResource({
         ...common,
-        api: { list: api.workOrder.list, add: action === 'assign' ? api.workOrder.assign : api.workOrder.reassign },
+        api: { list: workOrderApi.list, add: action === 'assign' ? workOrderApi.assign : workOrderApi.reassign },
         formSchema: { create: workOrderAssign },
         form: [{ key: 'serviceManId', kind: 'select', remote: serviceMenOf(row.taskId), extra: () => 'workOrder.serviceManHint' }, note],
       });
     case 'report':
       return defineResource({
         ...common,
-        api: { list: api.workOrder.list, add: api.workOrder.report },
+        api: { list: workOrderApi.list, add: workOrderApi.report },
         formSchema: { create: workOrderReport },
         // Components go with a resolved repair only; a line left without a name is no line, an empty note no note.
         toBody: (values: Values) =>
@@ -92,7 +92,7 @@ function flowForm(action: FlowAction, row: WorkOrderDto) {
     case 'archive':
       return defineResource({
         ...common,
-        api: { list: api.workOrder.list, add: api.workOrder.archive },
+        api: { list: workOrderApi.list, add: workOrderApi.archive },
         formSchema: { create: workOrderArchive },
         form: [note],
       });

@@ -1,4 +1,4 @@
-import { api, commonComponents, componentActions, type ComponentAction, type ComponentUseDto } from '@csms/contract';
+import { commonComponents, componentActions, type ComponentAction, type ComponentUseDto, componentApi } from '@csms/contract';
 import { Tag, Typography } from 'antd';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -39,9 +39,9 @@ const nameOption = (n: { value: string; common: boolean }) => ({
 
 export const componentOptions: RemoteOptions = {
   key: 'componentNames',
-  load: async () => (await call(api.component.names, { query: {} })).map(nameOption),
+  load: async () => (await call(componentApi.names, { query: {} })).map(nameOption),
   search: async (name, values) => {
-    const found = (await call(api.component.names, { query: { name } })).map(nameOption);
+    const found = (await call(componentApi.names, { query: { name } })).map(nameOption);
     // The chosen name keeps its label though the text typed no longer finds it.
     const missing = values
       .map(String)
@@ -75,7 +75,7 @@ export const componentUseColumns: ColumnDef<ComponentUseDto>[] = [
  */
 export const maintenanceRecordsResource = defineResource({
   name: 'componentUse',
-  api: { list: api.component.list, export: api.component.export },
+  api: { list: componentApi.list, export: componentApi.export },
   exportSource: 'componentUse',
   columns: componentUseColumns,
   search: [

@@ -1,4 +1,4 @@
-import { api, type ComponentUseDto } from '@csms/contract';
+import { type ComponentUseDto, componentApi } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Drawer, Table, type TableProps } from 'antd';
 import { useState } from 'react';
@@ -33,8 +33,8 @@ export function PointMaintenanceDrawer({ point, onClose }: PointMaintenanceDrawe
   // Another point starts at its first page.
   const current = page.serial === serialNumber ? page.n : 1;
   const { data, isFetching } = useQuery({
-    queryKey: [api.component.list.path, { serialNumber, page: current, limit: PAGE_SIZE }],
-    queryFn: ({ signal }) => call(api.component.list, { query: { serialNumber, page: current, limit: PAGE_SIZE } }, { signal }),
+    queryKey: [componentApi.list.path, { serialNumber, page: current, limit: PAGE_SIZE }],
+    queryFn: ({ signal }) => call(componentApi.list, { query: { serialNumber, page: current, limit: PAGE_SIZE } }, { signal }),
     enabled: point !== null,
     placeholderData: keepPreviousData,
   });

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { api, serviceAreaSave, type AreaRole, type ServiceAreaDto } from '@csms/contract';
+import { serviceAreaSave, type AreaRole, type ServiceAreaDto, stationApi, workOrderApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Select, Space, Table, Tag, type TableProps } from 'antd';
 import { useMemo, useState } from 'react';
@@ -58,8 +58,8 @@ function AreaStationsField(props: FormFieldCtx & FieldValue<number[]>) {
   const { t, value, onChange, id } = props;
   const providerId = useAreaProvider(props);
   const { data, isFetching } = useQuery({
-    queryKey: [api.station.options.path, 'provider', providerId],
-    queryFn: ({ signal }) => call(api.station.options, { body: { providerId } }, { signal }),
+    queryKey: [stationApi.options.path, 'provider', providerId],
+    queryFn: ({ signal }) => call(stationApi.options, { body: { providerId } }, { signal }),
   });
   const names = new Map((areaOf(props)?.stations ?? []).map((s) => [s.id, s.name]));
   for (const s of data ?? []) names.set(s.id, s.stationName);
@@ -84,8 +84,8 @@ function AreaMembersField(props: FormFieldCtx & FieldValue<number[]> & { role: A
   const { t, value, onChange, id, role } = props;
   const providerId = useAreaProvider(props);
   const { data, isFetching } = useQuery({
-    queryKey: [api.workOrder.userOptions.path, providerId],
-    queryFn: ({ signal }) => call(api.workOrder.userOptions, { query: { providerId } }, { signal }),
+    queryKey: [workOrderApi.userOptions.path, providerId],
+    queryFn: ({ signal }) => call(workOrderApi.userOptions, { query: { providerId } }, { signal }),
   });
   const area = areaOf(props);
   const names = new Map((area ? membersOf(area, role) : []).map((m) => [m.userId, m.name]));
@@ -110,7 +110,7 @@ function AreaMembersField(props: FormFieldCtx & FieldValue<number[]> & { role: A
 function areaForm(superUser: boolean) {
   return defineResource({
     name: 'serviceArea',
-    api: { list: api.workOrder.areas, add: api.workOrder.saveArea, edit: api.workOrder.saveArea },
+    api: { list: workOrderApi.areas, add: workOrderApi.saveArea, edit: workOrderApi.saveArea },
     formSchema: { create: serviceAreaSave, edit: serviceAreaSave },
     formWidth: 640,
     texts: { saved: 'serviceArea.saved' },
@@ -159,13 +159,13 @@ export function ServiceAreasDialog({ open, onClose }: { open: boolean; onClose: 
   const { t } = text;
   const { hasPermi, info } = useAuth();
   const queryClient = useQueryClient();
-  const canEdit = permiOf(api.workOrder.saveArea).every((p) => hasPermi(p));
+  const canEdit = permiOf(workOrderApi.saveArea).every((p) => hasPermi(p));
   const superUser = info?.providerType === 'super';
   const resource = useMemo(() => areaForm(superUser), [superUser]);
   const [editing, setEditing] = useState<FormDialogState | null>(null);
   const { data, isFetching } = useQuery({
-    queryKey: [api.workOrder.areas.path],
-    queryFn: ({ signal }) => call(api.workOrder.areas, {}, { signal }),
+    queryKey: [workOrderApi.areas.path],
+    queryFn: ({ signal }) => call(workOrderApi.areas, {}, { signal }),
     enabled: open,
   });
   const remove = (area: ServiceAreaDto) =>
@@ -175,9 +175,9 @@ export function ServiceAreasDialog({ open, onClose }: { open: boolean; onClose: 
         content: 'serviceArea.removeConfirm',
         params: { name: area.name },
         success: 'serviceArea.removed',
-        onOk: () => call(api.workOrder.removeArea, { body: { id: area.id } }),
+        onOk: () => call(workOrderApi.removeArea, { body: { id: area.id } }),
       },
-      () => void queryClient.invalidateQueries({ queryKey: [api.workOrder.areas.path] }),
+      () => void queryClient.invalidateQueries({ queryKey: [workOrderApi.areas.path] }),
     );
 
   const columns: TableProps<ServiceAreaDto>['columns'] = [

@@ -1,4 +1,4 @@
-import { api, type WorkOrderDto, type WorkOrderStepDto, type WorkOrderStepKind } from '@csms/contract';
+import { type WorkOrderDto, type WorkOrderStepDto, type WorkOrderStepKind, commonApi, workOrderApi, chargeRecordApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Divider, Drawer, Empty, Flex, Image, Spin, Timeline, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
@@ -41,7 +41,7 @@ function StepContent({ step }: { step: WorkOrderStepDto }) {
 const ProcessCharts = lazy(() => import('../../shared/charts/process-charts').then((m) => ({ default: m.ProcessCharts })));
 
 /** Where the browser fetches a stored picture. */
-const pictureUrl = (name: string) => fileUrl(`${api.common.downloadResource.path.slice(1)}?resource=${encodeURIComponent(name)}`);
+const pictureUrl = (name: string) => fileUrl(`${commonApi.downloadResource.path.slice(1)}?resource=${encodeURIComponent(name)}`);
 
 /**
  * The recommended fix of the order's fault code (`getRecommendedScheme`), in the user's language, and the
@@ -55,8 +55,8 @@ function Scheme({ order }: { order: WorkOrderDto }) {
     ...(order.vendorErrorCode ? { vendorErrorCode: order.vendorErrorCode } : {}),
   };
   const { data } = useQuery({
-    queryKey: [api.workOrder.scheme.path, body],
-    queryFn: ({ signal }) => call(api.workOrder.scheme, { body }, { signal }),
+    queryKey: [workOrderApi.scheme.path, body],
+    queryFn: ({ signal }) => call(workOrderApi.scheme, { body }, { signal }),
     staleTime: 60_000,
   });
   if (!data) return null;
@@ -90,12 +90,12 @@ function AffectedSession({ order }: { order: WorkOrderDto }) {
   const { t } = useResourceText('workOrder');
   const id = order.transactionId!;
   const process = useQuery({
-    queryKey: [api.chargeRecord.processData.path, { id }],
-    queryFn: ({ signal }) => call(api.chargeRecord.processData, { body: { transactionId: id } }, { signal }),
+    queryKey: [chargeRecordApi.processData.path, { id }],
+    queryFn: ({ signal }) => call(chargeRecordApi.processData, { body: { transactionId: id } }, { signal }),
   });
   const zone = useQuery({
-    queryKey: [api.common.dayZone.path, { stationId: order.stationId }],
-    queryFn: ({ signal }) => call(api.common.dayZone, { query: { stationId: order.stationId } }, { signal }),
+    queryKey: [commonApi.dayZone.path, { stationId: order.stationId }],
+    queryFn: ({ signal }) => call(commonApi.dayZone, { query: { stationId: order.stationId } }, { signal }),
     staleTime: Infinity,
   });
   return (
@@ -124,13 +124,13 @@ export function WorkOrderDrawer({ row, onClose }: { row: WorkOrderDto | null; on
   const taskId = row?.taskId;
   const { data, isFetching } = useQuery({
     // The list's row says when the order last changed: a step taken since (from the list) fetches it again.
-    queryKey: [api.workOrder.detail.path, taskId, row?.updateTime],
-    queryFn: ({ signal }) => call(api.workOrder.detail, { body: { taskId: taskId! } }, { signal }),
+    queryKey: [workOrderApi.detail.path, taskId, row?.updateTime],
+    queryFn: ({ signal }) => call(workOrderApi.detail, { body: { taskId: taskId! } }, { signal }),
     enabled: taskId !== undefined,
   });
   const { data: chart } = useQuery({
-    queryKey: [api.workOrder.flowChart.path, taskId, data?.updateTime],
-    queryFn: ({ signal }) => call(api.workOrder.flowChart, { query: { taskId: taskId! } }, { signal }),
+    queryKey: [workOrderApi.flowChart.path, taskId, data?.updateTime],
+    queryFn: ({ signal }) => call(workOrderApi.flowChart, { query: { taskId: taskId! } }, { signal }),
     enabled: taskId !== undefined,
   });
   const order = (data ?? row ?? {}) as Row;

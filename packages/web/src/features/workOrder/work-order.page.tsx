@@ -1,5 +1,5 @@
 import { ApartmentOutlined, BookOutlined } from '@ant-design/icons';
-import { api, type WorkOrderDto } from '@csms/contract';
+import { type WorkOrderDto, workOrderApi } from '@csms/contract';
 import { Button, Card, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,12 +25,12 @@ export default function WorkOrderPage() {
       title={t('menu.list')}
       extra={
         <Space>
-          <Authorized permi={permiOf(api.workOrder.faultCodes)}>
+          <Authorized permi={permiOf(workOrderApi.faultCodes)}>
             <Button icon={<BookOutlined />} onClick={() => setFaultCodes(true)} data-testid="fault-codes-open">
               {t('faultCode.title')}
             </Button>
           </Authorized>
-          <Authorized permi={permiOf(api.workOrder.areas)}>
+          <Authorized permi={permiOf(workOrderApi.areas)}>
             <Button icon={<ApartmentOutlined />} onClick={() => setAreas(true)} data-testid="service-areas-open">
               {t('workOrder.serviceAreas')}
             </Button>

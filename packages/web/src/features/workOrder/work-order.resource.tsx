@@ -1,6 +1,5 @@
 import { AuditOutlined, CheckOutlined, EyeOutlined, InboxOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import {
-  api,
   workOrderCreate,
   workOrderPriorities,
   workOrderSources,
@@ -10,6 +9,7 @@ import {
   type WorkOrderPriority,
   type WorkOrderSource as WorkOrderSourceKind,
   type WorkOrderStatus,
+  workOrderApi,
 } from '@csms/contract';
 import { Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -34,10 +34,10 @@ export const permiOf = (ep: EndpointDef): string[] => (typeof ep.access === 'obj
 
 /** Each dialog step: the status it applies to, its endpoint (its permission) and its button. */
 export const flowSteps: Record<FlowAction, { status: WorkOrderStatus; endpoint: EndpointDef; icon: ReactNode }> = {
-  assign: { status: 'new', endpoint: api.workOrder.assign, icon: <UserSwitchOutlined /> },
-  reassign: { status: 'failed', endpoint: api.workOrder.reassign, icon: <UserSwitchOutlined /> },
-  report: { status: 'processing', endpoint: api.workOrder.report, icon: <AuditOutlined /> },
-  archive: { status: 'resolved', endpoint: api.workOrder.archive, icon: <InboxOutlined /> },
+  assign: { status: 'new', endpoint: workOrderApi.assign, icon: <UserSwitchOutlined /> },
+  reassign: { status: 'failed', endpoint: workOrderApi.reassign, icon: <UserSwitchOutlined /> },
+  report: { status: 'processing', endpoint: workOrderApi.report, icon: <AuditOutlined /> },
+  archive: { status: 'resolved', endpoint: workOrderApi.archive, icon: <InboxOutlined /> },
 };
 
 /** The list's columns, and the detail drawer's fields. */
@@ -83,7 +83,7 @@ export function workOrderResource(actions: WorkOrderActions) {
   });
   return defineResource({
     name: 'workOrder',
-    api: { list: api.workOrder.list, add: api.workOrder.add, export: api.workOrder.export },
+    api: { list: workOrderApi.list, add: workOrderApi.add, export: workOrderApi.export },
     exportSource: 'workOrder',
     formSchema,
     texts: { createTitle: 'workOrder.createTitle', saved: 'workOrder.created' },
@@ -125,7 +125,7 @@ export function workOrderResource(actions: WorkOrderActions) {
         key: 'detail',
         label: 'common.detail',
         icon: <EyeOutlined />,
-        permi: permiOf(api.workOrder.detail),
+        permi: permiOf(workOrderApi.detail),
         onClick: (row) => actions.detail(row),
       },
       flowAction('assign'),
@@ -134,11 +134,11 @@ export function workOrderResource(actions: WorkOrderActions) {
         ...confirmAction<WorkOrderDto>({
           key: 'accept',
           label: 'workOrder.accept',
-          permi: permiOf(api.workOrder.accept),
+          permi: permiOf(workOrderApi.accept),
           hidden: (row) => row.status !== 'assigned',
           content: 'workOrder.acceptConfirm',
           params: (row) => ({ taskId: row.taskId }),
-          run: (row) => call(api.workOrder.accept, { body: { taskId: row.taskId } }),
+          run: (row) => call(workOrderApi.accept, { body: { taskId: row.taskId } }),
           success: 'workOrder.accepted',
         }),
         icon: <CheckOutlined />,

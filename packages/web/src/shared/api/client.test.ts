@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { organizationApi } from '@csms/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { feedback } from '../feedback';
 import { ApiError, call, REQUEST_TIMEOUT_MS, setUnauthorizedHandler } from './client';
@@ -28,7 +28,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const list = () => call(api.organization.list, { query: { page: 1, limit: 10 } });
+const list = () => call(organizationApi.list, { query: { page: 1, limit: 10 } });
 
 describe('API client: envelope codes', () => {
   it('200 resolves with data and shows nothing', async () => {
@@ -46,7 +46,7 @@ describe('API client: envelope codes', () => {
 
   it('400 names the field; a form (fieldErrors) gets it without a toast', async () => {
     envelope({ code: 400, msg: 'Organisation name is required', data: { field: 'orgName' } });
-    const err = await call(api.organization.add, { body: { orgName: '' } }, { fieldErrors: true }).catch((e: unknown) => e);
+    const err = await call(organizationApi.add, { body: { orgName: '' } }, { fieldErrors: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 400, field: 'orgName' });
     expect(error).not.toHaveBeenCalled();
@@ -75,7 +75,7 @@ describe('API client: envelope codes', () => {
 
   it('silent shows nothing at all', async () => {
     envelope({ code: 500, msg: 'boom', data: null });
-    await expect(call(api.organization.list, { query: { page: 1, limit: 10 } }, { silent: true })).rejects.toMatchObject({ code: 500 });
+    await expect(call(organizationApi.list, { query: { page: 1, limit: 10 } }, { silent: true })).rejects.toMatchObject({ code: 500 });
     expect(error).not.toHaveBeenCalled();
   });
 });

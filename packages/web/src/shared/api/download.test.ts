@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { organizationApi } from '@csms/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../cookies';
 import { feedback } from '../feedback';
@@ -31,7 +31,7 @@ describe('downloads', () => {
           headers: { 'content-type': 'text/csv', 'download-filename': encodeURIComponent('组织 2025.csv') },
         }),
     );
-    await downloadExport(api.organization.export, { orgName: 'N', format: 'csv', exportId: 'e1' }, 'fallback.csv');
+    await downloadExport(organizationApi.export, { orgName: 'N', format: 'csv', exportId: 'e1' }, 'fallback.csv');
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/prod-api/web/organizationManage/exportOrganizations');
     expect(init.method).toBe('POST');
@@ -45,7 +45,7 @@ describe('downloads', () => {
       () =>
         new Response(JSON.stringify({ code: 409, msg: 'Too many rows', data: null }), { headers: { 'content-type': 'application/json' } }),
     );
-    await expect(downloadExport(api.organization.export, {}, 'x.xlsx')).rejects.toBeInstanceOf(ApiError);
+    await expect(downloadExport(organizationApi.export, {}, 'x.xlsx')).rejects.toBeInstanceOf(ApiError);
     expect(error).toHaveBeenCalledWith('Too many rows');
     expect(clicked).toEqual([]);
   });

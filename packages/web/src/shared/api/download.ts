@@ -1,4 +1,4 @@
-import { api, type EndpointDef } from '@csms/contract';
+import { type EndpointDef, commonApi } from '@csms/contract';
 import i18n from 'i18next';
 import { feedback } from '../feedback';
 import { ApiError, authHeaders, buildUrl, handleEnvelope, send } from './client';
@@ -84,7 +84,7 @@ export function downloadForm(ep: EndpointDef, fields: FormFields, fileNameHint: 
 
 /** Several stored files (a station's images, sheets kept as files) in one zip the server streams. */
 export function downloadZip(fileNames: readonly string[], name?: string): Promise<void> {
-  return downloadForm(api.common.downloadZip, { fileNames, name }, `${name || 'files'}.zip`);
+  return downloadForm(commonApi.downloadZip, { fileNames, name }, `${name || 'files'}.zip`);
 }
 
 /**
@@ -94,12 +94,12 @@ export function downloadZip(fileNames: readonly string[], name?: string): Promis
 export function downloadFile(fileName: string, del = false): Promise<void> {
   return run(async () => {
     const res = del
-      ? await send(buildUrl(api.common.downloadByPost), {
+      ? await send(buildUrl(commonApi.downloadByPost), {
           method: 'POST',
           headers: { ...authHeaders(), 'Content-Type': 'application/json' },
           body: JSON.stringify({ fileName, delete: true }),
         })
-      : await send(buildUrl(api.common.download, undefined, { fileName }), { method: 'GET', headers: authHeaders() });
+      : await send(buildUrl(commonApi.download, undefined, { fileName }), { method: 'GET', headers: authHeaders() });
     await saveReply(res, fileName.split('/').pop() || fileName);
   });
 }

@@ -1,4 +1,4 @@
-import { api, type UserInfo } from '@csms/contract';
+import { type UserInfo, authApi } from '@csms/contract';
 import i18n from 'i18next';
 import { ApiError, call, pageUnloading } from '../api/client';
 import { logout } from './logout';
@@ -19,7 +19,7 @@ let inflight: Promise<LoadInfoResult> | null = null;
 async function load(): Promise<LoadInfoResult> {
   let info: UserInfo;
   try {
-    info = await call(api.auth.info, {}, { silent: true });
+    info = await call(authApi.info, {}, { silent: true });
   } catch (err) {
     // The page is going away (reload, typed address): the browser aborted the call; keep the session.
     if (pageUnloading()) return new Promise<LoadInfoResult>(() => {});

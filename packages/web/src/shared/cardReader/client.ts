@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { call } from '../api/client';
 
 /**
@@ -33,7 +33,7 @@ const COMPANION_MARGIN_MS = 2_000;
 /** The port the server tells the console (`CSMS_READER_PORT`); the default when it cannot say. */
 async function configuredPort(): Promise<number> {
   try {
-    const value = Number(await call(api.common.configKey, { params: { key: 'csms.reader.port' } }, { silent: true }));
+    const value = Number(await call(commonApi.configKey, { params: { key: 'csms.reader.port' } }, { silent: true }));
     return Number.isInteger(value) && value > 0 && value < 65536 ? value : DEFAULT_READER_PORT;
   } catch {
     return DEFAULT_READER_PORT;

@@ -1,16 +1,16 @@
-import { api, type DictEntry, type DictType } from '@csms/contract';
+import { type DictEntry, type DictType, commonApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call } from '../api/client';
 
-export const dictQueryKey = (type: DictType, lang: string) => [api.common.dict.path, type, lang] as const;
+export const dictQueryKey = (type: DictType, lang: string) => [commonApi.dict.path, type, lang] as const;
 
 /** Entries of one dictionary (`GET /system/dict/data/type/{type}`), labelled by the server in the UI language; cached for the session. */
 export function useDict(type: DictType | undefined): DictEntry[] {
   const { i18n } = useTranslation();
   const { data } = useQuery({
     queryKey: dictQueryKey(type ?? ('' as DictType), i18n.language),
-    queryFn: ({ signal }) => call(api.common.dict, { params: { type: type! } }, { signal }),
+    queryFn: ({ signal }) => call(commonApi.dict, { params: { type: type! } }, { signal }),
     enabled: type !== undefined,
     staleTime: Infinity,
     gcTime: Infinity,

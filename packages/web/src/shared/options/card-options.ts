@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { cardApi } from '@csms/contract';
 import { call } from '../api/client';
 import type { RemoteOptions } from '../resource/types';
 
@@ -8,7 +8,7 @@ import type { RemoteOptions } from '../resource/types';
  */
 export function cardOptions(providerId?: number): RemoteOptions {
   const search = async (text: string) => {
-    const cards = await call(api.card.options, { query: { keyword: text || undefined, providerId } }, { silent: true }).catch(() => []);
+    const cards = await call(cardApi.options, { query: { keyword: text || undefined, providerId } }, { silent: true }).catch(() => []);
     return cards.map((c) => ({ value: c.id, label: c.account ? `${c.cardNumber} (${c.account})` : c.cardNumber }));
   };
   return { key: `cards:${providerId ?? 'all'}`, load: () => search(''), search };

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { chargeUserApi } from '@csms/contract';
 import { call } from '../api/client';
 import type { RemoteOptions } from '../resource/types';
 
@@ -12,7 +12,7 @@ type Labelled = { value: number; label: string };
  */
 export function chargeUserOptions(providerId?: number, known?: Labelled | null): RemoteOptions {
   const search = async (text: string, values: Array<string | number> = []) => {
-    const users = await call(api.chargeUser.options, { query: { keyword: text || undefined, providerId } }, { silent: true }).catch(
+    const users = await call(chargeUserApi.options, { query: { keyword: text || undefined, providerId } }, { silent: true }).catch(
       () => [],
     );
     const options: Labelled[] = users.map((u) => ({ value: u.id, label: u.phone ? `${u.account} (${u.phone})` : u.account }));

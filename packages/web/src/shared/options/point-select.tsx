@@ -1,4 +1,4 @@
-import { api, type PointOption } from '@csms/contract';
+import { type PointOption, pointApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useState } from 'react';
@@ -21,8 +21,8 @@ export function PointSelect({
 }) {
   const [keyword, setKeyword] = useState('');
   const { data, isFetching } = useQuery({
-    queryKey: [api.point.options.path, keyword],
-    queryFn: ({ signal }) => call(api.point.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
+    queryKey: [pointApi.options.path, keyword],
+    queryFn: ({ signal }) => call(pointApi.options, { body: keyword ? { serialNumber: keyword } : {} }, { signal }),
   });
   return (
     <Select

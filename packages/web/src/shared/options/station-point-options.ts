@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { stationApi, pointApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Form } from 'antd';
 import { call } from '../api/client';
@@ -7,14 +7,13 @@ import type { FormFieldCtx, RemoteOptions } from '../resource/types';
 /** Stations the caller can see (`getStations`), for pickers; one cached list for every screen. */
 export const stationOptions: RemoteOptions = {
   key: 'stationOptions',
-  load: async () => (await call(api.station.options, { body: {} })).map((s) => ({ value: s.id, label: s.stationName })),
+  load: async () => (await call(stationApi.options, { body: {} })).map((s) => ({ value: s.id, label: s.stationName })),
 };
 
 /** Points the caller can see (`getPoints`), labelled by serial number and name. */
 export const pointOptions: RemoteOptions = {
   key: 'pointOptions',
-  load: async () =>
-    (await call(api.point.options, { body: {} })).map((p) => ({ value: p.id, label: `${p.serialNumber} · ${p.pointName}` })),
+  load: async () => (await call(pointApi.options, { body: {} })).map((p) => ({ value: p.id, label: `${p.serialNumber} · ${p.pointName}` })),
 };
 
 /** What else narrows a point picker: the model and the firmware version the chargers reported. */
@@ -30,8 +29,8 @@ export interface PointNarrowing {
 export function useStationPoints(stationId: number | undefined, narrow: PointNarrowing = {}) {
   const { model, firmwareVersion } = narrow;
   return useQuery({
-    queryKey: [api.point.options.path, 'station', stationId, model, firmwareVersion],
-    queryFn: ({ signal }) => call(api.point.options, { body: { stationId, model, firmwareVersion } }, { signal }),
+    queryKey: [pointApi.options.path, 'station', stationId, model, firmwareVersion],
+    queryFn: ({ signal }) => call(pointApi.options, { body: { stationId, model, firmwareVersion } }, { signal }),
     enabled: stationId !== undefined || !!model || !!firmwareVersion,
   });
 }

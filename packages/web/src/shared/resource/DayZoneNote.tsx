@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -18,8 +18,8 @@ export function DayZoneNote({ query }: { query: Record<string, unknown> }) {
     serialNumber: typeof query.serialNumber === 'string' && query.serialNumber ? query.serialNumber : undefined,
   };
   const zone = useQuery({
-    queryKey: [api.common.dayZone.path, which],
-    queryFn: ({ signal }) => call(api.common.dayZone, { query: which }, { signal, silent: true }),
+    queryKey: [commonApi.dayZone.path, which],
+    queryFn: ({ signal }) => call(commonApi.dayZone, { query: which }, { signal, silent: true }),
     staleTime: 60_000,
   });
   if (!zone.data) return null;

@@ -1,5 +1,5 @@
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
-import { api, type ExportSource } from '@csms/contract';
+import { type ExportSource, exportConfigApi } from '@csms/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Flex, Modal, Spin, theme, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -30,7 +30,7 @@ export function moveColumn(list: ExportColumn[], index: number, step: -1 | 1): E
   return next;
 }
 
-export const exportConfigKey = (source: ExportSource) => [api.exportConfig.get.path, source] as const;
+export const exportConfigKey = (source: ExportSource) => [exportConfigApi.get.path, source] as const;
 
 export interface ExportColumnsDialogProps {
   source: ExportSource;
@@ -45,7 +45,7 @@ export function ExportColumnsDialog({ source, open, onClose }: ExportColumnsDial
   const { token } = theme.useToken();
   const { data, isFetching } = useQuery({
     queryKey: exportConfigKey(source),
-    queryFn: ({ signal }) => call(api.exportConfig.get, { query: { exportSource: source } }, { signal }),
+    queryFn: ({ signal }) => call(exportConfigApi.get, { query: { exportSource: source } }, { signal }),
     enabled: open,
   });
   const [columns, setColumns] = useState<ExportColumn[]>([]);
@@ -62,7 +62,7 @@ export function ExportColumnsDialog({ source, open, onClose }: ExportColumnsDial
   const save = async () => {
     setSaving(true);
     try {
-      const saved = await call(api.exportConfig.save, { body: { exportSource: source, exportItemList: chosen } });
+      const saved = await call(exportConfigApi.save, { body: { exportSource: source, exportItemList: chosen } });
       queryClient.setQueryData(exportConfigKey(source), saved);
       feedback.message.success(t('common.success'));
       onClose();

@@ -1,4 +1,4 @@
-import { api, type UserInfo } from '@csms/contract';
+import { type UserInfo, cardApi } from '@csms/contract';
 import { act, screen } from '@testing-library/react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setSession } from '../auth/session';
@@ -8,7 +8,7 @@ import { defineResource } from './types';
 
 const cards = defineResource({
   name: 'card',
-  api: { list: api.card.list },
+  api: { list: cardApi.list },
   columns: [
     { key: 'cardNumber', width: 120 },
     { key: 'providerName', width: 150 },

@@ -1,8 +1,8 @@
-import { api } from '@csms/contract';
+import { organizationApi } from '@csms/contract';
 import { describe, expect, it } from 'vitest';
 import { filtersOf, parseListQuery, toSearchParams } from './url-query';
 
-const schema = api.organization.list.query;
+const schema = organizationApi.list.query;
 const parse = (qs: string) => parseListQuery(schema, new URLSearchParams(qs));
 
 describe('list query in the URL', () => {

@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { commonApi } from '@csms/contract';
 import { authHeaders, buildUrl, handleEnvelope, send } from '../api/client';
 import type { UploadKind } from './rules';
 
@@ -20,7 +20,7 @@ export async function uploadFile(kind: UploadKind, file: Blob): Promise<UploadRe
   body.append('file', file);
   let res: Response;
   try {
-    res = await send(buildUrl(api.common.upload, undefined, { kind }), { method: 'POST', headers: authHeaders(), body }, { silent: true });
+    res = await send(buildUrl(commonApi.upload, undefined, { kind }), { method: 'POST', headers: authHeaders(), body }, { silent: true });
   } catch (err) {
     throw new UploadTransportError(String(err));
   }

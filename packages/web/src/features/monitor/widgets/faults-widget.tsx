@@ -1,4 +1,4 @@
-import { api } from '@csms/contract';
+import { monitorApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, List, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +15,8 @@ export default function FaultsWidget() {
   const { t } = useTranslation();
   useMonitorLive();
   const { data, isLoading } = useQuery({
-    queryKey: [api.monitor.faults.path, { limit: FAULTS }],
-    queryFn: ({ signal }) => call(api.monitor.faults, { query: { limit: FAULTS } }, { signal, silent: true }),
+    queryKey: [monitorApi.faults.path, { limit: FAULTS }],
+    queryFn: ({ signal }) => call(monitorApi.faults, { query: { limit: FAULTS } }, { signal, silent: true }),
   });
   return (
     <Card

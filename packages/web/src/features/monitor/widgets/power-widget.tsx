@@ -1,4 +1,4 @@
-import { api, powerBucketMinutes } from '@csms/contract';
+import { powerBucketMinutes, monitorApi } from '@csms/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Segmented, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -16,8 +16,8 @@ export default function PowerWidget() {
   const { t } = useTranslation();
   const [bucket, setBucket] = useState<Bucket>(60);
   const { data } = useQuery({
-    queryKey: [api.monitor.powerTrend.path, { bucketMinutes: bucket }],
-    queryFn: ({ signal }) => call(api.monitor.powerTrend, { query: { bucketMinutes: bucket } }, { signal, silent: true }),
+    queryKey: [monitorApi.powerTrend.path, { bucketMinutes: bucket }],
+    queryFn: ({ signal }) => call(monitorApi.powerTrend, { query: { bucketMinutes: bucket } }, { signal, silent: true }),
     placeholderData: keepPreviousData,
   });
   const points = (data?.points ?? []).map((p) => ({ x: Date.parse(p.at), y: p.powerW }));
