@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHistogram } from '../packages/simulator/dist/index.js';
-import { ensureBuilt, root, serverEnv } from '../scripts/lib.mjs';
+import { ensureBuilt, root } from '../scripts/lib.mjs';
 
 const HELP = `npm run bench -- [options]
   --chargers K       chargers to connect and hold (default 19500; --quick 500)
@@ -331,7 +331,7 @@ async function startServer(db, tag, extraEnv = {}) {
   const port = await freePort();
   const logFile = path.join(db.dir, `server-${tag}.log`);
   const out = fs.openSync(logFile, 'a');
-  const env = serverEnv();
+  const env = { ...process.env };
   delete env.DATABASE_URL;
   Object.assign(env, db.env, {
     PORT: String(port),
@@ -1171,7 +1171,6 @@ function table(r, m) {
     `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; commit ${m.commit}`,
     `- machine: ${m.cpu}, ${m.ram}, ${m.os}, Node ${m.node}; load average at start ${r.loadavg.map((x) => fmt(x, 1)).join(' / ')} (shared machine: other work ran too, numbers are noisy)`,
     `- K = ${fmt(K)} chargers reached ${fmt(r.held.booted)} (2 connectors each, ${P} client processes, ${fmt(m.fdLimit)} fds per process); registration of all by auto-registration took ${fmt(r.registerS, 1)} s (${fmt(r.registered / r.registerS)}/s${r.registerErrors ? `; ${r.registerErrors}` : ''})`,
-    `- server environment: MALLOC_ARENA_MAX=${serverEnv().MALLOC_ARENA_MAX} (glibc's malloc arenas, as \`npm start\` runs it)`,
     `- windows of ${WINDOW_MS / 1000} s; CPU in % of one core (${fmt(r.flat.machinePct)} % = the whole machine)`,
     '',
     '| target | goal | measured | result |',

@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuilt, root, serverEnv } from '../scripts/lib.mjs';
+import { ensureBuilt, root } from '../scripts/lib.mjs';
 
 const { values: opt } = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'no-build': { type: 'boolean', default: false } } });
 const runs = Math.max(1, Number(opt.runs) || 3);
@@ -42,7 +42,7 @@ async function startOnce(dataDir) {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
     env: {
-      ...serverEnv(),
+      ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       CSMS_DATA_DIR: dataDir,

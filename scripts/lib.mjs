@@ -64,14 +64,3 @@ export function ensureBuilt({ force = false } = {}) {
   must('npm', ['run', 'build']);
   fs.writeFileSync(stamp, new Date().toISOString());
 }
-
-/**
- * The environment a server process starts with (`npm start`, the benchmarks): the caller's, and
- * glibc's malloc held to two arenas unless MALLOC_ARENA_MAX is set. glibc's default is up to eight
- * per core, one taken by each thread that allocates (libuv's pool, PGlite's thread), and the memory
- * those arenas freed stayed in the process: 26.2 KB per connected charger against 9.5 KB with two
- * (bench/ocpp.mjs, 5,000 chargers on PostgreSQL, the same run twice).
- */
-export function serverEnv(env = process.env) {
-  return { MALLOC_ARENA_MAX: '2', ...env };
-}
