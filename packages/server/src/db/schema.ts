@@ -651,6 +651,26 @@ export const chargingTransaction = pgTable(
   ],
 );
 
+/**
+ * OCPP 2.0.1 transactions whose EVSE is not known yet (README "Transactions"): the Started of a driver
+ * who authorized before choosing an EVSE, held until the first event that names one records the session
+ * from it. Written before the Started is answered, so a restart or a reconnect to another node loses
+ * nothing; at most 16 per point (the oldest goes first).
+ */
+export const unplacedTransaction = pgTable(
+  'unplaced_transaction',
+  {
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    ocppTxId: varchar('ocpp_tx_id', { length: 36 }).notNull(),
+    /** The first TransactionEvent heard of (with the idToken of a later one when it had none), as received. */
+    event: jsonb('event').$type<Record<string, unknown>>().notNull(),
+    heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chargePointId, t.ocppTxId] })],
+);
+
 /** Meter samples, one row per sampled timestamp of a MeterValues or transaction data entry. */
 export const meterValue = pgTable(
   'meter_value',

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { chargingTransaction, reservation } from '../db/schema.js';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { chargingTransaction, reservation, unplacedTransaction } from '../db/schema.js';
 import type { OcppCore } from './core.js';
 import type { AuthorizationResult } from '../modules/cards/authorize.js';
 import type { SampledValue } from './meter.js';
@@ -161,15 +161,26 @@ export function v201Handlers(
   const { db } = core;
   const status16 = v16.StatusNotification!;
 
-  /**
-   * Transactions started before their EVSE was known, by point and transactionId: a driver who authorizes
-   * first at a station of several EVSEs starts one (TxStartPoint Authorized) whose Started names no EVSE
-   * (E01.FR.17, OCTT TC_E_04, TC_J_08). Our sessions belong to a connector, so the Started is held here and
-   * the session recorded, from that Started (its time, idToken, reservation), at the first event that names
-   * the EVSE; one that ends first (EVConnectionTimeOut, TC_E_39) never delivered energy and is only logged.
-   * In this node's memory only: after a restart the first event naming the EVSE starts the session.
+  /*
+   * Transactions started before their EVSE was known: a driver who authorizes first at a station of
+   * several EVSEs starts one (TxStartPoint Authorized) whose Started names no EVSE (E01.FR.17, OCTT
+   * TC_E_04, TC_J_08). Our sessions belong to a connector, so the Started is held (`unplaced_transaction`,
+   * committed before the answer: a restart or a reconnect to another node keeps it) and the session
+   * recorded, from that Started (its time, idToken, reservation), at the first event that names the EVSE;
+   * one that ends first (EVConnectionTimeOut, TC_E_39) never delivered energy and is only logged.
    */
-  const unplaced = new Map<number, Map<string, TransactionEventReq>>();
+
+  /** The held first event of the point's transaction, if any. */
+  async function heldEvent(point: PointState, ocppTxId: string): Promise<TransactionEventReq | undefined> {
+    const [row] = await db
+      .select({ event: unplacedTransaction.event })
+      .from(unplacedTransaction)
+      .where(and(eq(unplacedTransaction.chargePointId, point.id), eq(unplacedTransaction.ocppTxId, ocppTxId)));
+    return row?.event as unknown as TransactionEventReq | undefined;
+  }
+
+  const forget = (point: PointState, ocppTxId: string) =>
+    db.delete(unplacedTransaction).where(and(eq(unplacedTransaction.chargePointId, point.id), eq(unplacedTransaction.ocppTxId, ocppTxId)));
 
   /** Sets a connector's status through the 1.6 StatusNotification (the same rows, alarms and events). */
   const setStatus = (session: ChargerSession, connectorId: number, status: string, receivedAt: number, at?: string, fault?: Payload) =>
@@ -190,20 +201,35 @@ export function v201Handlers(
   }
 
   /**
-   * An event of a transaction whose EVSE is not known yet (`unplaced`): its first is kept (with an idToken
-   * that comes later, before the EVSE); an Ended forgets it. Answered with the idToken's decision.
+   * An event of a transaction whose EVSE is not known yet: its first is held (with the idToken of a later
+   * one when it had none), committed before the answer; an Ended forgets it. Answered with the idToken's
+   * decision.
    */
-  async function hold(point: PointState, p: TransactionEventReq, first: TransactionEventReq | undefined): Promise<Payload> {
-    let held = unplaced.get(point.id);
-    if (p.eventType === 'Ended') {
-      held?.delete(p.transactionInfo.transactionId);
-      if (held?.size === 0) unplaced.delete(point.id);
-    } else if (!first) {
-      if (!held) unplaced.set(point.id, (held = new Map()));
-      held.set(p.transactionInfo.transactionId, p);
-      if (held.size > MAX_UNPLACED) held.delete(held.keys().next().value!);
-    } else if (!first.idToken && p.idToken) {
-      held!.set(p.transactionInfo.transactionId, { ...first, idToken: p.idToken });
+  async function hold(point: PointState, p: TransactionEventReq): Promise<Payload> {
+    const ocppTxId = p.transactionInfo.transactionId;
+    if (p.eventType === 'Ended') await forget(point, ocppTxId);
+    else {
+      // A repeat changes nothing; a later event only brings the idToken the first lacked.
+      const held = await db
+        .insert(unplacedTransaction)
+        .values({ chargePointId: point.id, ocppTxId, event: p as unknown as Record<string, unknown> })
+        .onConflictDoUpdate({
+          target: [unplacedTransaction.chargePointId, unplacedTransaction.ocppTxId],
+          set: { event: sql`jsonb_set(${unplacedTransaction.event}, '{idToken}', excluded.event -> 'idToken')` },
+          where: sql`${unplacedTransaction.event} -> 'idToken' is null and excluded.event ? 'idToken'`,
+        })
+        .returning({ new: sql<boolean>`xmax = 0` });
+      if (held[0]?.new) {
+        const kept = db
+          .select({ id: unplacedTransaction.ocppTxId })
+          .from(unplacedTransaction)
+          .where(eq(unplacedTransaction.chargePointId, point.id))
+          .orderBy(desc(unplacedTransaction.heldAt))
+          .offset(MAX_UNPLACED);
+        await db
+          .delete(unplacedTransaction)
+          .where(and(eq(unplacedTransaction.chargePointId, point.id), inArray(unplacedTransaction.ocppTxId, kept)));
+      }
     }
     if (!p.idToken) return {};
     const r = await kit.authorize(p.idToken.idToken, point, { exceptRunning: p.eventType === 'Ended' });
@@ -343,11 +369,9 @@ export function v201Handlers(
         }
         tx = row ? await kit.openTx(point, row.id) : undefined;
         if (!tx) {
-          const held = unplaced.get(point.id);
-          const first = held?.get(ocppTxId);
-          if (p.evse === undefined) return hold(point, p, first);
-          held?.delete(ocppTxId);
-          if (held?.size === 0) unplaced.delete(point.id);
+          if (p.evse === undefined) return hold(point, p);
+          // A Started naming its EVSE is the first event of its transaction: nothing can be held for it.
+          const first = p.eventType === 'Started' ? undefined : await heldEvent(point, ocppTxId);
           if (first) {
             // The session starts as its Started said (time, idToken, reservation, remote start), on the EVSE this
             // event names; its Transaction.Begin sample may come with either (TC_J_08: with the EVSE).
@@ -364,6 +388,9 @@ export function v201Handlers(
               meterValue: [...(first.meterValue ?? []), ...(p.meterValue ?? [])],
             };
             ({ tx, auth } = await start(session, begun, toMeterValues16(begun.meterValue)));
+            // Recorded: the held event is no longer needed (left behind by a crash here, it is never read
+            // again, as the next event finds the session's row first; the point's newer holds push it out).
+            await forget(point, ocppTxId);
             // The answer is about this event's idToken; another one than the Started's gets its own decision (below).
             if (p.idToken && idToken && !sameToken(p.idToken.idToken, idToken.idToken)) auth = undefined;
           } else ({ tx, auth } = await start(session, p, meter));

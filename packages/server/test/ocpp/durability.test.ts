@@ -102,6 +102,18 @@ describe.skipIf(!!process.env.DATABASE_URL)('durability', () => {
         transactionInfo: { transactionId: tx201 },
         meterValue: [{ timestamp: iso(), sampledValue: [energy(2300, 'Sample.Periodic')] }],
       });
+      // A Started that names no EVSE yet (the driver authorized first): held, answered, then the crash.
+      const heldStartedAt = new Date(Date.now() - 30_000).toISOString();
+      const tx201b = 'durable-tx-2';
+      await c201.ok('TransactionEvent', {
+        eventType: 'Started',
+        timestamp: heldStartedAt,
+        triggerReason: 'Authorized',
+        seqNo: 0,
+        transactionInfo: { transactionId: tx201b },
+        idToken: { idToken: 'ANYTAG3', type: 'ISO14443' },
+        meterValue: [{ timestamp: heldStartedAt, sampledValue: [energy(7000, 'Transaction.Begin')] }],
+      });
       first.child.kill('SIGKILL');
       expect(await first.exited).toBe('SIGKILL');
 
@@ -126,6 +138,20 @@ describe.skipIf(!!process.env.DATABASE_URL)('durability', () => {
       };
       await d201.ok('TransactionEvent', ended);
       await d201.ok('TransactionEvent', ended);
+      // The held Started survived: the session is recorded from it once the EVSE is known.
+      for (const [seqNo, eventType, extra] of [
+        [1, 'Updated', { triggerReason: 'CablePluggedIn', evse: { id: 1, connectorId: 1 } }],
+        [
+          2,
+          'Ended',
+          {
+            triggerReason: 'EVCommunicationLost',
+            transactionInfo: { transactionId: tx201b, stoppedReason: 'EVDisconnected' },
+            meterValue: [{ timestamp: iso(), sampledValue: [energy(7400, 'Transaction.End')] }],
+          },
+        ],
+      ] as const)
+        await d201.ok('TransactionEvent', { eventType, timestamp: iso(), seqNo, transactionInfo: { transactionId: tx201b }, ...extra });
       await d201.close();
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
@@ -133,7 +159,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('durability', () => {
       const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
       try {
         const rows = await database.db.select().from(chargingTransaction).orderBy(chargingTransaction.id);
-        expect(rows).toHaveLength(2);
+        expect(rows).toHaveLength(3);
+        expect(rows[2]).toMatchObject({
+          ocppTxId: 'durable-tx-2',
+          idTag: 'ANYTAG3',
+          connectorNo: 1,
+          startedAt: new Date(heldStartedAt),
+          meterStartWh: 7000,
+          energyWh: 400,
+          stopReason: 'EVDisconnected',
+        });
         expect(rows[1]).toMatchObject({
           ocppTxId: 'durable-tx-1',
           meterStartWh: 2000,

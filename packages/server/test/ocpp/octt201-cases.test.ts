@@ -2,7 +2,16 @@ import { api } from '@csms/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
-import { card, chargePoint, chargeUser, chargingTransaction, connector, meterValue, ocppLog } from '../../src/db/schema.js';
+import {
+  card,
+  chargePoint,
+  chargeUser,
+  chargingTransaction,
+  connector,
+  meterValue,
+  ocppLog,
+  unplacedTransaction,
+} from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually, iso, replySchemas, TestCharger } from './support.js';
 
@@ -850,6 +859,26 @@ describe('E Transactions', () => {
     // Nothing is held for it: a later event naming an EVSE starts a session of its own (the first heard of).
     await tx.send('Updated', { triggerReason: 'CablePluggedIn', evse: { id: 1 } });
     expect(await txOf(pointId, tx.id)).toMatchObject({ idTag: '', authStatus: 'Invalid' });
+  });
+
+  it('holds at most 16 transactions without an EVSE per point: the oldest is forgotten, and its later event starts a session of its own', async () => {
+    const { c, pointId } = await station(2);
+    const d = await driver();
+    const txs = Array.from({ length: 17 }, () => transaction(c));
+    for (const tx of txs) await tx.send('Started', { idToken: token(d.tags[0]!) });
+    const held = await db.select().from(unplacedTransaction).where(eq(unplacedTransaction.chargePointId, pointId));
+    expect(held.map((h) => h.ocppTxId).sort()).toEqual(
+      txs
+        .slice(1)
+        .map((t) => t.id)
+        .sort(),
+    );
+    await txs[0]!.send('Updated', { triggerReason: 'CablePluggedIn', evse: { id: 1 } });
+    expect(await txOf(pointId, txs[0]!.id)).toMatchObject({ idTag: '', authStatus: 'Invalid' });
+    await txs[16]!.send('Updated', { triggerReason: 'CablePluggedIn', evse: { id: 2 } });
+    expect(await txOf(pointId, txs[16]!.id)).toMatchObject({ idTag: d.tags[0], authStatus: 'Accepted', connectorNo: 2 });
+    // Recorded: no longer held.
+    expect(await db.select().from(unplacedTransaction).where(eq(unplacedTransaction.ocppTxId, txs[16]!.id))).toEqual([]);
   });
 
   it('TC_E_53_CSMS Reset Sequence Number - CSMS accepting seqNo = 0 at start of transaction: each new transaction starting at seqNo 0 is its own', async () => {
