@@ -17,7 +17,8 @@ import { collectReport, groupIdToken } from './v201-commands.js';
  *
  * EVSE and connector: our connector number is the 2.0.1 EVSE id (evseId 0 is the point itself, as
  * 1.6's connector 0). A connector within an EVSE (`connectorId`) is not a connector of its own here:
- * an EVSE charges one vehicle at a time, so it is one connector of the point, whatever plug is used.
+ * an EVSE charges one vehicle at a time, so it is one connector of the point, whatever plug is used;
+ * its status is the EVSE's plugs' statuses taken together (`evseStatus`).
  */
 
 interface IdToken {
@@ -126,6 +127,30 @@ const FIRMWARE_STATUS: Record<string, string> = {
   InstallRebooting: 'Installing',
   InstallVerificationFailed: 'InstallationFailed',
 };
+
+/**
+ * An EVSE's status from its plugs' (2.0.1 ConnectorStatus by connectorId): the first of these that any
+ * plug reports. A plug in use makes the EVSE Occupied, whatever its others say (a station reports them
+ * Unavailable while one is in use); a faulted plug shows the EVSE Faulted (with its alarm) unless one is
+ * in use; one reserved or free plug makes it Reserved or Available; Unavailable only when all are.
+ */
+const EVSE_STATUS_ORDER = ['Occupied', 'Faulted', 'Reserved', 'Available', 'Unavailable'];
+
+export function evseStatus(plugs: ReadonlyMap<number, string>): string | undefined {
+  const seen = new Set(plugs.values());
+  return EVSE_STATUS_ORDER.find((s) => seen.has(s));
+}
+
+/** The last status of each plug of each EVSE, by connection (a station reports them all when it boots). */
+const plugStatuses = new WeakMap<ChargerSession, Map<number, Map<number, string>>>();
+
+function plugsOf(session: ChargerSession, evseId: number): Map<number, string> {
+  let evses = plugStatuses.get(session);
+  if (!evses) plugStatuses.set(session, (evses = new Map()));
+  let plugs = evses.get(evseId);
+  if (!plugs) evses.set(evseId, (plugs = new Map()));
+  return plugs;
+}
 
 /** Connector statuses of a session under way (1.6's words), which its end turns to Finishing. */
 const IN_SESSION = new Set(['Charging', 'SuspendedEV', 'SuspendedEVSE']);
@@ -334,7 +359,9 @@ export function v201Handlers(
     async StatusNotification(session, payload, receivedAt) {
       const p = payload as { timestamp: string; connectorStatus: string; evseId: number; connectorId: number };
       if (p.evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the point) or an EVSE id');
-      let status = p.connectorStatus;
+      const plugs = plugsOf(session, p.evseId);
+      plugs.set(p.connectorId, p.connectorStatus);
+      let status = evseStatus(plugs) ?? p.connectorStatus;
       if (status === 'Occupied') {
         // 1.6 tells a plugged-in vehicle from one charging, and one before its session from one after;
         // 2.0.1 says that in TransactionEvent.

@@ -1176,6 +1176,42 @@ describe('F Remote control', () => {
 });
 
 describe('G Availability', () => {
+  it('an EVSE of two plugs: its status is the plugs’ together; the plug in use keeps it Occupied while the other is Unavailable', async () => {
+    const { c, pointId } = await station(1);
+    const plug = (connectorId: number, connectorStatus: string) =>
+      ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus, evseId: 1, connectorId });
+    await plug(2, 'Available');
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    // A vehicle on plug 2: the station makes plug 1 Unavailable while plug 2 is in use.
+    await plug(2, 'Occupied');
+    await plug(1, 'Unavailable');
+    expect(await statusOf(pointId, 1)).toBe('Preparing');
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 2 },
+      transactionInfo: { chargingState: 'Charging' },
+      meterValue: [sample(0, 'Transaction.Begin')],
+    });
+    await eventually(async () => (await statusOf(pointId, 1)) === 'Charging');
+    await plug(1, 'Unavailable');
+    expect(await statusOf(pointId, 1)).toBe('Charging');
+    await tx.send('Ended', { triggerReason: 'EVCommunicationLost', transactionInfo: { stoppedReason: 'EVDisconnected' } });
+    // One plug free is enough; Unavailable only when every plug is.
+    await plug(2, 'Available');
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    await plug(2, 'Unavailable');
+    expect(await statusOf(pointId, 1)).toBe('Unavailable');
+    await plug(1, 'Available');
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    // A faulted plug shows the EVSE Faulted until it is cleared, though the other is free.
+    await plug(1, 'Faulted');
+    expect(await statusOf(pointId, 1)).toBe('Faulted');
+    await plug(1, 'Available');
+    expect(await statusOf(pointId, 1)).toBe('Available');
+  });
+
   const change = (serialNumber: string, connectorId: number, type: 'Operative' | 'Inoperative') =>
     post(api.pointAction.changeAvailability, { serialNumber, connectorId, type });
 
