@@ -76,6 +76,7 @@ export const dictionaries = {
     dataTransfer: 'info',
     getCompositeSchedule: 'info',
     getConfiguration: 'info',
+    deviceModel: 'info',
     changeConfiguration: 'primary',
     issue: 'success',
     lost: 'danger',

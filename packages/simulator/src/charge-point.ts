@@ -101,7 +101,22 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
 
   const session = createSession({
     url: `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(serialNumber)}`,
-    ...(options.ocppVersion === '2.0.1' ? { protocol: 'ocpp2.0.1', translator: createWireTranslator() } : {}),
+    ...(options.ocppVersion === '2.0.1'
+      ? {
+          protocol: 'ocpp2.0.1',
+          translator: createWireTranslator(() => ({
+            vendor,
+            model,
+            evses: connectors.map((c) => ({
+              id: c.id,
+              current: c.spec.current,
+              phases: c.spec.phases,
+              maxPowerW: c.spec.maxPowerW,
+              available: c.operative,
+            })),
+          })),
+        }
+      : {}),
     ...(options.key ? { headers: { authorization: `Basic ${Buffer.from(`${serialNumber}:${options.key}`).toString('base64')}` } } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
     scheduler,

@@ -246,4 +246,39 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
     expect(set).toMatchObject({ action: 'ChangeConfiguration', payload: { key: 'Vendor0', value: '9' } });
     expect(t.incoming('GetBaseReport', { requestId: 8, reportBase: 'SummaryInventory' })).toEqual({ reply: { status: 'NotSupported' } });
   });
+
+  it('answers GetBaseReport FullInventory with its station, EVSEs and connectors before its configuration', () => {
+    const t = createWireTranslator(() => ({
+      vendor: 'V',
+      model: 'M',
+      evses: [
+        { id: 1, current: 'AC', phases: 3, maxPowerW: 22_000, available: true },
+        { id: 2, current: 'DC', phases: 3, maxPowerW: 60_000, available: false },
+      ],
+    }));
+    const x = t.incoming('GetBaseReport', { requestId: 9, reportBase: 'FullInventory' });
+    if ('reply' in x) throw new Error('answered without the point');
+    const calls = x.then!({ configurationKey: [{ key: 'HeartbeatInterval', readonly: false, value: '300' }] });
+    for (const c of calls) expect(errors201('NotifyReport.req', c.payload), JSON.stringify(c.payload)).toBeNull();
+    type Item = { component: Payload; variable: { name: string }; variableAttribute: Payload[]; variableCharacteristics: Payload };
+    const items = calls.flatMap((c) => c.payload.reportData as Item[]);
+    const names = items.map((i) => `${String(i.component.name)}.${i.variable.name}`);
+    expect(names.slice(0, 3)).toEqual(['ChargingStation.VendorName', 'ChargingStation.Model', 'ChargingStation.AvailabilityState']);
+    expect(names.at(-1)).toBe('OCPPCommCtrlr.HeartbeatInterval');
+    expect(items.find((i) => i.variable.name === 'Power' && (i.component.evse as Payload).id === 2)).toMatchObject({
+      variableAttribute: [{ type: 'MaxSet', value: '60000', mutability: 'ReadOnly' }],
+      variableCharacteristics: { unit: 'W', dataType: 'decimal' },
+    });
+    expect(items.find((i) => i.variable.name === 'ConnectorType' && (i.component.evse as Payload).id === 2)).toMatchObject({
+      component: { name: 'Connector', evse: { id: 2, connectorId: 1 } },
+      variableAttribute: [{ value: 'cCCS2' }],
+    });
+    expect(items.filter((i) => i.variable.name === 'AvailabilityState').map((i) => i.variableAttribute[0]!.value)).toEqual([
+      'Available',
+      'Available',
+      'Available',
+      'Unavailable',
+      'Unavailable',
+    ]);
+  });
 });

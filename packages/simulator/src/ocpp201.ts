@@ -100,12 +100,51 @@ const keyOf = (component: string, variable: string) =>
 /** Items of a NotifyReport per message (the report comes in several, `tbc` on all but the last). */
 const REPORT_ITEMS = 20;
 
-/** GetConfiguration's keys as a base report's NotifyReports (OCPP 2.0.1 B07): each key its variable's Actual value. */
+/** What a full inventory adds to the configuration: the station, each EVSE and its connector (B08). */
+export interface Hardware {
+  vendor: string;
+  model: string;
+  evses: { id: number; current: 'AC' | 'DC'; phases: 1 | 3; maxPowerW: number; available: boolean }[];
+}
+
+/** The hardware's components and variables, read-only, as a full inventory reports them. */
+function hardwareItems(h: Hardware): Payload[] {
+  const item = (component: Payload, variable: string, value: string, dataType: string, attr: Payload = {}, unit?: string) => ({
+    component,
+    variable: { name: variable },
+    variableAttribute: [{ type: 'Actual', value, mutability: 'ReadOnly', ...attr }],
+    variableCharacteristics: { dataType, supportsMonitoring: false, ...(unit ? { unit } : {}) },
+  });
+  const items: Payload[] = [
+    item({ name: 'ChargingStation' }, 'VendorName', h.vendor, 'string'),
+    item({ name: 'ChargingStation' }, 'Model', h.model, 'string'),
+    item({ name: 'ChargingStation' }, 'AvailabilityState', h.evses.some((e) => e.available) ? 'Available' : 'Unavailable', 'OptionList'),
+  ];
+  for (const e of h.evses) {
+    const evse = { name: 'EVSE', evse: { id: e.id } };
+    const connector = { name: 'Connector', evse: { id: e.id, connectorId: 1 } };
+    items.push(
+      item(evse, 'AvailabilityState', e.available ? 'Available' : 'Unavailable', 'OptionList'),
+      // The EVSE's highest power: its maximum setting (what it draws now is in its meter values).
+      item(evse, 'Power', String(e.maxPowerW), 'decimal', { type: 'MaxSet' }, 'W'),
+      item(evse, 'SupplyPhases', String(e.current === 'DC' ? 0 : e.phases), 'integer'),
+      item(connector, 'ConnectorType', e.current === 'DC' ? 'cCCS2' : 'cType2', 'OptionList'),
+      item(connector, 'AvailabilityState', e.available ? 'Available' : 'Unavailable', 'OptionList'),
+    );
+  }
+  return items;
+}
+
+/**
+ * GetConfiguration's keys as a base report's NotifyReports (OCPP 2.0.1 B07): each key its variable's Actual
+ * value; a full inventory (`hardware`) has the station's, EVSEs' and connectors' components first.
+ */
 export function baseReport201(
   requestId: number,
   configurationKey: readonly { key: string; readonly?: boolean; value?: string }[],
+  hardware?: Hardware,
 ): Payload[] {
-  const items = configurationKey.map((k) => {
+  const keys = configurationKey.map((k) => {
     const [component, variable] = (VARIABLE_OF_KEY.get(k.key) ?? `${KEYS_COMPONENT}.${k.key}`).split(/\.(.*)/s) as [string, string];
     return {
       component: { name: component },
@@ -120,6 +159,7 @@ export function baseReport201(
       variableCharacteristics: { dataType: 'string', supportsMonitoring: false },
     };
   });
+  const items = hardware ? [...hardwareItems(hardware), ...keys] : keys;
   const generatedAt = new Date().toISOString();
   const reports: Payload[] = [];
   for (let i = 0, seqNo = 0; i === 0 || i < items.length; i += REPORT_ITEMS, seqNo++) {
@@ -179,7 +219,8 @@ function idTagInfo(info: unknown): Payload {
 const same = (p: Payload) => p;
 const status = (p: Payload): Payload => ({ status: p.status });
 
-export function createWireTranslator(): WireTranslator {
+/** `hardware`: what the point is made of, for a full inventory (without it, a full inventory is its configuration). */
+export function createWireTranslator(hardware?: () => Hardware): WireTranslator {
   const epoch = Date.now().toString(36);
   /** Our 1.6 transaction numbers and the 2.0.1 transactions they stand for. */
   const byNumber = new Map<number, { id: string; evse: number; seqNo: number }>();
@@ -588,16 +629,19 @@ export function createWireTranslator(): WireTranslator {
           return { action, payload: { transactionId: n }, back: same };
         }
         case 'GetBaseReport': {
-          // Every key the point has, in its configuration inventory; a summary inventory is the same here.
+          // Every key the point has, in its configuration inventory; a full one adds the hardware.
           if (p.reportBase === 'SummaryInventory') return { reply: { status: 'NotSupported' } };
+          const full = p.reportBase === 'FullInventory' ? hardware?.() : undefined;
           return {
             action: 'GetConfiguration',
             payload: {},
             back: () => ({ status: 'Accepted' }),
             then: (c) =>
-              baseReport201(Number(p.requestId), (c.configurationKey ?? []) as { key: string; readonly?: boolean; value?: string }[]).map(
-                (payload) => ({ action: 'NotifyReport', payload }),
-              ),
+              baseReport201(
+                Number(p.requestId),
+                (c.configurationKey ?? []) as { key: string; readonly?: boolean; value?: string }[],
+                full,
+              ).map((payload) => ({ action: 'NotifyReport', payload })),
           };
         }
         default:

@@ -90,6 +90,26 @@ export const chargingSchedule = z.object({
 export const configurationKey = z.object({ key: z.string(), readonly: z.boolean(), value: z.string().nullable() });
 export type ConfigurationKey = z.infer<typeof configurationKey>;
 
+/**
+ * One attribute (Actual, Target, MinSet, MaxSet) of a variable of an OCPP 2.0.1 charger's device model, as its
+ * full inventory reports it (GetBaseReport FullInventory): the component, its EVSE and connector, the variable.
+ */
+export const deviceModelItem = z.object({
+  component: z.string(),
+  componentInstance: z.string().nullable(),
+  evseId: z.number().nullable(),
+  connectorId: z.number().nullable(),
+  variable: z.string(),
+  variableInstance: z.string().nullable(),
+  type: z.string(),
+  /** null when the charger did not report one, and for a WriteOnly attribute (a password), never shown. */
+  value: z.string().nullable(),
+  mutability: z.string(),
+  unit: z.string().nullable(),
+  dataType: z.string().nullable(),
+});
+export type DeviceModelItem = z.infer<typeof deviceModelItem>;
+
 /** A choice for remote start: a card's physical id, or a charge user's first valid card (DESIGN.md §9: the idTag is the card's UID). */
 export const idTagOption = z.object({
   idTag: z.string(),
@@ -285,6 +305,11 @@ export const pointActionApi = {
     withSerial(configChange).superRefine(valueFitsKey),
     { key: z.string() },
   ),
+  /**
+   * An OCPP 2.0.1 charger's device model: GetBaseReport FullInventory and the NotifyReports it brings, one row per
+   * attribute; a 1.6 point has no device model and is refused before anything is sent.
+   */
+  deviceModel: action('deviceModel', { permi: 'config:pointConfig:query' }, withSerial({}), { items: z.array(deviceModelItem) }),
   changeConfigurationMany: endpoint({
     method: 'POST',
     path: path('changeConfigurationMany'),
@@ -329,5 +354,5 @@ export const pointActionApi = {
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
 export type PointActionName = Exclude<
   keyof typeof pointActionApi,
-  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany'
+  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany' | 'deviceModel'
 >;

@@ -115,6 +115,7 @@ export const pointOption = pointDto
     providerId: true,
     model: true,
     firmwareVersion: true,
+    ocppVersion: true,
   })
   .extend({
     connectors: z.array(connectorDto.pick({ connectorNo: true, connectorName: true, standard: true, type: true })),

@@ -10,12 +10,20 @@ import type { ChargerSession } from './session.js';
  */
 
 type Translated =
-  { action: string; payload: Payload; back: (conf: Payload) => Payload | ChargerReply; report?: number } | { reply: ChargerReply };
+  | {
+      action: string;
+      payload: Payload;
+      back: (conf: Payload) => Payload | ChargerReply;
+      /** A GetBaseReport: its requestId, and its NotifyReports' items assembled into the answer. */
+      report?: { id: number; assemble: (items: readonly ReportData[]) => Payload };
+    }
+  | { reply: ChargerReply };
 
 interface ReportData {
-  component: { name: string; instance?: string; evse?: unknown };
+  component: { name: string; instance?: string; evse?: { id: number; connectorId?: number } };
   variable: { name: string; instance?: string };
   variableAttribute: { type?: string; value?: string; mutability?: string }[];
+  variableCharacteristics?: { unit?: string; dataType?: string };
 }
 
 /** The NotifyReports of our GetBaseReport requests, by session and requestId, until the last (`tbc` false). */
@@ -25,7 +33,8 @@ const reports = new WeakMap<object, Map<number, { items: ReportData[]; done: () 
 export function collectReport(session: object, payload: Payload): void {
   const pending = reports.get(session)?.get(Number(payload.requestId));
   if (!pending) return;
-  pending.items.push(...((payload.reportData ?? []) as ReportData[]));
+  // Bounded whatever the charger sends: no report is shown with more than this many attributes.
+  for (const item of (payload.reportData ?? []) as ReportData[]) if (pending.items.length < MAX_DEVICE_MODEL_ROWS) pending.items.push(item);
   if (payload.tbc !== true) pending.done();
 }
 
@@ -49,6 +58,36 @@ export function reportAsConfiguration(items: readonly ReportData[]): Payload {
     });
   }
   return { configurationKey };
+}
+
+/** The most attributes a device model is shown with (a real station reports a few hundred). */
+export const MAX_DEVICE_MODEL_ROWS = 5000;
+
+/**
+ * A full inventory (GetBaseReport FullInventory, B07/B08) as the console's device model: one row per
+ * attribute of each variable of each component (with its EVSE and connector, instances, unit and data
+ * type), in the order reported; a WriteOnly attribute's value is never shown.
+ */
+export function reportAsDeviceModel(items: readonly ReportData[]): Payload {
+  const rows: Payload[] = [];
+  for (const item of items)
+    for (const attr of item.variableAttribute) {
+      if (rows.length === MAX_DEVICE_MODEL_ROWS) return { items: rows };
+      rows.push({
+        component: item.component.name,
+        componentInstance: item.component.instance ?? null,
+        evseId: item.component.evse?.id ?? null,
+        connectorId: item.component.evse?.connectorId ?? null,
+        variable: item.variable.name,
+        variableInstance: item.variable.instance ?? null,
+        type: attr.type ?? 'Actual',
+        value: attr.value !== undefined && attr.mutability !== 'WriteOnly' ? attr.value : null,
+        mutability: attr.mutability ?? 'ReadWrite',
+        unit: item.variableCharacteristics?.unit ?? null,
+        dataType: item.variableCharacteristics?.dataType ?? null,
+      });
+    }
+  return { items: rows };
 }
 
 /** Ids of our requests that need one (remote starts, firmware and log requests): unique enough across restarts. */
@@ -219,6 +258,16 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
     }
     case 'DataTransfer':
       return { action: 'DataTransfer', payload: p, back: same };
+    // 2.0.1's own (B07/B08): the console's device model, every component and variable the charger has.
+    case 'GetBaseReport': {
+      const id = requestId();
+      return {
+        action: 'GetBaseReport',
+        payload: { requestId: id, reportBase: 'FullInventory' },
+        back: (c) => ({ status: c.status }),
+        report: { id, assemble: reportAsDeviceModel },
+      };
+    }
     // 2.0.1's own (E14): the charger's transactionId as the console's route found it on the session's row.
     case 'GetTransactionStatus':
       return { action: 'GetTransactionStatus', payload: opt('transactionId', p.transactionId), back: same };
@@ -336,7 +385,7 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
           action: 'GetBaseReport',
           payload: { requestId: id, reportBase: 'ConfigurationInventory' },
           back: (c) => ({ status: c.status }),
-          report: id,
+          report: { id, assemble: reportAsConfiguration },
         };
       }
       const wanted = keys;
@@ -393,12 +442,12 @@ export async function v201Command(session: ChargerSession, action: string, paylo
   return 'kind' in back && typeof back.kind === 'string' ? (back as ChargerReply) : { kind: 'result', payload: back };
 }
 
-/** GetBaseReport, then the NotifyReports it brings (within the same time limit), as one GetConfiguration answer. */
+/** GetBaseReport, then the NotifyReports it brings (within the same time limit), assembled as one answer. */
 async function baseReport(
   session: ChargerSession,
   action: string,
   payload: Payload,
-  id: number,
+  { id, assemble }: NonNullable<Extract<Translated, { action: string }>['report']>,
   timeoutMs?: number,
 ): Promise<ChargerReply> {
   let pending = reports.get(session);
@@ -412,11 +461,11 @@ async function baseReport(
   try {
     const reply = await session.call(action, payload, timeoutMs);
     if (reply.kind !== 'result') return reply;
-    if (reply.payload.status === 'EmptyResultSet') return { kind: 'result', payload: { configurationKey: [] } };
+    if (reply.payload.status === 'EmptyResultSet') return { kind: 'result', payload: assemble([]) };
     if (reply.payload.status !== 'Accepted')
       return { kind: 'error', code: 'GenericError', description: `GetBaseReport ${String(reply.payload.status)}` };
     if (!(await complete)) return session.closed ? { kind: 'offline' } : { kind: 'timeout' };
-    return { kind: 'result', payload: reportAsConfiguration(items) };
+    return { kind: 'result', payload: assemble(items) };
   } finally {
     clearTimeout(timer);
     pending.delete(id);

@@ -335,6 +335,120 @@ describe('B Provisioning', () => {
     expect(asked).toHaveLength(4);
   });
 
+  it('TC_B_13_CSMS Get Base Report - FullInventory: the console’s device model is a GetBaseReport FullInventory; its NotifyReports shown attribute by attribute; a 1.6 point is not asked', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c, {
+      GetBaseReport: (p) => {
+        // The report follows the answer, in two parts.
+        setImmediate(() => {
+          const requestId = p.requestId as number;
+          void ok(c, 'NotifyReport', {
+            requestId,
+            generatedAt: iso(),
+            seqNo: 0,
+            tbc: true,
+            reportData: [
+              {
+                component: { name: 'EVSE', evse: { id: 1 } },
+                variable: { name: 'Power' },
+                variableAttribute: [
+                  { type: 'Actual', value: '0', mutability: 'ReadOnly' },
+                  { type: 'MaxSet', value: '22000', mutability: 'ReadOnly' },
+                ],
+                variableCharacteristics: { unit: 'W', dataType: 'decimal', supportsMonitoring: true },
+              },
+            ],
+          }).then(() =>
+            ok(c, 'NotifyReport', {
+              requestId,
+              generatedAt: iso(),
+              seqNo: 1,
+              reportData: [
+                {
+                  component: { name: 'Connector', evse: { id: 1, connectorId: 2 } },
+                  variable: { name: 'ConnectorType' },
+                  variableAttribute: [{ value: 'cCCS2', mutability: 'ReadOnly' }],
+                },
+                {
+                  component: { name: 'SecurityCtrlr' },
+                  variable: { name: 'BasicAuthPassword' },
+                  variableAttribute: [{ value: 'secret', mutability: 'WriteOnly' }],
+                },
+              ],
+            }),
+          );
+        });
+        return { status: 'Accepted' };
+      },
+    });
+    const r = await post<{ items: Payload[] }>(api.pointAction.deviceModel, { serialNumber });
+    expect(asked).toEqual([['GetBaseReport', { requestId: expect.any(Number), reportBase: 'FullInventory' }]]);
+    expect(r.data.status).toBe('accepted');
+    const row = { componentInstance: null, variableInstance: null, unit: null, dataType: null };
+    expect(r.data.items).toEqual([
+      {
+        ...row,
+        component: 'EVSE',
+        evseId: 1,
+        connectorId: null,
+        variable: 'Power',
+        type: 'Actual',
+        value: '0',
+        mutability: 'ReadOnly',
+        unit: 'W',
+        dataType: 'decimal',
+      },
+      {
+        ...row,
+        component: 'EVSE',
+        evseId: 1,
+        connectorId: null,
+        variable: 'Power',
+        type: 'MaxSet',
+        value: '22000',
+        mutability: 'ReadOnly',
+        unit: 'W',
+        dataType: 'decimal',
+      },
+      {
+        ...row,
+        component: 'Connector',
+        evseId: 1,
+        connectorId: 2,
+        variable: 'ConnectorType',
+        type: 'Actual',
+        value: 'cCCS2',
+        mutability: 'ReadOnly',
+      },
+      // A password is never shown.
+      {
+        ...row,
+        component: 'SecurityCtrlr',
+        evseId: null,
+        connectorId: null,
+        variable: 'BasicAuthPassword',
+        type: 'Actual',
+        value: null,
+        mutability: 'WriteOnly',
+      },
+    ]);
+    // A station with nothing to report.
+    answering(c, { GetBaseReport: { status: 'EmptyResultSet' } });
+    expect((await post<{ items: Payload[] }>(api.pointAction.deviceModel, { serialNumber })).data).toMatchObject({
+      status: 'accepted',
+      items: [],
+    });
+    answering(c, { GetBaseReport: { status: 'NotSupported' } });
+    expect((await post(api.pointAction.deviceModel, { serialNumber })).data).toMatchObject({ status: 'failed', items: [] });
+
+    const { serialNumber: serial16, asked: asked16 } = await point16();
+    expect((await post(api.pointAction.deviceModel, { serialNumber: serial16 })).data).toMatchObject({
+      status: 'notSupported',
+      message: 'Not available for a charge point speaking OCPP 1.6; nothing was sent',
+    });
+    expect(asked16).toEqual([]);
+  });
+
   it('TC_B_20_CSMS Reset Charging Station - Without ongoing transaction - OnIdle: ResetRequest OnIdle, Accepted; the station boots again and is accepted', async () => {
     const { c, pointId, serialNumber, key } = await station();
     const asked = answering(c);

@@ -193,6 +193,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     dataTransfer: 'Data transfer',
     getCompositeSchedule: 'Get composite schedule',
     getConfiguration: 'Get configuration',
+    deviceModel: 'Read device model',
     changeConfiguration: 'Change configuration',
     changeConfigurationMany: 'Change configuration on many points',
     autoRegister: 'Charge point auto-registered',

@@ -192,6 +192,7 @@ export const ocppZh = {
     dataTransfer: '数据传输',
     getCompositeSchedule: '查询组合充电计划',
     getConfiguration: '读取充电桩配置',
+    deviceModel: '读取设备模型',
     changeConfiguration: '修改充电桩配置',
     changeConfigurationMany: '批量修改充电桩配置',
     autoRegister: '充电桩自动注册',

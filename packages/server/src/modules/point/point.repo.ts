@@ -218,6 +218,7 @@ export function createPointRepo({ db }: { db: Db }) {
         providerId: r.providerId,
         model: r.model,
         firmwareVersion: r.firmwareVersion,
+        ocppVersion: r.ocppVersion,
         connectors: r.connectors.map(({ connectorNo, connectorName, standard, type }) => ({ connectorNo, connectorName, standard, type })),
       }));
     },

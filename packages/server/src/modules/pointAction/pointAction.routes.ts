@@ -1,4 +1,4 @@
-import { Code, translate, type ConfigurationKey, type PointConfigAnswer, type pointActionApi } from '@csms/contract';
+import { Code, translate, type ConfigurationKey, type DeviceModelItem, type PointConfigAnswer, type pointActionApi } from '@csms/contract';
 import type { AuthedCtx } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
 import { externalAll, Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
@@ -196,6 +196,13 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
         .map((k) => ({ key: k.key as string, readonly: k.readonly === true, value: str(k.value) }));
       const unknown = Array.isArray(p.unknownKey) ? p.unknownKey.filter((k): k is string => typeof k === 'string') : [];
       return answer(ctx, a, { configurationKey: keys, unknownKey: unknown });
+    },
+    async deviceModel({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      // The answer is the report assembled (the charger's GetBaseReport status told as an error when not Accepted).
+      const a = await ask(point.serialNumber, 'GetBaseReport', {}, () => 'Accepted');
+      const items = Array.isArray(a.payload?.items) ? (a.payload.items as DeviceModelItem[]) : [];
+      return answer(ctx, a, { items });
     },
     async changeConfiguration({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);

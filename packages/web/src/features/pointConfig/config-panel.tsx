@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { Authorized } from '../../shared/auth/authorized';
 import { useAuth } from '../../shared/auth/useAuth';
 import { ApiError, call } from '../../shared/api/client';
+import { DeviceModelTable, matchesDeviceModel } from './device-model';
 import { KeyHelp, KeyValueInput, keyMeaning, keyUnit, useKeyMeanings, valueRule } from './key-value';
 
 const READ = (pointActionApi.getConfiguration.access as { permi: string }).permi;
@@ -56,7 +57,8 @@ function PointPicker({ value, onChange }: { value: string | undefined; onChange:
 
 /**
  * Point configuration (spec: Configuration → point configuration): read the charger's keys
- * (GetConfiguration) and change a writable one (ChangeConfiguration), with its answer in words.
+ * (GetConfiguration) and change a writable one (ChangeConfiguration), with its answer in words; for
+ * an OCPP 2.0.1 charger, its whole device model too (GetBaseReport FullInventory).
  */
 export function ConfigPanel() {
   const { t } = useTranslation();
@@ -71,6 +73,17 @@ export function ConfigPanel() {
   const [form] = Form.useForm<{ value: string }>();
   const read = useMutation({
     mutationFn: (serialNumber: string) => call(pointActionApi.getConfiguration, { body: { serialNumber } }),
+  });
+  // What was read last: the keys, or (2.0.1 only) the device model.
+  const [view, setView] = useState<'keys' | 'model'>('keys');
+  const model = useMutation({
+    mutationFn: (serialNumber: string) => call(pointActionApi.deviceModel, { body: { serialNumber } }),
+  });
+  const { data: ocppVersion } = useQuery({
+    queryKey: [pointApi.options.path, 'version', serial],
+    enabled: !!serial,
+    queryFn: ({ signal }) => call(pointApi.options, { body: { serialNumber: serial } }, { signal }),
+    select: (rows) => rows.find((p) => p.serialNumber === serial)?.ocppVersion ?? null,
   });
   const change = useMutation({
     mutationFn: (v: { key: string; value: string }) =>
@@ -87,9 +100,13 @@ export function ConfigPanel() {
     else next.delete(POINT_PARAM);
     setParams(next);
     read.reset();
+    model.reset();
+    setView('keys');
   };
-  const answer = read.data;
-  const keys = (answer?.configurationKey ?? []).filter((k) => !filter || k.key.toLowerCase().includes(filter.toLowerCase()));
+  const answer = view === 'keys' ? read.data : model.data;
+  const reading = view === 'keys' ? read.isPending : model.isPending;
+  const keys = (read.data?.configurationKey ?? []).filter((k) => !filter || k.key.toLowerCase().includes(filter.toLowerCase()));
+  const rows = (model.data?.items ?? []).filter((r) => matchesDeviceModel(r, filter));
 
   const save = async () => {
     const values = await form.validateFields().catch(() => null);
@@ -115,11 +132,30 @@ export function ConfigPanel() {
             type="primary"
             disabled={!serial}
             loading={read.isPending}
-            onClick={() => serial && read.mutate(serial)}
+            onClick={() => {
+              if (view !== 'keys') setFilter('');
+              setView('keys');
+              if (serial) read.mutate(serial);
+            }}
             data-testid="config-read"
           >
             {t('ocppLog.config.read')}
           </Button>
+        </Authorized>
+        <Authorized permi={[READ]}>
+          {ocppVersion === '2.0.1' && (
+            <Button
+              loading={model.isPending}
+              onClick={() => {
+                if (view !== 'model') setFilter('');
+                setView('model');
+                if (serial) model.mutate(serial);
+              }}
+              data-testid="device-model-read"
+            >
+              {t('ocppLog.deviceModel.read')}
+            </Button>
+          )}
         </Authorized>
         <Authorized permi={[EDIT]}>
           <Button onClick={() => setBulkOpen(true)} data-testid="config-bulk">
@@ -129,15 +165,26 @@ export function ConfigPanel() {
         {answer && answer.status === 'accepted' && (
           <Input.Search
             allowClear
-            placeholder={t('ocppLog.config.filter')}
+            placeholder={t(view === 'keys' ? 'ocppLog.config.filter' : 'ocppLog.deviceModel.filter')}
+            value={filter}
             onChange={(e) => setFilter(e.target.value)}
             style={{ width: 240 }}
           />
         )}
       </Space>
-      {!answer && !read.isPending && <Typography.Text type="secondary">{t('ocppLog.config.choosePoint')}</Typography.Text>}
+      {!answer && !reading && <Typography.Text type="secondary">{t('ocppLog.config.choosePoint')}</Typography.Text>}
       {answer && answer.status !== 'accepted' && <AnswerAlert answer={answer} />}
-      {answer && answer.status === 'accepted' && (
+      {view === 'model' && model.data?.status === 'accepted' && (
+        <>
+          <Typography.Text type="secondary">
+            {rows.length === model.data.items.length
+              ? t('ocppLog.deviceModel.count', { n: rows.length })
+              : t('ocppLog.deviceModel.countFiltered', { shown: rows.length, n: model.data.items.length })}
+          </Typography.Text>
+          <DeviceModelTable items={rows} loading={model.isPending} />
+        </>
+      )}
+      {view === 'keys' && read.data?.status === 'accepted' && (
         <>
           <Table<ConfigurationKey>
             size="small"
@@ -211,8 +258,10 @@ export function ConfigPanel() {
                 : []),
             ]}
           />
-          {answer.unknownKey.length > 0 && (
-            <Typography.Text type="secondary">{t('ocppLog.config.unknownKeys', { keys: answer.unknownKey.join(', ') })}</Typography.Text>
+          {read.data!.unknownKey.length > 0 && (
+            <Typography.Text type="secondary">
+              {t('ocppLog.config.unknownKeys', { keys: read.data!.unknownKey.join(', ') })}
+            </Typography.Text>
           )}
         </>
       )}

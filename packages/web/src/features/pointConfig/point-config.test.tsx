@@ -9,6 +9,22 @@ const keys = [
   { key: 'HeartbeatInterval', readonly: false, value: '300' },
   { key: 'NumberOfConnectors', readonly: true, value: '2' },
 ];
+const item = { componentInstance: null, evseId: null, connectorId: null, variableInstance: null, unit: null, dataType: 'string' };
+const deviceModel = [
+  { ...item, component: 'ChargingStation', variable: 'Model', type: 'Actual', value: 'SIM-DC60', mutability: 'ReadOnly' },
+  { ...item, component: 'EVSE', evseId: 2, variable: 'Power', type: 'MaxSet', value: '60000', mutability: 'ReadOnly', unit: 'W' },
+  {
+    ...item,
+    component: 'Connector',
+    evseId: 2,
+    connectorId: 1,
+    variable: 'ConnectorType',
+    type: 'Actual',
+    value: 'cCCS2',
+    mutability: 'ReadOnly',
+  },
+  { ...item, component: 'SecurityCtrlr', variable: 'BasicAuthPassword', type: 'Actual', value: null, mutability: 'WriteOnly' },
+];
 const logRow = {
   id: 11,
   providerId: 1,
@@ -37,8 +53,26 @@ function serve(
         code: 200,
         msg: 'ok',
         data: [
-          { id: 7, serialNumber: 'CP-7', pointName: 'Bay 7', stationId: 2, stationName: 'Harbour', providerId: 1, connectors: [] },
-          { id: 8, serialNumber: 'CP-8', pointName: 'Bay 8', stationId: 2, stationName: 'Harbour', providerId: 1, connectors: [] },
+          {
+            id: 7,
+            serialNumber: 'CP-7',
+            pointName: 'Bay 7',
+            stationId: 2,
+            stationName: 'Harbour',
+            providerId: 1,
+            ocppVersion: '1.6',
+            connectors: [],
+          },
+          {
+            id: 8,
+            serialNumber: 'CP-8',
+            pointName: 'Bay 8',
+            stationId: 2,
+            stationName: 'Harbour',
+            providerId: 1,
+            ocppVersion: '2.0.1',
+            connectors: [],
+          },
         ],
       };
     if (path === '/web/point/getConfiguration')
@@ -48,6 +82,8 @@ function serve(
         data: { status: 'accepted', chargerStatus: 'Accepted', message: null, configurationKey: keys, unknownKey: ['Nope'] },
       };
     if (path === '/web/point/changeConfiguration') return { code: 200, msg: 'ok', data: change };
+    if (path === '/web/point/deviceModel')
+      return { code: 200, msg: 'ok', data: { status: 'accepted', chargerStatus: 'Accepted', message: null, items: deviceModel } };
     if (path === '/web/point/reset')
       return { code: 200, msg: 'ok', data: { status: 'accepted', chargerStatus: 'Accepted', message: null } };
     if (path === '/web/getStations') return { code: 200, msg: 'ok', data: [{ id: 2, stationName: 'Harbour' }] };
@@ -120,6 +156,35 @@ describe('point configuration', () => {
     fireEvent.click(within(dialog).getByTestId('config-reboot'));
     await waitFor(() => expect(within(dialog).getAllByTestId('config-answer')).toHaveLength(2));
     expect(calls.find((c) => c.path === '/web/point/reset')?.body).toEqual({ serialNumber: 'CP-7', type: 'Soft' });
+  });
+
+  it('reads the device model of an OCPP 2.0.1 point, attribute by attribute, and filters it; a 1.6 point is not offered it', async () => {
+    const calls = serve();
+    const { unmount } = renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration?point=CP-8');
+    fireEvent.click(await screen.findByTestId('device-model-read'));
+    const table = await screen.findByTestId('device-model');
+    expect(calls.find((c) => c.path === '/web/point/deviceModel')?.body).toEqual({ serialNumber: 'CP-8' });
+    expect(screen.getByText('4 attributes')).toBeTruthy();
+    expect(within(table).getByText('SIM-DC60')).toBeTruthy();
+    expect(within(table).getByText('Maximum setting')).toBeTruthy();
+    expect(within(table).getByText('Connector 1')).toBeTruthy();
+    expect(within(table).getByText('(write-only, not shown)')).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('Filter components or variables'), { target: { value: 'evse' } });
+    await waitFor(() => expect(within(table).queryByText('SIM-DC60')).toBeNull());
+    expect(screen.getByText('1 of 4 attributes')).toBeTruthy();
+    expect(within(table).getByText('60000')).toBeTruthy();
+    // Back to the keys: the same panel shows them again.
+    fireEvent.click(screen.getByTestId('config-read'));
+    await screen.findByText('HeartbeatInterval');
+    expect(screen.queryByTestId('device-model')).toBeNull();
+    unmount();
+
+    renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration?point=CP-7');
+    fireEvent.click(await screen.findByTestId('config-read'));
+    await screen.findByText('HeartbeatInterval');
+    // The point's version is known once the picker's points came: then no device model is offered.
+    await screen.findByText('CP-7 · Bay 7 · Harbour');
+    expect(screen.queryByTestId('device-model-read')).toBeNull();
   });
 
   it('changes one key on all points of a station, shows each answer and reboots those that need it', async () => {
