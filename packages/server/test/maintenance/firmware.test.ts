@@ -31,9 +31,10 @@ afterAll(async () => {
 });
 
 /** A simulated charger on firmware 1.0.0, connected and booted; `sha256` makes it check the file it downloads. */
-async function charger(firmware: { expectSha256?: string } = {}, on: TestServer = s) {
+async function charger(firmware: { expectSha256?: string } = {}, on: TestServer = s, ocppVersion: '1.6' | '2.0.1' = '1.6') {
   const p = await createPoint(on.database.db, { connectors: 1 });
   const sim = createChargePoint({
+    ocppVersion,
     url: `${on.url.replace(/^http/, 'ws')}/ocpp`,
     serialNumber: p.serialNumber,
     key: p.key!,
@@ -157,12 +158,14 @@ describe('firmware upgrades', () => {
 describe('an upgrade over real sockets and a real download', () => {
   const pointsOf = async (id: number) => (await get<FirmwareUpgradePointDto[]>(`${api.firmwareUpgrade.points.path}?id=${id}`)).data;
 
-  it('takes a charger from download to the new version, and marks one that refuses the file as failed, to retry', async () => {
+  it('takes a charger from download to the new version, and marks one that refuses the file as failed, to retry; the same over OCPP 2.0.1', async () => {
     const content = `version: 4.2.0\n${'f'.repeat(50_000)}`;
     const v = await upload('4.2.0', content);
     const good = await charger();
-    // This one expects another file: it downloads, then refuses to install (InstallationFailed).
-    const picky = await charger({ expectSha256: 'f'.repeat(64) });
+    // This one (speaking 2.0.1) expects another file: it downloads, then refuses to install (InstallationFailed).
+    const picky = await charger({ expectSha256: 'f'.repeat(64) }, s, '2.0.1');
+    const [spoken] = await s.database.db.select({ v: chargePoint.ocppVersion }).from(chargePoint).where(eq(chargePoint.id, picky.pointId));
+    expect(spoken!.v).toBe('2.0.1');
     const statuses: string[] = [];
     good.sim.on('firmware', (e) => statuses.push(e.status));
 

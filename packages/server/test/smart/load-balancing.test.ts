@@ -1,9 +1,9 @@
 import { api, type ControllerLive, type LocalControllerDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../harness.js';
-import { card, chargeUser, provider, userGroup } from '../../src/db/schema.js';
+import { card, chargePoint, chargeUser, provider, userGroup } from '../../src/db/schema.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 
 /*
@@ -32,15 +32,19 @@ const post = <T>(ep: { path: string }, body: unknown, lang: 'en' | 'zh' = 'en') 
 const live = async (id: number) =>
   (await s.call<ControllerLive[]>('GET', api.localController.live.path, { token: admin })).data.find((c) => c.id === id)!;
 
-/** A station with `n` simulated 22 kW one-connector chargers, booted, each with a card of its own. */
-async function site(n: number) {
+/**
+ * A station with `n` simulated 22 kW one-connector chargers, booted, each with a card of its own; those
+ * whose index is in `v201` speak OCPP 2.0.1 (a mixed fleet is balanced as one).
+ */
+async function site(n: number, v201: number[] = []) {
   const first = await createPoint(s.database.db, { connectors: 1, ratedPowerW: 22_000 });
   const points = [first];
   for (let i = 1; i < n; i++)
     points.push(await createPoint(s.database.db, { connectors: 1, ratedPowerW: 22_000, stationId: first.stationId }));
   const chargers = [];
-  for (const p of points) {
+  for (const [i, p] of points.entries()) {
     const sim = createChargePoint({
+      ...(v201.includes(i) ? { ocppVersion: '2.0.1' as const } : {}),
       url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
       serialNumber: p.serialNumber,
       key: p.key!,
@@ -74,8 +78,8 @@ async function site(n: number) {
 const reported = (l: ControllerLive) => l.connectors.filter((c) => c.state === 'charging').map((c) => c.measuredW ?? 0);
 
 describe('a 30 kW controller over three 22 kW points', () => {
-  it('holds three sessions within 30 kW, and gives the freed power to the others when one stops', async () => {
-    const { stationId, chargers } = await site(3);
+  it('holds three sessions within 30 kW, and gives the freed power to the others when one stops; a 2.0.1 charger among them is balanced alike', async () => {
+    const { stationId, chargers } = await site(3, [1]);
     const added = await post<LocalControllerDto>(api.localController.add, {
       name: 'Car park',
       stationId,
@@ -85,6 +89,17 @@ describe('a 30 kW controller over three 22 kW points', () => {
     expect(added.code, added.msg).toBe(200);
     expect(added.data.ratedSumW).toBe(66_000);
     const id = added.data.id;
+    const versions = await s.database.db
+      .select({ v: chargePoint.ocppVersion })
+      .from(chargePoint)
+      .where(
+        inArray(
+          chargePoint.serialNumber,
+          chargers.map((c) => c.serialNumber),
+        ),
+      )
+      .orderBy(chargePoint.serialNumber);
+    expect(versions.map((r) => r.v).sort()).toEqual(['1.6', '1.6', '2.0.1']);
 
     for (const c of chargers) {
       c.sim.plugIn(1);
