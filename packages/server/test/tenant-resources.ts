@@ -631,7 +631,7 @@ export const tenantResources: TenantResource[] = [
       },
       {
         ep: api.pointAction.changeConfigurationMany,
-        input: (id) => ({ body: { serialNumbers: [serialOf(id)], key: 'HeartbeatInterval', value: '1' } }),
+        input: (id) => ({ body: { serialNumbers: [serialOf(id)], changes: [{ key: 'HeartbeatInterval', value: '1' }] } }),
       },
       { ep: api.pointAction.idTagOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },
       { ep: api.pointAction.profileOptions, input: (id) => ({ query: { serialNumber: serialOf(id) } }) },

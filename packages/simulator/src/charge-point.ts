@@ -136,7 +136,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       meterType: 'SIM-METER',
     }),
     emit: events.emit,
-    onCall: (action, payload) => handleCommand(internals, action, payload),
+    onCall: (action, payload, translated) => handleCommand(internals, action, payload, translated),
     onAccepted() {
       sendAllStatuses();
       tx.pump();

@@ -257,7 +257,26 @@ const handlers: Record<string, Handler> = {
   },
 };
 
-export function handleCommand(p: PointInternals, action: string, payload: Payload): Reply {
+/**
+ * Several keys at once, as OCPP 2.0.1's SetVariables brings them (ocpp201.ts); not a 1.6 message, so never
+ * answered to a 1.6 CSMS: each key as ChangeConfiguration would take it.
+ */
+function changeConfigurations(p: PointInternals, req: Payload): Reply {
+  const changes = (Array.isArray(req.changes) ? req.changes : []) as { key: string; value: string }[];
+  const applied: string[] = [];
+  const results = changes.map(({ key, value }) => {
+    const result = p.config.change(String(key), String(value));
+    if (result === 'Accepted') applied.push(key);
+    return { key, status: result };
+  });
+  return reply({ results }, () => applied.forEach((key) => p.applyConfiguration(key)));
+}
+
+/** The 2.0.1 translation's own calls of the point (ocpp201.ts), beside the 1.6 handlers. */
+export const INTERNAL_COMMAND = 'ChangeConfigurations';
+
+export function handleCommand(p: PointInternals, action: string, payload: Payload, internal = false): Reply {
+  if (internal && action === INTERNAL_COMMAND) return changeConfigurations(p, payload);
   const handler = handlers[action];
   if (!handler) throw new OcppError('NotImplemented', `${action} is not implemented by this charge point`);
   return handler(p, payload);

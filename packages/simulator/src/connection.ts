@@ -24,7 +24,8 @@ export interface LinkOptions {
   scheduler: Scheduler;
   callTimeoutMs: number;
   /** Answers a CSMS call: the CALLRESULT, or throw an OcppError for a CALLERROR; `undefined` sends nothing. */
-  onCall(action: string, payload: Payload): Reply | undefined | Promise<Reply | undefined>;
+  /** `translated`: the call is the 2.0.1 translation's (ocpp201.ts), not one the CSMS sent as it is. */
+  onCall(action: string, payload: Payload, translated: boolean): Reply | undefined | Promise<Reply | undefined>;
   onOpen(): void;
   onClose(info: { code: number; reason: string; error?: Error }): void;
   onTraffic?(event: TrafficEvent): void;
@@ -135,7 +136,7 @@ export function createLink(options: LinkOptions): Link {
       const t = options.translator?.incoming(action, payload);
       if (t && 'reply' in t) reply = { payload: t.reply };
       else {
-        reply = await options.onCall(t ? t.action : action, t ? t.payload : payload);
+        reply = await options.onCall(t ? t.action : action, t ? t.payload : payload, t !== undefined);
         if (t && reply) {
           const answered = reply;
           const calls = t.then?.(answered.payload) ?? [];

@@ -161,11 +161,6 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
         { getVariableData: [{ component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' } }] },
         { configurationKey: [{ key: 'HeartbeatInterval', readonly: false, value: '60' }] },
       ],
-      [
-        'SetVariables',
-        { setVariableData: [{ component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' }, attributeValue: '30' }] },
-        { status: 'Accepted' },
-      ],
     ];
     for (const [action, payload, answer16] of cases) {
       expect(errors201(`${action}.req`, payload), `2.0.1 ${action}`).toBeNull();
@@ -176,6 +171,36 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
       const back = x.back(answer16);
       expect(errors201(`${action}.conf`, back), `2.0.1 ${action} answer ${JSON.stringify(back)}`).toBeNull();
     }
+    // Several variables at once: the point's own call for several keys (no 1.6 message has it), each key's answer back.
+    const setData = [
+      { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' }, attributeValue: '30' },
+      { component: { name: 'SampledDataCtrlr' }, variable: { name: 'TxUpdatedInterval' }, attributeValue: '10' },
+      { component: { name: 'SimulatorCtrlr' }, variable: { name: 'Nope' }, attributeValue: '1' },
+    ];
+    const set = t.incoming('SetVariables', { setVariableData: setData });
+    expect(set).toMatchObject({
+      action: 'ChangeConfigurations',
+      payload: {
+        changes: [
+          { key: 'HeartbeatInterval', value: '30' },
+          { key: 'MeterValueSampleInterval', value: '10' },
+          { key: 'Nope', value: '1' },
+        ],
+      },
+    });
+    const setBack = (set as { back: (p: Payload) => Payload }).back({
+      results: [
+        { key: 'HeartbeatInterval', status: 'Accepted' },
+        { key: 'MeterValueSampleInterval', status: 'RebootRequired' },
+        { key: 'Nope', status: 'NotSupported' },
+      ],
+    });
+    expect(errors201('SetVariables.conf', setBack)).toBeNull();
+    expect((setBack.setVariableResult as { attributeStatus: string }[]).map((r) => r.attributeStatus)).toEqual([
+      'Accepted',
+      'RebootRequired',
+      'UnknownVariable',
+    ]);
     // One EVSE's reset: the point's Reset of that connector (no 1.6 schema has it), Scheduled on idle read back as is.
     const evse = t.incoming('Reset', { type: 'OnIdle', evseId: 2 });
     expect(evse).toMatchObject({ action: 'Reset', payload: { type: 'Soft', connectorId: 2 } });
@@ -243,7 +268,7 @@ describe('the simulator on the OCPP 2.0.1 wire', () => {
     const set = t.incoming('SetVariables', {
       setVariableData: [{ component: vendor.component, variable: vendor.variable, attributeValue: '9' }],
     });
-    expect(set).toMatchObject({ action: 'ChangeConfiguration', payload: { key: 'Vendor0', value: '9' } });
+    expect(set).toMatchObject({ action: 'ChangeConfigurations', payload: { changes: [{ key: 'Vendor0', value: '9' }] } });
     expect(t.incoming('GetBaseReport', { requestId: 8, reportBase: 'SummaryInventory' })).toEqual({ reply: { status: 'NotSupported' } });
   });
 

@@ -598,26 +598,16 @@ export function createWireTranslator(hardware?: () => Hardware): WireTranslator 
           };
         }
         case 'SetVariables': {
+          // Each variable its key, changed as ChangeConfiguration would (several at once: the point's own call).
           const data = (p.setVariableData ?? []) as { attributeValue: string; component: { name: string }; variable: { name: string } }[];
-          const first = data[0];
-          if (!first || data.length > 1)
-            return {
-              reply: {
-                setVariableResult: data.map((d) => ({ attributeStatus: 'Rejected', component: d.component, variable: d.variable })),
-              },
-            };
-          const key = keyOf(first.component.name, first.variable.name);
           return {
-            action: 'ChangeConfiguration',
-            payload: { key, value: first.attributeValue },
+            action: 'ChangeConfigurations',
+            payload: { changes: data.map((d) => ({ key: keyOf(d.component.name, d.variable.name), value: d.attributeValue })) },
             back: (c) => ({
-              setVariableResult: [
-                {
-                  attributeStatus: c.status === 'NotSupported' ? 'UnknownVariable' : c.status,
-                  component: first.component,
-                  variable: first.variable,
-                },
-              ],
+              setVariableResult: data.map((d, i) => {
+                const s = String((c.results as { status: string }[] | undefined)?.[i]?.status ?? 'Rejected');
+                return { attributeStatus: s === 'NotSupported' ? 'UnknownVariable' : s, component: d.component, variable: d.variable };
+              }),
             }),
           };
         }

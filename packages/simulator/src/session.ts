@@ -30,7 +30,7 @@ export interface SessionOptions {
   /** Read at every boot: the firmware version changes after an update. */
   bootPayload(): Payload;
   emit: <K extends keyof ChargePointEvents>(event: K, payload: ChargePointEvents[K]) => void;
-  onCall(action: string, payload: Payload): Reply | undefined;
+  onCall(action: string, payload: Payload, translated: boolean): Reply | undefined;
   /** Registered (again): report statuses, send what waits. */
   onAccepted(): void;
   onClosed(): void;
@@ -167,7 +167,7 @@ export function createSession(o: SessionOptions): Session {
     scheduler,
     callTimeoutMs: o.callTimeoutMs,
     // A rejected point answers nothing until its next boot (OCPP 1.6 §4.2.1).
-    onCall: (action, payload) => (registration === 'Rejected' ? undefined : o.onCall(action, payload)),
+    onCall: (action, payload, translated) => (registration === 'Rejected' ? undefined : o.onCall(action, payload, translated)),
     onOpen() {
       release();
       connection = 'open';

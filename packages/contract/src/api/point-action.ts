@@ -183,8 +183,24 @@ function valueFitsKey(v: { key: string; value: string }, ctx: z.RefinementCtx) {
 /** At most this many points in one configuration change (each is a round trip to a charger, ten at a time). */
 export const MAX_CONFIG_POINTS = 500;
 
-/** One point's answer to a change sent to many. */
-export const pointConfigAnswer = z.object({ serialNumber: z.string(), pointName: z.string(), stationName: z.string(), ...actionReply });
+/** Keys changed at once by the change on many points. */
+export const MAX_CONFIG_CHANGES = 10;
+
+/** One key's answer of a point in the change on many points. */
+export const keyAnswer = z.object({ key: z.string(), ...actionReply });
+export type KeyAnswer = z.infer<typeof keyAnswer>;
+
+/**
+ * A point's answer to the change on many points: each key's, and the point's as a whole (accepted when every
+ * key was; rebootRequired when every key was taken, some after a reboot; else the first key's that was not).
+ */
+export const pointConfigAnswer = z.object({
+  serialNumber: z.string(),
+  pointName: z.string(),
+  stationName: z.string(),
+  ...actionReply,
+  keys: z.array(keyAnswer),
+});
 export type PointConfigAnswer = z.infer<typeof pointConfigAnswer>;
 
 export const pointActionApi = {
@@ -319,16 +335,20 @@ export const pointActionApi = {
     body: z
       .object({
         serialNumbers: z.array(serialNumber).min(1).max(MAX_CONFIG_POINTS),
-        ...configChange,
+        changes: z.array(z.object(configChange).superRefine(valueFitsKey)).min(1).max(MAX_CONFIG_CHANGES),
       })
-      .superRefine(valueFitsKey)
       .superRefine((v, ctx) => {
         if (new Set(v.serialNumbers).size !== v.serialNumbers.length)
           ctx.addIssue({ code: 'custom', path: ['serialNumbers'], message: 'validation.duplicate' });
+        const seen = new Set<string>();
+        v.changes.forEach((c, i) => {
+          if (seen.has(c.key.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['changes', i, 'key'], message: 'validation.duplicate' });
+          seen.add(c.key.toLowerCase());
+        });
       }),
-    data: z.object({ key: z.string(), value: z.string(), results: z.array(pointConfigAnswer) }),
+    data: z.object({ changes: z.array(z.object(configChange)), results: z.array(pointConfigAnswer) }),
     summary:
-      "ChangeConfiguration of one key on many points, ten chargers at a time; each point's answer (accepted, rejected, rebootRequired, notSupported, offline…)",
+      "Up to ten keys changed on many points, ten chargers at a time (a 2.0.1 charger gets one SetVariables, a 1.6 one a ChangeConfiguration per key); each point's and each key's answer (accepted, rejected, rebootRequired, notSupported, offline…)",
   }),
   idTagOptions: endpoint({
     method: 'GET',

@@ -310,6 +310,11 @@ export class ChargerSession {
     this.sendNext();
   }
 
+  /** How long a CALL waits for its answer unless told otherwise. */
+  get defaultTimeoutMs(): number {
+    return this.deps.defaultTimeoutMs;
+  }
+
   /** Sends a CALL to the charger and waits for its answer; payloads are checked against `<action>.req` first. */
   call(action: string, payload: Payload, timeoutMs = this.deps.defaultTimeoutMs): Promise<ChargerReply> {
     if (this.closed) return Promise.resolve({ kind: 'offline' });

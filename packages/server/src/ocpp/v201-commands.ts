@@ -426,6 +426,36 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
         },
       };
     }
+    case 'ChangeConfigurations': {
+      // Several keys in one SetVariables (B05, OCTT TC_B_10); each key's answer as 1.6's ChangeConfiguration's.
+      const changes = p.changes as { key: string; value: string }[];
+      const asked = changes.map((c) => ({ ...c, v: variableOf(c.key) }));
+      const answered = (statusOf: (c: (typeof asked)[number]) => string): Payload => ({
+        results: asked.map((c) => ({ key: c.key, reply: { kind: 'result', payload: { status: statusOf(c) } } })),
+      });
+      const sent = asked.filter((c) => c.v);
+      if (sent.length === 0) return { reply: { kind: 'result', payload: answered(() => 'NotSupported') } };
+      return {
+        action: 'SetVariables',
+        payload: { setVariableData: sent.map((c) => ({ ...c.v!, attributeValue: String(c.value) })) },
+        back: (conf) => {
+          const results = (conf.setVariableResult ?? []) as {
+            attributeStatus: string;
+            component: { name: string };
+            variable: { name: string };
+          }[];
+          const unused = new Set(results);
+          return answered((c) => {
+            if (!c.v) return 'NotSupported';
+            // The results name their variables; taken in order, each once.
+            const r = [...unused].find((x) => x.component.name === c.v!.component.name && x.variable.name === c.v!.variable.name);
+            if (!r) return 'Rejected';
+            unused.delete(r);
+            return SET_STATUS[r.attributeStatus] ?? 'Rejected';
+          });
+        },
+      };
+    }
     default:
       return refused(`${action} is not available for OCPP 2.0.1 chargers`);
   }

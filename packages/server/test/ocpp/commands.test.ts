@@ -163,6 +163,56 @@ describe('commands to chargers over the bus', () => {
     expect(await s.app.bus.request(serialNumber, { action: 'ClearCache', payload: {} })).toEqual({ kind: 'offline' });
   });
 
+  it('changes several keys of a 1.6 charger one ChangeConfiguration after another within one time limit; after one unanswered, the rest are not sent', async () => {
+    const { c, serialNumber } = await connect();
+    const asked: unknown[] = [];
+    c.onCall = (action, payload) => {
+      asked.push([action, payload]);
+      return payload.key === 'HeartbeatInterval'
+        ? { status: 'RebootRequired' }
+        : payload.key === 'Silent'
+          ? undefined
+          : { status: 'Accepted' };
+    };
+    const changes = (...keys: string[]) => ({ changes: keys.map((key) => ({ key, value: '1' })) });
+    const keys = ['HeartbeatInterval', 'MeterValueSampleInterval'];
+    expect(await s.app.bus.request(serialNumber, { action: 'ChangeConfigurations', payload: changes(...keys) })).toEqual({
+      kind: 'result',
+      payload: {
+        results: [
+          { key: 'HeartbeatInterval', reply: { kind: 'result', payload: { status: 'RebootRequired' } } },
+          { key: 'MeterValueSampleInterval', reply: { kind: 'result', payload: { status: 'Accepted' } } },
+        ],
+      },
+    });
+    expect(asked).toEqual(keys.map((key) => ['ChangeConfiguration', { key, value: '1' }]));
+    asked.length = 0;
+    const r = await s.app.bus.request(serialNumber, {
+      action: 'ChangeConfigurations',
+      payload: changes('WebSocketPingInterval', 'Silent', 'ClockAlignedDataInterval'),
+      timeoutMs: 300,
+    });
+    expect(r).toEqual({
+      kind: 'result',
+      payload: {
+        results: [
+          { key: 'WebSocketPingInterval', reply: { kind: 'result', payload: { status: 'Accepted' } } },
+          { key: 'Silent', reply: { kind: 'timeout' } },
+          {
+            key: 'ClockAlignedDataInterval',
+            reply: expect.objectContaining({ kind: 'error', messageKey: 'errors.pointAction.notSentAfterFailure' }),
+          },
+        ],
+      },
+    });
+    expect(asked.map((x) => (x as [string, { key: string }])[1].key)).toEqual(['WebSocketPingInterval', 'Silent']);
+    await c.close();
+    await eventually(async () => !(await s.app.bus.isServed(serialNumber)));
+    expect(await s.app.bus.request(serialNumber, { action: 'ChangeConfigurations', payload: changes(...keys) })).toEqual({
+      kind: 'offline',
+    });
+  });
+
   it('records a start the charger makes after an accepted RemoteStartTransaction as remote', async () => {
     const { c, serialNumber } = await connect();
     const [k] = await s.database.db

@@ -843,6 +843,37 @@ describe('the simulator speaking OCPP 2.0.1', () => {
         kind: 'result',
         payload: { configurationKey: [{ key: 'HeartbeatInterval', value: '77' }] },
       });
+      // Several keys in one SetVariables; a read-only one refused, the others taken.
+      const changes = [
+        { key: 'MeterValueSampleInterval', value: '15' },
+        { key: 'SimulatorCtrlr.NumberOfConnectors', value: '4' },
+        { key: 'ClockAlignedDataInterval', value: '600' },
+      ];
+      const several = await s.app.bus.request(p.serialNumber, { action: 'ChangeConfigurations', payload: { changes } });
+      expect(several).toMatchObject({
+        kind: 'result',
+        payload: {
+          results: [
+            { key: 'MeterValueSampleInterval', reply: { kind: 'result', payload: { status: 'Accepted' } } },
+            { key: 'SimulatorCtrlr.NumberOfConnectors', reply: { kind: 'result', payload: { status: 'Rejected' } } },
+            { key: 'ClockAlignedDataInterval', reply: { kind: 'result', payload: { status: 'Accepted' } } },
+          ],
+        },
+      });
+      expect(
+        await s.app.bus.request(p.serialNumber, {
+          action: 'GetConfiguration',
+          payload: { key: ['MeterValueSampleInterval', 'ClockAlignedDataInterval'] },
+        }),
+      ).toMatchObject({
+        kind: 'result',
+        payload: {
+          configurationKey: [
+            { key: 'MeterValueSampleInterval', value: '15' },
+            { key: 'ClockAlignedDataInterval', value: '600' },
+          ],
+        },
+      });
 
       expect(await s.app.bus.request(p.serialNumber, { action: 'Reset', payload: { type: 'Soft' } })).toEqual({
         kind: 'result',

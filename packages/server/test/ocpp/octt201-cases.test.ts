@@ -335,6 +335,54 @@ describe('B Provisioning', () => {
     expect(asked).toHaveLength(4);
   });
 
+  it('TC_B_10_CSMS Set Variables - multiple values: the change of several keys is one SetVariablesRequest; each key’s answer shown, and the point’s as a whole', async () => {
+    const { c, serialNumber } = await station();
+    const asked = answering(c, {
+      SetVariables: (p) => ({
+        setVariableResult: (p.setVariableData as { component: Payload; variable: Payload }[]).map((d) => ({
+          attributeStatus:
+            d.variable.name === 'OfflineThreshold'
+              ? 'UnknownVariable'
+              : d.variable.name === 'HeartbeatInterval'
+                ? 'RebootRequired'
+                : 'Accepted',
+          component: d.component,
+          variable: d.variable,
+        })),
+      }),
+    });
+    type Answer = { results: { status: string; keys: { key: string; status: string; chargerStatus: string | null }[] }[] };
+    const changes = [
+      { key: 'HeartbeatInterval', value: '120' },
+      { key: 'SampledDataCtrlr.TxEndedInterval', value: '60' },
+      { key: 'OCPPCommCtrlr.OfflineThreshold', value: '30' },
+      // A 1.6 key with no device-model variable: not sent, not supported.
+      { key: 'UnknownVendorKey', value: '1' },
+    ];
+    const r = await post<Answer>(api.pointAction.changeConfigurationMany, { serialNumbers: [serialNumber], changes });
+    expect(r.code, r.msg).toBe(200);
+    expect(asked).toEqual([
+      [
+        'SetVariables',
+        {
+          setVariableData: [
+            { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'HeartbeatInterval' }, attributeValue: '120' },
+            { component: { name: 'SampledDataCtrlr' }, variable: { name: 'TxEndedInterval' }, attributeValue: '60' },
+            { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'OfflineThreshold' }, attributeValue: '30' },
+          ],
+        },
+      ],
+    ]);
+    const [point] = r.data.results;
+    expect(point!.keys.map((k) => [k.key, k.status, k.chargerStatus])).toEqual([
+      ['HeartbeatInterval', 'rebootRequired', 'RebootRequired'],
+      ['SampledDataCtrlr.TxEndedInterval', 'accepted', 'Accepted'],
+      ['OCPPCommCtrlr.OfflineThreshold', 'notSupported', 'NotSupported'],
+      ['UnknownVendorKey', 'notSupported', 'NotSupported'],
+    ]);
+    expect(point!.status).toBe('notSupported');
+  });
+
   it('TC_B_13_CSMS Get Base Report - FullInventory: the console’s device model is a GetBaseReport FullInventory; its NotifyReports shown attribute by attribute; a 1.6 point is not asked', async () => {
     const { c, serialNumber } = await station();
     const asked = answering(c, {

@@ -7,6 +7,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     pointAction: {
       serialNumber: 'Serial number',
       serialNumbers: 'Charge points',
+      changes: 'Keys to change',
       pointName: 'Point name',
       stationName: 'Station',
       results: "Each charge point's answer",
@@ -204,6 +205,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       timeout: 'The charge point did not answer in time; the operation failed',
       callError: 'The charge point answered with an error: {code}{description}',
       notInVersion: 'Not available for a charge point speaking OCPP {version}; nothing was sent',
+      notSentAfterFailure: 'Not sent: the change before it did not go through',
       unknownVendorId: 'The charge point does not know this vendor id',
       unknownMessageId: 'The charge point does not know this message id',
       unlockFailed: 'Unlock failed',

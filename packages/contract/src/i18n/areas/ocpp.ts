@@ -6,6 +6,7 @@ export const ocppZh = {
     pointAction: {
       serialNumber: '充电桩编号',
       serialNumbers: '充电桩',
+      changes: '配置项',
       pointName: '充电桩名称',
       stationName: '充电站',
       results: '各充电桩的应答',
@@ -203,6 +204,7 @@ export const ocppZh = {
       timeout: '充电桩未在规定时间内应答，操作失败',
       callError: '充电桩返回错误：{code}{description}',
       notInVersion: '使用 OCPP {version} 的充电桩不支持此操作，未发送',
+      notSentAfterFailure: '前一项修改未完成，此项未下发',
       unknownVendorId: '充电桩不认识该厂商标识',
       unknownMessageId: '充电桩不认识该消息标识',
       unlockFailed: '解锁失败',

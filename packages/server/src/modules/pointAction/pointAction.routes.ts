@@ -6,7 +6,8 @@ import type { ChargingProfileRepo } from '../chargingProfile/chargingProfile.rep
 import { ocppProfile } from '../chargingProfile/chargingProfile.service.js';
 import type { LocalListService } from '../localList/localList.service.js';
 import type { PointActionRepo } from './pointAction.repo.js';
-import type { Answer, CommandSender } from './pointAction.service.js';
+import type { ChargerReply } from '../../bus/bus.js';
+import { interpret, type Answer, type CommandSender } from './pointAction.service.js';
 
 interface Deps {
   repo: PointActionRepo;
@@ -214,21 +215,34 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
       const points = await repo.points(ctx.principal, body.serialNumbers);
       // One point outside the caller's scope and nothing is sent, as for a single point.
       if (points.length !== body.serialNumbers.length) throw notFound();
-      audit.operand = `points:${points.length}:${body.key}`;
+      audit.operand = `points:${points.length}:${body.changes.map((c) => c.key).join(',')}`.slice(0, 255);
       const results: PointConfigAnswer[] = new Array(points.length);
+      const words = (a: Answer) => ({
+        status: a.status,
+        chargerStatus: a.chargerStatus,
+        message: a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null,
+      });
       // Ten chargers asked at a time, each next one as soon as one answers: a large fleet is quick
       // without a storm, and a charger that never answers holds up one lane, not a batch.
       let next = 0;
       const lane = async () => {
         for (let i = next++; i < points.length; i = next++) {
           const pt = points[i]!;
-          const a = await ask(pt.serialNumber, 'ChangeConfiguration', { key: body.key, value: body.value });
-          const message = a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null;
-          results[i] = { ...pt, status: a.status, chargerStatus: a.chargerStatus, message };
+          // All the keys at once: one SetVariables for a 2.0.1 charger, a ChangeConfiguration each for a 1.6 one.
+          const a = await ask(pt.serialNumber, 'ChangeConfigurations', { changes: body.changes }, (p) =>
+            Array.isArray(p.results) ? 'Accepted' : undefined,
+          );
+          const replies = Array.isArray(a.payload?.results) ? (a.payload.results as { key: string; reply: ChargerReply }[]) : null;
+          // No answer at all (offline, refused): the same for every key.
+          const keys = body.changes.map(({ key }, k) => ({ key, ...words(replies?.[k] ? interpret(replies[k].reply) : a) }));
+          const taken = (s: string) => s === 'accepted' || s === 'rebootRequired';
+          const first = keys.find((k) => !taken(k.status));
+          const whole = first ?? keys.find((k) => k.status === 'rebootRequired') ?? keys[0]!;
+          results[i] = { ...pt, status: whole.status, chargerStatus: whole.chargerStatus, message: whole.message, keys };
         }
       };
       await Promise.all(Array.from({ length: Math.min(BULK_PARALLEL, points.length) }, lane));
-      return { key: body.key, value: body.value, results };
+      return { changes: body.changes, results };
     },
     async localListState({ query, ctx }) {
       const point = await repo.point(ctx.principal, query.serialNumber);

@@ -364,37 +364,68 @@ describe('access', () => {
   });
 });
 
-describe('one configuration key changed on many points', () => {
+describe('configuration keys changed on many points', () => {
+  type KeyAnswer = { key: string; status: string; chargerStatus: string | null; message: string | null };
   const many = (body: Record<string, unknown>, token = a.token, lang: 'zh' | 'en' = 'en') =>
-    s.call<{ key: string; results: { serialNumber: string; status: string; message: string | null }[] }>(
+    s.call<{ results: { serialNumber: string; status: string; message: string | null; keys: KeyAnswer[] }[] }>(
       'POST',
       api.pointAction.changeConfigurationMany.path,
       { token, body, lang },
     );
 
-  it('sends ChangeConfiguration to each point and answers with each charger’s answer, in one system-log row', async () => {
-    const [p2, p3] = [await insertPoint(db, a.providerId), await insertPoint(db, a.providerId)];
+  it('sends the keys to each point at once and answers with each charger’s answer per key and as a whole, in one system-log row', async () => {
+    const [p2, p3, p4] = [await insertPoint(db, a.providerId), await insertPoint(db, a.providerId), await insertPoint(db, a.providerId)];
+    // What the node holding each charger answers: each key's reply (v16-commands.ts, v201-commands.ts).
+    const answering =
+      (...statuses: string[]) =>
+      async (c: { payload: Record<string, unknown> }) => (
+        sent.push(c as never),
+        result({
+          results: (c.payload.changes as { key: string }[]).map(({ key }, i) => ({ key, reply: result({ status: statuses[i]! }) })),
+        })
+      );
     const stops = [
-      s.app.bus.serve(point.serialNumber, async (c) => (sent.push(c), result({ status: 'RebootRequired' }))),
-      s.app.bus.serve(p2.serialNumber, async (c) => (sent.push(c), result({ status: 'Accepted' }))),
+      s.app.bus.serve(point.serialNumber, answering('RebootRequired', 'Accepted')),
+      s.app.bus.serve(p2.serialNumber, answering('Accepted', 'Rejected')),
+      // A node answering without the keys' replies: failed, never taken for accepted.
+      s.app.bus.serve(p4.serialNumber, async () => result({ status: 'Accepted' })),
     ];
     try {
+      const changes = [
+        { key: 'HeartbeatInterval', value: '120' },
+        { key: 'MeterValueSampleInterval', value: '30' },
+      ];
       const r = await many(
-        { serialNumbers: [point.serialNumber, p2.serialNumber, p3.serialNumber], key: 'HeartbeatInterval', value: '120' },
+        { serialNumbers: [point.serialNumber, p2.serialNumber, p3.serialNumber, p4.serialNumber], changes },
         a.token,
         'zh',
       );
       expect(r.code).toBe(200);
       const bySerial = Object.fromEntries(r.data.results.map((x) => [x.serialNumber, x]));
       expect(bySerial[point.serialNumber]).toMatchObject({ status: 'rebootRequired', chargerStatus: 'RebootRequired' });
-      expect(bySerial[p2.serialNumber]).toMatchObject({ status: 'accepted' });
-      expect(bySerial[p3.serialNumber]).toMatchObject({ status: 'offline', message: translate('zh', 'errors.pointAction.offline') });
-      expect(sent.map((c) => c.payload)).toEqual([
-        { key: 'HeartbeatInterval', value: '120' },
-        { key: 'HeartbeatInterval', value: '120' },
+      expect(bySerial[point.serialNumber]!.keys.map((k) => [k.key, k.status])).toEqual([
+        ['HeartbeatInterval', 'rebootRequired'],
+        ['MeterValueSampleInterval', 'accepted'],
+      ]);
+      expect(bySerial[p2.serialNumber]).toMatchObject({ status: 'rejected', chargerStatus: 'Rejected' });
+      expect(bySerial[p2.serialNumber]!.keys.map((k) => k.status)).toEqual(['accepted', 'rejected']);
+      const offline = translate('zh', 'errors.pointAction.offline');
+      expect(bySerial[p3.serialNumber]).toMatchObject({ status: 'offline', message: offline });
+      expect(bySerial[p3.serialNumber]!.keys.map((k) => [k.status, k.message])).toEqual([
+        ['offline', offline],
+        ['offline', offline],
+      ]);
+      expect(bySerial[p4.serialNumber]!.keys.map((k) => k.status)).toEqual(['failed', 'failed']);
+      expect(sent.map((c) => [c.action, c.payload])).toEqual([
+        ['ChangeConfigurations', { changes }],
+        ['ChangeConfigurations', { changes }],
       ]);
       const [log] = await db.select().from(systemLog).orderBy(desc(systemLog.id)).limit(1);
-      expect(log).toMatchObject({ operation: 'changeConfigurationMany', operand: 'points:3:HeartbeatInterval', result: 200 });
+      expect(log).toMatchObject({
+        operation: 'changeConfigurationMany',
+        operand: 'points:4:HeartbeatInterval,MeterValueSampleInterval',
+        result: 200,
+      });
     } finally {
       for (const stopServing of stops) stopServing();
     }
@@ -403,10 +434,18 @@ describe('one configuration key changed on many points', () => {
   it('sends nothing when one point is another provider’s, or the value does not fit the key', async () => {
     const theirs = await insertPoint(db, b.providerId);
     charger(point.serialNumber, () => result({ status: 'Accepted' }));
-    const foreign = await many({ serialNumbers: [point.serialNumber, theirs.serialNumber], key: 'HeartbeatInterval', value: '60' });
+    const change = (key: string, value: string) => ({
+      changes: [
+        { key: 'HeartbeatInterval', value: '60' },
+        { key, value },
+      ],
+    });
+    const foreign = await many({ serialNumbers: [point.serialNumber, theirs.serialNumber], ...change('MeterValueSampleInterval', '30') });
     expect(foreign.code).toBe(404);
-    const readonly = await many({ serialNumbers: [point.serialNumber], key: 'NumberOfConnectors', value: '4' }, a.token, 'zh');
+    const readonly = await many({ serialNumbers: [point.serialNumber], ...change('NumberOfConnectors', '4') }, a.token, 'zh');
     expect(readonly).toMatchObject({ code: 400, msg: translate('zh', 'validation.ocppKeyReadonly', { key: 'NumberOfConnectors' }) });
+    const twice = await many({ serialNumbers: [point.serialNumber], ...change('heartbeatinterval', '90') });
+    expect(twice).toMatchObject({ code: 400, msg: 'Key holds the same value twice', data: { field: 'changes.1.key' } });
     const single = await act('changeConfiguration', { key: 'MeterValuesSampledData', value: 'Energy.Active.Import.Register,Watts' });
     expect(single.code).toBe(400);
     expect(single.msg).toContain('"Watts"');

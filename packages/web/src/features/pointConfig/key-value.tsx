@@ -1,6 +1,6 @@
 import { ocppKeyInfo, ocppKeys, ocppValueProblem, splitCsl, translateWith } from '@csms/contract';
 import { AutoComplete, Input, Select, Typography } from 'antd';
-import type { Rule } from 'antd/es/form';
+import type { RuleObject } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { vocabularyLookup } from '../../i18n';
@@ -62,7 +62,7 @@ export function KeyHelp({ name }: { name: string }) {
 }
 
 /** The form rule of a value: the contract's check of the key (the server applies the same one), in the console's language. */
-export function valueRule(key: string | undefined): Rule {
+export function valueRule(key: string | undefined): RuleObject {
   return {
     validator: async (_, value: string | undefined) => {
       const problem = key ? ocppValueProblem(key, value ?? '') : null;

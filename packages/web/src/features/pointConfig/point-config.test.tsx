@@ -92,8 +92,7 @@ function serve(
         code: 200,
         msg: 'ok',
         data: {
-          key: 'MeterValueSampleInterval',
-          value: '30',
+          changes: JSON.parse(String(init!.body)).changes,
           results: [
             {
               serialNumber: 'CP-7',
@@ -102,6 +101,10 @@ function serve(
               status: 'rebootRequired',
               chargerStatus: 'RebootRequired',
               message: null,
+              keys: [
+                { key: 'MeterValueSampleInterval', status: 'rebootRequired', chargerStatus: 'RebootRequired', message: null },
+                { key: 'HeartbeatInterval', status: 'accepted', chargerStatus: 'Accepted', message: null },
+              ],
             },
             {
               serialNumber: 'CP-8',
@@ -110,6 +113,10 @@ function serve(
               status: 'offline',
               chargerStatus: null,
               message: 'The charge point is offline',
+              keys: [
+                { key: 'MeterValueSampleInterval', status: 'offline', chargerStatus: null, message: 'The charge point is offline' },
+                { key: 'HeartbeatInterval', status: 'offline', chargerStatus: null, message: 'The charge point is offline' },
+              ],
             },
           ],
         },
@@ -187,7 +194,7 @@ describe('point configuration', () => {
     expect(screen.queryByTestId('device-model-read')).toBeNull();
   });
 
-  it('changes one key on all points of a station, shows each answer and reboots those that need it', async () => {
+  it('changes two keys on all points of a station, shows each answer as a whole and per key, and reboots those that need it', async () => {
     const calls = serve();
     renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration');
     fireEvent.click(await screen.findByTestId('config-bulk'));
@@ -198,14 +205,29 @@ describe('point configuration', () => {
     fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'MeterValueSampleInterval' } });
     expect((await within(dialog).findByTestId('key-help')).textContent).toContain('Interval of meter samples');
     fireEvent.change(within(dialog).getByLabelText('Value'), { target: { value: '30' } });
+    fireEvent.click(within(dialog).getByTestId('bulk-add-key'));
+    await waitFor(() => expect(within(dialog).getAllByTestId('bulk-change')).toHaveLength(2));
+    fireEvent.change(within(dialog).getAllByLabelText('Key')[1]!, { target: { value: 'HeartbeatInterval' } });
+    // The second key's value is checked against that key, in words, and nothing is sent.
+    fireEvent.change(within(dialog).getAllByLabelText('Value')[1]!, { target: { value: 'often' } });
+    fireEvent.click(within(dialog).getByTestId('bulk-send'));
+    expect(await within(dialog).findByText('HeartbeatInterval takes a whole number from 0 to 2147483647')).toBeTruthy();
+    expect(calls.find((c) => c.path === '/web/point/changeConfigurationMany')).toBeUndefined();
+    fireEvent.change(within(dialog).getAllByLabelText('Value')[1]!, { target: { value: '120' } });
     fireEvent.click(within(dialog).getByTestId('bulk-send'));
     expect((await within(dialog).findByTestId('bulk-summary')).textContent).toBe('0 accepted, 1 take effect after a reboot, 1 not changed');
     expect(calls.find((c) => c.path === '/web/point/changeConfigurationMany')?.body).toEqual({
       serialNumbers: ['CP-7', 'CP-8'],
-      key: 'MeterValueSampleInterval',
-      value: '30',
+      changes: [
+        { key: 'MeterValueSampleInterval', value: '30' },
+        { key: 'HeartbeatInterval', value: '120' },
+      ],
     });
     expect(within(dialog).getByText('The charge point is offline')).toBeTruthy();
+    // Each key's answer beside the point's.
+    const answers = within(dialog).getByTestId('bulk-answers');
+    expect(within(answers).getAllByText('Each key').length).toBeGreaterThan(0);
+    expect(within(answers).getAllByText('HeartbeatInterval')).toHaveLength(2);
     fireEvent.click(within(dialog).getByTestId('bulk-reboot'));
     await waitFor(() => expect(within(dialog).queryByTestId('bulk-reboot')).toBeNull());
     expect(calls.filter((c) => c.path === '/web/point/reset').map((c) => c.body)).toEqual([{ serialNumber: 'CP-7', type: 'Soft' }]);

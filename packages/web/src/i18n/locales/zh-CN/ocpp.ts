@@ -32,6 +32,10 @@ export default {
     allPoints: '选择该站全部 {n} 个充电桩',
     bulkSummary: '{accepted} 个已接受，{reboot} 个需重启后生效，{other} 个未修改',
     rebootColumn: '重启',
+    keysColumn: '各配置项',
+    addKey: '添加配置项',
+    removeKey: '移除此项',
+    maxKeys: '一次最多修改 {n} 项',
     rebootThose: '重启需要重启的 {n} 个充电桩',
   },
   deviceModel: {
