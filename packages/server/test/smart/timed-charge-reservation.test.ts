@@ -45,7 +45,7 @@ const post = <T>(ep: { path: string }, body: unknown, lang: 'en' | 'zh' = 'en') 
 const get = <T>(path: string) => s.call<T>('GET', path, { token: admin }) as Promise<Reply<T>>;
 
 /** A two-connector charger, connected and booted, with the RemoteStartTransaction requests it receives; a price whose reservation fee is $2.50. */
-async function charger(online = true) {
+async function charger(online = true, ocppVersion: '1.6' | '2.0.1' = '1.6') {
   const db = s.database.db;
   const p = await createPoint(db, { connectors: 2, ratedPowerW: 22_000 });
   await db.insert(price).values({
@@ -66,6 +66,7 @@ async function charger(online = true) {
   const starts: { connectorId?: number; idTag: string }[] = [];
   if (!online) return { sim: undefined, serialNumber: p.serialNumber, stationId: p.stationId, pointId: p.point.id, starts };
   const sim = createChargePoint({
+    ocppVersion,
     url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
     serialNumber: p.serialNumber,
     key: p.key!,
@@ -273,44 +274,50 @@ describe('reservations', () => {
         .where(and(eq(connector.chargePointId, pointId), eq(connector.connectorNo, no)))
     )[0]?.status;
 
-  it('reserves a connector for the user’s card; a session by that card uses it and pays the reservation fee with its bill', async () => {
-    const c = await charger();
-    const d = await driver();
-    const r = await reserve(c.serialNumber, d.userId);
-    expect(r.code, r.msg).toBe(200);
-    expect(r.data).toMatchObject({ status: 'reserved', connectorNo: 1, cardNumber: d.tag, feeCents: null });
-    await eventually(async () => (await connectorStatus(c.pointId, 1)) === 'Reserved');
-    // Monitoring shows whose reservation holds the connector.
-    const points = await get<{ list: PointState[] }>(`${api.monitor.points.path}?page=1&limit=10&serialNumber=${c.serialNumber}`);
-    expect(points.data.list[0]!.connectors.find((x) => x.connectorNo === 1)!.reservation).toMatchObject({
-      id: r.data.id,
-      chargeUserAccount: d.account,
-    });
+  it.each(['1.6', '2.0.1'] as const)(
+    'reserves a connector of an OCPP %s charger for the user’s card; a session by that card uses it and pays the reservation fee with its bill',
+    async (version) => {
+      const c = await charger(true, version);
+      const d = await driver();
+      const r = await reserve(c.serialNumber, d.userId);
+      expect(r.code, r.msg).toBe(200);
+      expect(r.data).toMatchObject({ status: 'reserved', connectorNo: 1, cardNumber: d.tag, feeCents: null });
+      await eventually(async () => (await connectorStatus(c.pointId, 1)) === 'Reserved');
+      // Monitoring shows whose reservation holds the connector.
+      const points = await get<{ list: PointState[] }>(`${api.monitor.points.path}?page=1&limit=10&serialNumber=${c.serialNumber}`);
+      expect(points.data.list[0]!.connectors.find((x) => x.connectorNo === 1)!.reservation).toMatchObject({
+        id: r.data.id,
+        chargeUserAccount: d.account,
+      });
 
-    // Only the reserving card may start there.
-    const other = await driver();
-    c.sim!.plugIn(1);
-    await expect(c.sim!.startCharging(1, other.tag)).rejects.toThrow('reserved for another idTag');
-    const started = await c.sim!.startCharging(1, d.tag);
-    expect(started.accepted).toBe(true);
-    const used = await eventually(async () => {
-      const x = (await get<ReservationDto>(`${api.reservation.get.path}?id=${r.data.id}`)).data;
-      return x.status === 'used' ? x : undefined;
-    });
-    expect(used.transactionId).toBe(started.transactionId);
+      // Only the reserving card may start there.
+      const other = await driver();
+      c.sim!.plugIn(1);
+      await expect(c.sim!.startCharging(1, other.tag)).rejects.toThrow('reserved for another idTag');
+      const started = await c.sim!.startCharging(1, d.tag);
+      expect(started.accepted).toBe(true);
+      const used = await eventually(async () => {
+        const x = (await get<ReservationDto>(`${api.reservation.get.path}?id=${r.data.id}`)).data;
+        return x.status === 'used' ? x : undefined;
+      });
+      // A 2.0.1 charger numbers its transactions itself (the row keeps it as ocpp_tx_id).
+      if (version === '1.6') expect(used.transactionId).toBe(started.transactionId);
+      const [session] = await s.database.db.select().from(chargingTransaction).where(eq(chargingTransaction.id, used.transactionId!));
+      expect(session).toMatchObject({ chargePointId: c.pointId, connectorNo: 1, idTag: d.tag, reservationId: r.data.id });
 
-    const before = await balance(d.cardId);
-    await c.sim!.stopCharging(1);
-    const billed = await eventually(async () => {
-      const [t] = await s.database.db.select().from(chargingTransaction).where(eq(chargingTransaction.id, started.transactionId!));
-      return t?.billedAt ? t : undefined;
-    });
-    expect(billed.reserveFeeCents).toBe(250);
-    expect(billed.totalCents).toBe((billed.elecFeeCents ?? 0) + (billed.serviceFeeCents ?? 0) + 250);
-    expect(await balance(d.cardId)).toBe(before - billed.totalCents!);
-    const after = (await get<ReservationDto>(`${api.reservation.get.path}?id=${r.data.id}`)).data;
-    expect(after.feeCents).toBe(250);
-  });
+      const before = await balance(d.cardId);
+      await c.sim!.stopCharging(1);
+      const billed = await eventually(async () => {
+        const [t] = await s.database.db.select().from(chargingTransaction).where(eq(chargingTransaction.id, used.transactionId!));
+        return t?.billedAt ? t : undefined;
+      });
+      expect(billed.reserveFeeCents).toBe(250);
+      expect(billed.totalCents).toBe((billed.elecFeeCents ?? 0) + (billed.serviceFeeCents ?? 0) + 250);
+      expect(await balance(d.cardId)).toBe(before - billed.totalCents!);
+      const after = (await get<ReservationDto>(`${api.reservation.get.path}?id=${r.data.id}`)).data;
+      expect(after.feeCents).toBe(250);
+    },
+  );
 
   it('keeps a refusal as the status, cancels without a fee, and refuses what cannot be reserved, naming the field', async () => {
     const c = await charger();
