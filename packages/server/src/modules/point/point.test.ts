@@ -384,6 +384,8 @@ describe('scope and pickers', () => {
         // What the charger reported at boot (none yet): the firmware upgrade's picker filters on them.
         model: null,
         firmwareVersion: null,
+        // Never connected: the version it speaks is not known yet (the configuration tab offers the device model by it).
+        ocppVersion: null,
         connectors: [
           { connectorNo: 1, connectorName: null, standard: 'dc', type: 'CCS2' },
           { connectorNo: 2, connectorName: null, standard: 'dc', type: 'CCS2' },
