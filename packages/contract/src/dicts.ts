@@ -77,6 +77,7 @@ export const dictionaries = {
     getCompositeSchedule: 'info',
     getConfiguration: 'info',
     deviceModel: 'info',
+    securityEvent: 'danger',
     changeConfiguration: 'primary',
     issue: 'success',
     lost: 'danger',

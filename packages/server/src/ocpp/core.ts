@@ -1,3 +1,4 @@
+import type { AuditLog } from '../http/audit.js';
 import type { ChargerEventType, ConsoleEventPayloads } from '@csms/contract';
 import type { OcppConfig } from '../config.js';
 import type { Db, Tx } from '../db/client.js';
@@ -18,6 +19,8 @@ export interface OcppCore {
   /** Group commit of meter values, statuses, boots and online flags. */
   writer: BatchWriter;
   logger: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** The system log, for what a charger reports that operators must see there (2.0.1 security events). */
+  audit?: AuditLog;
   /** Records that a point was heard from; written to `last_seen_at` in batches. */
   touch(pointId: number): void;
   /**

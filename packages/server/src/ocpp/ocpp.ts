@@ -131,6 +131,7 @@ export function createOcpp(deps: OcppDeps) {
     idTags,
     writer,
     logger,
+    ...(deps.audit ? { audit: deps.audit } : {}),
     touch(pointId) {
       seen.add(pointId);
       if (!seenTimer) {

@@ -530,7 +530,28 @@ export function v201Handlers(
     },
 
     // Kept in the OCPP log (every frame is), and answered.
-    SecurityEventNotification: async () => ({}),
+    async SecurityEventNotification(session, payload) {
+      // A station's security event (A04: tampering, a failed firmware signature, a reset…) is for its operators to
+      // see: a row of the system log (mode ocpp) under the point's provider, besides the OCPP log.
+      const p = payload as { type: string; timestamp: string; techInfo?: string };
+      const point = session.point;
+      await core.audit
+        ?.write({
+          ctx: { lang: 'en', ip: '', principal: null },
+          operation: 'securityEvent',
+          operand: `point:${point.serialNumber}`,
+          // An OCPP CALL, not an HTTP request: its action stands in the method's place.
+          method: 'OCPP',
+          path: `/ocpp/${point.serialNumber}`.slice(0, 255),
+          request: { type: p.type, timestamp: p.timestamp, ...(p.techInfo !== undefined ? { techInfo: p.techInfo } : {}) },
+          result: 200,
+          msg: `${p.type}${p.techInfo ? `: ${p.techInfo}` : ''}`.slice(0, 500),
+          mode: 'ocpp',
+          operator: { providerId: point.providerId },
+        })
+        .catch((err: unknown) => core.logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: security event not logged'));
+      return {};
+    },
     NotifyChargingLimit: async () => ({}),
     async NotifyReport(session, payload) {
       // The answer to a GetBaseReport the console asked for (its configuration): assembled by v201-commands.ts.

@@ -13,6 +13,7 @@ import {
   ocppLog,
   price,
   reservation,
+  systemLog,
 } from '../../src/db/schema.js';
 import { createOperator } from '../fixtures.js';
 import { startServer, type TestServer } from '../harness.js';
@@ -573,6 +574,25 @@ describe('OCPP 2.0.1 charger-initiated messages on the same model', () => {
       await c.ok('FirmwareStatusNotification', { status, requestId: 1 });
       await eventually(async () => (await pointRow(point.id)).firmwareStatus === as16);
     }
+    await c.close();
+  });
+
+  it('a security event is kept in the system log under the point’s provider, for its operators to see', async () => {
+    const { c, point } = await connect201({ providerId, stationId, connectors: 1 });
+    const at = iso();
+    await c.ok('SecurityEventNotification', { type: 'TamperDetectionActivated', timestamp: at, techInfo: 'cabinet door opened' });
+    const [row] = await db
+      .select()
+      .from(systemLog)
+      .where(and(eq(systemLog.operation, 'securityEvent'), eq(systemLog.operand, `point:${point.serialNumber}`)));
+    expect(row).toMatchObject({
+      providerId,
+      mode: 'ocpp',
+      method: 'OCPP',
+      result: 200,
+      msg: 'TamperDetectionActivated: cabinet door opened',
+      request: { type: 'TamperDetectionActivated', timestamp: at, techInfo: 'cabinet door opened' },
+    });
     await c.close();
   });
 

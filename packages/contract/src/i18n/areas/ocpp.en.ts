@@ -198,6 +198,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     changeConfiguration: 'Change configuration',
     changeConfigurationMany: 'Change configuration on many points',
     autoRegister: 'Charge point auto-registered',
+    securityEvent: 'Charge point security event',
   },
   errors: {
     pointAction: {

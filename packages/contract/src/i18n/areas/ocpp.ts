@@ -197,6 +197,7 @@ export const ocppZh = {
     changeConfiguration: '修改充电桩配置',
     changeConfigurationMany: '批量修改充电桩配置',
     autoRegister: '充电桩自动注册',
+    securityEvent: '充电桩安全事件',
   },
   errors: {
     pointAction: {
