@@ -26,7 +26,8 @@ export function DictTag({ type, value }: DictTagProps) {
         const entry = entries.find((e) => e.dictValue === v);
         if (!entry) return <span key={v}>{v}</span>;
         return (
-          <Tag key={v} color={listClassColor[entry.listClass]} className={entry.cssClass || undefined}>
+          // A long label wraps inside its cell rather than running over the next column.
+          <Tag key={v} color={listClassColor[entry.listClass]} className={entry.cssClass || undefined} style={{ whiteSpace: 'normal' }}>
             {entry.dictLabel}
           </Tag>
         );
