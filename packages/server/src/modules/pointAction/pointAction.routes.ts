@@ -56,9 +56,15 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
     return point;
   }
 
+  /** An answer in the caller's words: the status, the charger's own word and why. */
+  const words = (ctx: AuthedCtx, a: Answer) => ({
+    status: a.status,
+    chargerStatus: a.chargerStatus,
+    message: a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null,
+  });
+
   function answer<T extends object>(ctx: AuthedCtx, a: Answer, extra: T) {
-    const message = a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null;
-    const data = { status: a.status, chargerStatus: a.chargerStatus, message, ...extra };
+    const data = { ...words(ctx, a), ...extra };
     return new Outcome(data, Code.OK, a.messageKey ?? `enums.actionStatus.${a.status}`, a.params);
   }
 
@@ -217,11 +223,6 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
       if (points.length !== body.serialNumbers.length) throw notFound();
       audit.operand = `points:${points.length}:${body.changes.map((c) => c.key).join(',')}`.slice(0, 255);
       const results: PointConfigAnswer[] = new Array(points.length);
-      const words = (a: Answer) => ({
-        status: a.status,
-        chargerStatus: a.chargerStatus,
-        message: a.messageKey ? translate(ctx.lang, a.messageKey, a.params) : null,
-      });
       // Ten chargers asked at a time, each next one as soon as one answers: a large fleet is quick
       // without a storm, and a charger that never answers holds up one lane, not a batch.
       let next = 0;
@@ -234,7 +235,7 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
           );
           const replies = Array.isArray(a.payload?.results) ? (a.payload.results as { key: string; reply: ChargerReply }[]) : null;
           // No answer at all (offline, refused): the same for every key.
-          const keys = body.changes.map(({ key }, k) => ({ key, ...words(replies?.[k] ? interpret(replies[k].reply) : a) }));
+          const keys = body.changes.map(({ key }, k) => ({ key, ...words(ctx, replies?.[k] ? interpret(replies[k].reply) : a) }));
           const taken = (s: string) => s === 'accepted' || s === 'rebootRequired';
           const first = keys.find((k) => !taken(k.status));
           const whole = first ?? keys.find((k) => k.status === 'rebootRequired') ?? keys[0]!;
