@@ -84,6 +84,8 @@ export const dictionaries = {
     autoRegister: 'warning',
     move: 'primary',
     newKey: 'warning',
+    sendKey: 'warning',
+    keyTaken: 'success',
     sendProfile: 'primary',
     clearProfile: 'warning',
     cancelTimedCharge: 'warning',

@@ -28,6 +28,14 @@ describe('OCPP 1.6 configuration values', () => {
     expect(problem('CpoName', '  ')).toBe('validation.ocppKeyEmpty');
   });
 
+  it("leaves the charger's password to the point's Send new key, in either version's name", () => {
+    for (const key of ['AuthorizationKey', 'authorizationkey', 'SecurityCtrlr.BasicAuthPassword'])
+      expect(problem(key, '0123456789abcdef0123')).toBe('validation.ocppKeyBySendKey');
+    const p = ocppValueProblem('AuthorizationKey', 'x')!;
+    expect(translate('en', p.message, p.params)).toContain('Send new key');
+    expect(translate('zh', p.message, p.params)).toContain('下发新密钥');
+  });
+
   it('says which item of a list is wrong, in both languages', () => {
     const p = ocppValueProblem('StopTxnSampledData', 'Energy.Active.Import.Register,Watts')!;
     expect(translate('en', p.message, p.params)).toContain('"Watts" is not one of its values');

@@ -162,7 +162,13 @@ export const splitCsl = (v: string) =>
     .filter(Boolean);
 
 /** Why a value cannot be sent for a key: a vocabulary key and its params; null when it can (or the key is a vendor's). */
+/** The charger's HTTP Basic password: 1.6's AuthorizationKey, 2.0.1's SecurityCtrlr.BasicAuthPassword. */
+const SENT_KEY = /^(AuthorizationKey|SecurityCtrlr\.BasicAuthPassword)$/i;
+
 export function ocppValueProblem(key: string, value: string): { message: string; params?: Record<string, unknown> } | null {
+  // The charger's password changes through the point's "Send new key", which the server's admission follows;
+  // set as a plain key, the charger would come back with a password the server does not know.
+  if (SENT_KEY.test(key.trim())) return { message: 'validation.ocppKeyBySendKey', params: { key } };
   const info = ocppKeyInfo(key);
   if (!info) return null;
   if (info.access === 'R') return { message: 'validation.ocppKeyReadonly', params: { key } };

@@ -61,6 +61,25 @@ describe('boot, heartbeat and status', () => {
     expect(csms.authHeaders.get('CP-NOKEY')).toBeUndefined();
   });
 
+  it('takes a new AuthorizationKey from the CSMS, never reads it back, and reconnects with it at once', async () => {
+    const cp = point('CP-KEY', { key: 'secret-key-0123456789' });
+    cp.start();
+    await cp.ready();
+    const change = (value: string) => csms.call('CP-KEY', 'ChangeConfiguration', { key: 'AuthorizationKey', value });
+    expect(await change('too-short')).toEqual({ result: { status: 'Rejected' } });
+    expect((await csms.call('CP-KEY', 'GetConfiguration', { key: ['AuthorizationKey'] })).result).toEqual({
+      configurationKey: [{ key: 'AuthorizationKey', readonly: false }],
+    });
+    const next = 'a-new-key-of-24-chars-00';
+    const offline = cp.next('connection', (c) => c.state === 'offline');
+    const booted = csms.received.length;
+    expect(await change(next)).toEqual({ result: { status: 'Accepted' } });
+    await offline;
+    clock.advance(1000);
+    await csms.waitFor('CP-KEY', 'BootNotification', undefined, booted);
+    expect(csms.authHeaders.get('CP-KEY')).toBe(`Basic ${Buffer.from(`CP-KEY:${next}`).toString('base64')}`);
+  });
+
   it('retries a Pending boot after the interval the CSMS named, and only then reports status', async () => {
     await csms.close();
     csms = await startFakeCsms({ boot: (_s, n) => (n === 1 ? { status: 'Pending', interval: 20 } : { status: 'Accepted', interval: 60 }) });

@@ -117,7 +117,11 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
           })),
         }
       : {}),
-    ...(options.key ? { headers: { authorization: `Basic ${Buffer.from(`${serialNumber}:${options.key}`).toString('base64')}` } } : {}),
+    // The key the CSMS sent last (AuthorizationKey), else the configured one.
+    headers: () => {
+      const key = config.get('AuthorizationKey') || options.key;
+      return key ? { authorization: `Basic ${Buffer.from(`${serialNumber}:${key}`).toString('base64')}` } : undefined;
+    },
     ...(options.tls ? { tls: options.tls } : {}),
     scheduler,
     clock,
@@ -272,6 +276,8 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       if (key === 'HeartbeatInterval') session.scheduleHeartbeat();
       else if (key === 'MeterValueSampleInterval') tx.rescheduleSampling();
       else if (key === 'ClockAlignedDataInterval') tx.rescheduleAligned();
+      // A new password: reconnect with it at once (the answer has gone out), as OCPP 2.0.1 A01 has it.
+      else if (key === 'AuthorizationKey') session.goOffline(0, true);
     },
     emit: events.emit,
   };

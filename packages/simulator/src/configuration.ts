@@ -6,7 +6,7 @@ import { MEASURANDS } from './ocpp.js';
  * the values that differ from the defaults, so a fleet of thousands stays small.
  */
 
-type Kind = 'boolean' | 'integer' | 'measurands' | 'csl' | 'string';
+type Kind = 'boolean' | 'integer' | 'measurands' | 'csl' | 'string' | 'password';
 
 export interface KeyDefinition {
   value: string;
@@ -16,6 +16,8 @@ export interface KeyDefinition {
   rebootRequired?: boolean;
   /** Lowest accepted integer. */
   min?: number;
+  /** Never read back (the charger's password): GetConfiguration lists the key without its value. */
+  writeOnly?: boolean;
 }
 
 const ALL_SAMPLED = 'Energy.Active.Import.Register,Power.Active.Import,Current.Import,Current.Offered,Voltage,SoC,Temperature';
@@ -51,6 +53,9 @@ export const DEFAULT_KEYS: Readonly<Record<string, KeyDefinition>> = {
   TransactionMessageRetryInterval: { value: '10', kind: 'integer', min: 0 },
   UnlockConnectorOnEVSideDisconnect: { value: 'true', kind: 'boolean' },
   WebSocketPingInterval: { value: '0', kind: 'integer', min: 0 },
+  // The HTTP Basic password (security profiles 1/2; OCPP 1.6 security whitepaper, 2.0.1 SecurityCtrlr.BasicAuthPassword):
+  // empty until the CSMS sends one, the point then connects with it instead of its configured key.
+  AuthorizationKey: { value: '', kind: 'password', writeOnly: true },
   LocalAuthListEnabled: { value: 'true', kind: 'boolean' },
   LocalAuthListMaxLength: { value: '1000', kind: 'integer', readonly: true },
   SendLocalListMaxLength: { value: '1000', kind: 'integer', readonly: true },
@@ -65,7 +70,8 @@ export type ChangeConfigurationStatus = 'Accepted' | 'Rejected' | 'RebootRequire
 export interface ConfigurationKey {
   key: string;
   readonly: boolean;
-  value: string;
+  /** Absent for a write-only key. */
+  value?: string;
 }
 
 export interface Configuration {
@@ -96,6 +102,9 @@ function valid(def: KeyDefinition, value: string): boolean {
       return /^-?\d+$/.test(value) && Number(value) >= (def.min ?? -Infinity);
     case 'measurands':
       return splitCsl(value).every((m) => measurandSet.has(m));
+    case 'password':
+      // OCPP 2.0.1 A00.FR.205 (and the 1.6 whitepaper's AuthorizationKey): 16 to 40 printable characters.
+      return /^[\x21-\x7e]{16,40}$/.test(value);
     default:
       return value.length <= 500;
   }
@@ -122,7 +131,7 @@ export function createConfiguration(values: Record<string, string>, extra: Reado
       const unknownKey: string[] = [];
       for (const key of names) {
         const d = def(key);
-        if (d) configurationKey.push({ key, readonly: d.readonly ?? false, value: get(key)! });
+        if (d) configurationKey.push(d.writeOnly ? { key, readonly: false } : { key, readonly: d.readonly ?? false, value: get(key)! });
         else unknownKey.push(key);
       }
       return { configurationKey, unknownKey };

@@ -153,7 +153,8 @@ export function baseReport201(
         {
           type: 'Actual',
           ...(k.value !== undefined ? { value: k.value.slice(0, 2500) } : {}),
-          mutability: k.readonly ? 'ReadOnly' : 'ReadWrite',
+          // A key listed without its value is write-only (the password).
+          mutability: k.readonly ? 'ReadOnly' : k.value === undefined ? 'WriteOnly' : 'ReadWrite',
         },
       ],
       variableCharacteristics: { dataType: 'string', supportsMonitoring: false },

@@ -16,7 +16,8 @@ export interface SessionOptions {
   /** The subprotocol (default `ocpp1.6`); with `ocpp2.0.1`, `translator` speaks it. */
   protocol?: string;
   translator?: WireTranslator;
-  headers?: Record<string, string>;
+  /** Read at every connection attempt: the password changes when the CSMS sends a new one. */
+  headers?: () => Record<string, string> | undefined;
   tls?: TlsOptions;
   scheduler: Scheduler;
   clock: Clock;
@@ -148,7 +149,7 @@ export function createSession(o: SessionOptions): Session {
       if (!running || connection !== 'connecting') return releaseThis();
       releaseGate = releaseThis;
     }
-    link.open({ url: o.url, protocol: o.protocol ?? 'ocpp1.6', headers: o.headers, handshakeTimeoutMs: o.callTimeoutMs, tls: o.tls });
+    link.open({ url: o.url, protocol: o.protocol ?? 'ocpp1.6', headers: o.headers?.(), handshakeTimeoutMs: o.callTimeoutMs, tls: o.tls });
   }
 
   function scheduleReconnect() {

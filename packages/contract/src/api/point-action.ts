@@ -315,6 +315,15 @@ export const pointActionApi = {
     withSerial({ key: z.array(z.string().trim().min(1).max(50)).max(100).optional() }),
     { configurationKey: z.array(configurationKey), unknownKey: z.array(z.string()) },
   ),
+  /**
+   * A new OCPP key (security profiles 1/2) sent to the charger: 1.6 ChangeConfiguration AuthorizationKey, 2.0.1
+   * SetVariables SecurityCtrlr.BasicAuthPassword (OCTT TC_A_09, A_10). Its previous key keeps working until it
+   * connects with the new one; refused or never delivered, nothing changes. The key itself is never shown.
+   */
+  sendKey: action('sendKey', { permi: 'config:point:key' }, withSerial({}), {
+    /** When the key went out, while the charger has not yet connected with it; null when the previous key stays the only one. */
+    keySentTime: z.string().nullable(),
+  }),
   changeConfiguration: action(
     'changeConfiguration',
     { permi: 'config:pointConfig:edit' },
@@ -374,5 +383,5 @@ export const pointActionApi = {
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
 export type PointActionName = Exclude<
   keyof typeof pointActionApi,
-  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany' | 'deviceModel'
+  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany' | 'deviceModel' | 'sendKey'
 >;

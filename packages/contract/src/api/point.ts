@@ -49,6 +49,8 @@ export const pointDto = z.object({
   enabled: z.boolean(),
   /** An OCPP key has been issued (the key itself is shown once, never stored). */
   hasKey: z.boolean(),
+  /** A new key sent to the charger (sendKey) that it has not connected with yet, since when; its previous key still works. */
+  keySentTime: z.string().nullable(),
   vendor: z.string().nullable(),
   model: z.string().nullable(),
   firmwareVersion: z.string().nullable(),

@@ -465,6 +465,13 @@ export const chargePoint = pgTable(
     softwareVersion: varchar('software_version', { length: 50 }),
     /** Salted SHA-256 of the OCPP key (DESIGN.md §5): `salt:hex`. Null: no key issued yet. */
     ocppKeyHash: varchar('ocpp_key_hash', { length: 200 }),
+    /**
+     * While a key sent to the charger (AuthorizationKey / BasicAuthPassword) waits for the charger to connect
+     * with it: the key it had before, still accepted. Cleared when it connects with the new one.
+     */
+    ocppKeyPreviousHash: varchar('ocpp_key_previous_hash', { length: 200 }),
+    /** When that key was sent; null when none waits. */
+    ocppKeySentAt: timestamp('ocpp_key_sent_at', { withTimezone: true }),
     /** Auto-registered and still to be placed by an operator. */
     needsPlacement: boolean('needs_placement').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),

@@ -123,7 +123,8 @@ async function ensureData(db: Db, config: Config): Promise<Map<string, string>> 
       if (existing) {
         await db
           .update(chargePoint)
-          .set({ ocppKeyHash: hashOcppKey(key) })
+          // A fresh key each start: the simulated chargers forget one sent to them (no key change waits).
+          .set({ ocppKeyHash: hashOcppKey(key), ocppKeyPreviousHash: null, ocppKeySentAt: null })
           .where(eq(chargePoint.id, existing.id));
         pointIds.push(existing.id);
         continue;

@@ -4,7 +4,7 @@ import type { OcppConfig } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AuditLog } from '../http/audit.js';
 import { hashOcppKey, verifyOcppKey } from './keys.js';
-import { autoRegister, type PointState } from './registry.js';
+import { autoRegister, keyChangeTaken, type PointState } from './registry.js';
 
 import type { OcppVersion } from './session.js';
 
@@ -139,8 +139,33 @@ export function createAdmission({
     if (!point.enabled) return { status: 404, reason: 'disabled', point: known };
     if (point.ocppKeyHash) {
       if (!credentials) return { status: 401, reason: 'noCredentials', point: known };
-      if (!verifyOcppKey(credentials.password, point.ocppKeyHash)) return { status: 401, reason: 'badKey', point: known };
-      return point;
+      if (verifyOcppKey(credentials.password, point.ocppKeyHash)) {
+        // The key an operator sent it (sendKey) is in use: the previous one stops working.
+        if (point.ocppKeyPreviousHash) {
+          if (await keyChangeTaken(db, point.id, point.ocppKeyHash)) {
+            logger.info({ serialNumber: identity, pointId: point.id }, 'ocpp: charger connected with the key sent to it');
+            await audit
+              ?.write({
+                ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
+                operation: 'keyTaken',
+                operand: `point:${identity}`,
+                method: 'GET',
+                path: (req.url ?? '').slice(0, 255),
+                request: { serialNumber: identity },
+                result: 200,
+                msg: 'connected with the key sent to it; the previous key no longer works',
+                mode: 'ocpp',
+                operator: { providerId: point.providerId },
+              })
+              .catch((err: unknown) => logger.warn({ err }, 'ocpp: key change audit failed'));
+          }
+          point.ocppKeyPreviousHash = null;
+        }
+        return point;
+      }
+      // A key was sent and the charger has not connected with it yet: the one it had still opens.
+      if (point.ocppKeyPreviousHash && verifyOcppKey(credentials.password, point.ocppKeyPreviousHash)) return point;
+      return { status: 401, reason: 'badKey', point: known };
     }
     // No key issued: only security profile 0, and only when allowed.
     return config.allowNoAuth ? point : { status: 401, reason: 'noKey', point: known };

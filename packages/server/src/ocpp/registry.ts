@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { chargePoint, provider, station } from '../db/schema.js';
 import { pointQuotaFull } from '../lib/point-quota.js';
@@ -17,6 +17,8 @@ export interface PointState {
   timeZone: string;
   enabled: boolean;
   ocppKeyHash: string | null;
+  /** The key it had before a key sent to it, accepted until it connects with the new one (null: none waits). */
+  ocppKeyPreviousHash: string | null;
   ratedPowerW: number;
   /** The OCPP version its last connection negotiated, as stored (null: never connected). */
   ocppVersion: string | null;
@@ -124,6 +126,7 @@ interface PointRow {
   time_zone: string;
   enabled: boolean;
   ocpp_key_hash: string | null;
+  ocpp_key_previous_hash: string | null;
   rated_power_w: number;
   ocpp_version: string | null;
   connectors: unknown;
@@ -137,7 +140,7 @@ interface PointRow {
  * storm's batches paid for), and only the columns `PointState` holds are read.
  */
 const LOAD_POINTS = {
-  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.rated_power_w, p.ocpp_version,
+  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.ocpp_key_previous_hash, p.rated_power_w, p.ocpp_version,
     (select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
       'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = p.id) as connectors,
     (select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
@@ -166,6 +169,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
     timeZone: r.time_zone,
     enabled: r.enabled,
     ocppKeyHash: r.ocpp_key_hash,
+    ocppKeyPreviousHash: r.ocpp_key_previous_hash,
     ratedPowerW: Number(r.rated_power_w),
     ocppVersion: r.ocpp_version,
     connectors: r.connectors,
@@ -194,6 +198,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
       timeZone: row.timeZone,
       enabled: row.enabled,
       ocppKeyHash: row.ocppKeyHash,
+      ocppKeyPreviousHash: row.ocppKeyPreviousHash,
       ratedPowerW: row.ratedPowerW,
       ocppVersion: row.ocppVersion,
       connectors,
@@ -331,4 +336,17 @@ async function register(
     .where(eq(chargePoint.serialNumber, serialNumber));
   if (!raced) throw new Error(`auto-registration of ${serialNumber} failed`);
   return { pointId: raced.id, providerId: raced.providerId };
+}
+
+/**
+ * A charger connected with the key sent to it: that key is now its only one (the previous stops working).
+ * True when this call ended the wait (a concurrent connection may have done it first).
+ */
+export async function keyChangeTaken(db: Db, pointId: number, ocppKeyHash: string): Promise<boolean> {
+  const done = await db
+    .update(chargePoint)
+    .set({ ocppKeyPreviousHash: null, ocppKeySentAt: null })
+    .where(and(eq(chargePoint.id, pointId), eq(chargePoint.ocppKeyHash, ocppKeyHash), isNotNull(chargePoint.ocppKeyPreviousHash)))
+    .returning({ id: chargePoint.id });
+  return done.length > 0;
 }

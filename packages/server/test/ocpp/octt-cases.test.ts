@@ -10,7 +10,7 @@ import {
 import { createChargePoint, type ChargePoint, type TrafficEvent } from '@csms/simulator';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, chargeUser, chargingTransaction, connector } from '../../src/db/schema.js';
+import { card, chargePoint, chargeUser, chargingTransaction, connector } from '../../src/db/schema.js';
 import { createProvider } from '../fixtures.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually, iso, TestCharger } from './support.js';
@@ -73,7 +73,7 @@ async function charger(opts: { configuration?: Record<string, string>; providerI
   sims.push(sim);
   sim.start();
   await sim.ready();
-  return { sim, traffic, serialNumber: p.serialNumber, stationId: p.stationId, pointId: p.point.id };
+  return { sim, traffic, serialNumber: p.serialNumber, stationId: p.stationId, pointId: p.point.id, key: p.key! };
 }
 
 /** What the charger received of `action`, in order. */
@@ -126,6 +126,30 @@ const connectorStatus = async (pointId: number, no: number) =>
       .from(connector)
       .where(and(eq(connector.chargePointId, pointId), eq(connector.connectorNo, no)))
   )[0]?.status;
+
+describe('Security (OCPP 1.6 security whitepaper): the charge point’s password', () => {
+  it('a new key sent by ChangeConfiguration AuthorizationKey: the charger reconnects with it and is accepted; its old key no longer opens', async () => {
+    const { sim, traffic, serialNumber, pointId, key } = await charger();
+    const connections: string[] = [];
+    sim.on('connection', (e) => connections.push(e.state));
+    const r = await post<{ status: string }>(api.pointAction.sendKey, { serialNumber });
+    expect(r.data).toMatchObject({ status: 'accepted', chargerStatus: 'Accepted' });
+    const [change] = received(traffic, 'ChangeConfiguration');
+    expect(change).toMatchObject({ key: 'AuthorizationKey', value: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    // It drops the connection and comes back with the new key, which from then on is the only one.
+    await eventually(async () => {
+      const [row] = await s.database.db
+        .select({ previous: chargePoint.ocppKeyPreviousHash })
+        .from(chargePoint)
+        .where(eq(chargePoint.id, pointId));
+      return row!.previous === null && connections.includes('offline') && sim.state().registration === 'Accepted';
+    });
+    await expect(TestCharger.connect(s.url, serialNumber, { key })).rejects.toMatchObject({ status: 401 });
+    // Write-only: listed, never read back.
+    const conf = await post<{ configurationKey: unknown[] }>(api.pointAction.getConfiguration, { serialNumber, key: ['AuthorizationKey'] });
+    expect(conf.data.configurationKey).toEqual([{ key: 'AuthorizationKey', readonly: false, value: null }]);
+  });
+});
 
 describe('Reservation profile', () => {
   const reserve = (serialNumber: string, userId: number, v: Record<string, unknown> = {}, lang: 'en' | 'zh' = 'en') =>

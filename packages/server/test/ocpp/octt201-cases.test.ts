@@ -10,6 +10,7 @@ import {
   connector,
   meterValue,
   ocppLog,
+  systemLog,
   unplacedTransaction,
 } from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
@@ -192,6 +193,76 @@ describe('A Security (Basic authentication)', () => {
     const c = await TestCharger.connect(s.url, a.serialNumber, { key: a.key, protocols: V201 });
     expect(c.ws.protocol).toBe('ocpp2.0.1');
     await c.close();
+  });
+});
+
+describe('A Security (password update)', () => {
+  /** Answers SetVariables with `status` for every variable, and records what the CSMS sent. */
+  const setVariables = (c: TestCharger, status: string) =>
+    answering(c, {
+      SetVariables: (p) => ({
+        setVariableResult: (p.setVariableData as Payload[]).map((d) => ({
+          attributeStatus: status,
+          component: d.component,
+          variable: d.variable,
+        })),
+      }),
+    });
+  /** The password the CSMS sent in its (one) SetVariablesRequest, checked to be SecurityCtrlr.BasicAuthPassword. */
+  function sentPassword(asked: [string, Payload][]) {
+    expect(asked.map(([action]) => action)).toEqual(['SetVariables']);
+    const data = (asked[0]![1].setVariableData as Payload[])[0]!;
+    expect(data).toMatchObject({ component: { name: 'SecurityCtrlr' }, variable: { name: 'BasicAuthPassword' } });
+    // A00.FR.205: a passwordString of 16 to 40 characters.
+    expect(data.attributeValue).toMatch(/^[\x21-\x7e]{16,40}$/);
+    return data.attributeValue as string;
+  }
+
+  it('TC_A_09_CSMS Update Charging Station Password for HTTP Basic Authentication - Accepted: SetVariablesRequest SecurityCtrlr.BasicAuthPassword; the station reconnects with the new password and is accepted, after which the old one is refused', async () => {
+    const st = await station();
+    const asked = setVariables(st.c, 'Accepted');
+    const r = await post<{ keySentTime: string | null }>(api.pointAction.sendKey, { serialNumber: st.serialNumber });
+    expect(r.data).toMatchObject({ status: 'accepted', chargerStatus: 'Accepted' });
+    expect(r.data.keySentTime).not.toBeNull();
+    const password = sentPassword(asked);
+    await s.app.ocpp.flush();
+    const logged = await db.select().from(ocppLog).where(eq(ocppLog.serialNumber, st.serialNumber));
+    expect(logged.some((l) => l.action === 'SetVariables')).toBe(true);
+    expect(JSON.stringify(logged)).not.toContain(password);
+    await st.c.close();
+
+    // Until the station connects with the new password, the old one still opens: it may not have stored the new one.
+    await (await TestCharger.connect(s.url, st.serialNumber, { key: st.key, protocols: V201 })).close();
+    const c = await TestCharger.connect(s.url, st.serialNumber, { key: password, protocols: V201 });
+    open.push(c);
+    expect(
+      (await ok<{ status: string }>(c, 'BootNotification', { reason: 'PowerUp', chargingStation: { model: 'OCTT', vendorName: 'OCA' } }))
+        .status,
+    ).toBe('Accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+    await expect(TestCharger.connect(s.url, st.serialNumber, { key: st.key, protocols: V201 })).rejects.toMatchObject({ status: 401 });
+    expect(await pointRow(st.pointId)).toMatchObject({ ocppKeyPreviousHash: null, ocppKeySentAt: null });
+    const [taken] = await db
+      .select()
+      .from(systemLog)
+      .where(and(eq(systemLog.operation, 'keyTaken'), eq(systemLog.operand, `point:${st.serialNumber}`)));
+    expect(taken).toMatchObject({ mode: 'ocpp', result: 200 });
+  });
+
+  it('TC_A_10_CSMS Update Charging Station Password for HTTP Basic Authentication - Rejected: the station rejects the new password; its old one stays the only one', async () => {
+    const st = await station();
+    const asked = setVariables(st.c, 'Rejected');
+    const r = await post<{ keySentTime: string | null }>(api.pointAction.sendKey, { serialNumber: st.serialNumber });
+    expect(r.data).toMatchObject({ status: 'rejected', chargerStatus: 'Rejected', keySentTime: null });
+    const password = sentPassword(asked);
+    await st.c.close();
+    await expect(TestCharger.connect(s.url, st.serialNumber, { key: password, protocols: V201 })).rejects.toMatchObject({ status: 401 });
+    const c = await TestCharger.connect(s.url, st.serialNumber, { key: st.key, protocols: V201 });
+    open.push(c);
+    expect(
+      (await ok<{ status: string }>(c, 'BootNotification', { reason: 'PowerUp', chargingStation: { model: 'OCTT', vendorName: 'OCA' } }))
+        .status,
+    ).toBe('Accepted');
   });
 });
 

@@ -199,6 +199,8 @@ export const ocppEn: Strings<typeof ocppZh> = {
     changeConfigurationMany: 'Change configuration on many points',
     autoRegister: 'Charge point auto-registered',
     securityEvent: 'Charge point security event',
+    sendKey: 'Send new key to charge point',
+    keyTaken: 'Charge point connected with its new key',
   },
   errors: {
     pointAction: {
@@ -207,6 +209,15 @@ export const ocppEn: Strings<typeof ocppZh> = {
       callError: 'The charge point answered with an error: {code}{description}',
       notInVersion: 'Not available for a charge point speaking OCPP {version}; nothing was sent',
       notSentAfterFailure: 'Not sent: the change before it did not go through',
+      keySent: 'The charge point took the new key and will reconnect with it; its previous key works until then',
+      keySentReboot: 'The charge point took the new key and uses it after a reboot; its previous key works until then',
+      keyUnanswered:
+        'The charge point did not answer in time: it may or may not have the new key. Both keys work until it connects with the new one',
+      keyRefused: 'The charge point refused the new key ({status}); its key is unchanged',
+      keyPending:
+        'The key sent at {time} is still waiting for the charge point to connect with it; send another once it has, or issue one by hand with "New key"',
+      keyNone:
+        'Charge point "{serial}" connects without a key (security profile 0): issue its first key with "New key" and set it on the charger',
       unknownVendorId: 'The charge point does not know this vendor id',
       unknownMessageId: 'The charge point does not know this message id',
       unlockFailed: 'Unlock failed',
@@ -228,5 +239,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     ocppKeyList: '{key} takes a comma-separated list; "{item}" is not one of its values ({values})',
     ocppKeyPerConnector: 'Each item of {key} is "connector.rotation"; "{item}" is not (rotations: {values})',
     ocppKeyEmpty: '{key} cannot be empty',
+    ocppKeyBySendKey:
+      '{key} is the charge point\'s password: change it with "Send new key" in the point list, so that the platform accepts the new one',
   },
 };

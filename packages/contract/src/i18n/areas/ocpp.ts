@@ -180,6 +180,8 @@ export const ocppZh = {
   },
   exportSource: { ocppLog: 'OCPP 日志' },
   operation: {
+    sendKey: '向充电桩下发新密钥',
+    keyTaken: '充电桩已用新密钥连接',
     remoteStart: '远程启动',
     remoteStop: '远程停止',
     reset: '重启充电桩',
@@ -206,6 +208,12 @@ export const ocppZh = {
       callError: '充电桩返回错误：{code}{description}',
       notInVersion: '使用 OCPP {version} 的充电桩不支持此操作，未发送',
       notSentAfterFailure: '前一项修改未完成，此项未下发',
+      keySent: '充电桩已接受新密钥，将用新密钥重新连接；在此之前旧密钥仍然有效',
+      keySentReboot: '充电桩已接受新密钥，重启后生效；在此之前旧密钥仍然有效',
+      keyUnanswered: '充电桩未及时应答，无法确定是否已接受新密钥；在它用新密钥连接之前，新旧密钥均有效',
+      keyRefused: '充电桩拒绝了新密钥（{status}），密钥未变',
+      keyPending: '{time} 下发的新密钥尚待充电桩使用；请在充电桩用它连接后再下发，或用“生成新密钥”手动发放',
+      keyNone: '充电桩“{serial}”无密钥连接（安全等级 0）：请先用“生成新密钥”发放密钥并配置到充电桩',
       unknownVendorId: '充电桩不认识该厂商标识',
       unknownMessageId: '充电桩不认识该消息标识',
       unlockFailed: '解锁失败',
@@ -227,5 +235,6 @@ export const ocppZh = {
     ocppKeyList: '{key} 的值是逗号分隔的列表，“{item}”不是可选项（可选：{values}）',
     ocppKeyPerConnector: '{key} 的每一项须为“充电枪编号.相序”，“{item}”不符合（相序可选：{values}）',
     ocppKeyEmpty: '{key} 的值不能为空',
+    ocppKeyBySendKey: '{key} 是充电桩的连接密码：请在充电桩列表中使用“下发新密钥”修改，平台才能接受新密码',
   },
 } satisfies AreaVocabulary;

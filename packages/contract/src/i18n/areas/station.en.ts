@@ -49,6 +49,7 @@ export const stationEn: Strings<typeof stationZh> = {
       needsPlacement: 'To be placed',
       enabled: 'Enabled',
       hasKey: 'Key issued',
+      keySentTime: 'New key sent, not yet used',
       ocppKey: 'OCPP key',
       vendor: 'Vendor',
       model: 'Model',

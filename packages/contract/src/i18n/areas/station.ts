@@ -48,6 +48,7 @@ export const stationZh = {
       needsPlacement: '待安置',
       enabled: '启用',
       hasKey: '已发放密钥',
+      keySentTime: '新密钥已下发，尚未使用',
       ocppKey: 'OCPP 密钥',
       vendor: '厂商',
       model: '型号',

@@ -49,6 +49,7 @@ const columns = {
   needsPlacement: chargePoint.needsPlacement,
   enabled: chargePoint.enabled,
   ocppKeyHash: chargePoint.ocppKeyHash,
+  ocppKeySentAt: chargePoint.ocppKeySentAt,
   vendor: chargePoint.vendor,
   model: chargePoint.model,
   firmwareVersion: chargePoint.firmwareVersion,
@@ -73,6 +74,7 @@ export type PointRow = {
   needsPlacement: boolean;
   enabled: boolean;
   ocppKeyHash: string | null;
+  ocppKeySentAt: Date | null;
   vendor: string | null;
   model: string | null;
   firmwareVersion: string | null;
@@ -111,6 +113,7 @@ export function toDto(r: PointRow, connectors: ConnectorRow[]): PointDto {
     needsPlacement: r.needsPlacement,
     enabled: r.enabled,
     hasKey: r.ocppKeyHash !== null,
+    keySentTime: r.ocppKeySentAt?.toISOString() ?? null,
     vendor: r.vendor,
     model: r.model,
     firmwareVersion: r.firmwareVersion,
@@ -272,8 +275,9 @@ export function createPointRepo({ db }: { db: Db }) {
       await db.update(chargePoint).set(to).where(eq(chargePoint.id, id));
       await db.delete(localControllerPoint).where(eq(localControllerPoint.chargePointId, id));
     },
+    /** A key issued by hand: the only one from now on (a key sent to the charger and not yet used stops working too). */
     async setKeyHash(id: number, ocppKeyHash: string) {
-      await db.update(chargePoint).set({ ocppKeyHash }).where(eq(chargePoint.id, id));
+      await db.update(chargePoint).set({ ocppKeyHash, ocppKeyPreviousHash: null, ocppKeySentAt: null }).where(eq(chargePoint.id, id));
     },
     /** Ids among `ids` the caller can see, with their charging-record counts. */
     async visible(p: Principal, ids: number[]) {

@@ -1,5 +1,5 @@
 import type { IdTagOption } from '@csms/contract';
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { card, chargePoint, chargeUser, chargingTransaction, station } from '../../db/schema.js';
@@ -36,6 +36,39 @@ export function createPointActionRepo({ db }: { db: Db }) {
         .innerJoin(station, eq(station.id, chargePoint.stationId))
         .where(and(inArray(chargePoint.serialNumber, serialNumbers), stationScope(p, chargePoint.providerId, chargePoint.stationId)))
         .orderBy(asc(station.name), asc(chargePoint.serialNumber));
+    },
+
+    /**
+     * Starts sending a point a new key: `hash` becomes its key and the one it has is kept, still accepted, until
+     * it connects with the new one (admission). Refused when it has no key or a key sent earlier still waits.
+     */
+    async beginKeyChange(
+      pointId: number,
+      hash: string,
+    ): Promise<{ sentAt: Date } | { refused: 'noKey' } | { refused: 'pending'; since: Date; timeZone: string }> {
+      const sentAt = new Date();
+      const [begun] = await db
+        .update(chargePoint)
+        // The right-hand side reads the row as it was: the current key becomes the previous one.
+        .set({ ocppKeyPreviousHash: sql`${chargePoint.ocppKeyHash}`, ocppKeyHash: hash, ocppKeySentAt: sentAt })
+        .where(and(eq(chargePoint.id, pointId), isNotNull(chargePoint.ocppKeyHash), isNull(chargePoint.ocppKeyPreviousHash)))
+        .returning({ id: chargePoint.id });
+      if (begun) return { sentAt };
+      const [row] = await db
+        .select({ hash: chargePoint.ocppKeyHash, since: chargePoint.ocppKeySentAt, timeZone: station.timeZone })
+        .from(chargePoint)
+        .innerJoin(station, eq(station.id, chargePoint.stationId))
+        .where(eq(chargePoint.id, pointId));
+      if (!row?.hash) return { refused: 'noKey' };
+      return { refused: 'pending', since: row.since ?? sentAt, timeZone: row.timeZone };
+    },
+
+    /** The charger did not take the key `hash`: the previous key is again its only one. */
+    async undoKeyChange(pointId: number, hash: string) {
+      await db
+        .update(chargePoint)
+        .set({ ocppKeyHash: sql`${chargePoint.ocppKeyPreviousHash}`, ocppKeyPreviousHash: null, ocppKeySentAt: null })
+        .where(and(eq(chargePoint.id, pointId), eq(chargePoint.ocppKeyHash, hash), isNotNull(chargePoint.ocppKeyPreviousHash)));
     },
 
     async transaction(chargePointId: number, transactionId: number) {

@@ -1,4 +1,12 @@
-import { Code, translate, type ConfigurationKey, type DeviceModelItem, type PointConfigAnswer, type pointActionApi } from '@csms/contract';
+import {
+  Code,
+  translate,
+  wallClock,
+  type ConfigurationKey,
+  type DeviceModelItem,
+  type PointConfigAnswer,
+  type pointActionApi,
+} from '@csms/contract';
 import type { AuthedCtx } from '../../http/context.js';
 import { badField, conflict, notFound } from '../../http/errors.js';
 import { externalAll, Outcome, type AuditNote, type Handlers } from '../../http/mount.js';
@@ -7,6 +15,7 @@ import { ocppProfile } from '../chargingProfile/chargingProfile.service.js';
 import type { LocalListService } from '../localList/localList.service.js';
 import type { PointActionRepo } from './pointAction.repo.js';
 import type { ChargerReply } from '../../bus/bus.js';
+import { generateOcppKey, hashOcppKey } from '../../ocpp/keys.js';
 import { interpret, type Answer, type CommandSender } from './pointAction.service.js';
 
 interface Deps {
@@ -210,6 +219,36 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
       const a = await ask(point.serialNumber, 'GetBaseReport', {}, () => 'Accepted');
       const items = Array.isArray(a.payload?.items) ? (a.payload.items as DeviceModelItem[]) : [];
       return answer(ctx, a, { items });
+    },
+    async sendKey({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const key = generateOcppKey();
+      const hash = hashOcppKey(key);
+      // Stored before it is sent, beside the key the charger has: whatever happens next, one of the two opens.
+      const begun = await repo.beginKeyChange(point.id, hash);
+      if ('refused' in begun) {
+        if (begun.refused === 'noKey') throw conflict('errors.pointAction.keyNone', { serial: point.serialNumber });
+        throw conflict('errors.pointAction.keyPending', { time: wallClock(begun.since, begun.timeZone) });
+      }
+      // 1.6 ChangeConfiguration AuthorizationKey; a 2.0.1 charger gets SetVariables SecurityCtrlr.BasicAuthPassword.
+      const a = await ask(point.serialNumber, 'ChangeConfiguration', { key: 'AuthorizationKey', value: key });
+      // Not delivered (offline) or answered with anything but taking it: the charger keeps its key, and so do we.
+      // No answer (a timeout, a bus failure, a reply without a status): it may have it; both keys open until it connects with the new one.
+      const refused =
+        a.status === 'offline' || (a.chargerStatus !== null && a.chargerStatus !== 'Accepted' && a.chargerStatus !== 'RebootRequired');
+      if (refused) {
+        await repo.undoKeyChange(point.id, hash);
+        if (a.status !== 'offline') Object.assign(a, { messageKey: 'errors.pointAction.keyRefused', params: { status: a.chargerStatus } });
+        return answer(ctx, a, { keySentTime: null });
+      }
+      a.messageKey =
+        a.chargerStatus === 'Accepted'
+          ? 'errors.pointAction.keySent'
+          : a.chargerStatus === 'RebootRequired'
+            ? 'errors.pointAction.keySentReboot'
+            : 'errors.pointAction.keyUnanswered';
+      a.params = {};
+      return answer(ctx, a, { keySentTime: begun.sentAt.toISOString() });
     },
     async changeConfiguration({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);

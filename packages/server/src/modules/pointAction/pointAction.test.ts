@@ -1,11 +1,12 @@
 import { api, translate } from '@csms/contract';
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { ChargerCommand, ChargerReply } from '../../bus/bus.js';
 import type { Db } from '../../db/client.js';
-import { card, chargeUser, systemLog } from '../../db/schema.js';
+import { card, chargePoint, chargeUser, systemLog } from '../../db/schema.js';
+import { hashOcppKey, verifyOcppKey } from '../../ocpp/keys.js';
 import { insertPoint, insertStation, insertTransaction } from '../monitor/monitor.fixtures.js';
 
 let s: TestServer;
@@ -356,11 +357,110 @@ describe('access', () => {
   it('writes one system-log row per action with the answer', async () => {
     charger(point.serialNumber, () => result({ status: 'Rejected' }));
     await act('reset', { type: 'Soft' }, a.token, 'zh');
-    await act('changeConfiguration', { key: 'AuthorizationKey', value: 'topsecret' }, a.token);
+    await act('changeConfiguration', { key: 'SecurityPassword', value: 'topsecret' }, a.token);
     const rows = await db.select().from(systemLog).orderBy(desc(systemLog.id)).limit(2);
     expect(rows[1]).toMatchObject({ operation: 'reset', operand: `point:${point.serialNumber}`, result: 200, msg: '已拒绝' });
     expect(rows[0]).toMatchObject({ operation: 'changeConfiguration', msg: 'Rejected' });
     expect(JSON.stringify(rows[0]!.request)).not.toContain('topsecret');
+  });
+});
+
+describe('a new key sent to the charger', () => {
+  type KeyReply = Reply & { data: { keySentTime: string | null } };
+  const send = (serialNumber: string, lang: 'zh' | 'en' = 'en') =>
+    s.call('POST', api.pointAction.sendKey.path, { token: a.token, body: { serialNumber }, lang }) as Promise<KeyReply>;
+  const keys = async (id: number) =>
+    (
+      await db
+        .select({ hash: chargePoint.ocppKeyHash, previous: chargePoint.ocppKeyPreviousHash, sentAt: chargePoint.ocppKeySentAt })
+        .from(chargePoint)
+        .where(eq(chargePoint.id, id))
+    )[0]!;
+  async function keyed() {
+    const key = `old-key-${Math.random().toString(36).slice(2)}`;
+    return { p: await insertPoint(db, a.providerId, { ocppKeyHash: hashOcppKey(key) }), key };
+  }
+  const sentKey = () => (sent[0]!.payload as { value: string }).value;
+
+  it('taken: the new key is the point’s, the one it had still opens until it connects with the new one; meanwhile another send is refused', async () => {
+    const { p, key } = await keyed();
+    charger(p.serialNumber, () => result({ status: 'Accepted' }));
+    const r = await send(p.serialNumber);
+    expect(r).toMatchObject({
+      code: 200,
+      data: { status: 'accepted', chargerStatus: 'Accepted', message: translate('en', 'errors.pointAction.keySent') },
+    });
+    expect(sent).toEqual([
+      { action: 'ChangeConfiguration', payload: { key: 'AuthorizationKey', value: expect.stringMatching(/^[0-9a-f]{40}$/) } },
+    ]);
+    const row = await keys(p.id);
+    expect(verifyOcppKey(sentKey(), row.hash)).toBe(true);
+    expect(verifyOcppKey(key, row.previous)).toBe(true);
+    expect(r.data.keySentTime).toBe(row.sentAt!.toISOString());
+    const [logged] = await db.select().from(systemLog).orderBy(desc(systemLog.id)).limit(1);
+    expect(logged).toMatchObject({ operation: 'sendKey', operand: `point:${p.serialNumber}`, result: 200 });
+    expect(JSON.stringify(logged)).not.toContain(sentKey());
+
+    // A second key now could leave the charger with one the server no longer accepts: refused, nothing sent.
+    const again = await send(p.serialNumber, 'zh');
+    expect(again.code).toBe(409);
+    expect(again.msg).toContain('尚待充电桩使用');
+    expect(sent).toHaveLength(1);
+    // A key issued by hand replaces both.
+    await s.call('POST', api.point.newKey.path, { token: admin, body: { id: p.id } });
+    expect(await keys(p.id)).toMatchObject({ previous: null, sentAt: null });
+  });
+
+  it.each([
+    ['Rejected', result({ status: 'Rejected' }), 'rejected', 'The charge point refused the new key (Rejected); its key is unchanged'],
+    [
+      'NotSupported',
+      result({ status: 'NotSupported' }),
+      'notSupported',
+      'The charge point refused the new key (NotSupported); its key is unchanged',
+    ],
+    [
+      'a CALLERROR',
+      { kind: 'error', code: 'NotImplemented', description: '' } as ChargerReply,
+      'notImplemented',
+      'The charge point refused the new key (NotImplemented); its key is unchanged',
+    ],
+    ['offline', { kind: 'offline' } as ChargerReply, 'offline', 'The charge point is offline'],
+  ])('refused or not delivered (%s): its key is unchanged, the new one never opens', async (_, reply, status, message) => {
+    const { p, key } = await keyed();
+    charger(p.serialNumber, () => reply);
+    const r = await send(p.serialNumber);
+    expect(r).toMatchObject({ code: 200, data: { status, message, keySentTime: null } });
+    const row = await keys(p.id);
+    expect(row).toMatchObject({ previous: null, sentAt: null });
+    expect(verifyOcppKey(key, row.hash)).toBe(true);
+    if (sent.length) expect(verifyOcppKey(sentKey(), row.hash)).toBe(false);
+  });
+
+  it('no answer: the charger may have the key, so both open until it connects with the new one', async () => {
+    const { p, key } = await keyed();
+    charger(p.serialNumber, () => ({ kind: 'timeout' }) as ChargerReply);
+    const r = await send(p.serialNumber, 'zh');
+    expect(r).toMatchObject({
+      code: 200,
+      data: { status: 'failed', chargerStatus: null, message: translate('zh', 'errors.pointAction.keyUnanswered') },
+    });
+    const row = await keys(p.id);
+    expect(verifyOcppKey(sentKey(), row.hash)).toBe(true);
+    expect(verifyOcppKey(key, row.previous)).toBe(true);
+  });
+
+  it('a point that connects without a key is refused before anything is sent; another provider’s point is not found', async () => {
+    const keyless = await insertPoint(db, a.providerId);
+    charger(keyless.serialNumber, () => result({ status: 'Accepted' }));
+    const r = await send(keyless.serialNumber);
+    expect(r.code).toBe(409);
+    expect(r.msg).toContain('security profile 0');
+    const { p } = await keyed();
+    const other = await s.call('POST', api.pointAction.sendKey.path, { token: b.token, body: { serialNumber: p.serialNumber } });
+    expect(other.code).toBe(404);
+    expect(sent).toEqual([]);
+    expect(await keys(keyless.id)).toMatchObject({ hash: null, previous: null });
   });
 });
 

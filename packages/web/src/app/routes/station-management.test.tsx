@@ -66,6 +66,7 @@ describe('a point’s maintenance history', () => {
     needsPlacement: false,
     enabled: true,
     hasKey: true,
+    keySentTime: null,
     vendor: null,
     model: null,
     firmwareVersion: null,

@@ -1,5 +1,7 @@
-import { pointStatuses, type EndpointDef, type PointDto, pointApi, componentApi } from '@csms/contract';
+import { pointStatuses, type EndpointDef, type PointDto, pointApi, pointActionApi, componentApi } from '@csms/contract';
+import i18n from 'i18next';
 import { call } from '../../shared/api/client';
+import { feedback } from '../../shared/feedback';
 import { stationOptions } from '../../shared/options/station-point-options';
 import { defineResource } from '../../shared/resource/types';
 import { ConnectorList, Kw, KwInput, PointStatusTag, SerialNumber } from './cells';
@@ -67,6 +69,7 @@ export const pointResourceWith = (actions: PointActions = {}) =>
       { key: 'softwareVersion', width: 130, defaultHidden: true },
       { key: 'online', dict: 'yesNo', width: 90, defaultHidden: true },
       { key: 'hasKey', dict: 'yesNo', width: 110, defaultHidden: true },
+      { key: 'keySentTime', kind: 'datetime', width: 170, defaultHidden: true },
       { key: 'vendor', width: 120, defaultHidden: true },
       { key: 'model', width: 120, defaultHidden: true },
       { key: 'firmwareVersion', width: 130, defaultHidden: true },
@@ -125,6 +128,27 @@ export const pointResourceWith = (actions: PointActions = {}) =>
             content: 'point.newKeyConfirm',
             params: { serial: row.serialNumber },
             onOk: async () => showOcppKey(await call(pointApi.newKey, { body: { id: row.id } })),
+          }),
+      },
+      {
+        // The charger gets a new key over OCPP and keeps its old one until it reconnects with it; nobody types a key.
+        key: 'sendKey',
+        label: 'point.sendKey',
+        permi: permiOf(pointActionApi.sendKey),
+        hidden: (row) => !row.hasKey,
+        onClick: (row, ctx) =>
+          ctx.confirm({
+            content: 'point.sendKeyConfirm',
+            params: { serial: row.serialNumber },
+            success: null,
+            onOk: async () => {
+              const a = await call(pointActionApi.sendKey, { body: { serialNumber: row.serialNumber } });
+              const words = a.message ?? i18n.t(`enums.actionStatus.${a.status}`);
+              // Taken; not known (no answer: both keys work); refused or not delivered (nothing changed).
+              if (a.status === 'accepted' || a.status === 'rebootRequired') feedback.message.success(words);
+              else if (a.keySentTime) feedback.message.warning(words);
+              else feedback.message.error(words);
+            },
           }),
       },
       ...(actions.maintenance

@@ -46,6 +46,7 @@ const row: PointDto = {
   needsPlacement: false,
   enabled: true,
   hasKey: true,
+  keySentTime: null,
   vendor: null,
   model: null,
   firmwareVersion: null,
@@ -240,6 +241,37 @@ describe('charge point dialogs', () => {
     fireEvent.click(button('OK'));
     expect((await screen.findAllByText('OCPP key - ACME-0001')).length).toBeGreaterThan(0);
     expect(screen.getByTestId('ocpp-key').textContent).toContain('f'.repeat(40));
+  });
+});
+
+describe('sending a new key to the charger', () => {
+  it('asks first, sends the point’s serial, and says what the charger did: taken, refused, not known', async () => {
+    const sent: unknown[] = [];
+    const answers = [
+      { status: 'accepted', chargerStatus: 'Accepted', message: 'Took it', keySentTime: '2026-11-26T04:00:00Z' },
+      { status: 'rejected', chargerStatus: 'Rejected', message: 'Refused it', keySentTime: null },
+      { status: 'failed', chargerStatus: null, message: 'No answer', keySentTime: '2026-11-26T04:00:00Z' },
+    ];
+    server((url, init) => {
+      if (!url.pathname.endsWith('/web/point/sendKey')) return undefined;
+      sent.push(JSON.parse(String(init?.body)));
+      return ok(answers[sent.length - 1]);
+    });
+    renderWithProviders(<ResourcePage resource={pointResource} />);
+    await screen.findByText('ACME-0001');
+    const first = screen.getAllByRole('row').find((r) => r.textContent?.includes('ACME-0001'))!;
+    for (const [i, words] of ['Took it', 'Refused it', 'No answer'].entries()) {
+      fireEvent.click(within(first).getByText('More'));
+      fireEvent.click(await screen.findByText('Send new key'));
+      expect((await screen.findAllByText(/Send a new OCPP key to charge point "ACME-0001"/)).length).toBeGreaterThan(0);
+      fireEvent.click(button('OK'));
+      await waitFor(() => expect(sent).toHaveLength(i + 1));
+      const toast = (await screen.findByText(words)).closest('.ant-message-notice')!;
+      // Taken: success; refused: an error; not known (both keys open): a warning. Never the generic "Success".
+      expect(toast.className).toContain(['notice-success', 'notice-error', 'notice-warning'][i]!);
+    }
+    expect(sent).toEqual(Array(3).fill({ serialNumber: 'ACME-0001' }));
+    expect(screen.queryByText('Success')).toBeNull();
   });
 });
 

@@ -52,7 +52,7 @@ export function confirmThenCall(text: ResourceText, opts: ConfirmOptions, onDone
         () => true,
         () => false,
       );
-      if (ok) feedback.message.success(text.t(opts.success ?? 'common.success'));
+      if (ok && opts.success !== null) feedback.message.success(text.t(opts.success ?? 'common.success'));
       onDone();
     },
   });

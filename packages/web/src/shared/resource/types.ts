@@ -157,8 +157,8 @@ export interface ConfirmOptions {
   content: string;
   params?: Record<string, unknown>;
   onOk: () => Promise<unknown>;
-  /** Catalogue key of the success toast; default `common.success`. */
-  success?: string;
+  /** Catalogue key of the success toast; default `common.success`; null when `onOk` tells the outcome itself. */
+  success?: string | null;
 }
 
 export interface PromptOptions {

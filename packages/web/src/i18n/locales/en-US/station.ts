@@ -42,6 +42,9 @@ const point: UiCatalogue['point'] = {
   newKey: 'New key',
   newKeyConfirm:
     'Issue a new OCPP key for charge point "{serial}"? The old key stops working at once; the charger must reconnect with the new one.',
+  sendKey: 'Send new key',
+  sendKeyConfirm:
+    'Send a new OCPP key to charge point "{serial}"? It keeps its current key until it reconnects with the new one; from then on only the new key works. The key is not shown: nobody needs to type it.',
   keyTitle: 'OCPP key - {serial}',
   keyWarning: 'The key is shown only this once and cannot be viewed again after closing. Copy it now and configure it in the charger.',
   keyUsage:

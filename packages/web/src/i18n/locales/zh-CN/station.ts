@@ -38,6 +38,9 @@ const point = {
   moveHint: '充电桩“{serial}”目前在场站“{station}”。',
   moved: '移动成功',
   newKey: '生成新密钥',
+  sendKey: '下发新密钥',
+  sendKeyConfirm:
+    '向充电桩“{serial}”下发新的 OCPP 密钥？在它用新密钥重新连接之前旧密钥仍然有效，此后只有新密钥有效。新密钥不显示，无需人工输入。',
   newKeyConfirm: '为充电桩“{serial}”生成新的 OCPP 密钥？旧密钥立即失效，充电桩须用新密钥重新连接。',
   keyTitle: 'OCPP 密钥 - {serial}',
   keyWarning: '密钥只显示这一次，关闭后无法再次查看。请现在复制并配置到充电桩中。',
