@@ -337,6 +337,8 @@ async function startServer(db, tag, extraEnv = {}) {
     PORT: String(port),
     HOST: '127.0.0.1',
     CSMS_OCPP_AUTO_REGISTER: 'true',
+    // The chargers stay in the "Unassigned" station they register into and run sessions there (nobody places them).
+    CSMS_OCPP_PENDING_UNTIL_PLACED: 'false',
     CSMS_CAPTCHA: 'false',
     CSMS_LOG_LEVEL: 'warn',
     CSMS_DEMO: 'false',

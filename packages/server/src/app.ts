@@ -337,7 +337,24 @@ export async function buildApp({
   mount(api.station, stationRoutes({ repo: stations, events, config, columns, images }));
   mount(
     api.point,
-    pointRoutes({ repo: createPointRepo({ db }), events, config, columns, onPointChanged: (s) => ocppHooks.pointChanged(s) }),
+    pointRoutes({
+      repo: createPointRepo({ db }),
+      events,
+      config,
+      columns,
+      onPointChanged: (s) => ocppHooks.pointChanged(s),
+      // A charger whose boot was Pending boots again now rather than at its next retry (OCPP 2.0.1 B02.FR.06, TC_B_31).
+      onPlaced: (serialNumber) =>
+        uow.afterCommit(() => {
+          bus
+            .request(serialNumber, { action: 'TriggerMessage', payload: { requestedMessage: 'BootNotification' } })
+            .then((reply) => {
+              if (reply.kind !== 'result' && reply.kind !== 'offline')
+                server.log.warn({ serialNumber, reply }, 'ocpp: boot trigger after placement not answered');
+            })
+            .catch((err: unknown) => server.log.warn({ err, serialNumber }, 'ocpp: boot trigger after placement failed'));
+        }),
+    }),
   );
 
   // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.

@@ -106,6 +106,11 @@ export interface OcppConfig {
   autoRegister: boolean;
   /** Provider id auto-registered points join; default the super provider. */
   autoRegisterProvider: number | undefined;
+  /**
+   * A point waiting for placement (auto-registered, not yet in a station of its own) gets BootNotification
+   * Pending, so that it runs no sessions in the "Unassigned" station; placing it sends TriggerMessage BootNotification.
+   */
+  pendingUntilPlaced: boolean;
   /** Security profile 2: PEM certificate and key paths; both set turns on the TLS listener. */
   tlsCert: string | undefined;
   tlsKey: string | undefined;
@@ -255,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxFrameBytes: Math.max(1024, int('CSMS_OCPP_MAX_FRAME_BYTES', env.CSMS_OCPP_MAX_FRAME_BYTES, 64 * 1024)),
       allowNoAuth: bool(env.CSMS_OCPP_ALLOW_NO_AUTH, false),
       autoRegister: bool(env.CSMS_OCPP_AUTO_REGISTER, false),
+      pendingUntilPlaced: bool(env.CSMS_OCPP_PENDING_UNTIL_PLACED, true),
       autoRegisterProvider: env.CSMS_OCPP_AUTO_REGISTER_PROVIDER
         ? int('CSMS_OCPP_AUTO_REGISTER_PROVIDER', env.CSMS_OCPP_AUTO_REGISTER_PROVIDER, 0)
         : undefined,

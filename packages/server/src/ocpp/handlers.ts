@@ -59,6 +59,21 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
           at: now,
         },
       });
+      // Waiting for an operator to place it: Pending (OCPP 1.6 §4.2, 2.0.1 B02) until it is. Asked of the database
+      // at each boot, not of the cache: the placement may have happened on another node.
+      if (session.point.needsPlacement && core.config.pendingUntilPlaced) {
+        const [row] = await db
+          .select({ unplaced: chargePoint.needsPlacement })
+          .from(chargePoint)
+          .where(eq(chargePoint.id, session.point.id));
+        if (row?.unplaced !== false) {
+          session.registration = 'Pending';
+          return { status: 'Pending', currentTime: now.toISOString(), interval: core.config.heartbeatIntervalSec };
+        }
+        session.point.needsPlacement = false;
+      }
+      session.registration = 'Accepted';
+      session.triggered = undefined;
       core.booted(session.point, p.firmwareVersion ?? null);
       return { status: 'Accepted', currentTime: now.toISOString(), interval: core.config.heartbeatIntervalSec };
     },

@@ -321,6 +321,8 @@ export function createOcpp(deps: OcppDeps) {
   function connected(ws: WebSocket, point: PointState, version: OcppVersion): void {
     const previous = sessions.get(point.serialNumber);
     const session = new ChargerSession(ws, point, Date.now(), version === '2.0.1' ? sessionDeps201 : sessionDeps);
+    // Not placed yet: nothing but a boot is taken, even from a charger that does not boot on reconnecting.
+    if (point.needsPlacement && config.pendingUntilPlaced) session.registration = 'Pending';
     if (point.ocppVersion !== version) {
       // Written when it changes only (a charger reconnecting with the same version costs nothing).
       point.ocppVersion = version;

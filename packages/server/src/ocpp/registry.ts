@@ -16,6 +16,8 @@ export interface PointState {
   stationId: number;
   timeZone: string;
   enabled: boolean;
+  /** Auto-registered and not yet placed by an operator: its boot is answered Pending (`CSMS_OCPP_PENDING_UNTIL_PLACED`). */
+  needsPlacement: boolean;
   ocppKeyHash: string | null;
   /** The key it had before a key sent to it, accepted until it connects with the new one (null: none waits). */
   ocppKeyPreviousHash: string | null;
@@ -125,6 +127,7 @@ interface PointRow {
   station_id: number;
   time_zone: string;
   enabled: boolean;
+  needs_placement: boolean;
   ocpp_key_hash: string | null;
   ocpp_key_previous_hash: string | null;
   rated_power_w: number;
@@ -140,7 +143,7 @@ interface PointRow {
  * storm's batches paid for), and only the columns `PointState` holds are read.
  */
 const LOAD_POINTS = {
-  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.ocpp_key_hash, p.ocpp_key_previous_hash, p.rated_power_w, p.ocpp_version,
+  head: sql.raw(`select p.id, p.serial_number, p.provider_id, p.station_id, s.time_zone, p.enabled, p.needs_placement, p.ocpp_key_hash, p.ocpp_key_previous_hash, p.rated_power_w, p.ocpp_version,
     (select json_agg(json_build_object('no', c.connector_no, 'status', c.status, 'errorCode', c.error_code,
       'standard', c.standard, 'type', c.type) order by c.connector_no) from connector c where c.charge_point_id = p.id) as connectors,
     (select json_agg(json_build_object('id', a.id, 'no', a.connector_no, 'errorCode', a.error_code, 'level', a.level))
@@ -168,6 +171,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
     stationId: Number(r.station_id),
     timeZone: r.time_zone,
     enabled: r.enabled,
+    needsPlacement: r.needs_placement,
     ocppKeyHash: r.ocpp_key_hash,
     ocppKeyPreviousHash: r.ocpp_key_previous_hash,
     ratedPowerW: Number(r.rated_power_w),
@@ -197,6 +201,7 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
       stationId: row.stationId,
       timeZone: row.timeZone,
       enabled: row.enabled,
+      needsPlacement: row.needsPlacement,
       ocppKeyHash: row.ocppKeyHash,
       ocppKeyPreviousHash: row.ocppKeyPreviousHash,
       ratedPowerW: row.ratedPowerW,

@@ -121,6 +121,10 @@ export class ChargerSession {
   closed = false;
   /** Set when a newer connection of the same identity took over. */
   replaced = false;
+  /** What its last BootNotification was answered; undefined before one on this connection. */
+  registration: 'Accepted' | 'Pending' | undefined;
+  /** While Pending: the messages a TriggerMessage it accepted asked for, each allowed once (2.0.1 B02.FR.09). */
+  triggered: string[] | undefined;
   /** The tail of this charger's CALL handling; CALLs are answered in the order they came. */
   chain: Promise<void> = Promise.resolve();
   private pending: OutgoingCall | null = null;
@@ -243,6 +247,11 @@ export class ChargerSession {
     try {
       const handler = Object.hasOwn(this.deps.handlers, action) ? this.deps.handlers[action] : undefined;
       if (!handler) throw new RpcError('NotImplemented', `action ${action} is not implemented`);
+      if (this.registration === 'Pending' && !this.mayWhilePending(action))
+        throw new RpcError(
+          'SecurityError',
+          `${action} is not accepted before the central system accepts the charge point's BootNotification`,
+        );
       const violation = this.deps.validator.validate(action, 'req', payload);
       if (violation) throw new RpcError(violation.code, violation.description, violation.details);
       // A value the schema allows but the database cannot store: refused before anything is written.
@@ -261,6 +270,18 @@ export class ChargerSession {
       this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');
       this.sendError(id, 'InternalError', 'the central system failed to process the request', action, receivedAt);
     }
+  }
+
+  /**
+   * While its boot is Pending a charger sends nothing but BootNotification, the NotifyReports of a report we asked
+   * for, and what a TriggerMessage of ours asked for (OCPP 1.6 §4.2.1, 2.0.1 B02.FR.09).
+   */
+  private mayWhilePending(action: string): boolean {
+    if (action === 'BootNotification' || action === 'NotifyReport') return true;
+    const i = this.triggered?.indexOf(action) ?? -1;
+    if (i < 0) return false;
+    this.triggered!.splice(i, 1);
+    return true;
   }
 
   private onResponse(frame: Exclude<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false): void {
@@ -337,6 +358,9 @@ export class ChargerSession {
     call.id = `${idPrefix}-${(++idCounter).toString(36)}`;
     call.sentAt = Date.now();
     this.pending = call;
+    // What a TriggerMessage asks for may come while its boot is Pending (some chargers send it before the answer).
+    if (call.action === 'TriggerMessage' && this.registration === 'Pending' && typeof call.payload.requestedMessage === 'string')
+      (this.triggered ??= []).push(call.payload.requestedMessage);
     this.send(callFrame(call.id, call.action, call.payload));
     this.logRow('out', CALL, call.action, call.id, loggable(call.action, call.payload));
   }

@@ -189,19 +189,44 @@ describe('auto-registration, security profile 2 and offline detection', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('registers an unknown identity in the Unassigned station, learns its connectors and keeps its password', async () => {
+  it('registers an unknown identity in the Unassigned station, Pending until placed, then learns its connectors and keeps its password', async () => {
     const serialNumber = 'AUTO-001';
     const c = await TestCharger.connect(s.url, serialNumber, { key: 'first-password-1234' });
-    const boot = await c.ok('BootNotification', { chargePointVendor: 'Acme', chargePointModel: 'X1' });
-    expect(boot).toMatchObject({ status: 'Accepted', interval: 1 });
-    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: iso() });
-    await c.ok('StatusNotification', { connectorId: 2, errorCode: 'NoError', status: 'Preparing' });
-    await c.close();
-
+    const pending = await c.ok('BootNotification', { chargePointVendor: 'Acme', chargePointModel: 'X1' });
+    expect(pending).toMatchObject({ status: 'Pending', interval: 1 });
+    // Pending: nothing but its boot (and what we ask for) is taken (OCPP 1.6 §4.2.1).
+    const refused = await c.call('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available' });
+    expect(refused.slice(0, 3)).toEqual([4, expect.any(String), 'SecurityError']);
     const [p] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.serialNumber, serialNumber));
+    // What it said at boot is kept, so that the operator can tell which charger it is.
     expect(p).toMatchObject({ providerId: 1, needsPlacement: true, vendor: 'Acme', model: 'X1' });
     const [st] = await s.database.db.select().from(station).where(eq(station.id, p!.stationId));
     expect(st).toMatchObject({ name: 'Unassigned', isUnassigned: true, providerId: 1 });
+
+    // Placed into a station of its own: asked to boot again, and accepted.
+    const home = await createPoint(s.database.db);
+    const admin = await s.login();
+    const triggered = new Promise<Record<string, unknown>>((resolve) => {
+      c.onCall = (action, payload) => {
+        if (action === 'TriggerMessage') resolve(payload);
+        return { status: 'Accepted' };
+      };
+    });
+    expect(await s.call('POST', '/web/point/move', { token: admin, body: { id: p!.id, stationId: home.stationId } })).toMatchObject({
+      code: 200,
+    });
+    expect(await triggered).toEqual({ requestedMessage: 'BootNotification' });
+    expect(await c.ok('BootNotification', { chargePointVendor: 'Acme', chargePointModel: 'X1' })).toMatchObject({
+      status: 'Accepted',
+      interval: 1,
+    });
+    await c.ok('StatusNotification', { connectorId: 1, errorCode: 'NoError', status: 'Available', timestamp: iso() });
+    await c.ok('StatusNotification', { connectorId: 2, errorCode: 'NoError', status: 'Preparing' });
+    await c.close();
+    expect((await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, p!.id)))[0]).toMatchObject({
+      needsPlacement: false,
+      stationId: home.stationId,
+    });
     const conns = await s.database.db.select().from(connector).where(eq(connector.chargePointId, p!.id));
     expect(conns.map((x) => [x.connectorNo, x.status]).sort()).toEqual([
       [1, 'Available'],
@@ -210,7 +235,7 @@ describe('auto-registration, security profile 2 and offline detection', () => {
     const audit = await s.database.db
       .select()
       .from(systemLog)
-      .where(eq(systemLog.operand, `point:${serialNumber}`));
+      .where(and(eq(systemLog.operand, `point:${serialNumber}`), eq(systemLog.mode, 'ocpp')));
     expect(audit).toMatchObject([{ mode: 'ocpp', operation: 'autoRegister' }]);
 
     // The same password opens it again; another does not; a second unknown joins the same station.

@@ -36,6 +36,8 @@ function start(port: number) {
       CSMS_ADMIN_PASSWORD: 'admin123',
       // The point registers itself: a second process cannot open the embedded database to insert it.
       CSMS_OCPP_AUTO_REGISTER: 'true',
+      // …and charges where it registered, without an operator placing it.
+      CSMS_OCPP_PENDING_UNTIL_PLACED: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -266,6 +266,125 @@ describe('A Security (password update)', () => {
   });
 });
 
+describe('B Provisioning: Pending until placed', () => {
+  /** A 2.0.1 station auto-registered and not yet placed by an operator, connected; its first boot's answer. */
+  async function unplaced() {
+    const p = await createPoint(db, { connectors: 1 });
+    await db.update(chargePoint).set({ needsPlacement: true }).where(eq(chargePoint.id, p.point.id));
+    const c = await TestCharger.connect(s.url, p.serialNumber, { key: p.key, protocols: V201 });
+    open.push(c);
+    const boot = await ok<{ status: string; interval: number }>(c, 'BootNotification', {
+      reason: 'PowerUp',
+      chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+    });
+    return { c, boot, pointId: p.point.id, serialNumber: p.serialNumber };
+  }
+  /** An operator places the point into a station of its own (Configuration → Stations → Move). */
+  async function place(pointId: number) {
+    const home = await createPoint(db);
+    const r = await post(api.point.move, { id: pointId, stationId: home.stationId });
+    expect(r.code).toBe(200);
+  }
+
+  it('TC_B_02_CSMS Cold Boot Charging Station - Pending: a station waiting to be placed gets Pending and answers the CSMS’s requests meanwhile; once placed it is asked to boot again and is Accepted', async () => {
+    const st = await unplaced();
+    expect(st.boot).toMatchObject({ status: 'Pending', interval: expect.any(Number) });
+    // B02.FR.01: while Pending the CSMS may read the station's configuration.
+    answering(st.c, {
+      GetVariables: (p) => ({
+        getVariableResult: (p.getVariableData as Payload[]).map((d) => ({
+          attributeStatus: 'Accepted',
+          component: d.component,
+          variable: d.variable,
+          attributeValue: '60',
+        })),
+      }),
+    });
+    const read = await post<{ configurationKey: { key: string; value: string | null }[] }>(api.pointAction.getConfiguration, {
+      serialNumber: st.serialNumber,
+      key: ['HeartbeatInterval'],
+    });
+    expect(read.data.configurationKey).toEqual([{ key: 'HeartbeatInterval', readonly: false, value: '60' }]);
+    // Still Pending at its next boot: nothing changed.
+    expect(
+      (await ok<{ status: string }>(st.c, 'BootNotification', { reason: 'PowerUp', chargingStation: { model: 'OCTT', vendorName: 'OCA' } }))
+        .status,
+    ).toBe('Pending');
+    const asked = answering(st.c);
+    await place(st.pointId);
+    await eventually(async () => asked.some(([action, p]) => action === 'TriggerMessage' && p.requestedMessage === 'BootNotification'));
+    expect(
+      (
+        await ok<{ status: string }>(st.c, 'BootNotification', {
+          reason: 'Triggered',
+          chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+        })
+      ).status,
+    ).toBe('Accepted');
+    await ok(st.c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+    expect(await statusOf(st.pointId, 1)).toBe('Available');
+  });
+
+  it('TC_B_30_CSMS Cold Boot Charging Station - Pending/Rejected - SecurityError: while Pending, a StatusNotification or NotifyEvent nobody asked for gets CALLERROR SecurityError and is not stored', async () => {
+    const st = await unplaced();
+    expect(st.boot.status).toBe('Pending');
+    const status = await st.c.call('StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 });
+    expect(status.slice(0, 3)).toEqual([4, expect.any(String), 'SecurityError']);
+    const event = await st.c.call('NotifyEvent', {
+      generatedAt: iso(),
+      seqNo: 0,
+      eventData: [
+        {
+          eventId: 1,
+          timestamp: iso(),
+          trigger: 'Delta',
+          actualValue: 'Available',
+          eventNotificationType: 'HardWiredNotification',
+          component: { name: 'Connector' },
+          variable: { name: 'AvailabilityState' },
+        },
+      ],
+    });
+    expect(event.slice(0, 3)).toEqual([4, expect.any(String), 'SecurityError']);
+    expect(await statusOf(st.pointId, 1)).not.toBe('Unavailable');
+  });
+
+  it('TC_B_31_CSMS Cold Boot Charging Station - Pending/Rejected - TriggerMessage: while Pending, what the CSMS triggers is taken, once; then the triggered boot is Accepted', async () => {
+    const st = await unplaced();
+    answering(st.c);
+    const r = await post(api.pointAction.triggerMessage, {
+      serialNumber: st.serialNumber,
+      requestedMessage: 'StatusNotification',
+      connectorId: 1,
+    });
+    expect(r.data.status).toBe('accepted');
+    await ok(st.c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 });
+    expect(await statusOf(st.pointId, 1)).toBe('Unavailable');
+    // Once: a second, untriggered, is refused.
+    const again = await st.c.call('StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 1 });
+    expect(again[2]).toBe('SecurityError');
+    await post(api.pointAction.triggerMessage, { serialNumber: st.serialNumber, requestedMessage: 'BootNotification' });
+    // Not placed yet: the triggered boot is Pending still; placed, the next one is Accepted.
+    expect(
+      (
+        await ok<{ status: string }>(st.c, 'BootNotification', {
+          reason: 'Triggered',
+          chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+        })
+      ).status,
+    ).toBe('Pending');
+    await place(st.pointId);
+    expect(
+      (
+        await ok<{ status: string }>(st.c, 'BootNotification', {
+          reason: 'Triggered',
+          chargingStation: { model: 'OCTT', vendorName: 'OCA' },
+        })
+      ).status,
+    ).toBe('Accepted');
+  });
+});
+
 describe('B Provisioning', () => {
   it('TC_B_01_CSMS Cold Boot Charging Station - Accepted: Accepted with the configured heartbeat interval and the time, the station recorded; Heartbeat and the EVSE status answered', async () => {
     const p = await createPoint(db, { connectors: 1 });

@@ -19,6 +19,8 @@ interface Deps {
    * numbers concerned (old and new on a rename), so the OCPP endpoint refreshes its cache.
    */
   onPointChanged: (serialNumbers: string[]) => void;
+  /** An auto-registered point placed into a station (after the commit): its boot, Pending till now, is asked for again. */
+  onPlaced?: (serialNumber: string) => void;
 }
 
 type Fields = Pick<
@@ -34,7 +36,7 @@ const values = (body: Fields) => ({
   softwareVersion: body.softwareVersion || null,
 });
 
-export function pointRoutes({ repo, events, config, columns, onPointChanged }: Deps): Handlers<typeof pointApi> {
+export function pointRoutes({ repo, events, config, columns, onPointChanged, onPlaced }: Deps): Handlers<typeof pointApi> {
   const taken = (serial: string) => conflict('errors.point.serialTaken', { serial }, 'serialNumber');
   const changed = (...serials: string[]) => onPointChanged([...new Set(serials)]);
 
@@ -93,12 +95,10 @@ export function pointRoutes({ repo, events, config, columns, onPointChanged }: D
         throw conflict('errors.point.moveOtherProvider', { name: target.name }, 'stationId');
       }
       if (target.providerId !== point.providerId) await repo.assertQuota(target.providerId);
-      await repo.move(point.id, {
-        stationId: target.id,
-        providerId: target.providerId,
-        needsPlacement: point.needsPlacement && target.isUnassigned,
-      });
+      const needsPlacement = point.needsPlacement && target.isUnassigned;
+      await repo.move(point.id, { stationId: target.id, providerId: target.providerId, needsPlacement });
       changed(point.serialNumber);
+      if (point.needsPlacement && !needsPlacement) onPlaced?.(point.serialNumber);
       return (await repo.get(p, point.id)) ?? Promise.reject(notFound());
     },
     async newKey({ body, ctx, audit }) {
