@@ -85,6 +85,7 @@ export const dictionaries = {
     move: 'primary',
     newKey: 'warning',
     sendKey: 'warning',
+    setNetworkProfile: 'warning',
     keyTaken: 'success',
     sendProfile: 'primary',
     clearProfile: 'warning',

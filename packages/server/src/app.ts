@@ -369,7 +369,16 @@ export async function buildApp({
   // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them);
   // a remote start may carry one of them.
   const profiles = createChargingProfileRepo({ db });
-  mount(api.pointAction, pointActionRoutes({ repo: createPointActionRepo({ db }), ask, localLists, profiles }));
+  mount(
+    api.pointAction,
+    pointActionRoutes({
+      repo: createPointActionRepo({ db }),
+      ask,
+      localLists,
+      profiles,
+      tls: Boolean(config.ocpp.tlsCert && config.ocpp.tlsKey),
+    }),
+  );
   // Automatic sync: each node sweeps the points whose sockets it holds, so each point is synced by one node.
   const localListSync = startLocalListSync({
     service: localLists,

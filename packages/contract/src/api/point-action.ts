@@ -180,6 +180,12 @@ function valueFitsKey(v: { key: string; value: string }, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: 'custom', path: ['value'], message: problem.message, ...(problem.params ? { params: problem.params } : {}) });
 }
 
+/** OCPP 2.0.1's OCPPInterfaceEnumType: the charger's network interface a connection profile uses. */
+export const ocppInterfaces = ['Wired0', 'Wired1', 'Wired2', 'Wired3', 'Wireless0', 'Wireless1', 'Wireless2', 'Wireless3'] as const;
+
+/** Security profiles a network profile may name: this server speaks 1 (ws:// with Basic) and 2 (wss:// with Basic), not 3 (client certificates). */
+export const networkSecurityProfiles = [1, 2] as const;
+
 /** At most this many points in one configuration change (each is a round trip to a charger, ten at a time). */
 export const MAX_CONFIG_POINTS = 500;
 
@@ -324,6 +330,44 @@ export const pointActionApi = {
     /** When the key went out, while the charger has not yet connected with it; null when the previous key stays the only one. */
     keySentTime: z.string().nullable(),
   }),
+  /**
+   * OCPP 2.0.1 SetNetworkProfile (B09, OCTT TC_B_42/B_44): a connection profile stored in one of the charger's
+   * slots; with `activate`, also put first in its NetworkConfigurationPriority and a soft reset, so that it
+   * reconnects with it (a security-profile upgrade, TC_A_19). A 1.6 point is refused before anything is sent.
+   */
+  setNetworkProfile: action(
+    'setNetworkProfile',
+    { permi: 'config:pointConfig:edit' },
+    withSerial({
+      configurationSlot: z.number().int().min(1).max(8),
+      ocppCsmsUrl: z.string().trim().min(1).max(512),
+      securityProfile: z.union([z.literal(1), z.literal(2)]),
+      ocppInterface: z.enum(ocppInterfaces),
+      messageTimeout: z.number().int().min(1).max(3600),
+      activate: z.boolean().default(false),
+    }).superRefine((v, ctx) => {
+      // The charger appends its identity; the scheme says whether the link is TLS, which the profile must match.
+      let scheme: string | undefined;
+      try {
+        scheme = new URL(v.ocppCsmsUrl).protocol;
+      } catch {
+        scheme = undefined;
+      }
+      const wanted = v.securityProfile === 2 ? 'wss:' : 'ws:';
+      if (scheme !== wanted)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ocppCsmsUrl'],
+          message: 'validation.networkProfileUrl',
+          params: { scheme: wanted.slice(0, -1) },
+        });
+    }),
+    {
+      configurationSlot: z.number(),
+      /** Whether the charger put it first in its order and agreed to restart (asked with `activate` only). */
+      activated: z.boolean(),
+    },
+  ),
   changeConfiguration: action(
     'changeConfiguration',
     { permi: 'config:pointConfig:edit' },
@@ -383,5 +427,5 @@ export const pointActionApi = {
 /** Actions of the point menu, in display order (the charging screen offers remote start and stop too). */
 export type PointActionName = Exclude<
   keyof typeof pointActionApi,
-  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany' | 'deviceModel' | 'sendKey'
+  'idTagOptions' | 'profileOptions' | 'localListState' | 'changeConfigurationMany' | 'deviceModel' | 'sendKey' | 'setNetworkProfile'
 >;

@@ -7,7 +7,7 @@ import type { ChargerSession } from './session.js';
  * message a 1.6 charger would be sent, or undefined when it has one.
  */
 function only201(action: string, payload: Payload): string | undefined {
-  if (action === 'GetTransactionStatus' || action === 'GetBaseReport') return action;
+  if (action === 'GetTransactionStatus' || action === 'GetBaseReport' || action === 'SetNetworkProfile') return action;
   if (action === 'Reset' && payload.connectorId !== undefined) return 'Reset of one EVSE';
   if (action === 'TriggerMessage' && payload.requestedMessage === 'TransactionEvent') return 'TransactionEvent';
   return undefined;

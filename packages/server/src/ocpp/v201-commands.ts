@@ -268,6 +268,9 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
         report: { id, assemble: reportAsDeviceModel },
       };
     }
+    // 2.0.1's own (B09): sent as the console's route built it.
+    case 'SetNetworkProfile':
+      return { action: 'SetNetworkProfile', payload: p, back: statusOnly };
     // 2.0.1's own (E14): the charger's transactionId as the console's route found it on the session's row.
     case 'GetTransactionStatus':
       return { action: 'GetTransactionStatus', payload: opt('transactionId', p.transactionId), back: same };

@@ -250,6 +250,57 @@ describe('auto-registration, security profile 2 and offline detection', () => {
     expect(await refusedWith(s, 'AUTO-003', {})).toBe(401);
   });
 
+  it('OCTT TC_A_19_CSMS Upgrade Charging Station Security Profile: a 2.0.1 station on profile 1 gets a profile-2 network profile for our TLS port, first in its order, and a reset; it comes back over wss:// and is accepted', async () => {
+    const { serialNumber, key } = await createPoint(s.database.db, { connectors: 1 });
+    const c = await TestCharger.connect(s.url, serialNumber, { key, protocols: ['ocpp2.0.1'] });
+    await c.ok('BootNotification', { reason: 'PowerUp', chargingStation: { model: 'OCTT', vendorName: 'OCA' } });
+    const asked: [string, Record<string, unknown>][] = [];
+    const each = (list: unknown, extra: Record<string, unknown>) =>
+      (list as { component: unknown; variable: unknown }[]).map((d) => ({
+        attributeStatus: 'Accepted',
+        component: d.component,
+        variable: d.variable,
+        ...extra,
+      }));
+    c.onCall = (action, payload) => {
+      asked.push([action, payload]);
+      if (action === 'GetVariables') return { getVariableResult: each(payload.getVariableData, { attributeValue: '1' }) };
+      if (action === 'SetVariables') return { setVariableResult: each(payload.setVariableData, {}) };
+      return { status: 'Accepted' };
+    };
+    const url = `wss://localhost:${s.app.ocpp.tlsPort}/ocpp`;
+    const r = await s.call<{ status: string; activated: boolean }>('POST', '/web/point/setNetworkProfile', {
+      token: await s.login(),
+      body: {
+        serialNumber,
+        configurationSlot: 2,
+        ocppCsmsUrl: url,
+        securityProfile: 2,
+        ocppInterface: 'Wired0',
+        messageTimeout: 30,
+        activate: true,
+      },
+    });
+    expect(r.data).toMatchObject({ status: 'accepted', activated: true });
+    expect(asked.map(([a]) => a)).toEqual(['SetNetworkProfile', 'GetVariables', 'SetVariables', 'Reset']);
+    expect(asked[0]![1]).toMatchObject({ configurationSlot: 2, connectionData: { ocppCsmsUrl: url, securityProfile: 2 } });
+    expect(asked[2]![1]).toMatchObject({ setVariableData: [{ attributeValue: '2,1' }] });
+    await c.close();
+    // It restarts and connects with the new profile: TLS, the same key.
+    const ca = fs.readFileSync(path.join(dir, 'cert.pem'));
+    const upgraded = await TestCharger.connect(`https://localhost:${s.app.ocpp.tlsPort}`, serialNumber, {
+      key,
+      protocols: ['ocpp2.0.1'],
+      options: { ca },
+    });
+    expect(
+      await upgraded.ok('BootNotification', { reason: 'RemoteReset', chargingStation: { model: 'OCTT', vendorName: 'OCA' } }),
+    ).toMatchObject({
+      status: 'Accepted',
+    });
+    await upgraded.close();
+  });
+
   it('accepts wss:// with Basic auth on the TLS port', async () => {
     const { serialNumber, key } = await createPoint(s.database.db);
     const base = `https://localhost:${s.app.ocpp.tlsPort}`;

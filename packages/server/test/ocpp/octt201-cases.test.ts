@@ -385,6 +385,126 @@ describe('B Provisioning: Pending until placed', () => {
   });
 });
 
+describe('B Provisioning: network connection profiles', () => {
+  const PROFILE = {
+    configurationSlot: 2,
+    ocppCsmsUrl: 'ws://csms.example:8180/ocpp',
+    securityProfile: 1,
+    ocppInterface: 'Wired0',
+    messageTimeout: 30,
+  };
+  const setProfile = (serialNumber: string, extra: Payload = {}) =>
+    post<{ configurationSlot: number; activated: boolean }>(api.pointAction.setNetworkProfile, { serialNumber, ...PROFILE, ...extra });
+
+  it('TC_B_42_CSMS Set new NetworkConnectionProfile - Accepted: SetNetworkProfileRequest with the slot and the connection data as entered (OCPP20 over JSON); Accepted shown as accepted', async () => {
+    const st = await station();
+    const asked = answering(st.c, { SetNetworkProfile: { status: 'Accepted' } });
+    const r = await setProfile(st.serialNumber);
+    expect(r.data).toMatchObject({ status: 'accepted', configurationSlot: 2, activated: false });
+    expect(asked).toEqual([
+      [
+        'SetNetworkProfile',
+        {
+          configurationSlot: 2,
+          connectionData: {
+            ocppVersion: 'OCPP20',
+            ocppTransport: 'JSON',
+            ocppCsmsUrl: 'ws://csms.example:8180/ocpp',
+            messageTimeout: 30,
+            securityProfile: 1,
+            ocppInterface: 'Wired0',
+          },
+        },
+      ],
+    ]);
+  });
+
+  it('TC_B_44_CSMS Set new NetworkConnectionProfile - Failed: Failed shown as failed, and nothing more is sent even when the profile was to be used at once', async () => {
+    const st = await station();
+    const asked = answering(st.c, { SetNetworkProfile: { status: 'Failed' } });
+    const r = await setProfile(st.serialNumber, { activate: true });
+    expect(r.data).toMatchObject({ status: 'failed', chargerStatus: 'Failed', activated: false });
+    expect(asked.map(([action]) => action)).toEqual(['SetNetworkProfile']);
+  });
+
+  it('used at once (TC_A_19’s steps): first in NetworkConfigurationPriority with the others after it, then a soft reset; a charger that keeps its order is told so', async () => {
+    const st = await station();
+    let order = '1,2,3';
+    const asked = answering(st.c, {
+      SetNetworkProfile: { status: 'Accepted' },
+      GetVariables: (p) => ({
+        getVariableResult: (p.getVariableData as Payload[]).map((d) => ({
+          attributeStatus: 'Accepted',
+          component: d.component,
+          variable: d.variable,
+          attributeValue: order,
+        })),
+      }),
+      SetVariables: (p) => ({
+        setVariableResult: (p.setVariableData as Payload[]).map((d) => ({
+          attributeStatus: 'Accepted',
+          component: d.component,
+          variable: d.variable,
+        })),
+      }),
+      Reset: { status: 'Scheduled' },
+    });
+    const r = await setProfile(st.serialNumber, { activate: true, configurationSlot: 3 });
+    expect(r.data).toMatchObject({ status: 'scheduled', activated: true, configurationSlot: 3 });
+    expect(r.data.message).toContain("first in the charge point's order");
+    expect(asked.map(([action]) => action)).toEqual(['SetNetworkProfile', 'GetVariables', 'SetVariables', 'Reset']);
+    const priority = { component: { name: 'OCPPCommCtrlr' }, variable: { name: 'NetworkConfigurationPriority' } };
+    expect(asked[1]![1]).toEqual({ getVariableData: [priority] });
+    expect(asked[2]![1]).toEqual({ setVariableData: [{ ...priority, attributeValue: '3,1,2' }] });
+    expect(asked[3]![1]).toEqual({ type: 'OnIdle' });
+
+    // The new order refused: no reset, and the answer says the charger connects as before.
+    order = '1';
+    asked.length = 0;
+    st.c.onCall = (action, payload) => {
+      asked.push([action, payload]);
+      if (action === 'SetVariables')
+        return {
+          setVariableResult: (payload.setVariableData as Payload[]).map((d) => ({
+            attributeStatus: 'Rejected',
+            component: d.component,
+            variable: d.variable,
+          })),
+        };
+      if (action === 'GetVariables')
+        return {
+          getVariableResult: (payload.getVariableData as Payload[]).map((d) => ({
+            attributeStatus: 'Accepted',
+            component: d.component,
+            variable: d.variable,
+            attributeValue: order,
+          })),
+        };
+      return { status: 'Accepted' };
+    };
+    const refused = await setProfile(st.serialNumber, { activate: true });
+    expect(refused.data).toMatchObject({ status: 'rejected', activated: false });
+    expect(refused.data.message).toBe('Stored in slot 2, but the charge point did not put it first (Rejected); it connects as before');
+    expect(asked.map(([action]) => action)).toEqual(['SetNetworkProfile', 'GetVariables', 'SetVariables']);
+  });
+
+  it('is refused before anything is sent: a 1.6 point, a wss:// profile without this server’s TLS listener, a URL whose scheme is not the profile’s', async () => {
+    const p16 = await point16();
+    const r16 = await setProfile(p16.serialNumber);
+    expect(r16.data).toMatchObject({ status: 'notSupported' });
+    expect(p16.asked).toEqual([]);
+    const st = await station();
+    const asked = answering(st.c);
+    const tls = await setProfile(st.serialNumber, { securityProfile: 2, ocppCsmsUrl: 'wss://csms.example/ocpp' });
+    expect(tls).toMatchObject({ code: 400, data: { field: 'securityProfile' } });
+    expect(tls.msg).toContain('no TLS listener');
+    const scheme = await setProfile(st.serialNumber, { ocppCsmsUrl: 'https://csms.example/ocpp' });
+    expect(scheme).toMatchObject({ code: 400, data: { field: 'ocppCsmsUrl' } });
+    expect(scheme.msg).toBe('Central system URL must be a ws:// address for this security profile');
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('B Provisioning', () => {
   it('TC_B_01_CSMS Cold Boot Charging Station - Accepted: Accepted with the configured heartbeat interval and the time, the station recorded; Heartbeat and the EVSE status answered', async () => {
     const p = await createPoint(db, { connectors: 1 });

@@ -45,6 +45,14 @@ export const ocppEn: Strings<typeof ocppZh> = {
       account: 'Account',
       kind: 'Kind',
       chargingProfileId: 'Charging profile',
+      keySentTime: 'New key sent',
+      configurationSlot: 'Configuration slot',
+      ocppCsmsUrl: 'Central system URL',
+      securityProfile: 'Security profile',
+      ocppInterface: 'Network interface',
+      messageTimeout: 'Message timeout (s)',
+      activate: 'Use it now',
+      activated: 'In use',
     },
     monitor: {
       stationId: 'Station',
@@ -200,6 +208,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     autoRegister: 'Charge point auto-registered',
     securityEvent: 'Charge point security event',
     sendKey: 'Send new key to charge point',
+    setNetworkProfile: 'Set network profile',
     keyTaken: 'Charge point connected with its new key',
   },
   errors: {
@@ -209,6 +218,12 @@ export const ocppEn: Strings<typeof ocppZh> = {
       callError: 'The charge point answered with an error: {code}{description}',
       notInVersion: 'Not available for a charge point speaking OCPP {version}; nothing was sent',
       notSentAfterFailure: 'Not sent: the change before it did not go through',
+      noTls:
+        'This server has no TLS listener (CSMS_OCPP_TLS_CERT and CSMS_OCPP_TLS_KEY): a charge point told to use security profile 2 could not connect',
+      networkProfileNotFirst: 'Stored in slot {slot}, but the charge point did not put it first ({status}); it connects as before',
+      networkProfileActive: "Stored in slot {slot} and first in the charge point's order; it restarts (once idle) and connects with it",
+      networkProfileNoRestart:
+        'Stored in slot {slot} and first in the order, but the charge point did not agree to restart ({status}); it uses the profile from its next restart',
       keySent: 'The charge point took the new key and will reconnect with it; its previous key works until then',
       keySentReboot: 'The charge point took the new key and uses it after a reboot; its previous key works until then',
       keyUnanswered:
@@ -239,6 +254,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     ocppKeyList: '{key} takes a comma-separated list; "{item}" is not one of its values ({values})',
     ocppKeyPerConnector: 'Each item of {key} is "connector.rotation"; "{item}" is not (rotations: {values})',
     ocppKeyEmpty: '{key} cannot be empty',
+    networkProfileUrl: '{field} must be a {scheme}:// address for this security profile',
     ocppKeyBySendKey:
       '{key} is the charge point\'s password: change it with "Send new key" in the point list, so that the platform accepts the new one',
   },

@@ -25,7 +25,12 @@ interface Deps {
   localLists: Pick<LocalListService, 'send' | 'state' | 'chargerVersion'>;
   /** Stored charging profiles: a remote start may carry one of the point's provider's TxProfiles. */
   profiles: Pick<ChargingProfileRepo, 'visibleRow' | 'remoteStartOptions'>;
+  /** Whether this server has its TLS listener (security profile 2): a network profile may name it only then. */
+  tls: boolean;
 }
+
+/** OCPP 2.0.1's order of the charger's connection profiles, tried first to last. */
+const PRIORITY = 'OCPPCommCtrlr.NetworkConfigurationPriority';
 
 /** Chargers asked at once by a change sent to many points. */
 const BULK_PARALLEL = 10;
@@ -57,7 +62,7 @@ function schedule(v: unknown) {
  * is sent), send the OCPP command over the bus and answer with the charger's reply. The envelope
  * is 200 whatever the charger said; its message (and the system log's) is the answer in words.
  */
-export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Handlers<typeof pointActionApi> {
+export function pointActionRoutes({ repo, ask, localLists, profiles, tls }: Deps): Handlers<typeof pointActionApi> {
   async function target(ctx: AuthedCtx, serialNumber: string, audit: AuditNote) {
     const point = await repo.point(ctx.principal, serialNumber);
     if (!point) throw notFound();
@@ -249,6 +254,53 @@ export function pointActionRoutes({ repo, ask, localLists, profiles }: Deps): Ha
             : 'errors.pointAction.keyUnanswered';
       a.params = {};
       return answer(ctx, a, { keySentTime: begun.sentAt.toISOString() });
+    },
+    async setNetworkProfile({ body, ctx, audit }) {
+      const point = await target(ctx, body.serialNumber, audit);
+      const slot = body.configurationSlot;
+      audit.operand = `point:${point.serialNumber}:slot:${slot}`;
+      // A charger told to reach us over TLS that we do not listen on could not come back.
+      if (body.securityProfile === 2 && !tls) throw badField('securityProfile', 'errors.pointAction.noTls');
+      const stored = await ask(point.serialNumber, 'SetNetworkProfile', {
+        configurationSlot: slot,
+        connectionData: {
+          ocppVersion: 'OCPP20',
+          ocppTransport: 'JSON',
+          ocppCsmsUrl: body.ocppCsmsUrl,
+          messageTimeout: body.messageTimeout,
+          securityProfile: body.securityProfile,
+          ocppInterface: body.ocppInterface,
+        },
+      });
+      if (stored.status !== 'accepted' || !body.activate) return answer(ctx, stored, { configurationSlot: slot, activated: false });
+      // First in its order, the others after it as they were (it falls back to them if the new one fails, B10).
+      const read = await ask(point.serialNumber, 'GetConfiguration', { key: [PRIORITY] }, () => 'Accepted');
+      const current = (Array.isArray(read.payload?.configurationKey) ? read.payload.configurationKey.map(record) : [])
+        .map((k) => str(k.value) ?? '')
+        .join(',');
+      const order = [String(slot), ...current.split(',').map((s) => s.trim())].filter((s, i, all) => s !== '' && all.indexOf(s) === i);
+      const first = await ask(point.serialNumber, 'ChangeConfiguration', { key: PRIORITY, value: order.join(',') });
+      if (first.status !== 'accepted' && first.status !== 'rebootRequired') {
+        const why = first.chargerStatus ?? translate(ctx.lang, `enums.actionStatus.${first.status}`);
+        return answer(
+          ctx,
+          { ...first, messageKey: 'errors.pointAction.networkProfileNotFirst', params: { slot, status: why } },
+          {
+            configurationSlot: slot,
+            activated: false,
+          },
+        );
+      }
+      const reset = await ask(point.serialNumber, 'Reset', { type: 'Soft' });
+      const restarts = reset.status === 'accepted' || reset.status === 'scheduled';
+      const why = reset.chargerStatus ?? translate(ctx.lang, `enums.actionStatus.${reset.status}`);
+      return answer(
+        ctx,
+        restarts
+          ? { ...reset, messageKey: 'errors.pointAction.networkProfileActive', params: { slot } }
+          : { ...reset, messageKey: 'errors.pointAction.networkProfileNoRestart', params: { slot, status: why } },
+        { configurationSlot: slot, activated: restarts },
+      );
     },
     async changeConfiguration({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);

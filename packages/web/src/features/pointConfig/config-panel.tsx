@@ -1,12 +1,13 @@
 import { type ActionResult, type ConfigurationKey, pointActionApi, pointApi } from '@csms/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Authorized } from '../../shared/auth/authorized';
 import { useAuth } from '../../shared/auth/useAuth';
 import { ApiError, call } from '../../shared/api/client';
+import { AnswerAlert } from './answer-alert';
 import { DeviceModelTable, matchesDeviceModel } from './device-model';
 import { KeyHelp, KeyValueInput, keyMeaning, keyUnit, useKeyMeanings, valueRule } from './key-value';
 
@@ -15,23 +16,8 @@ const EDIT = (pointActionApi.changeConfiguration.access as { permi: string }).pe
 const RESET = (pointActionApi.reset.access as { permi: string }).permi;
 // The change on many points comes when it is first opened.
 const BulkChangeDialog = lazy(() => import('./config-bulk').then((m) => ({ default: m.BulkChangeDialog })));
+const NetworkProfileDialog = lazy(() => import('./network-profile').then((m) => ({ default: m.NetworkProfileDialog })));
 export const POINT_PARAM = 'point';
-
-/** The charger's answer when it is not a plain acceptance: its status in words and why. */
-function AnswerAlert({ answer }: { answer: ActionResult }) {
-  const { t } = useTranslation();
-  const ok = answer.status === 'accepted';
-  return (
-    <Alert
-      data-testid="config-answer"
-      data-status={answer.status}
-      type={ok ? 'success' : answer.status === 'rebootRequired' || answer.status === 'scheduled' ? 'warning' : 'error'}
-      showIcon
-      title={t(`enums.actionStatus.${answer.status}`)}
-      description={answer.message ?? undefined}
-    />
-  );
-}
 
 function PointPicker({ value, onChange }: { value: string | undefined; onChange: (serial: string | undefined) => void }) {
   const { t } = useTranslation();
@@ -69,6 +55,7 @@ export function ConfigPanel() {
   const [editing, setEditing] = useState<ConfigurationKey | null>(null);
   const [changed, setChanged] = useState<ActionResult | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
+  const [networkOpen, setNetworkOpen] = useState(false);
   const explained = useKeyMeanings();
   const [form] = Form.useForm<{ value: string }>();
   const read = useMutation({
@@ -157,6 +144,13 @@ export function ConfigPanel() {
             </Button>
           )}
         </Authorized>
+        {ocppVersion === '2.0.1' && serial && (
+          <Authorized permi={[EDIT]}>
+            <Button onClick={() => setNetworkOpen(true)} data-testid="network-profile">
+              {t('ocppLog.network.open')}
+            </Button>
+          </Authorized>
+        )}
         <Authorized permi={[EDIT]}>
           <Button onClick={() => setBulkOpen(true)} data-testid="config-bulk">
             {t('ocppLog.config.bulk')}
@@ -319,6 +313,11 @@ export function ConfigPanel() {
       {bulkOpen && (
         <Suspense fallback={null}>
           <BulkChangeDialog open onClose={() => setBulkOpen(false)} />
+        </Suspense>
+      )}
+      {networkOpen && serial && (
+        <Suspense fallback={null}>
+          <NetworkProfileDialog serialNumber={serial} onClose={() => setNetworkOpen(false)} />
         </Suspense>
       )}
     </Flex>

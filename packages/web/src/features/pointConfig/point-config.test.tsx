@@ -84,6 +84,21 @@ function serve(
     if (path === '/web/point/changeConfiguration') return { code: 200, msg: 'ok', data: change };
     if (path === '/web/point/deviceModel')
       return { code: 200, msg: 'ok', data: { status: 'accepted', chargerStatus: 'Accepted', message: null, items: deviceModel } };
+    if (path === '/web/point/setNetworkProfile') {
+      const body = JSON.parse(String(init!.body)) as { configurationSlot: number };
+      if (body.configurationSlot === 8) return { code: 400, msg: 'This server has no TLS listener', data: { field: 'securityProfile' } };
+      return {
+        code: 200,
+        msg: 'ok',
+        data: {
+          status: 'scheduled',
+          chargerStatus: 'Scheduled',
+          message: 'Stored in slot 3 and first',
+          configurationSlot: 3,
+          activated: true,
+        },
+      };
+    }
     if (path === '/web/point/reset')
       return { code: 200, msg: 'ok', data: { status: 'accepted', chargerStatus: 'Accepted', message: null } };
     if (path === '/web/getStations') return { code: 200, msg: 'ok', data: [{ id: 2, stationName: 'Harbour' }] };
@@ -192,6 +207,37 @@ describe('point configuration', () => {
     // The point's version is known once the picker's points came: then no device model is offered.
     await screen.findByText('CP-7 · Bay 7 · Harbour');
     expect(screen.queryByTestId('device-model-read')).toBeNull();
+    expect(screen.queryByTestId('network-profile')).toBeNull();
+  });
+
+  it('sets a network profile of an OCPP 2.0.1 point: the scheme follows the security profile, a refused field is marked, the charger’s answer shown', async () => {
+    const calls = serve();
+    renderWithProviders(<PointConfigPage />, '/configurationManagement/pointConfiguration?point=CP-8');
+    fireEvent.click(await screen.findByTestId('network-profile'));
+    const dialog = await screen.findByRole('dialog');
+    const url = within(dialog).getByLabelText('Central system URL') as HTMLInputElement;
+    expect(url.value).toBe(`ws://${window.location.host}/ocpp`);
+    fireEvent.mouseDown(within(dialog).getByLabelText('Security profile'));
+    fireEvent.click((await screen.findAllByText('2 - TLS and Basic authentication (wss://)')).at(-1)!);
+    await waitFor(() => expect(url.value).toBe(`wss://${window.location.host}/ocpp`));
+    fireEvent.change(within(dialog).getByLabelText('Configuration slot'), { target: { value: '8' } });
+    fireEvent.click(within(dialog).getByText('Use it now'));
+    fireEvent.click(screen.getByTestId('network-save'));
+    expect(await within(dialog).findByText('This server has no TLS listener')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Configuration slot'), { target: { value: '3' } });
+    fireEvent.click(screen.getByTestId('network-save'));
+    expect(await within(dialog).findByText('Stored in slot 3 and first')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/web/point/setNetworkProfile').map((c) => c.body)).toEqual(
+      [8, 3].map((configurationSlot) => ({
+        serialNumber: 'CP-8',
+        configurationSlot,
+        ocppCsmsUrl: `wss://${window.location.host}/ocpp`,
+        securityProfile: 2,
+        ocppInterface: 'Wired0',
+        messageTimeout: 30,
+        activate: true,
+      })),
+    );
   });
 
   it('changes two keys on all points of a station, shows each answer as a whole and per key, and reboots those that need it', async () => {

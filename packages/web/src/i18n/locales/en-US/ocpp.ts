@@ -39,6 +39,16 @@ const ocpp: UiCatalogue['ocppLog'] = {
     maxKeys: 'At most {n} keys at a time',
     rebootThose: 'Reboot the {n} points that need it',
   },
+  network: {
+    open: 'Network profile',
+    title: 'Network profile - {serial}',
+    hint: 'Where and how the charge point connects (OCPP 2.0.1 SetNetworkProfile), stored in one of its slots. Use it to move the charge point to another address, or from security profile 1 to 2.',
+    profile1: '1 - Basic authentication (ws://)',
+    profile2: '2 - TLS and Basic authentication (wss://)',
+    urlHint: 'The charge point adds its serial number to this address.',
+    activateHint:
+      "Puts the slot first in the charge point's order and restarts it once idle; the others stay after it, in case this one fails.",
+  },
   deviceModel: {
     read: 'Read device model',
     filter: 'Filter components or variables',

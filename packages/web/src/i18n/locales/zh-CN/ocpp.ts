@@ -38,6 +38,15 @@ export default {
     maxKeys: '一次最多修改 {n} 项',
     rebootThose: '重启需要重启的 {n} 个充电桩',
   },
+  network: {
+    open: '网络配置',
+    title: '网络配置 - {serial}',
+    hint: '充电桩连接平台的地址与方式（OCPP 2.0.1 SetNetworkProfile），存入其某个配置槽位。可用于把充电桩迁移到新地址，或从安全等级 1 升级到 2。',
+    profile1: '1 - 基本认证（ws://）',
+    profile2: '2 - TLS 加基本认证（wss://）',
+    urlHint: '充电桩会在此地址后加上自己的编号。',
+    activateHint: '把该槽位设为充电桩的首选，并在空闲时重启；其他槽位保留在其后，以防新配置连接失败。',
+  },
   deviceModel: {
     read: '读取设备模型',
     filter: '筛选组件或变量',
