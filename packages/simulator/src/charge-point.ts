@@ -23,6 +23,7 @@ import type {
   PointInternals,
   StartResult,
   StopResult,
+  NetworkProfile,
 } from './types.js';
 
 /** A simulated OCPP 1.6J charge point, driven by its owner (test, CLI, fleet script) and by the CSMS. */
@@ -88,6 +89,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
     options.configurationKeys,
   );
   const auth = createAuthorization();
+  const networkProfiles = new Map<number, NetworkProfile>();
   const events = createEmitter<ChargePointEvents>();
   const point: PointInternals['point'] = { operative: true, status: 'Available', errorCode: 'NoError' };
 
@@ -100,7 +102,14 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
   };
 
   const session = createSession({
-    url: `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(serialNumber)}`,
+    // The first slot of its priority that has a profile (2.0.1 SetNetworkProfile), else the URL it was started with;
+    // after three failed attempts with one, the next (OCPP 2.0.1 B10).
+    url: (attempt) => {
+      const order = config.list('NetworkConfigurationPriority').map(Number);
+      const slot = order.length ? order[Math.floor(attempt / 3) % order.length]! : 1;
+      const base = networkProfiles.get(slot)?.url ?? options.url;
+      return `${base.replace(/\/+$/, '')}/${encodeURIComponent(serialNumber)}`;
+    },
     ...(options.ocppVersion === '2.0.1'
       ? {
           protocol: 'ocpp2.0.1',
@@ -243,6 +252,7 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
 
   const internals: PointInternals = {
     serialNumber,
+    networkProfiles,
     vendor,
     dataTransferVendors: options.dataTransferVendors ?? [vendor],
     config,

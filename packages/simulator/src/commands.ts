@@ -272,11 +272,28 @@ function changeConfigurations(p: PointInternals, req: Payload): Reply {
   return reply({ results }, () => applied.forEach((key) => p.applyConfiguration(key)));
 }
 
+/**
+ * OCPP 2.0.1 SetNetworkProfile (B09): a connection profile kept in its slot, used when the slot comes first in
+ * NetworkConfigurationPriority (at the next connection). One this point could not use is Rejected.
+ */
+function setNetworkProfile(p: PointInternals, req: Payload): Reply {
+  const slot = Number(req.configurationSlot);
+  const data = (req.connectionData ?? {}) as { ocppCsmsUrl?: unknown; securityProfile?: unknown };
+  const url = typeof data.ocppCsmsUrl === 'string' ? data.ocppCsmsUrl : '';
+  const securityProfile = Number(data.securityProfile);
+  const usable =
+    Number.isInteger(slot) && slot >= 1 && slot <= 8 && /^wss?:\/\/[^/]/i.test(url) && (securityProfile === 2) === /^wss:/i.test(url);
+  if (!usable) return status('Rejected');
+  p.networkProfiles.set(slot, { url, securityProfile });
+  return status('Accepted');
+}
+
 /** The 2.0.1 translation's own calls of the point (ocpp201.ts), beside the 1.6 handlers. */
 export const INTERNAL_COMMAND = 'ChangeConfigurations';
 
 export function handleCommand(p: PointInternals, action: string, payload: Payload, internal = false): Reply {
   if (internal && action === INTERNAL_COMMAND) return changeConfigurations(p, payload);
+  if (internal && action === 'SetNetworkProfile') return setNetworkProfile(p, payload);
   const handler = handlers[action];
   if (!handler) throw new OcppError('NotImplemented', `${action} is not implemented by this charge point`);
   return handler(p, payload);

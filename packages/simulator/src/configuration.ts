@@ -6,7 +6,7 @@ import { MEASURANDS } from './ocpp.js';
  * the values that differ from the defaults, so a fleet of thousands stays small.
  */
 
-type Kind = 'boolean' | 'integer' | 'measurands' | 'csl' | 'string' | 'password';
+type Kind = 'boolean' | 'integer' | 'measurands' | 'csl' | 'string' | 'password' | 'slots';
 
 export interface KeyDefinition {
   value: string;
@@ -56,6 +56,8 @@ export const DEFAULT_KEYS: Readonly<Record<string, KeyDefinition>> = {
   // The HTTP Basic password (security profiles 1/2; OCPP 1.6 security whitepaper, 2.0.1 SecurityCtrlr.BasicAuthPassword):
   // empty until the CSMS sends one, the point then connects with it instead of its configured key.
   AuthorizationKey: { value: '', kind: 'password', writeOnly: true },
+  // OCPP 2.0.1 OCPPCommCtrlr.NetworkConfigurationPriority: the slots it connects with, first to last (B10).
+  NetworkConfigurationPriority: { value: '1', kind: 'slots' },
   LocalAuthListEnabled: { value: 'true', kind: 'boolean' },
   LocalAuthListMaxLength: { value: '1000', kind: 'integer', readonly: true },
   SendLocalListMaxLength: { value: '1000', kind: 'integer', readonly: true },
@@ -102,6 +104,8 @@ function valid(def: KeyDefinition, value: string): boolean {
       return /^-?\d+$/.test(value) && Number(value) >= (def.min ?? -Infinity);
     case 'measurands':
       return splitCsl(value).every((m) => measurandSet.has(m));
+    case 'slots':
+      return /^[1-8](,[1-8])*$/.test(value.replace(/\s/g, ''));
     case 'password':
       // OCPP 2.0.1 A00.FR.205 (and the 1.6 whitepaper's AuthorizationKey): 16 to 40 printable characters.
       return /^[\x21-\x7e]{16,40}$/.test(value);

@@ -86,6 +86,7 @@ const VARIABLES: Record<string, string> = {
   'OCPPCommCtrlr.MessageAttemptInterval': 'TransactionMessageRetryInterval',
   'OCPPCommCtrlr.WebSocketPingInterval': 'WebSocketPingInterval',
   'SecurityCtrlr.BasicAuthPassword': 'AuthorizationKey',
+  'OCPPCommCtrlr.NetworkConfigurationPriority': 'NetworkConfigurationPriority',
 };
 
 /** Where the point's 1.6 keys without a device-model variable of their own are reported (a vendor component). */
@@ -575,6 +576,9 @@ export function createWireTranslator(hardware?: () => Hardware): WireTranslator 
             back: (c) => ({ status: 'Accepted', ...(c.fileName ? { filename: c.fileName } : {}) }),
           };
         }
+        // 2.0.1's own (B09): kept by the point itself (commands.ts).
+        case 'SetNetworkProfile':
+          return { action, payload: p, back: same };
         case 'GetVariables': {
           const data = (p.getVariableData ?? []) as { component: { name: string }; variable: { name: string } }[];
           const keys = data.map((d) => keyOf(d.component.name, d.variable.name));

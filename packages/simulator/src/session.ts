@@ -12,7 +12,8 @@ import type { ChargePointEvents, ConnectGate, ConnectionState } from './types.js
  */
 
 export interface SessionOptions {
-  url: string;
+  /** Where to connect; `attempt` counts the failed attempts since it was last accepted (a charger falls back to its next profile). */
+  url: string | ((attempt: number) => string);
   /** The subprotocol (default `ocpp1.6`); with `ocpp2.0.1`, `translator` speaks it. */
   protocol?: string;
   translator?: WireTranslator;
@@ -149,7 +150,13 @@ export function createSession(o: SessionOptions): Session {
       if (!running || connection !== 'connecting') return releaseThis();
       releaseGate = releaseThis;
     }
-    link.open({ url: o.url, protocol: o.protocol ?? 'ocpp1.6', headers: o.headers?.(), handshakeTimeoutMs: o.callTimeoutMs, tls: o.tls });
+    link.open({
+      url: typeof o.url === 'string' ? o.url : o.url(attempts),
+      protocol: o.protocol ?? 'ocpp1.6',
+      headers: o.headers?.(),
+      handshakeTimeoutMs: o.callTimeoutMs,
+      tls: o.tls,
+    });
   }
 
   function scheduleReconnect() {

@@ -217,8 +217,16 @@ export interface StartOptions {
 }
 
 /** What the CSMS-command handlers and the transaction engine see of a point. */
+/** A connection profile the CSMS stored in one of the point's slots (OCPP 2.0.1 SetNetworkProfile). */
+export interface NetworkProfile {
+  url: string;
+  securityProfile: number;
+}
+
 export interface PointInternals {
   readonly serialNumber: string;
+  /** Its connection profiles by slot (2.0.1); a slot without one is the URL it was started with. */
+  readonly networkProfiles: Map<number, NetworkProfile>;
   readonly vendor: string;
   readonly dataTransferVendors: readonly string[];
   readonly config: Configuration;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { createChargePoint } from '@csms/simulator';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -902,6 +903,72 @@ describe('the simulator speaking OCPP 2.0.1', () => {
       expect(errors).toEqual([]);
     } finally {
       await sim.stop();
+    }
+  });
+
+  it('takes a network profile and, first in its order and reset, connects with it: here through a loopback relay to this server', async () => {
+    const p = await createPoint(db, { connectors: 1 });
+    // A second address of this server: a TCP relay counting the connections it carries.
+    let relayed = 0;
+    const relay = net.createServer((inbound) => {
+      relayed++;
+      const outbound = net.connect(Number(new URL(s.url).port), '127.0.0.1');
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayUrl = `ws://127.0.0.1:${(relay.address() as net.AddressInfo).port}/ocpp`;
+    const sim = createChargePoint({
+      url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
+      serialNumber: p.serialNumber,
+      key: p.key!,
+      ocppVersion: '2.0.1',
+      connectors: 1,
+      meterValueSampleInterval: 0,
+      clockAlignedDataInterval: 0,
+      rebootDelayMs: 50,
+      reconnect: { minMs: 50, maxMs: 200 },
+    });
+    try {
+      sim.start();
+      await sim.ready();
+      expect(relayed).toBe(0);
+      const admin = await s.login();
+      const r = await s.call<{ status: string; activated: boolean }>('POST', '/web/point/setNetworkProfile', {
+        token: admin,
+        body: {
+          serialNumber: p.serialNumber,
+          configurationSlot: 2,
+          ocppCsmsUrl: relayUrl,
+          securityProfile: 1,
+          ocppInterface: 'Wired0',
+          messageTimeout: 30,
+          activate: true,
+        },
+      });
+      expect(r.data).toMatchObject({ status: 'accepted', activated: true });
+      expect(sim.configuration.get('NetworkConfigurationPriority')).toBe('2,1');
+      await eventually(async () => relayed > 0 && sim.state().registration === 'Accepted');
+      // A profile it could not use (TLS named with a ws:// address) is Rejected by the charger itself.
+      const bad = await s.app.bus.request(p.serialNumber, {
+        action: 'SetNetworkProfile',
+        payload: {
+          configurationSlot: 3,
+          connectionData: {
+            ocppVersion: 'OCPP20',
+            ocppTransport: 'JSON',
+            ocppCsmsUrl: relayUrl,
+            messageTimeout: 30,
+            securityProfile: 2,
+            ocppInterface: 'Wired0',
+          },
+        },
+      });
+      expect(bad).toEqual({ kind: 'result', payload: { status: 'Rejected' } });
+    } finally {
+      await sim.stop();
+      await new Promise((resolve) => relay.close(resolve));
     }
   });
 });
