@@ -100,6 +100,23 @@ export function createAdmission({
   audit: AuditLog | undefined;
   logger: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
 }) {
+  /** A system-log row (mode ocpp, under the point's provider) of what a connection attempt did to the point. */
+  const logged = (identity: string, req: IncomingMessage, providerId: number, operation: string, msg: string) =>
+    audit
+      ?.write({
+        ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
+        operation,
+        operand: `point:${identity}`,
+        method: 'GET',
+        path: (req.url ?? '').slice(0, 255),
+        request: { serialNumber: identity },
+        result: 200,
+        msg,
+        mode: 'ocpp',
+        operator: { providerId },
+      })
+      .catch((err: unknown) => logger.warn({ err, operation }, 'ocpp: connection audit failed'));
+
   /** Loads (or auto-registers) the point and checks credentials; the point, or why not. */
   return async function admit(identity: string, req: IncomingMessage): Promise<PointState | Refusal> {
     const credentials = basicAuth(req.headers.authorization);
@@ -117,20 +134,7 @@ export function createAdmission({
       if (!registered) return { status: 403, reason: 'pointLimit' };
       const { pointId, providerId } = registered;
       logger.info({ serialNumber: identity, pointId, providerId }, 'ocpp: charger auto-registered');
-      await audit
-        ?.write({
-          ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
-          operation: 'autoRegister',
-          operand: `point:${identity}`,
-          method: 'GET',
-          path: (req.url ?? '').slice(0, 255),
-          request: { serialNumber: identity },
-          result: 200,
-          msg: 'auto-registered',
-          mode: 'ocpp',
-          operator: { providerId },
-        })
-        .catch((err: unknown) => logger.warn({ err }, 'ocpp: auto-registration audit failed'));
+      await logged(identity, req, providerId, 'autoRegister', 'auto-registered');
       point = await loadPoint(identity);
       if (!point) return { status: 404, reason: 'unknownIdentity' };
       return point;
@@ -144,20 +148,13 @@ export function createAdmission({
         if (point.ocppKeyPreviousHash) {
           if (await keyChangeTaken(db, point.id, point.ocppKeyHash)) {
             logger.info({ serialNumber: identity, pointId: point.id }, 'ocpp: charger connected with the key sent to it');
-            await audit
-              ?.write({
-                ctx: { lang: 'en', ip: req.socket.remoteAddress ?? '', principal: null },
-                operation: 'keyTaken',
-                operand: `point:${identity}`,
-                method: 'GET',
-                path: (req.url ?? '').slice(0, 255),
-                request: { serialNumber: identity },
-                result: 200,
-                msg: 'connected with the key sent to it; the previous key no longer works',
-                mode: 'ocpp',
-                operator: { providerId: point.providerId },
-              })
-              .catch((err: unknown) => logger.warn({ err }, 'ocpp: key change audit failed'));
+            await logged(
+              identity,
+              req,
+              point.providerId,
+              'keyTaken',
+              'connected with the key sent to it; the previous key no longer works',
+            );
           }
           point.ocppKeyPreviousHash = null;
         }
