@@ -413,13 +413,17 @@ async function settledMemory(server, reads = 3) {
   const collected = await server.collect();
   const rss = [];
   const heap = [];
+  const committed = [];
+  const external = [];
   for (let i = 0; i < reads; i++) {
     if (i > 0) await sleep(1000);
     const h = await server.health();
     rss.push(h.memory.rssBytes);
     heap.push(h.memory.heapUsedBytes);
+    committed.push(h.memory.heapTotalBytes);
+    external.push(h.memory.externalBytes);
   }
-  return { rss: median(rss), heap: median(heap), collected };
+  return { rss: median(rss), heap: median(heap), committed: median(committed), external: median(external), collected };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -969,6 +973,11 @@ function table(r, m) {
 
   const perKb = (r.loaded.rss - r.idle.rss) / 1024 / Math.max(1, r.held.booted);
   const heapKb = (r.loaded.heap - r.idle.heap) / 1024 / Math.max(1, r.held.booted);
+  // What RSS holds besides live objects: V8 pages committed but free after the collection, external (Buffers,
+  // C++ objects bound to JS), and the rest (malloc'd memory in use or freed and kept, libuv, TLS, PGlite).
+  const freeKb = (r.loaded.committed - r.loaded.heap - (r.idle.committed - r.idle.heap)) / 1024 / Math.max(1, r.held.booted);
+  const externalKb = (r.loaded.external - r.idle.external) / 1024 / Math.max(1, r.held.booted);
+  const restKb = perKb - heapKb - freeKb - externalKb;
   const gcNote = r.loaded.collected && r.idle.collected ? 'after a full collection' : 'a full collection was not confirmed';
   rows.push([
     `memory per charger, (RSS with K − RSS idle) / K, ${gcNote}`,
@@ -976,7 +985,7 @@ function table(r, m) {
     `${fmt(perKb, 1)} KB (RSS ${mb(r.idle.rss)} → ${mb(r.loaded.rss)} MB; V8 heap ${fmt(heapKb, 1)} KB per charger)`,
     verdict(
       perKb <= GOAL.memoryPerChargerKb,
-      `V8 heap ${fmt(heapKb, 1)} KB + off-heap ${fmt(perKb - heapKb, 1)} KB per charger (libuv and TCP handles, buffers, malloc${r.kind === 'pglite' ? ", PGlite's WASM memory" : ''})`,
+      `per charger: V8 heap in use ${fmt(heapKb, 1)} KB, V8 pages committed but free ${fmt(freeKb, 1)} KB, external ${fmt(externalKb, 1)} KB, the rest ${fmt(restKb, 1)} KB (malloc in use or kept after free, libuv and TCP handles${r.kind === 'pglite' ? ", PGlite's WASM memory" : ''})`,
     ),
   ]);
 

@@ -45,7 +45,14 @@ export const commonApi = {
       status: z.literal('ok'),
       uptimeS: z.number(),
       /** Bytes: resident set, V8 heap in use. */
-      memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }),
+      memory: z.object({
+        rssBytes: z.number(),
+        heapUsedBytes: z.number(),
+        /** V8's heap as committed (used and free pages it has not given back). */
+        heapTotalBytes: z.number(),
+        /** Memory of C++ objects bound to JavaScript ones, Buffers included. */
+        externalBytes: z.number(),
+      }),
       /**
        * CPU time the process has used since it started, ms (all its threads); `mainThreadMs`: the
        * part of the thread that serves HTTP and OCPP (Linux; null elsewhere), the rest being the

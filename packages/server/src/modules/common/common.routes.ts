@@ -134,7 +134,7 @@ export function commonRoutes({
       return {
         status: 'ok' as const,
         uptimeS: Math.round(process.uptime() * 1000) / 1000,
-        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external },
         cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), mainThreadMs: mainThreadCpuMs() },
         eventLoop: loop.window,
         gc: loop.gc,

@@ -18,7 +18,7 @@ describe('health and documents', () => {
   });
   it('health reports memory, CPU, event-loop delay per read window and OCPP connections', async () => {
     interface Health {
-      memory: { rssBytes: number; heapUsedBytes: number };
+      memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
       cpu: { userMs: number; systemMs: number; mainThreadMs: number | null };
       eventLoop: { windowS: number; p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number };
       gc: { count: number; totalMs: number; maxMs: number; majorCount: number };
@@ -28,6 +28,8 @@ describe('health and documents', () => {
     const first = await health();
     expect(first.memory.rssBytes).toBeGreaterThan(first.memory.heapUsedBytes);
     expect(first.memory.heapUsedBytes).toBeGreaterThan(0);
+    expect(first.memory.heapTotalBytes).toBeGreaterThanOrEqual(first.memory.heapUsedBytes);
+    expect(first.memory.externalBytes).toBeGreaterThan(0);
     expect(first.cpu.userMs).toBeGreaterThan(0);
     // The main thread is one of the process's threads (the test runner's and PGlite's are others).
     expect(first.cpu.mainThreadMs).toBeGreaterThan(0);
