@@ -235,7 +235,14 @@ export const pointActionApi = {
   changeAvailability: action(
     'changeAvailability',
     monitor('changeAvailability'),
-    withSerial({ connectorId: z.number().int().min(0), type: z.enum(availabilityTypes) }),
+    withSerial({
+      connectorId: z.number().int().min(0),
+      type: z.enum(availabilityTypes),
+      /** OCPP 2.0.1: one plug (the 2.0.1 connector) of the EVSE `connectorId` names (G03, OCTT TC_G_07); a 1.6 point is refused before anything is sent. */
+      plug: z.number().int().min(1).max(8).optional(),
+    }).superRefine((v, ctx) => {
+      if (v.plug !== undefined && v.connectorId < 1) ctx.addIssue({ code: 'custom', path: ['plug'], message: 'validation.plugNeedsEvse' });
+    }),
     {},
   ),
   clearCache: action('clearCache', monitor('clearCache'), withSerial({}), {}),

@@ -9,6 +9,7 @@ import type { ChargerSession } from './session.js';
 function only201(action: string, payload: Payload): string | undefined {
   if (action === 'GetTransactionStatus' || action === 'GetBaseReport' || action === 'SetNetworkProfile') return action;
   if (action === 'Reset' && payload.connectorId !== undefined) return 'Reset of one EVSE';
+  if (action === 'ChangeAvailability' && payload.plug !== undefined) return 'ChangeAvailability of one connector of an EVSE';
   if (action === 'TriggerMessage' && payload.requestedMessage === 'TransactionEvent') return 'TransactionEvent';
   return undefined;
 }

@@ -242,7 +242,11 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
     case 'ChangeAvailability':
       return {
         action: 'ChangeAvailability',
-        payload: { operationalStatus: p.type, ...(Number(p.connectorId) > 0 ? { evse: { id: p.connectorId } } : {}) },
+        payload: {
+          operationalStatus: p.type,
+          // One plug of the EVSE (the console's `plug`, 2.0.1's connectorId within it), or the EVSE, or the station.
+          ...(Number(p.connectorId) > 0 ? { evse: { id: p.connectorId, ...opt('connectorId', p.plug) } } : {}),
+        },
         back: statusOnly,
       };
     case 'ClearCache':

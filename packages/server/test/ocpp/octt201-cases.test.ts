@@ -1720,6 +1720,58 @@ describe('G Availability', () => {
     ]);
   });
 
+  it('TC_G_07_CSMS Change Availability Connector - Operative to inoperative, and TC_G_08_CSMS back: ChangeAvailabilityRequest for one plug of the EVSE; the EVSE shows its plugs together', async () => {
+    const { c, pointId, serialNumber } = await station(1);
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 2 });
+    const asked = answering(c);
+    const plug = (type: 'Operative' | 'Inoperative') =>
+      post(api.pointAction.changeAvailability, { serialNumber, connectorId: 1, plug: 2, type });
+    expect((await plug('Inoperative')).data.status).toBe('accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 2 });
+    // Plug 1 is still free: the EVSE is Available; with plug 1 disabled too, Unavailable.
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Unavailable', evseId: 1, connectorId: 1 });
+    expect(await statusOf(pointId, 1)).toBe('Unavailable');
+    expect((await plug('Operative')).data.status).toBe('accepted');
+    await ok(c, 'StatusNotification', { timestamp: iso(), connectorStatus: 'Available', evseId: 1, connectorId: 2 });
+    expect(await statusOf(pointId, 1)).toBe('Available');
+    expect(asked).toEqual([
+      ['ChangeAvailability', { operationalStatus: 'Inoperative', evse: { id: 1, connectorId: 2 } }],
+      ['ChangeAvailability', { operationalStatus: 'Operative', evse: { id: 1, connectorId: 2 } }],
+    ]);
+  });
+
+  it('TC_G_17_CSMS Change Availability Connector - With ongoing transaction: Scheduled shown as scheduled; a plug without its EVSE, or of a 1.6 point, is refused before anything is sent', async () => {
+    const { c, serialNumber } = await station(1);
+    const d = await driver();
+    const tx = transaction(c);
+    await tx.send('Started', {
+      idToken: token(d.tags[0]!),
+      evse: { id: 1, connectorId: 1 },
+      transactionInfo: { chargingState: 'Charging' },
+    });
+    const asked = answering(c, { ChangeAvailability: { status: 'Scheduled' } });
+    expect(
+      (await post(api.pointAction.changeAvailability, { serialNumber, connectorId: 1, plug: 1, type: 'Inoperative' })).data,
+    ).toMatchObject({
+      status: 'scheduled',
+      chargerStatus: 'Scheduled',
+    });
+    const whole = await post(api.pointAction.changeAvailability, { serialNumber, connectorId: 0, plug: 1, type: 'Inoperative' });
+    expect(whole).toMatchObject({ code: 400, data: { field: 'plug' } });
+    expect(whole.msg).toBe('Plug is a plug of one EVSE: choose the EVSE (connector) first');
+    expect(asked).toEqual([['ChangeAvailability', { operationalStatus: 'Inoperative', evse: { id: 1, connectorId: 1 } }]]);
+    const p16 = await point16();
+    const r16 = await post(api.pointAction.changeAvailability, {
+      serialNumber: p16.serialNumber,
+      connectorId: 1,
+      plug: 1,
+      type: 'Inoperative',
+    });
+    expect(r16.data).toMatchObject({ status: 'notSupported' });
+    expect(p16.asked).toEqual([]);
+  });
+
   for (const [id, title, connectorId] of [
     ['TC_G_11_CSMS', 'EVSE', 1],
     ['TC_G_14_CSMS', 'Charging Station', 0],

@@ -46,6 +46,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
       kind: 'Kind',
       chargingProfileId: 'Charging profile',
       keySentTime: 'New key sent',
+      plug: 'Plug',
       configurationSlot: 'Configuration slot',
       ocppCsmsUrl: 'Central system URL',
       securityProfile: 'Security profile',
@@ -254,6 +255,7 @@ export const ocppEn: Strings<typeof ocppZh> = {
     ocppKeyList: '{key} takes a comma-separated list; "{item}" is not one of its values ({values})',
     ocppKeyPerConnector: 'Each item of {key} is "connector.rotation"; "{item}" is not (rotations: {values})',
     ocppKeyEmpty: '{key} cannot be empty',
+    plugNeedsEvse: '{field} is a plug of one EVSE: choose the EVSE (connector) first',
     networkProfileUrl: '{field} must be a {scheme}:// address for this security profile',
     ocppKeyBySendKey:
       '{key} is the charge point\'s password: change it with "Send new key" in the point list, so that the platform accepts the new one',

@@ -133,7 +133,11 @@ export function pointActionRoutes({ repo, ask, localLists, profiles, tls }: Deps
     },
     async changeAvailability({ body, ctx, audit }) {
       const point = await target(ctx, body.serialNumber, audit);
-      const a = await ask(point.serialNumber, 'ChangeAvailability', { connectorId: body.connectorId, type: body.type });
+      const a = await ask(point.serialNumber, 'ChangeAvailability', {
+        connectorId: body.connectorId,
+        type: body.type,
+        ...(body.plug !== undefined ? { plug: body.plug } : {}),
+      });
       return answer(ctx, a, {});
     },
     async clearCache({ body, ctx, audit }) {

@@ -20,8 +20,8 @@ export function bodyOf(action: ActionKey, serialNumber: string, v: Values): Valu
     remoteStop: pick('transactionId'),
     reset: pick('type', 'connectorId'),
     unlock: pick('connectorId'),
-    enable: { ...pick('connectorId'), type: 'Operative' },
-    disable: { ...pick('connectorId'), type: 'Inoperative' },
+    enable: { ...pick('connectorId', 'plug'), type: 'Operative' },
+    disable: { ...pick('connectorId', 'plug'), type: 'Inoperative' },
     triggerMessage: pick('requestedMessage', 'connectorId'),
     transactionStatus: pick('transactionId'),
     dataTransfer: pick('vendorId', 'messageId', 'data'),
@@ -102,6 +102,24 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
     </Form.Item>
   );
   const running = (target?.connectors ?? []).filter((c) => c.transactionId);
+  // OCPP 2.0.1: one plug of an EVSE may be enabled or disabled alone (G03); the server says so if the EVSE has no such plug.
+  const availabilityFields = () => (
+    <>
+      {connectorField(true)}
+      {target?.ocppVersion === '2.0.1' && (
+        <Form.Item name="plug" label={t('fields.pointAction.plug')} extra={t('monitor.dialog.plugHint')}>
+          <InputNumber
+            min={1}
+            max={8}
+            precision={0}
+            placeholder={t('monitor.dialog.wholeEvse')}
+            style={{ width: '100%' }}
+            data-testid="plug-input"
+          />
+        </Form.Item>
+      )}
+    </>
+  );
 
   const fields: Record<ActionKey, () => ReactNode> = {
     remoteStart: () => (
@@ -155,8 +173,8 @@ export function ActionDialog({ request, onClose, onDone }: { request: ActionRequ
       </>
     ),
     unlock: () => connectorField(false),
-    enable: () => connectorField(true),
-    disable: () => connectorField(true),
+    enable: () => availabilityFields(),
+    disable: () => availabilityFields(),
     clearCache: () => null,
     sendLocalList: () => (
       <>

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setSession } from '../../shared/auth/session';
@@ -154,6 +154,26 @@ describe('point status', () => {
     fireEvent.click(within(dialog).getByTestId('action-send'));
     await within(dialog).findByTestId('action-answer');
     expect(sent).toEqual([{ path: '/prod-api/web/point/reset', body: { serialNumber: 'CP-7', type: 'Soft', connectorId: 2 } }]);
+  });
+
+  it('disables one plug of an EVSE of a 2.0.1 point; a 1.6 point is offered the connector only', async () => {
+    serve(undefined, { ...point, ocppVersion: '2.0.1' } as typeof point);
+    const { dialog } = await openFromMore('Disable');
+    fireEvent.mouseDown(within(dialog).getByLabelText('Connector'));
+    const options = await screen.findAllByText(/^Connector 2 · /, {
+      selector: '.ant-select-item-option-content, .ant-select-item-option-content *',
+    });
+    fireEvent.click(options[options.length - 1]!);
+    fireEvent.change(within(dialog).getByTestId('plug-input'), { target: { value: '2' } });
+    fireEvent.click(within(dialog).getByTestId('action-send'));
+    await within(dialog).findByTestId('action-answer');
+    expect(sent).toEqual([
+      { path: '/prod-api/web/point/changeAvailability', body: { serialNumber: 'CP-7', connectorId: 2, plug: 2, type: 'Inoperative' } },
+    ]);
+    cleanup();
+    serve();
+    const again = await openFromMore('Disable');
+    expect(within(again.dialog).queryByTestId('plug-input')).toBeNull();
   });
 
   it('stops the running transaction of a connector', async () => {

@@ -54,6 +54,8 @@ const monitor: UiCatalogue['monitor'] = {
     resetEvse: 'EVSE',
     resetWholePoint: 'The whole charge point',
     resetEvseHint: 'OCPP 2.0.1: reboot only this EVSE; the others go on charging.',
+    wholeEvse: 'The whole EVSE',
+    plugHint: 'OCPP 2.0.1: an EVSE with several plugs (e.g. CCS and CHAdeMO) can have one of them enabled or disabled alone.',
     availability: 'Availability',
     clearCacheConfirm: 'Clear the authorization cache of charge point "{serial}"?',
     sendLocalListConfirm: 'Send this provider\'s whitelist to charge point "{serial}"?',

@@ -52,6 +52,8 @@ export default {
     resetEvse: '充电枪（EVSE）',
     resetWholePoint: '整个充电桩',
     resetEvseHint: 'OCPP 2.0.1：只重启这把枪，其他枪继续充电。',
+    wholeEvse: '整把枪（EVSE）',
+    plugHint: 'OCPP 2.0.1：一把枪有多个枪头（如 CCS 与 CHAdeMO）时，可单独启用或禁用其中一个。',
     availability: '可用性',
     clearCacheConfirm: '确定要清除充电桩“{serial}”的授权缓存吗？',
     sendLocalListConfirm: '确定要向充电桩“{serial}”下发本运营商的白名单吗？',
