@@ -28,19 +28,21 @@ const { values: opts } = parseArgs({
     snapshots: { type: 'string', default: '' },
     'snapshot-dir': { type: 'string', default: os.tmpdir() },
     warmup: { type: 'string', default: '10' },
+    'time-zone': { type: 'string', default: '' },
     'no-build': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (opts.help) {
   console.log(
-    'npm run bench:board -- [--minutes N (default 10)] [--chargers N (default 40, at most 500)] [--warmup M (minutes left out of the verdict, default 10)] [--snapshots M1,M2 (minutes)] [--snapshot-dir DIR] [--no-build]',
+    "npm run bench:board -- [--minutes N (default 10)] [--chargers N (default 40, at most 500)] [--warmup M (minutes left out of the verdict, default 10)] [--time-zone Z (CSMS_TIME_ZONE: the stations' and the day's zone; pick one whose midnight falls in the run)] [--snapshots M1,M2 (minutes)] [--snapshot-dir DIR] [--no-build]",
   );
   process.exit(0);
 }
 const MINUTES = Math.max(2, Math.min(24 * 60, Number(opts.minutes) || 10));
 const CHARGERS = Math.max(1, Math.min(500, Number(opts.chargers) || 40));
 const WARMUP = Math.max(1, Math.min(Math.floor(MINUTES / 3), Number(opts.warmup) || 10));
+const ZONE = opts['time-zone'] || undefined;
 const SNAPSHOTS = new Set(opts.snapshots.split(',').filter(Boolean).map(Number));
 
 /** A heap snapshot of the page (after the minute's forced collection) written to `file`. */
@@ -64,11 +66,17 @@ async function call(base, token, method, route, body) {
   return json.data;
 }
 
-/** A station of the super provider near the demo's, with `count` two-connector AC points; their serials and keys. */
+/**
+ * A station of the demo's provider near its stations, with `count` two-connector AC points; their
+ * serials and keys. The demo provider's, so that the demo's cards (which the fleet presents) start
+ * sessions there: a card of another provider is refused.
+ */
 async function fastPoints(base, token, count) {
+  const demo = (await call(base, token, 'GET', '/web/station/list?pageNum=1&pageSize=100')).list.find((s) => s.providerId !== 1);
+  if (!demo) throw new Error('no demo station: the server did not seed the demo');
   const station = await call(base, token, 'POST', '/web/station/add', {
     stationName: 'Bench board station',
-    providerId: 1,
+    providerId: demo.providerId,
     country: 'CN',
     address: 'Bench road 1',
     longitude: 121.6,
@@ -97,7 +105,8 @@ async function main() {
     ensureInstalled();
     ensureBuilt();
   }
-  const server = await startBuiltServer({ tag: 'board', env: { CSMS_DEMO: 'true' } });
+  // Every station (the demo's and the bench's) takes the server's zone, and so do the day's figures.
+  const server = await startBuiltServer({ tag: 'board', env: { CSMS_DEMO: 'true', ...(ZONE ? { CSMS_TIME_ZONE: ZONE } : {}) } });
   let fleet;
   let browser;
   const cleanup = async () => {
@@ -149,8 +158,15 @@ async function main() {
     });
     await page.send('Page.navigate', { url: `${server.base}/largeScreen` });
     await waitForExpression(page, `!!document.querySelector('[data-testid="board-map"]')`);
-    const reads = async () =>
-      (await page.send('Runtime.evaluate', { expression: 'window.__boardReads', returnByValue: true })).result.value;
+    const evaluate = async (expression) => (await page.send('Runtime.evaluate', { expression, returnByValue: true })).result.value;
+    const reads = () => evaluate('window.__boardReads');
+    // Today's sessions as the page shows them: at the stations' midnight they start again from 0.
+    const sessionsShown = async () =>
+      Number(
+        (await evaluate(`document.querySelector('[data-testid="board-count"] .ant-statistic-content-value')?.textContent ?? ''`)) || NaN,
+      );
+    const serverZone = ZONE ?? (await call(server.base, token, 'GET', '/web/statistics/stationBoard')).timeZone;
+    const localDay = (at) => new Intl.DateTimeFormat('en-CA', { timeZone: serverZone, dateStyle: 'short' }).format(at);
     const cdp = page;
     await cdp.send('HeapProfiler.enable');
     await cdp.send('Performance.enable');
@@ -167,13 +183,19 @@ async function main() {
       const stats = fleet.stats();
       rows.push({
         minute,
+        day: localDay(new Date()),
+        sessions: await sessionsShown(),
         heap: usedSize,
         nodes: metrics.Nodes,
         listeners: metrics.JSEventListeners,
         reads: await reads(),
         calls: stats.replies,
+        // Sessions the fast fleet started (the demo's chargers add theirs to the day's figures).
+        started: stats.actions.StartTransaction?.count ?? 0,
       });
-      console.error(`  ${minute} min: heap ${mb(usedSize)} MB, ${metrics.Nodes} nodes, ${rows.at(-1).reads} board reads`);
+      console.error(
+        `  ${minute} min: heap ${mb(usedSize)} MB, ${metrics.Nodes} nodes, ${rows.at(-1).reads} board reads, ${rows.at(-1).sessions} sessions today (${rows.at(-1).day})`,
+      );
       if (SNAPSHOTS.has(minute)) {
         const file = path.join(opts['snapshot-dir'], `large-screen-${minute}min.heapsnapshot`);
         await heapSnapshot(cdp, file);
@@ -181,10 +203,17 @@ async function main() {
       }
     }
 
-    console.log(`\nLarge screen endurance (${MINUTES} min, ${CHARGERS} fast chargers + demo fleet, heap after a forced full GC)\n`);
-    console.log('| minute | JS heap (MB) | DOM nodes | JS event listeners | board reads so far | charger calls answered so far |');
-    console.log('|---:|---:|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.minute} | ${mb(r.heap)} | ${r.nodes} | ${r.listeners} | ${r.reads} | ${r.calls} |`);
+    console.log(
+      `\nLarge screen endurance (${MINUTES} min, ${CHARGERS} fast chargers + demo fleet, heap after a forced full GC, stations in ${serverZone})\n`,
+    );
+    console.log(
+      '| minute | JS heap (MB) | DOM nodes | JS event listeners | board reads so far | charger calls answered so far | sessions the fast fleet started | day | sessions today (shown) |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of rows)
+      console.log(
+        `| ${r.minute} | ${mb(r.heap)} | ${r.nodes} | ${r.listeners} | ${r.reads} | ${r.calls} | ${r.started} | ${r.day} | ${r.sessions} |`,
+      );
     // The first minutes are the warm-up (lazy chunks, the outlines, the first caches: the 130-minute run
     // of 2026-11-26 rose 1.3 MB in its first ten minutes, then 0.9 MB in two hours). The heap rises and
     // falls with what the board shows (more open faults, more rows); a leak raises its floor: compare
@@ -201,6 +230,17 @@ async function main() {
         rows.at(-1).reads
       } board reads and ${rows.at(-1).calls} charger calls: ${flat ? 'flat: met' : 'growing: not met'}`,
     );
+    // A midnight of the stations' zone in the run: the day's figures the page shows start again.
+    const turn = rows.findIndex((r, i) => i > 0 && r.day !== rows[i - 1].day);
+    if (turn > 0) {
+      const before = rows[turn - 1].sessions;
+      const after = rows[turn].sessions;
+      console.log(
+        `the stations' midnight (${serverZone}) fell between minutes ${rows[turn - 1].minute} and ${rows[turn].minute}: sessions today shown ${before} before, ${after} after: ${
+          after < before ? 'the day started again: met' : 'the day did not start again: not met'
+        }`,
+      );
+    } else console.log(`no midnight of ${serverZone} in the run`);
   } finally {
     await cleanup();
   }

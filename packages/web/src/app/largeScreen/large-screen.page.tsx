@@ -3,6 +3,7 @@ import { type LiveFault, statisticsApi, monitorApi, commonApi } from '@csms/cont
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, ConfigProvider, Empty, Space, Statistic, theme, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { debounce } from 'lodash-es';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -26,6 +27,8 @@ const WIDTH = 1920;
 const HEIGHT = 1080;
 /** Quiet time after a burst of charger events before the figures are read again. */
 const SETTLE_MS = 500;
+/** However busy the network (it may never fall quiet), the figures are read again at least this often. */
+const FIGURES_EVERY_MS = 2_000;
 /** Meter values arrive all the time: the power drawn is read again at most this often. */
 const POWER_EVERY_MS = 5_000;
 
@@ -56,20 +59,16 @@ function Clock() {
 
 /**
  * The board's reads follow the event stream: a status change or a session's start or end reads the
- * stations, today's figures and the counts again once the burst is over, meter values the power
- * drawn at most every few seconds; a reopened stream reads everything. No polling but the power
- * curve's buckets, which move on with the clock.
+ * stations, today's figures and the counts again once the burst is over (or every few seconds while
+ * it lasts), meter values the power drawn at most every few seconds; a reopened stream reads
+ * everything. No polling but the power curve's buckets, which move on with the clock.
  */
 function useBoardLive() {
   const qc = useQueryClient();
   useEffect(() => {
-    let settle: ReturnType<typeof setTimeout> | undefined;
     let powerTimer: ReturnType<typeof setTimeout> | undefined;
     const refetch = (...paths: string[]) => paths.forEach((path) => void qc.invalidateQueries({ queryKey: [path] }));
-    const settled = () => {
-      clearTimeout(settle);
-      settle = setTimeout(() => refetch(board, today), SETTLE_MS);
-    };
+    const settled = debounce(() => refetch(board, today), SETTLE_MS, { maxWait: FIGURES_EVERY_MS });
     const drawn = () => {
       if (powerTimer) return;
       powerTimer = setTimeout(() => {
@@ -85,7 +84,7 @@ function useBoardLive() {
       subscribe(STREAM_REOPENED, () => refetch(board, today, power)),
     ];
     return () => {
-      clearTimeout(settle);
+      settled.cancel();
       clearTimeout(powerTimer);
       offs.forEach((off) => off());
     };

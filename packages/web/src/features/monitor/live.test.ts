@@ -1,8 +1,19 @@
 import type { LiveSession, PointState } from '@csms/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeEvents, STREAM_REOPENED, subscribe } from '../../shared/events';
 import { FakeSource } from './fake-source';
-import { applyMeter, applyPointOnline, applyPointStatus, applyPointTransaction, removeSession } from './live';
+import {
+  AGGREGATES_EVERY_MS,
+  applyMeter,
+  applyPointOnline,
+  applyPointStatus,
+  applyPointTransaction,
+  removeSession,
+  useMonitorLive,
+} from './live';
 
 const base = { providerId: 1, stationId: 2, chargePointId: 7, serialNumber: 'CP-7' };
 const point: PointState = {
@@ -102,5 +113,31 @@ describe('the stream', () => {
     es.onopen!();
     expect(reopened).toHaveBeenCalledTimes(1);
     off();
+  });
+
+  it('reads the aggregates again while the events never stop, not only once they fall quiet', () => {
+    vi.useFakeTimers();
+    try {
+      FakeSource.install();
+      const qc = new QueryClient();
+      const invalidate = vi.spyOn(qc, 'invalidateQueries').mockResolvedValue();
+      const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+      const { unmount } = renderHook(() => useMonitorLive(), { wrapper });
+      const counts = () => invalidate.mock.calls.filter(([f]) => String(f?.queryKey?.[0]).endsWith('/web/monitor/counts')).length;
+      // A busy network: a status every 100 ms for ten seconds, never 300 ms of quiet.
+      for (let i = 0; i < 100; i++) {
+        act(() => FakeSource.latest().emit('point.status', { ...base, connectorNo: 1, status: 'Charging', errorCode: 'NoError', at: 'x' }));
+        act(() => vi.advanceTimersByTime(100));
+      }
+      expect(counts()).toBeGreaterThanOrEqual(Math.floor(10_000 / AGGREGATES_EVERY_MS) - 1);
+      // A last event, then quiet: read once more.
+      const before = counts();
+      act(() => FakeSource.latest().emit('point.status', { ...base, connectorNo: 1, status: 'Available', errorCode: 'NoError', at: 'y' }));
+      act(() => vi.advanceTimersByTime(1_000));
+      expect(counts()).toBe(before + 1);
+      unmount();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   monitorApi,
 } from '@csms/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { debounce } from 'lodash-es';
 import { useEffect } from 'react';
 import { STREAM_REOPENED, subscribe, type ServerEvent } from '../../shared/events';
 
@@ -115,16 +116,19 @@ const charging = monitorApi.charging.path;
 const aggregates = [monitorApi.counts.path, monitorApi.stations.path, monitorApi.faults.path];
 /** Quiet time before aggregates refetch after a burst of events. */
 const SETTLE_MS = 300;
+/**
+ * A busy network never falls quiet (thousands of chargers report a status every few hundred
+ * milliseconds): however long the burst, the aggregates are read again at least this often.
+ */
+export const AGGREGATES_EVERY_MS = 2_000;
 
 /** Keep the monitoring reads of the open screen live; mount once per screen or widget that shows them. */
 export function useMonitorLive() {
   const qc = useQueryClient();
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => aggregates.forEach((path) => void qc.invalidateQueries({ queryKey: [path] })), SETTLE_MS);
-    };
+    const settle = debounce(() => aggregates.forEach((path) => void qc.invalidateQueries({ queryKey: [path] })), SETTLE_MS, {
+      maxWait: AGGREGATES_EVERY_MS,
+    });
     const patchPoints = (fn: (d: ListData<PointState> | undefined) => ListData<PointState> | undefined) =>
       qc.setQueriesData<ListData<PointState>>({ queryKey: [points] }, fn);
     const patchCharging = (fn: (d: ListData<LiveSession> | undefined) => ListData<LiveSession> | undefined) =>
@@ -157,7 +161,7 @@ export function useMonitorLive() {
       ),
     ];
     return () => {
-      clearTimeout(timer);
+      settle.cancel();
       offs.forEach((off) => off());
     };
   }, [qc]);
