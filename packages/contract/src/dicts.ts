@@ -223,6 +223,7 @@ export const dictionaries = {
     concurrentTx: 'warning',
     insufficientBalance: 'warning',
     groupLimit: 'warning',
+    masterPass: 'warning',
   } satisfies Record<AuthorizationReason, string>),
   ocppMessageType: def('ocppMessageType', [
     ['2', 'primary'],

@@ -293,7 +293,13 @@ export async function buildApp({
   // Swipes and starts read cards from memory (DESIGN.md §6). An operator's change through this node
   // (cards, users, groups, balances: every POST, to keep it simple) and every settled session drops the
   // cache at once, here and (over NATS) on the other nodes; a change made in SQL is seen within AUTH_CACHE_MS.
-  const cardCache = createAuthorizationService({ db, minBalanceCents: config.ocpp.minBalanceCents, cacheMs: AUTH_CACHE_MS });
+  const { masterPassGroupId } = config.ocpp;
+  const cardCache = createAuthorizationService({
+    db,
+    minBalanceCents: config.ocpp.minBalanceCents,
+    masterPassGroupId,
+    cacheMs: AUTH_CACHE_MS,
+  });
   const forgetCards = everywhere(cluster?.fanout, 'cards.forget', (idTag: string | null) => cardCache.forget(idTag ?? undefined));
   const authorization = { authorize: cardCache.authorize, forget: (idTag?: string) => forgetCards(idTag ?? null) };
   // onSend, not onResponse: dropped before the operator sees the answer, so the next swipe after it sees the change.
@@ -360,7 +366,7 @@ export async function buildApp({
   // Operator actions go to the charger over the bus; monitoring and the OCPP log read what the endpoint stored.
   const ask = createCommandSender({ bus, onError: (err) => server.log.error({ err }, 'point action: bus request failed') });
   // Local lists read cards only; the minimum balance plays no part in them. Versions and contents are per point.
-  const cardList = createAuthorizationService({ db, minBalanceCents: 0 });
+  const cardList = createAuthorizationService({ db, minBalanceCents: 0, masterPassGroupId });
   const localLists = createLocalListService({
     repo: createLocalListRepo({ db }),
     ask,

@@ -125,6 +125,20 @@ export interface OcppConfig {
   connectLockSeconds: number;
   /** A card needs more than zero and at least this balance to start (DESIGN.md §9). */
   minBalanceCents: number;
+  /**
+   * The group id of master passes (OCPP 2.0.1 C16): what Authorize answers as a master pass card's
+   * groupIdToken (its parentIdTag to a 1.6 charger). Chargers recognise it by their
+   * `AuthCtrlr.MasterPassGroupId`, which must be set to the same value.
+   */
+  masterPassGroupId: string;
+}
+
+/** An id both an OCPP 1.6 parentIdTag and a 2.0.1 idToken can carry: at most 20 characters. */
+function masterPassGroupId(v: string | undefined): string {
+  const id = (v ?? '').trim() || 'MasterPass';
+  if (id.length > 20 || !/^[\x21-\x7e]+$/.test(id))
+    throw new Error(`CSMS_OCPP_MASTER_PASS_GROUP_ID must be 1 to 20 printable ASCII characters without spaces, got "${id}"`);
+  return id;
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -271,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       connectMaxFailuresPerIp: Math.max(1, int('CSMS_OCPP_CONNECT_MAX_FAILURES_PER_IP', env.CSMS_OCPP_CONNECT_MAX_FAILURES_PER_IP, 100)),
       connectLockSeconds: Math.max(1, int('CSMS_OCPP_CONNECT_LOCK_SECONDS', env.CSMS_OCPP_CONNECT_LOCK_SECONDS, 900)),
       minBalanceCents: int('CSMS_MIN_BALANCE_CENTS', env.CSMS_MIN_BALANCE_CENTS, 0),
+      masterPassGroupId: masterPassGroupId(env.CSMS_OCPP_MASTER_PASS_GROUP_ID),
     },
     ...overrides,
   };

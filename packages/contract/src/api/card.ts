@@ -24,6 +24,8 @@ export const cardDto = z.object({
   state: z.enum(cardStates),
   /** Why an expired card is expired: marked by an operator, or by its date. */
   expiredBy: z.enum(['operator', 'date']).nullable(),
+  /** A master pass (OCPP 2.0.1 C16): stops any session at its provider's chargers, starts none. */
+  masterPass: z.boolean(),
   createTime: z.string(),
 });
 export type CardDto = z.infer<typeof cardDto>;
@@ -55,6 +57,7 @@ export const cardCreate = z.object({
   /** Paid when the card is issued: the first ledger row (none when 0). */
   prepaidCents: z.number().int().min(0).max(MAX_AMOUNT_CENTS),
   email: z.email().max(100),
+  masterPass: z.boolean().optional(),
   thirdPartyTxnId: optText(128),
 });
 
@@ -64,6 +67,7 @@ export const cardEdit = z.object({
   chargeUserId: z.number().int().positive().nullable().optional(),
   expireTime: instant,
   email: z.email().max(100),
+  masterPass: z.boolean().optional(),
 });
 
 export const cardFilter = z.object({

@@ -5,7 +5,14 @@ import { endpoint } from '../endpoint.js';
 export const dictEntry = z.object({ dictLabel: z.string(), dictValue: z.string(), listClass: z.string(), cssClass: z.string() });
 
 /** Settings the console may read without being an administrator. */
-export const publicConfigKeys = ['app.downloadUrl', 'map.tileUrl', 'export.maxRows', 'captcha.enabled', 'csms.reader.port'] as const;
+export const publicConfigKeys = [
+  'app.downloadUrl',
+  'map.tileUrl',
+  'export.maxRows',
+  'captcha.enabled',
+  'csms.reader.port',
+  'ocpp.masterPassGroupId',
+] as const;
 
 /** Upload limits by kind; the widgets read the same numbers (spec §5). */
 export const uploadKinds = {

@@ -16,6 +16,8 @@ export const authorizationReasons = [
   'concurrentTx',
   'insufficientBalance',
   'groupLimit',
+  /** A master pass (OCPP 2.0.1 C16) presented to start a session: it only stops them. */
+  'masterPass',
 ] as const;
 export type AuthorizationReason = (typeof authorizationReasons)[number];
 

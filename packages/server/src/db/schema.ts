@@ -308,6 +308,11 @@ export const card = pgTable(
     /** `expired` here is an operator's mark; a card is also expired once `expireAt` has passed. */
     status: varchar('status', { length: 10 }).$type<'valid' | 'lost' | 'expired'>().notNull().default('valid'),
     email: varchar('email', { length: 100 }),
+    /**
+     * A master pass (OCPP 2.0.1 C16): it stops any session at its provider's chargers and starts none;
+     * Authorize answers it with the master pass group (`CSMS_OCPP_MASTER_PASS_GROUP_ID`).
+     */
+    masterPass: boolean('master_pass').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

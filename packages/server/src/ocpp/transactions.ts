@@ -137,12 +137,13 @@ export function transactionKit(core: OcppCore) {
    * The decision on an idTag at `point`. `exceptRunning`: a session of the idTag does not make it
    * ConcurrentTx (a Stop). `superseding`: the sessions a Start supersedes do not (see `stillRunning`), and
    * the decision may come from the cached card row, checked by the Start's statement (`checkedWrite`).
-   * `cardAsRead`: the card's row as the caller's statement read it (a Stop's).
+   * `cardAsRead`: the card's row as the caller's statement read it (a Stop's). `start` (implied by
+   * `superseding`): the decision starts a session.
    */
   function authorize(
     idTag: string,
     point: PointState,
-    opts: { exceptRunning?: boolean; superseding?: Superseding } & Pick<AuthorizationContext, 'cardAsRead'> = {},
+    opts: { exceptRunning?: boolean; superseding?: Superseding } & Pick<AuthorizationContext, 'cardAsRead' | 'start'> = {},
   ) {
     const now = new Date();
     return core.authorization.authorize(idTag, {
@@ -151,7 +152,7 @@ export function transactionKit(core: OcppCore) {
       usedWhThisMonth: (userId) => usedWhThisMonth(userId, point.timeZone, now),
       monthKey: () => dayAndMonthStart(now, point.timeZone).month.toISOString(),
       providerId: point.providerId,
-      ...(opts.superseding ? { checkedWrite: true } : {}),
+      ...(opts.superseding ? { checkedWrite: true, start: true } : opts.start ? { start: true } : {}),
       ...(opts.cardAsRead ? { cardAsRead: opts.cardAsRead } : {}),
     });
   }

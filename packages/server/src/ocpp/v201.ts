@@ -1,3 +1,4 @@
+import { stopReasons } from '@csms/contract';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { chargingTransaction, reservation, unplacedTransaction } from '../db/schema.js';
 import type { OcppCore } from './core.js';
@@ -105,6 +106,11 @@ const STOP_REASONS: Record<string, string> = {
   Reboot: 'Reboot',
   Remote: 'Remote',
 };
+
+/** The record's stop reason: 1.6's word where 2.0.1 renamed one, else 2.0.1's own (MasterPass, GroundFault…), else Other. */
+function stopReason(r = 'Local'): string {
+  return STOP_REASONS[r] ?? ((stopReasons as readonly string[]).includes(r) ? r : 'Other');
+}
 
 /** A 2.0.1 charging state as the connector status 1.6 would have reported. */
 const CHARGING_STATUS: Record<string, string> = {
@@ -425,7 +431,7 @@ export function v201Handlers(
       }
       if (!auth && p.idToken && p.eventType !== 'Ended' && !tx.accepted && tx.idTag === '') {
         // Authorized after it started (plugged in first): the session becomes the card's.
-        auth = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true });
+        auth = await kit.authorize(p.idToken.idToken, point, { exceptRunning: true, start: true });
         await kit.authorizeLater(point, tx, p.idToken.idToken, auth);
         // Authorized by a remote start (F01: the cable was plugged in first): a remote session, as a 1.6 start after RemoteStartTransaction.
         if (p.triggerReason === 'RemoteStart' || p.transactionInfo.remoteStartId !== undefined)
@@ -437,7 +443,7 @@ export function v201Handlers(
           meterStop: registerWh(meter, 'Transaction.End') ?? tx.lastMeterWh,
           timestamp: p.timestamp,
           ...(p.idToken && tx.idTag !== '' ? { idTag: p.idToken.idToken } : {}),
-          reason: STOP_REASONS[p.transactionInfo.stoppedReason ?? 'Local'] ?? 'Other',
+          reason: stopReason(p.transactionInfo.stoppedReason),
           transactionData: meter,
         };
         await kit.stop(session, point, tx, stop, p.offline === true);

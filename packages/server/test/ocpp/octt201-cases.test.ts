@@ -1078,6 +1078,85 @@ describe('C Authorization', () => {
       stopReason: 'Local',
     });
   });
+
+  describe('Master pass', () => {
+    /** The master pass group (CSMS_OCPP_MASTER_PASS_GROUP_ID, by default MasterPass) as the answers carry it. */
+    const group = { idToken: 'MasterPass', type: 'Central' };
+    /** A station of two EVSEs with a session on each (two drivers), and a master pass of the provider (no balance). */
+    async function twoSessions() {
+      const st = await station(2);
+      const sessions = [];
+      for (const evse of [1, 2]) {
+        const d = await driver();
+        const tx = transaction(st.c);
+        await tx.send('Started', {
+          idToken: token(d.tags[0]!),
+          evse: { id: evse, connectorId: 1 },
+          transactionInfo: { chargingState: 'Charging' },
+          meterValue: [sample(0, 'Transaction.Begin')],
+        });
+        sessions.push({ d, tx, evse });
+      }
+      const pass = (await driver(1, { masterPass: true, balanceCents: 0 })).cards[0]!;
+      return { ...st, sessions, pass };
+    }
+    const endByPass = (tx: ReturnType<typeof transaction>, passTag: string, evse: number) =>
+      tx.send('Ended', {
+        triggerReason: 'StopAuthorized',
+        idToken: token(passTag),
+        evse: { id: evse, connectorId: 1 },
+        transactionInfo: { chargingState: 'Idle', stoppedReason: 'MasterPass' },
+        meterValue: [sample(100 * evse, 'Transaction.End')],
+      });
+
+    it('TC_C_47_CSMS Stop Transaction with a Master Pass - With UI - All transactions (and TC_C_49_CSMS, without UI: the same messages): Authorize and each Ended answered Accepted with the master pass group; each session ends billed to its own driver', async () => {
+      const { c, pointId, sessions, pass } = await twoSessions();
+      expect((await authorize(c, pass.physicalId)).idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+      for (const { tx, evse } of sessions) {
+        const ended = await endByPass(tx, pass.physicalId, evse);
+        expect(ended.idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+      }
+      for (const { d, tx, evse } of sessions)
+        expect(await txOf(pointId, tx.id)).toMatchObject({
+          cardId: d.cards[0]!.id,
+          stopIdTag: pass.physicalId,
+          stopReason: 'MasterPass',
+          energyWh: 100 * evse,
+        });
+      // The master pass paid nothing.
+      expect((await db.select().from(card).where(eq(card.id, pass.id)))[0]!.balanceCents).toBe(0);
+    });
+
+    it('TC_C_48_CSMS Stop Transaction with a Master Pass - With UI - Specific transactions: the chosen session ends, the other runs on', async () => {
+      const { c, pointId, sessions, pass } = await twoSessions();
+      expect((await authorize(c, pass.physicalId)).idTokenInfo).toMatchObject({ status: 'Accepted', groupIdToken: group });
+      const [chosen, other] = sessions as [(typeof sessions)[0], (typeof sessions)[0]];
+      expect((await endByPass(chosen.tx, pass.physicalId, chosen.evse)).idTokenInfo).toMatchObject({
+        status: 'Accepted',
+        groupIdToken: group,
+      });
+      expect(await txOf(pointId, chosen.tx.id)).toMatchObject({ stopReason: 'MasterPass', stoppedAt: expect.any(Date) });
+      expect(await txOf(pointId, other.tx.id)).toMatchObject({ stoppedAt: null });
+    });
+
+    it('a master pass starts nothing: a Started with it is Invalid (reason masterPass, billed to nobody), and the console refuses it for a remote start', async () => {
+      const { c, pointId, serialNumber } = await station();
+      const pass = (await driver(1, { masterPass: true })).cards[0]!;
+      const tx = transaction(c);
+      const started = await tx.send('Started', {
+        idToken: token(pass.physicalId),
+        evse: { id: 1, connectorId: 1 },
+        transactionInfo: { chargingState: 'EVConnected' },
+        meterValue: [sample(0, 'Transaction.Begin')],
+      });
+      expect(started.idTokenInfo).toMatchObject({ status: 'Invalid' });
+      expect(await loggedReason(serialNumber, 'TransactionEvent')).toBe('masterPass');
+      expect(await txOf(pointId, tx.id)).toMatchObject({ cardId: null, chargeUserId: null, authStatus: 'Invalid' });
+      const refused = await post(api.pointAction.remoteStart, { serialNumber, connectorId: 1, idTag: pass.physicalId });
+      expect(refused).toMatchObject({ code: 400, data: { field: 'idTag' } });
+      expect(refused.msg).toContain('master pass');
+    });
+  });
 });
 
 describe('E Transactions', () => {

@@ -40,6 +40,7 @@ export const cardsEn: Strings<typeof cardsZh> = {
       state: 'Card state',
       status: 'Card state',
       expiredBy: 'Expired by',
+      masterPass: 'Master pass',
       prepaidCents: 'Prepaid amount',
       amountCents: 'Amount',
       thirdPartyTxnId: 'Third-party transaction ID',

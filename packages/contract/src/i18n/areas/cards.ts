@@ -39,6 +39,7 @@ export const cardsZh = {
       state: '卡状态',
       status: '卡状态',
       expiredBy: '过期方式',
+      masterPass: '主卡',
       prepaidCents: '预充金额',
       amountCents: '金额',
       thirdPartyTxnId: '第三方交易号',

@@ -69,6 +69,12 @@ export interface AuthorizationContext {
    * StopTransaction's write): decided on as it is, without a read of its own.
    */
   cardAsRead?: { row: unknown };
+  /**
+   * The decision starts a session (a StartTransaction, a TransactionEvent that starts one or
+   * authorizes it afterwards): a master pass starts none (Invalid, reason `masterPass`). Otherwise
+   * (Authorize, a stop) a master pass is Accepted whatever its balance, limit or sessions.
+   */
+  start?: boolean;
 }
 
 /** Entries each cache holds at most (the oldest go first). */
@@ -85,6 +91,7 @@ interface CardRow {
   account: string | null;
   userStatus: number | null;
   monthlyLimitWh: number | null;
+  masterPass: boolean;
 }
 
 /** The card (`c`) an idTag names, with its user (`u`) and the user's group (`g`), for statements of others (`CardCheck`). */
@@ -94,7 +101,7 @@ const cardFrom = (key: string) => sql`card c left join charge_user u on u.id = c
 /** A `CardRow` as JSON (`rowFromJson` reads it back). */
 const cardJson = sql`json_build_object('id', c.id, 'providerId', c.provider_id, 'physicalId', c.physical_id, 'status', c.status,
   'expireAt', c.expire_at, 'balanceCents', c.balance_cents, 'chargeUserId', c.charge_user_id, 'account', u.account,
-  'userStatus', u.status, 'monthlyLimitWh', g.monthly_limit_wh)`;
+  'userStatus', u.status, 'monthlyLimitWh', g.monthly_limit_wh, 'masterPass', c.master_pass)`;
 
 /** SQL: the row of the card an idTag names, as JSON (null: none), for a caller's statement (`cardAsRead`). */
 export const cardRowSql = (idTag: string) => sql`(select ${cardJson} from ${cardFrom(idTag.toLowerCase())})`;
@@ -116,22 +123,25 @@ const columns = {
   account: chargeUser.account,
   userStatus: chargeUser.status,
   monthlyLimitWh: userGroup.monthlyLimitWh,
+  masterPass: card.masterPass,
 };
 
 /**
  * What the card's own data says, without balance, limit or running transactions: the part that
- * holds offline too, hence the local list's content.
+ * holds offline too, hence the local list's content. A master pass's group is the master pass group
+ * (the charger tells it by its `MasterPassGroupId`), not its user's account.
  */
-function staticDecision(c: CardRow, now: Date): AuthorizationResult {
+function staticDecision(c: CardRow, now: Date, masterPassGroupId: string): AuthorizationResult {
   if (c.status === 'lost') return { status: 'Blocked', reason: 'lost' };
   if (c.status === 'expired') return { status: 'Expired', reason: 'expiredByOperator' };
   if (c.expireAt.getTime() <= now.getTime()) return { status: 'Expired', reason: 'expired' };
   if (c.chargeUserId !== null && c.userStatus !== 1) return { status: 'Blocked', reason: 'userDisabled' };
+  const group = c.masterPass ? masterPassGroupId : c.account;
   return {
     status: 'Accepted',
     reason: 'accepted',
     expiryDate: c.expireAt.toISOString(),
-    ...(c.account !== null ? { parentIdTag: c.account } : {}),
+    ...(group !== null ? { parentIdTag: group } : {}),
   };
 }
 
@@ -143,14 +153,20 @@ function staticDecision(c: CardRow, now: Date): AuthorizationResult {
  *   `minBalanceCents` → Blocked 'insufficientBalance'; the group's monthly kWh limit reached →
  *   Blocked 'groupLimit'; else Accepted with the card's expiry and, when the card belongs to a
  *   charge user, that user's account as parentIdTag.
+ * A master pass (OCPP 2.0.1 C16) is decided apart after the first four: a start is Invalid (reason
+ * `masterPass`); anything else (Authorize, a stop) Accepted with the master pass group as
+ * parentIdTag, whatever its balance, limit or sessions (it charges nothing).
  */
 export function createAuthorizationService({
   db,
   minBalanceCents,
+  masterPassGroupId = 'MasterPass',
   cacheMs = 0,
 }: {
   db: Db;
   minBalanceCents: number;
+  /** `CSMS_OCPP_MASTER_PASS_GROUP_ID`. */
+  masterPassGroupId?: string;
   /**
    * How long a card's row (with its user and group) and a user's energy this month are kept in
    * memory, so that swipes and starts read no database (DESIGN.md §6). Changes made through this
@@ -240,8 +256,9 @@ export function createAuthorizationService({
     const owner = { cardId: c.id, chargeUserId: c.chargeUserId };
     if (ctx.providerId !== undefined && !(await lineage(ctx.providerId)).has(c.providerId))
       return { status: 'Invalid', reason: 'otherProvider', owner };
-    const decision = staticDecision(c, ctx.now);
+    const decision = staticDecision(c, ctx.now, masterPassGroupId);
     if (decision.status !== 'Accepted') return { ...decision, owner };
+    if (c.masterPass) return ctx.start ? { status: 'Invalid', reason: 'masterPass', owner } : { ...decision, owner };
     if (await ctx.hasActiveTransaction(idTag)) return { status: 'ConcurrentTx', reason: 'concurrentTx', owner };
     if (c.balanceCents <= 0 || c.balanceCents < minBalanceCents) return { status: 'Blocked', reason: 'insufficientBalance', owner };
     if (c.chargeUserId !== null && c.monthlyLimitWh !== null && (await usedWhThisMonth(c.chargeUserId, ctx)) >= c.monthlyLimitWh) {
@@ -262,7 +279,7 @@ export function createAuthorizationService({
     const same = sql`c.id = ${guess.id} and c.provider_id = ${guess.providerId} and c.physical_id = ${guess.physicalId}
       and c.status = ${guess.status} and date_trunc('milliseconds', c.expire_at) = ${guess.expireAt.toISOString()}::timestamptz
       and c.charge_user_id is not distinct from ${guess.chargeUserId}::int and u.account is not distinct from ${guess.account}::text
-      and u.status is not distinct from ${guess.userStatus}::int and g.monthly_limit_wh is null
+      and u.status is not distinct from ${guess.userStatus}::int and g.monthly_limit_wh is null and c.master_pass = ${guess.masterPass}
       and c.balance_cents > 0 and c.balance_cents >= ${minBalanceCents}::int`;
     return {
       holds: sql`exists (select 1 from ${cardFrom(key)} and ${same})`,
@@ -334,9 +351,10 @@ export function createAuthorizationService({
       return {
         version: v?.version ?? 0,
         entries: rows.map((c) => {
-          const { reason: _reason, ...idTagInfo } = staticDecision(c, now);
-          // A card with nothing left cannot start offline either (issue 13: balance reaching zero reaches the lists).
-          if (idTagInfo.status === 'Accepted' && c.balanceCents <= 0)
+          const { reason: _reason, ...idTagInfo } = staticDecision(c, now, masterPassGroupId);
+          // A card with nothing left cannot start offline either (issue 13: balance reaching zero reaches the
+          // lists); a master pass starts nothing and stops offline too.
+          if (idTagInfo.status === 'Accepted' && c.balanceCents <= 0 && !c.masterPass)
             return { idTag: c.physicalId, idTagInfo: { status: 'Blocked' } as IdTagInfo };
           return { idTag: c.physicalId, idTagInfo: idTagInfo as IdTagInfo };
         }),

@@ -30,6 +30,7 @@ const columns = {
   balanceCents: card.balanceCents,
   expireAt: card.expireAt,
   status: card.status,
+  masterPass: card.masterPass,
   createdAt: card.createdAt,
 };
 
@@ -46,6 +47,7 @@ export interface CardRow {
   balanceCents: number;
   expireAt: Date;
   status: 'valid' | 'lost' | 'expired';
+  masterPass: boolean;
   createdAt: Date;
 }
 
@@ -76,6 +78,7 @@ export const toCardDto = (r: CardRow): CardDto => ({
   balanceCents: r.balanceCents,
   expireTime: r.expireAt.toISOString(),
   ...cardState(r),
+  masterPass: r.masterPass,
   createTime: r.createdAt.toISOString(),
 });
 
@@ -189,7 +192,7 @@ export function createCardRepo({ db }: { db: Db }) {
         .limit(1);
       return r !== undefined;
     },
-    async update(id: number, values: Pick<Partial<typeof card.$inferInsert>, 'chargeUserId' | 'expireAt' | 'email'>) {
+    async update(id: number, values: Pick<Partial<typeof card.$inferInsert>, 'chargeUserId' | 'expireAt' | 'email' | 'masterPass'>) {
       await db.update(card).set(values).where(eq(card.id, id));
     },
     /** Move a card from one stored status to another; false when it was not in `from` (a concurrent change). */

@@ -94,6 +94,7 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
               chargeUserId: body.chargeUserId ?? null,
               expireAt: new Date(body.expireTime),
               email: body.email,
+              masterPass: body.masterPass ?? false,
             })
             .returning({ id: card.id });
           if (body.prepaidCents > 0) {
@@ -122,7 +123,13 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
       const current = await mustGet(p, body.id);
       audit.operand = `card:${current.cardNumber}`;
       await checkOwner(p, body.chargeUserId, current.providerId);
-      await repo.update(body.id, { chargeUserId: body.chargeUserId ?? null, expireAt: new Date(body.expireTime), email: body.email });
+      await repo.update(body.id, {
+        chargeUserId: body.chargeUserId ?? null,
+        expireAt: new Date(body.expireTime),
+        email: body.email,
+        // Left as it is when the form does not send it.
+        ...(body.masterPass !== undefined ? { masterPass: body.masterPass } : {}),
+      });
       return reread(p, body.id);
     },
     async reportLoss({ body, ctx, audit }) {
@@ -204,6 +211,7 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
         { key: 'balanceCents', value: (r) => centsValue(r.balanceCents) },
         { key: 'state', value: (r) => translate(ctx.lang, `enums.cardState.${cardState(r, now).state}`) },
         { key: 'expireTime', value: (r) => r.expireAt.toISOString() },
+        { key: 'masterPass', value: (r) => translate(ctx.lang, `enums.yesNo.${r.masterPass ? '1' : '0'}`) },
         { key: 'providerName' },
         { key: 'createTime', value: (r) => r.createdAt.toISOString() },
       ];

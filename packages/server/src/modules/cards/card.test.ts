@@ -280,6 +280,26 @@ describe('RFID cards', () => {
       A.post<CardDto>('/web/card/edit', { id: c.id, expireTime: future(10), email: 'd@example.test', chargeUserId: owner.id }),
     );
     expect(await auth.authorize(tag, ctx())).toMatchObject({ status: 'Accepted', expiryDate: renewed.expireTime });
+    expect(renewed.masterPass).toBe(false);
+    // Made a master pass through the form: the master pass group instead of the account, and no start; an
+    // edit that does not send the flag leaves it.
+    const pass = await ok(
+      A.post<CardDto>('/web/card/edit', { id: c.id, expireTime: renewed.expireTime, email: 'd@example.test', masterPass: true }),
+    );
+    expect(pass.masterPass).toBe(true);
+    expect(await auth.authorize(tag, ctx({ active: true }))).toMatchObject({ status: 'Accepted', parentIdTag: 'MasterPass' });
+    expect(withoutOwner(await auth.authorize(tag, { ...ctx(), start: true }))).toEqual({ status: 'Invalid', reason: 'masterPass' });
+    await ok(A.post('/web/card/edit', { id: c.id, expireTime: renewed.expireTime, email: 'd@example.test', chargeUserId: owner.id }));
+    expect((await ok(A.get<CardDto>(`/web/card/get?id=${c.id}`))).masterPass).toBe(true);
+    await ok(
+      A.post('/web/card/edit', {
+        id: c.id,
+        expireTime: renewed.expireTime,
+        email: 'd@example.test',
+        chargeUserId: owner.id,
+        masterPass: false,
+      }),
+    );
 
     await ok(A.post('/web/card/expire', { id: c.id }));
     expect(withoutOwner(await auth.authorize(tag, ctx()))).toEqual({ status: 'Expired', reason: 'expiredByOperator' });

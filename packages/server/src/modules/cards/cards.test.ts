@@ -326,6 +326,41 @@ describe('authorization', () => {
     expect(await list(stranger)).not.toContain(c.physicalId);
   });
 
+  it('answers a master pass with its group to stop, whatever its balance or sessions, and refuses it to start', async () => {
+    const auth = createAuthorizationService({ db, minBalanceCents: 100, masterPassGroupId: 'POLICE' });
+    const p = (await createProvider(db)).id;
+    const officer = await newUser({ providerId: p, account: uniq('officer') });
+    // No balance, a session running: neither matters to a card that charges nothing.
+    const pass = await newCard({ providerId: p, chargeUserId: officer.id, masterPass: true, balanceCents: 0 });
+    const busy = ctx({ active: [pass.physicalId] });
+    const expiryDate = pass.expireAt.toISOString();
+    expect(await decide(auth, pass.physicalId, { ...busy, providerId: p })).toEqual({
+      status: 'Accepted',
+      reason: 'accepted',
+      expiryDate,
+      parentIdTag: 'POLICE',
+    });
+    expect(await decide(auth, pass.physicalId, { ...busy, providerId: p, start: true })).toEqual({
+      status: 'Invalid',
+      reason: 'masterPass',
+    });
+    // Its provider's chargers only, and a lost master pass is lost.
+    expect(await decide(auth, pass.physicalId, { ...busy, providerId: (await createProvider(db)).id })).toEqual({
+      status: 'Invalid',
+      reason: 'otherProvider',
+    });
+    await db.update(card).set({ status: 'lost' }).where(eq(card.id, pass.id));
+    expect(await decide(auth, pass.physicalId, busy)).toEqual({ status: 'Blocked', reason: 'lost' });
+    // The local list carries it with the group, so that a charger recognises it offline; making a card a
+    // master pass is a new version of the list.
+    await db.update(card).set({ status: 'valid' }).where(eq(card.id, pass.id));
+    const other = await newCard({ providerId: p, balanceCents: 500 });
+    const before = await auth.localList(p, NOW);
+    expect(before.entries).toContainEqual({ idTag: pass.physicalId, idTagInfo: { status: 'Accepted', expiryDate, parentIdTag: 'POLICE' } });
+    await db.update(card).set({ masterPass: true }).where(eq(card.id, other.id));
+    expect((await auth.localList(p, NOW)).version).toBeGreaterThan(before.version);
+  });
+
   it('keeps physical ids unique regardless of case', async () => {
     const c = await newCard();
     await expect(newCard({ physicalId: c.physicalId.toLowerCase() })).rejects.toThrow();

@@ -25,7 +25,9 @@ type StoredFileRow = typeof storedFile.$inferSelect;
 interface Deps {
   db: Db;
   uow: Pick<UnitOfWork, 'outside'>;
-  config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha' | 'readerPort'>;
+  config: Pick<Config, 'dataDir' | 'appDownloadUrl' | 'mapTileUrl' | 'exportMaxRows' | 'captcha' | 'readerPort'> & {
+    ocpp: Pick<Config['ocpp'], 'masterPassGroupId'>;
+  };
   events: EventHub;
   sessions: SessionStore;
   isReady: () => boolean;
@@ -151,6 +153,8 @@ export function commonRoutes({
         'export.maxRows': String(config.exportMaxRows),
         'captcha.enabled': String(config.captcha),
         'csms.reader.port': String(config.readerPort),
+        // For the card form's hint: chargers must be given the same AuthCtrlr.MasterPassGroupId.
+        'ocpp.masterPassGroupId': config.ocpp.masterPassGroupId,
       };
       return values[String(params.key)] ?? '';
     },

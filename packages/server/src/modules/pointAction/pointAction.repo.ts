@@ -11,7 +11,8 @@ const OPTION_LIMIT = 50;
 /** Lookups of the operator actions, scoped to the caller's providers and bound stations. */
 export function createPointActionRepo({ db }: { db: Db }) {
   /** A card usable now: valid by status and not past its expiry. */
-  const usable = (now: Date) => and(eq(card.status, 'valid'), gt(card.expireAt, now));
+  /** A card that can start a session: valid, not past its date, not a master pass (it only stops them). */
+  const usable = (now: Date) => and(eq(card.status, 'valid'), gt(card.expireAt, now), eq(card.masterPass, false));
 
   return {
     async point(p: Principal, serialNumber: string) {
@@ -86,11 +87,11 @@ export function createPointActionRepo({ db }: { db: Db }) {
      */
     async providerCardTag(providerId: number, idTag: string) {
       const [row] = await db
-        .select({ physicalId: card.physicalId })
+        .select({ physicalId: card.physicalId, masterPass: card.masterPass })
         .from(card)
         .where(and(eq(card.providerId, providerId), eq(sql`lower(${card.physicalId})`, idTag.toLowerCase())))
         .limit(1);
-      return row?.physicalId;
+      return row;
     },
 
     /**

@@ -103,8 +103,10 @@ export function pointActionRoutes({ repo, ask, localLists, profiles, tls }: Deps
       }
       // The idTag must be one of the point's provider's cards: an operator cannot charge another provider's card.
       // The charger gets it as issued, whatever case the operator typed.
-      const idTag = await repo.providerCardTag(point.providerId, body.idTag);
-      if (idTag === undefined) throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
+      const tag = await repo.providerCardTag(point.providerId, body.idTag);
+      if (tag === undefined) throw badField('idTag', 'errors.pointAction.idTagUnknown', { idTag: body.idTag });
+      if (tag.masterPass) throw badField('idTag', 'errors.pointAction.idTagMasterPass', { idTag: body.idTag });
+      const idTag = tag.physicalId;
       const payload = {
         idTag,
         ...(body.connectorId !== undefined ? { connectorId: body.connectorId } : {}),

@@ -4,7 +4,7 @@ import { call } from '../../shared/api/client';
 import { confirmAction } from '../../shared/resource/row-actions';
 import { defineResource, type FormFieldCtx } from '../../shared/resource/types';
 import { formatMoney } from '../../shared/format/units';
-import { ChargeUserSelect, MoneyInput, PhysicalIdInput, type ChargeUserSelectProps } from './inputs';
+import { ChargeUserSelect, MasterPassSwitch, MoneyInput, PhysicalIdInput, type ChargeUserSelectProps } from './inputs';
 import { LedgerTable } from './ledger-table';
 import { providerOptions } from './options';
 
@@ -54,6 +54,7 @@ export function cardResource(actions: CardActions) {
       { key: 'state', dict: 'cardState', width: 100 },
       { key: 'expiredBy', dict: 'cardExpiredBy', width: 150, hideInTable: true },
       { key: 'expireTime', kind: 'datetime', width: 170, sorter: true },
+      { key: 'masterPass', dict: 'yesNo', width: 100, defaultHidden: true },
       { key: 'providerName', width: 150 },
       { key: 'createTime', kind: 'datetime', width: 170, sorter: true, defaultHidden: true },
     ],
@@ -79,6 +80,7 @@ export function cardResource(actions: CardActions) {
       { key: 'chargeUserId', kind: 'custom', render: (ctx) => <OwnerField {...ctx} /> },
       { key: 'expireTime', kind: 'datetime' },
       { key: 'email', kind: 'text' },
+      { key: 'masterPass', kind: 'custom', render: () => <MasterPassSwitch /> },
       {
         key: 'prepaidCents',
         kind: 'custom',

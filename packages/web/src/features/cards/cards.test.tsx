@@ -30,6 +30,7 @@ const card = (v: Partial<CardDto>): CardDto => ({
   expireTime: '2030-01-01T00:00:00.000Z',
   state: 'valid',
   expiredBy: null,
+  masterPass: false,
   createTime: '2025-01-02T03:04:05Z',
   ...v,
 });
@@ -177,6 +178,22 @@ describe('cards screen', () => {
     expect((input as HTMLInputElement).value).toBe('NL-TNM-C12345678-X');
     expect(bodies['/prod-api/web/card/add']).toBeUndefined();
   }, 300_000);
+
+  it('makes a card a master pass in the edit dialog, naming the group the chargers must be given', async () => {
+    server((url) => {
+      if (url.pathname.endsWith('/configKey/ocpp.masterPassGroupId')) return ok('POLICE');
+      if (url.pathname.endsWith('/web/card/edit')) return ok(card({ masterPass: true }));
+      return undefined;
+    });
+    renderWithProviders(<CardPage />, '/userManagement/cardManage');
+    const row = (await screen.findByText('88001000')).closest('tr')!;
+    fireEvent.click(within(row).getByText('Edit'));
+    const dialog = (await screen.findAllByRole('dialog'))[0]!;
+    expect((await within(dialog).findByTestId('card-master-pass-hint')).textContent).toContain('AuthCtrlr.MasterPassGroupId is "POLICE"');
+    fireEvent.click(within(dialog).getByTestId('card-master-pass'));
+    fireEvent.click(button('OK'));
+    await waitFor(() => expect(bodies['/prod-api/web/card/edit']).toEqual([expect.objectContaining({ id: 1, masterPass: true })]));
+  });
 
   it('finds the card on the reader by its physical id, and says when there is none', async () => {
     const asked: string[] = [];

@@ -1,6 +1,6 @@
-import { chargeUserApi, userGroupApi } from '@csms/contract';
+import { chargeUserApi, commonApi, userGroupApi } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Input, InputNumber, Select, Space } from 'antd';
+import { Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../shared/api/client';
@@ -146,5 +146,28 @@ export function PhysicalIdInput({
       />
       {!disabled && <ReadCardButton onRead={(uid) => onChange?.(uid)} />}
     </Space.Compact>
+  );
+}
+
+/**
+ * Whether a card is a master pass (OCPP 2.0.1 C16), with what the chargers must be told: the group
+ * Authorize answers for it, which they recognise by their AuthCtrlr.MasterPassGroupId.
+ */
+export function MasterPassSwitch({ value, onChange, id }: { value?: boolean; onChange?: (value: boolean) => void; id?: string }) {
+  const { t } = useTranslation();
+  const group = useQuery({
+    queryKey: [commonApi.configKey.path, 'ocpp.masterPassGroupId'],
+    queryFn: () => call(commonApi.configKey, { params: { key: 'ocpp.masterPassGroupId' } }, { silent: true }),
+    staleTime: Infinity,
+  });
+  return (
+    <Space direction="vertical" size={4}>
+      <Switch id={id} checked={value ?? false} onChange={onChange} data-testid="card-master-pass" />
+      {group.data && (
+        <Typography.Text type="secondary" data-testid="card-master-pass-hint">
+          {t('cards.masterPassHint', { group: group.data })}
+        </Typography.Text>
+      )}
+    </Space>
   );
 }

@@ -5,6 +5,8 @@ type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]>
 const cards: Strings<typeof zh> = {
   cards: {
     amountHint: 'In currency units, at most two decimals',
+    masterPassHint:
+      'A master pass stops any session at its provider\'s chargers and starts none (OCPP 2.0.1). Chargers recognise it when their AuthCtrlr.MasterPassGroupId is "{group}".',
     balance: 'Current balance: {balance}',
     refundHint: 'Enter the refund as a positive amount; it is recorded as negative. At most {balance}',
     rechargeDone: 'Recharged; the balance is {balance}',

@@ -6,6 +6,8 @@
 export default {
   cards: {
     amountHint: '金额单位为元，最多两位小数',
+    masterPassHint:
+      '主卡可停止本运营商充电桩上的任何充电，但不能启动充电（OCPP 2.0.1）。充电桩的 AuthCtrlr.MasterPassGroupId 须设为“{group}”。',
     balance: '当前余额：{balance}',
     refundHint: '退款金额按正数填写，记账为负数；最多可退 {balance}',
     rechargeDone: '充值成功，余额 {balance}',
