@@ -162,8 +162,12 @@ async function main() {
     const reads = () => evaluate('window.__boardReads');
     // Today's sessions as the page shows them: at the stations' midnight they start again from 0.
     const sessionsShown = async () =>
+      // Shown with thousands separators ("1,012"): digits only.
       Number(
-        (await evaluate(`document.querySelector('[data-testid="board-count"] .ant-statistic-content-value')?.textContent ?? ''`)) || NaN,
+        (await evaluate(`document.querySelector('[data-testid="board-count"] .ant-statistic-content-value')?.textContent ?? ''`)).replace(
+          /\D/g,
+          '',
+        ) || NaN,
       );
     const serverZone = ZONE ?? (await call(server.base, token, 'GET', '/web/statistics/stationBoard')).timeZone;
     const localDay = (at) => new Intl.DateTimeFormat('en-CA', { timeZone: serverZone, dateStyle: 'short' }).format(at);
