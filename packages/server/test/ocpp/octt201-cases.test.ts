@@ -1588,7 +1588,7 @@ describe('F Remote control', () => {
       meterValue: [sample(10, 'Transaction.Begin')],
     });
     expect(await tx.send('Ended', { triggerReason: 'EVConnectTimeout', transactionInfo: { stoppedReason: 'Timeout' } })).toEqual({});
-    expect(await txOf(pointId, tx.id)).toMatchObject({ startType: 'remote', stopReason: 'Other', energyWh: 0, meterStopWh: 10 });
+    expect(await txOf(pointId, tx.id)).toMatchObject({ startType: 'remote', stopReason: 'Timeout', energyWh: 0, meterStopWh: 10 });
   });
 
   it('TC_F_06_CSMS Remote unlock Connector - Without ongoing transaction - Accepted: UnlockConnectorRequest for the EVSE’s connector; Unlocked shown as accepted, UnlockFailed as failed', async () => {
