@@ -143,18 +143,23 @@ function transaction(c: TestCharger, id = uniq('tx-')) {
   return { id, send };
 }
 
-/** A 2.0.1 station of `evses` EVSEs with a driver's transaction Started, charging, on EVSE `evse` (its register at 0). */
-async function charging(evses = 1, evse = 1) {
-  const st = await station(evses);
+/** A new driver's transaction Started, charging, on EVSE `evse` of station `c` (its register at 0). */
+async function driverCharging(c: TestCharger, evse: number) {
   const d = await driver();
-  const tx = transaction(st.c);
+  const tx = transaction(c);
   await tx.send('Started', {
     idToken: token(d.tags[0]!),
     evse: { id: evse, connectorId: 1 },
     transactionInfo: { chargingState: 'Charging' },
     meterValue: [sample(0, 'Transaction.Begin')],
   });
-  return { ...st, d, tx };
+  return { d, tx };
+}
+
+/** A 2.0.1 station of `evses` EVSEs with a driver's transaction Started, charging, on EVSE `evse` (its register at 0). */
+async function charging(evses = 1, evse = 1) {
+  const st = await station(evses);
+  return { ...st, ...(await driverCharging(st.c, evse)) };
 }
 
 const txOf = async (pointId: number, ocppTxId: string) =>
@@ -1086,17 +1091,7 @@ describe('C Authorization', () => {
     async function twoSessions() {
       const st = await station(2);
       const sessions = [];
-      for (const evse of [1, 2]) {
-        const d = await driver();
-        const tx = transaction(st.c);
-        await tx.send('Started', {
-          idToken: token(d.tags[0]!),
-          evse: { id: evse, connectorId: 1 },
-          transactionInfo: { chargingState: 'Charging' },
-          meterValue: [sample(0, 'Transaction.Begin')],
-        });
-        sessions.push({ d, tx, evse });
-      }
+      for (const evse of [1, 2]) sessions.push({ ...(await driverCharging(st.c, evse)), evse });
       const pass = (await driver(1, { masterPass: true, balanceCents: 0 })).cards[0]!;
       return { ...st, sessions, pass };
     }
