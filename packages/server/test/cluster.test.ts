@@ -3,9 +3,8 @@ import { api } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, chargePoint } from '../src/db/schema.js';
-import { createIpcNode, createIpcRouter, type IpcChannel } from '../src/bus/ipc.js';
 import type { ConsoleEvent } from '../src/lib/events.js';
-import { startServer, type TestServer } from './harness.js';
+import { ipcWorkers, startServer, type TestServer } from './harness.js';
 import { createPoint, eventually, iso, TestCharger } from './ocpp/support.js';
 
 /*
@@ -39,30 +38,10 @@ const natsPrefix = `t${process.pid}${Math.random().toString(36).slice(2, 8)}`;
 twoNodes(`over NATS (${natsUrl})`, !hasNats, (nodeId, sharing) => startServer({ natsUrl, natsSubjectPrefix: natsPrefix, nodeId }, sharing));
 
 /** One machine's workers (CSMS_WORKERS without NATS_URL): the primary's router between IPC channels, here in memory. */
-const router = createIpcRouter();
-let workerId = 0;
-twoNodes('over IPC between the workers of one machine', false, (nodeId, sharing) => {
-  const [worker, primary] = channelPair();
-  router.attach(++workerId, primary);
-  return startServer({ nodeId }, sharing, { cluster: createIpcNode(worker, { nodeId, commandTimeoutMs: 30_000 }) });
-});
-
-/** Two ends of a channel that, like Node's IPC, deliver JSON copies later, in order. */
-function channelPair(): [IpcChannel, IpcChannel] {
-  const end = (peer: () => Set<(m: unknown) => void>, own: Set<(m: unknown) => void>): IpcChannel => ({
-    send: (m) => {
-      const copy = JSON.stringify(m);
-      setImmediate(() => peer().forEach((fn) => fn(JSON.parse(copy))));
-    },
-    onMessage: (fn) => {
-      own.add(fn);
-      return () => own.delete(fn);
-    },
-  });
-  const a = new Set<(m: unknown) => void>();
-  const b = new Set<(m: unknown) => void>();
-  return [end(() => b, a), end(() => a, b)];
-}
+const worker = ipcWorkers();
+twoNodes('over IPC between the workers of one machine', false, (nodeId, sharing) =>
+  startServer({ nodeId }, sharing, { cluster: worker(nodeId) }),
+);
 
 function twoNodes(how: string, skip: boolean, join: Join) {
   describe.skipIf(skip)(`two nodes ${how}`, () => {

@@ -5,6 +5,7 @@ import { Code } from '@csms/contract';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
+import { createIpcNode, createIpcRouter, type IpcChannel } from '../src/bus/ipc.js';
 import type { Cluster } from '../src/bus/nats.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openPglite, openPostgres, type Database } from '../src/db/client.js';
@@ -113,4 +114,36 @@ export async function startServer(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The workers of one machine (CSMS_WORKERS without NATS_URL), in memory: each call is a node's cluster,
+ * joined to the others by the primary's router. Nodes on one database need it (or NATS) to reach each
+ * other's chargers, as in production.
+ */
+export function ipcWorkers(): (nodeId: string) => Cluster {
+  const router = createIpcRouter();
+  let workerId = 0;
+  return (nodeId) => {
+    const [worker, primary] = channelPair();
+    router.attach(++workerId, primary);
+    return createIpcNode(worker, { nodeId, commandTimeoutMs: 30_000 });
+  };
+}
+
+/** Two ends of a channel that, like Node's IPC, deliver JSON copies later, in order. */
+function channelPair(): [IpcChannel, IpcChannel] {
+  const end = (peer: () => Set<(m: unknown) => void>, own: Set<(m: unknown) => void>): IpcChannel => ({
+    send: (m) => {
+      const copy = JSON.stringify(m);
+      setImmediate(() => peer().forEach((fn) => fn(JSON.parse(copy))));
+    },
+    onMessage: (fn) => {
+      own.add(fn);
+      return () => own.delete(fn);
+    },
+  });
+  const a = new Set<(m: unknown) => void>();
+  const b = new Set<(m: unknown) => void>();
+  return [end(() => b, a), end(() => a, b)];
 }

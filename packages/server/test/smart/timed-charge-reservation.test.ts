@@ -2,7 +2,7 @@ import { api, wallClock, type PointState, type ReservationDto, type TimedChargeD
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../harness.js';
+import { ipcWorkers, startServer, type TestServer } from '../harness.js';
 import {
   card,
   chargeUser,
@@ -31,8 +31,11 @@ let s: TestServer;
 let admin: string;
 const sims: ChargePoint[] = [];
 
+// The workers of one machine: a second node (the crash test's) reaches the chargers held by this one.
+const worker = ipcWorkers();
+
 beforeAll(async () => {
-  s = await startServer({ jobPollSeconds: 0.5 });
+  s = await startServer({ jobPollSeconds: 0.5, nodeId: 'node-a' }, undefined, { cluster: worker('node-a') });
   admin = await s.login();
 });
 afterAll(async () => {
@@ -247,7 +250,8 @@ describe('timed charging', () => {
       .update(timedCharge)
       .set({ nextRunAt: new Date(Date.now() - 1_000) })
       .where(eq(timedCharge.id, t.id));
-    const second = await startServer({ jobPollSeconds: 0.5 }, s);
+    // Either node may claim the start; the one that does reaches the charger on the other.
+    const second = await startServer({ jobPollSeconds: 0.5, nodeId: 'node-b' }, s, { cluster: worker('node-b') });
     try {
       await eventually(async () => (await runs(t.id)).some((r) => r.status === 'started'), 20_000);
       const rows = await s.database.db.select().from(timedChargeRun).where(eq(timedChargeRun.timedChargeId, t.id));
