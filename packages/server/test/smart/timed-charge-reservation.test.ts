@@ -352,6 +352,11 @@ describe('reservations', () => {
     const without = await reserve(c.serialNumber, noCard.userId);
     expect((without.data as { field?: string } | null)?.field).toBe('chargeUserId');
     expect(without.msg).toContain('has no valid card');
+    // A master pass cannot start a session, so it holds no reservation either.
+    const master = await driver();
+    await s.database.db.update(card).set({ masterPass: true }).where(eq(card.id, master.cardId));
+    const byMaster = await reserve(c.serialNumber, master.userId);
+    expect((byMaster.data as { field?: string } | null)?.field).toBe('chargeUserId');
     const offline = await charger(false);
     const off = await reserve(offline.serialNumber, d.userId);
     expect(off.code).not.toBe(200);
