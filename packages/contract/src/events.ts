@@ -40,6 +40,8 @@ export interface ConsoleEventPayloads {
     stoppedAt: string;
     reason?: string;
   };
+  /** A charger reported (NotifyChargingLimit) or cleared (ClearedChargingLimit) an external limit on an EVSE (0: all of it). */
+  'point.chargingLimit': ChargerEventBase & { evseId: number; source: string; cleared: boolean; at: string };
   /** A fault notified by a charger (alarm record). */
   'point.fault': ChargerEventBase & { alarmId: number; connectorNo: number; level: 'serious' | 'common'; errorCode: string; at: string };
 }

@@ -37,6 +37,7 @@ export * from './api/alarm-record.js';
 export * from './api/statistics.js';
 export * from './api/statistics-report.js';
 export * from './api/charging-profile.js';
+export * from './api/charging-limit.js';
 export * from './api/local-controller.js';
 export * from './api/timed-charge.js';
 export * from './api/reservation.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint, listOf, optText, pageQuery } from '../endpoint.js';
+import { externalLimitState } from './charging-limit.js';
 
 /** The five statuses the console shows for a point or a connector (spec §4). */
 export const pointStatuses = ['available', 'charging', 'unavailable', 'faulted', 'offline'] as const;
@@ -80,6 +81,8 @@ export const connectorState = z.object({
   transactionId: z.number().nullable(),
   /** The reservation holding it (issue 15 item 4): one of this connector, or one of any connector while it shows Reserved. */
   reservation: z.object({ id: z.number(), chargeUserAccount: z.string(), expiryTime: z.string() }).nullable().optional(),
+  /** The external limit it is under (OCPP 2.0.1 NotifyChargingLimit, its EVSE's or the whole charger's): the lowest in force. */
+  externalLimit: externalLimitState.nullable().optional(),
 });
 export type ConnectorState = z.infer<typeof connectorState>;
 

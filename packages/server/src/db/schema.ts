@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AuthorizationReason } from '@csms/contract';
+import type { AuthorizationReason, ChargingLimitSource, ExternalSchedule } from '@csms/contract';
 import {
   bigint,
   bigserial,
@@ -563,6 +563,29 @@ export const connector = pgTable(
     statusAt: timestamp('status_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('connector_point_no').on(t.chargePointId, t.connectorNo)],
+);
+
+/**
+ * Limits an outside system (the site's energy manager, the grid operator) put on a charger, as the
+ * charger reported them (OCPP 2.0.1 NotifyChargingLimit, K12): one row per EVSE (0: the whole
+ * charger) and source, replaced by the next report, removed by ClearedChargingLimit. The monitoring
+ * screens show them and the load balancer gives a session no more than its limit.
+ */
+export const chargingLimit = pgTable(
+  'charging_limit',
+  {
+    chargePointId: integer('charge_point_id')
+      .notNull()
+      .references(() => chargePoint.id, { onDelete: 'cascade' }),
+    evseId: integer('evse_id').notNull(),
+    /** ChargingLimitSourceEnumType: EMS, Other, SO (system operator), CSO. */
+    source: varchar('source', { length: 8 }).$type<ChargingLimitSource>().notNull(),
+    gridCritical: boolean('grid_critical').notNull().default(false),
+    /** The schedules the charger sent with the limit, as sent; null when it sent none. */
+    schedules: jsonb('schedules').$type<ExternalSchedule[]>(),
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chargePointId, t.evseId, t.source] })],
 );
 
 /**

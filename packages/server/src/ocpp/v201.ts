@@ -1,7 +1,7 @@
-import { stopReasons } from '@csms/contract';
+import { stopReasons, type ChargingLimitSource, type ExternalSchedule } from '@csms/contract';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { chargingTransaction, reservation, unplacedTransaction } from '../db/schema.js';
-import type { OcppCore } from './core.js';
+import { chargingLimit, chargingTransaction, reservation, unplacedTransaction } from '../db/schema.js';
+import { emit, type OcppCore } from './core.js';
 import type { AuthorizationResult } from '../modules/cards/authorize.js';
 import type { SampledValue } from './meter.js';
 import type { PointState, TxState } from './registry.js';
@@ -558,7 +558,59 @@ export function v201Handlers(
         .catch((err: unknown) => core.logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: security event not logged'));
       return {};
     },
-    NotifyChargingLimit: async () => ({}),
+    async NotifyChargingLimit(session, payload, receivedAt) {
+      // An outside system (the site's energy manager, the grid operator) limits the charger or one EVSE (K12):
+      // kept per EVSE and source until the next report or ClearedChargingLimit, for monitoring and the balancer.
+      const p = payload as {
+        chargingLimit: { chargingLimitSource: ChargingLimitSource; isGridCritical?: boolean };
+        chargingSchedule?: ExternalSchedule[];
+        evseId?: number;
+      };
+      const evseId = p.evseId ?? 0;
+      if (evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the charger) or an EVSE id');
+      const row = {
+        chargePointId: session.point.id,
+        evseId,
+        source: p.chargingLimit.chargingLimitSource,
+        gridCritical: p.chargingLimit.isGridCritical ?? false,
+        schedules: p.chargingSchedule ?? null,
+        reportedAt: new Date(receivedAt),
+      };
+      await db
+        .insert(chargingLimit)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [chargingLimit.chargePointId, chargingLimit.evseId, chargingLimit.source],
+          set: { gridCritical: row.gridCritical, schedules: row.schedules, reportedAt: row.reportedAt },
+        });
+      emit(core.events, 'point.chargingLimit', session.point, {
+        evseId,
+        source: row.source,
+        cleared: false,
+        at: row.reportedAt.toISOString(),
+      });
+      return {};
+    },
+    async ClearedChargingLimit(session, payload, receivedAt) {
+      // Without an EVSE, every limit of that source on the charger ends.
+      const p = payload as { chargingLimitSource: ChargingLimitSource; evseId?: number };
+      await db
+        .delete(chargingLimit)
+        .where(
+          and(
+            eq(chargingLimit.chargePointId, session.point.id),
+            eq(chargingLimit.source, p.chargingLimitSource),
+            p.evseId === undefined ? undefined : eq(chargingLimit.evseId, p.evseId),
+          ),
+        );
+      emit(core.events, 'point.chargingLimit', session.point, {
+        evseId: p.evseId ?? 0,
+        source: p.chargingLimitSource,
+        cleared: true,
+        at: new Date(receivedAt).toISOString(),
+      });
+      return {};
+    },
     async NotifyReport(session, payload) {
       // The answer to a GetBaseReport the console asked for (its configuration): assembled by v201-commands.ts.
       collectReport(session, payload);

@@ -180,6 +180,12 @@ const actions: Record<string, Samples> = {
     TypeConstraintViolation: { chargingLimit: { chargingLimitSource: 'EMS', isGridCritical: 'no' } },
     OccurrenceConstraintViolation: { evseId: 1 },
   },
+  ClearedChargingLimit: {
+    valid: () => ({ chargingLimitSource: 'EMS', evseId: 1 }),
+    PropertyConstraintViolation: { chargingLimitSource: 'Neighbour' },
+    TypeConstraintViolation: { chargingLimitSource: 'EMS', evseId: 'one' },
+    OccurrenceConstraintViolation: { evseId: 1 },
+  },
   ReservationStatusUpdate: {
     valid: () => ({ reservationId: 999_999, reservationUpdateStatus: 'Expired' }),
     PropertyConstraintViolation: { reservationId: 1, reservationUpdateStatus: 'Forgotten' },

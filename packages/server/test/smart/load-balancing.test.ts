@@ -1,4 +1,4 @@
-import { api, type ControllerLive, type LocalControllerDto } from '@csms/contract';
+import { api, type ControllerLive, type LocalControllerDto, type PointState } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +128,52 @@ describe('a 30 kW controller over three 22 kW points', () => {
     });
     expect(history.data.length).toBeGreaterThan(1);
     expect(history.data.every((x) => x.allocatedW <= x.limitW)).toBe(true);
+  });
+
+  it('caps the session of a 2.0.1 charger the grid operator limited (NotifyChargingLimit), gives the rest to the other, and shows the limit until it is cleared', async () => {
+    const { stationId, chargers } = await site(2, [0]);
+    const added = await post<LocalControllerDto>(api.localController.add, {
+      name: 'Grid limited',
+      stationId,
+      limitW: 30_000,
+      serialNumbers: chargers.map((c) => c.serialNumber),
+    });
+    expect(added.code, added.msg).toBe(200);
+    const id = added.data.id;
+    for (const c of chargers) {
+      c.sim.plugIn(1);
+      await c.sim.startCharging(1, c.tag);
+    }
+    const [limited, other] = chargers as [(typeof chargers)[number], (typeof chargers)[number]];
+    const shares = async () => {
+      const l = await live(id);
+      const of = (c: typeof limited) => l.connectors.find((x) => x.serialNumber === c.serialNumber)?.allocatedW;
+      return [of(limited), of(other)];
+    };
+    await eventually(async () => (await shares()).every((w) => w === 15_000));
+    const limitOf = async () =>
+      (
+        await s.call<{ list: PointState[] }>('GET', `${api.monitor.points.path}?page=1&limit=10&serialNumber=${limited.serialNumber}`, {
+          token: admin,
+        })
+      ).data.list[0]!.connectors[0]!.externalLimit;
+
+    await limited.sim.send('NotifyChargingLimit', {
+      chargingLimit: { chargingLimitSource: 'SO', isGridCritical: true },
+      evseId: 1,
+      chargingSchedule: [{ id: 1, chargingRateUnit: 'A', chargingSchedulePeriod: [{ startPeriod: 0, limit: 8, numberPhases: 3 }] }],
+    });
+    // 8 A on three phases: 5,520 W; the other takes what the controller has left, up to its rating.
+    await eventually(async () => {
+      const [a, b] = await shares();
+      return a === 5_520 && b === 22_000;
+    });
+    expect(await limitOf()).toMatchObject({ source: 'SO', gridCritical: true, limitW: 5_520 });
+
+    await limited.sim.send('ClearedChargingLimit', { chargingLimitSource: 'SO' });
+    await eventually(async () => (await shares()).every((w) => w === 15_000));
+    expect(await limitOf()).toBeNull();
+    for (const c of chargers) await c.sim.stopCharging(1);
   });
 
   it('serves the sessions of a priority user group’s members first', async () => {

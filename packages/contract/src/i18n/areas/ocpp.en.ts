@@ -129,6 +129,12 @@ export const ocppEn: Strings<typeof ocppZh> = {
       unavailable: 'Unavailable',
       rebootRequired: 'Reboot required',
     },
+    chargingLimitSource: {
+      EMS: 'Energy manager',
+      SO: 'Grid operator',
+      CSO: 'Charging station operator',
+      Other: 'Another system',
+    },
     pointStatus: {
       available: 'Available',
       charging: 'Charging (occupied)',

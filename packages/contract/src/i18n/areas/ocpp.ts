@@ -128,6 +128,12 @@ export const ocppZh = {
       unavailable: '不可用',
       rebootRequired: '需要重启后生效',
     },
+    chargingLimitSource: {
+      EMS: '能源管理系统',
+      SO: '电网调度',
+      CSO: '运营商',
+      Other: '其他外部系统',
+    },
     pointStatus: {
       available: '空闲',
       charging: '充电中（占用）',

@@ -2,10 +2,18 @@ import { BALANCER_PROFILE_ID_BASE, BALANCER_STACK_LEVEL, type ConsoleEventPayloa
 import type { EventHub } from '../../lib/events.js';
 import type { CommandSender } from '../pointAction/pointAction.service.js';
 import type { AllocationRow, ControllerRow, LocalControllerRepo, SessionRow } from './localController.repo.js';
+import { externalLimitOf } from '../chargingProfile/external-limit.js';
 import { minPowerW, plan, TAKES_LESS, type PlanEntry } from './planner.js';
 
 /** Charger events after which a controller's plan may be out of date. */
-const TRIGGERS = new Set(['point.online', 'point.status', 'transaction.started', 'transaction.meter', 'transaction.stopped']);
+const TRIGGERS = new Set([
+  'point.online',
+  'point.status',
+  'point.chargingLimit',
+  'transaction.started',
+  'transaction.meter',
+  'transaction.stopped',
+]);
 
 /** A change this small (W, or this share of the allocation) is not worth a new profile. */
 const RESEND_MIN_W = 100;
@@ -164,6 +172,10 @@ export function createBalancer(o: BalancerOptions) {
         } else stale.add(controllerId);
         break;
       }
+      case 'point.chargingLimit':
+        // Reported or cleared: the sessions' limits are read again.
+        stale.add(controllerId);
+        break;
       case 'point.online':
         for (const x of h.sessions.values()) if (x.chargePointId === pointId) x.online = payload.online === true;
         break;
@@ -243,6 +255,7 @@ export function createBalancer(o: BalancerOptions) {
     // Idle before and now: nothing to send and nothing to store (the history shows no sessions).
     if (sessions.length === 0 && previous.length === 0) return;
     const prevOf = new Map(previous.map((p) => [keyOf(p.chargePointId, p.connectorNo), p]));
+    const now = new Date();
     const entries = plan(
       c.limitW,
       sessions.map((s) => {
@@ -251,7 +264,8 @@ export function createBalancer(o: BalancerOptions) {
         return {
           key: keyOf(s.chargePointId, s.connectorNo),
           arrival: s.startedAt.getTime(),
-          ratedW: s.ratedPowerW,
+          // An outside system's limit on the charger (its schedule read at each plan, a minute apart at most) caps it as its rating does.
+          ratedW: Math.min(s.ratedPowerW, externalLimitOf(s.limits, s.connectorNo, now)?.limitW ?? Infinity),
           minW: minPowerW(c.minCurrentA, s.ratedPowerW),
           online: s.online,
           priority: s.priority,

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, sql, type SQL } from 'dri
 import type { Db } from '../../db/client.js';
 import {
   chargePoint,
+  chargingLimit,
   chargingTransaction,
   controllerAllocation,
   controllerSample,
@@ -16,6 +17,7 @@ import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
+import type { ChargingLimitRow } from '../chargingProfile/external-limit.js';
 import { providerScope } from '../../lib/scope.js';
 import { stationScope } from '../monitor/scope.js';
 
@@ -39,6 +41,8 @@ export interface SessionRow {
   online: boolean;
   priority: boolean;
   lastPowerW: number | null;
+  /** External limits its point reported (OCPP 2.0.1 NotifyChargingLimit), of every EVSE. */
+  limits: ChargingLimitRow[];
 }
 
 export type AllocationRow = typeof controllerAllocation.$inferSelect;
@@ -222,7 +226,7 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
     },
     /** The running sessions on a controller's points. */
     async sessions(controllerId: number): Promise<SessionRow[]> {
-      return db
+      const rows = await db
         .select({
           chargePointId: chargePoint.id,
           serialNumber: chargePoint.serialNumber,
@@ -242,6 +246,9 @@ export function createLocalControllerRepo({ db }: { db: Db }) {
         .innerJoin(chargingTransaction, and(eq(chargingTransaction.chargePointId, chargePoint.id), isNull(chargingTransaction.stoppedAt)))
         .where(eq(localControllerPoint.controllerId, controllerId))
         .orderBy(asc(chargingTransaction.startedAt));
+      const pointIds = [...new Set(rows.map((r) => r.chargePointId))];
+      const limits = pointIds.length ? await db.select().from(chargingLimit).where(inArray(chargingLimit.chargePointId, pointIds)) : [];
+      return rows.map((r) => ({ ...r, limits: limits.filter((l) => l.chargePointId === r.chargePointId) }));
     },
     async allocations(controllerId: number): Promise<AllocationRow[]> {
       return db.select().from(controllerAllocation).where(eq(controllerAllocation.controllerId, controllerId));

@@ -16,6 +16,7 @@ import {
   card,
   chargePoint,
   chargeUser,
+  chargingLimit,
   chargingTransaction as tx,
   connector,
   reservation,
@@ -24,6 +25,7 @@ import {
   station,
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
+import { externalLimitOf } from '../chargingProfile/external-limit.js';
 import { stationScope } from './scope.js';
 
 const OCCUPIED = sql.raw(`('Preparing','Charging','SuspendedEV','SuspendedEVSE','Finishing','Reserved')`);
@@ -186,9 +188,9 @@ export function createMonitorRepo({ db }: { db: Db }) {
         db.select({ n: count() }).from(chargePoint).innerJoin(station, eq(station.id, chargePoint.stationId)).where(cond),
       ]);
       const ids = rows.map((r) => r.chargePointId);
-      const [connectors, running, reserved] =
+      const [connectors, running, reserved, limits] =
         ids.length === 0
-          ? [[], [], []]
+          ? [[], [], [], []]
           : await Promise.all([
               db.select().from(connector).where(inArray(connector.chargePointId, ids)).orderBy(asc(connector.connectorNo)),
               db
@@ -208,7 +210,9 @@ export function createMonitorRepo({ db }: { db: Db }) {
                 .innerJoin(chargeUser, eq(chargeUser.id, reservation.chargeUserId))
                 .where(and(inArray(reservation.chargePointId, ids), eq(reservation.status, 'reserved')))
                 .orderBy(asc(reservation.id)),
+              db.select().from(chargingLimit).where(inArray(chargingLimit.chargePointId, ids)),
             ]);
+      const now = new Date();
       const txOf = new Map(running.map((t) => [`${t.chargePointId}:${t.connectorNo}`, t.id]));
       const reservationOf = (pointId: number, no: number, ocppStatus: string | null) => {
         const r =
@@ -236,6 +240,11 @@ export function createMonitorRepo({ db }: { db: Db }) {
               statusAt: iso(c.statusAt),
               transactionId: txOf.get(`${r.chargePointId}:${c.connectorNo}`) ?? null,
               reservation: reservationOf(r.chargePointId, c.connectorNo, c.status),
+              externalLimit: externalLimitOf(
+                limits.filter((l) => l.chargePointId === r.chargePointId),
+                c.connectorNo,
+                now,
+              ),
             })),
         })),
         total: total?.n ?? 0,

@@ -1,7 +1,7 @@
-import { pointStatuses, type ConnectorState, type PointStatus, type StationState } from '@csms/contract';
+import { pointStatuses, type ConnectorState, type ExternalLimitState, type PointStatus, type StationState } from '@csms/contract';
 import { Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDuration } from '../../shared/format/units';
+import { formatDuration, formatKw } from '../../shared/format/units';
 import { formatDateTime } from '../../shared/resource/cells';
 import { useNow } from './clock';
 
@@ -57,8 +57,8 @@ export function ConnectorTags({ serialNumber, connectors }: { serialNumber: stri
         ]
           .filter(Boolean)
           .join(' · ');
-        return (
-          <Tooltip key={c.connectorNo} title={said || undefined}>
+        const tag = (
+          <Tooltip title={said || undefined}>
             <Tag
               color={statusColor[c.status]}
               data-testid={`connector-${serialNumber}-${c.connectorNo}`}
@@ -69,8 +69,36 @@ export function ConnectorTags({ serialNumber, connectors }: { serialNumber: stri
             </Tag>
           </Tooltip>
         );
+        if (!c.externalLimit) return <span key={c.connectorNo}>{tag}</span>;
+        return (
+          <Space key={c.connectorNo} size={2}>
+            {tag}
+            <ExternalLimitTag limit={c.externalLimit} testId={`limit-${serialNumber}-${c.connectorNo}`} />
+          </Space>
+        );
       })}
     </Space>
+  );
+}
+
+/** A limit an outside system (energy manager, grid operator) put on the connector, as its charger reported it. */
+function ExternalLimitTag({ limit, testId }: { limit: ExternalLimitState; testId: string }) {
+  const { t } = useTranslation();
+  const source = t(`enums.chargingLimitSource.${limit.source}`);
+  const detail =
+    t('monitor.externalLimitDetail', {
+      source,
+      power: limit.limitW === null ? t('monitor.externalLimitAny') : t('monitor.kw', { value: formatKw(limit.limitW) }),
+      since: formatDateTime(limit.reportedAt),
+    }) + (limit.gridCritical ? t('monitor.gridCritical') : '');
+  return (
+    <Tooltip title={detail}>
+      <Tag color={limit.gridCritical ? 'error' : 'warning'} data-testid={testId}>
+        {limit.limitW === null
+          ? t('monitor.externalLimitNoPower', { source })
+          : t('monitor.externalLimit', { source, power: formatKw(limit.limitW) })}
+      </Tag>
+    </Tooltip>
   );
 }
 

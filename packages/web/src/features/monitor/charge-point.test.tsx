@@ -128,6 +128,36 @@ describe('point status', () => {
     await waitFor(() => expect(tag(2).getAttribute('data-status')).toBe('offline'));
   });
 
+  it('shows a limit an outside system put on a connector, read again when the charger reports or clears one', async () => {
+    let listed: typeof point = point;
+    mockFetch((url) => {
+      if (url.pathname.endsWith('/web/monitor/points')) return { code: 200, msg: 'ok', data: { list: [listed], total: 1 } };
+      if (url.pathname.endsWith('/web/monitor/counts')) return { code: 200, msg: 'ok', data: counts };
+      return { code: 200, msg: 'ok', data: [] };
+    });
+    const { container } = renderWithProviders(<ChargePointPage />, '/realTimeMonitor/chargePoint');
+    await screen.findByText('Bay 7');
+    expect(screen.queryByTestId('limit-CP-7-2')).toBeNull();
+
+    const limit = { source: 'SO', gridCritical: true, limitW: 5_520, reportedAt: '2026-01-01T00:02:00Z' };
+    listed = { ...point, connectors: point.connectors.map((c) => (c.connectorNo === 2 ? { ...c, externalLimit: limit } : c)) };
+    const event = { providerId: 1, stationId: 2, chargePointId: 7, serialNumber: 'CP-7', evseId: 2, source: 'SO', at: 'x' };
+    act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: false }));
+    expect((await screen.findByTestId('limit-CP-7-2')).textContent).toBe('Grid operator: 5.52 kW');
+    expect(rawKeys(container.ownerDocument.body.textContent ?? '')).toEqual([]);
+
+    listed = {
+      ...point,
+      connectors: point.connectors.map((c) => (c.connectorNo === 2 ? { ...c, externalLimit: { ...limit, limitW: null } } : c)),
+    };
+    act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: false }));
+    await waitFor(() => expect(screen.getByTestId('limit-CP-7-2').textContent).toBe('Limited by Grid operator'));
+
+    listed = point;
+    act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: true }));
+    await waitFor(() => expect(screen.queryByTestId('limit-CP-7-2')).toBeNull());
+  });
+
   it('reboots after asking which kind, and shows the charger’s answer in words', async () => {
     serve({ status: 'rejected', chargerStatus: 'Rejected', message: null });
     const { dialog } = await openFromMore('Reboot');

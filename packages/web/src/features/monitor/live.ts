@@ -146,6 +146,8 @@ export function useMonitorLive() {
         settle();
       }),
       subscribe<Event<'point.fault'>>('point.fault', settle),
+      // A limit reported or cleared (rare): the points are read again.
+      subscribe<Event<'point.chargingLimit'>>('point.chargingLimit', () => void qc.invalidateQueries({ queryKey: [points] })),
       subscribe<Event<'transaction.started'>>('transaction.started', (e) => {
         patchPoints((d) => applyPointTransaction(d, e, true));
         // A new session needs its station, card and account: the list is read again.
