@@ -94,9 +94,7 @@ function ExternalLimitTag({ limit, testId }: { limit: ExternalLimitState; testId
   return (
     <Tooltip title={detail}>
       <Tag color={limit.gridCritical ? 'error' : 'warning'} data-testid={testId}>
-        {limit.limitW === null
-          ? t('monitor.externalLimitNoPower', { source })
-          : t('monitor.externalLimit', { source, power: formatKw(limit.limitW) })}
+        {limit.limitW === null ? t('monitor.externalLimitNoPower') : t('monitor.externalLimit', { power: formatKw(limit.limitW) })}
       </Tag>
     </Tooltip>
   );

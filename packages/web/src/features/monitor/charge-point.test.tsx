@@ -143,7 +143,10 @@ describe('point status', () => {
     listed = { ...point, connectors: point.connectors.map((c) => (c.connectorNo === 2 ? { ...c, externalLimit: limit } : c)) };
     const event = { providerId: 1, stationId: 2, chargePointId: 7, serialNumber: 'CP-7', evseId: 2, source: 'SO', at: 'x' };
     act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: false }));
-    expect((await screen.findByTestId('limit-CP-7-2')).textContent).toBe('Grid operator: 5.52 kW');
+    expect((await screen.findByTestId('limit-CP-7-2')).textContent).toBe('Limit 5.52 kW');
+    // Who set it, and when, in the tooltip.
+    fireEvent.mouseEnter(screen.getByTestId('limit-CP-7-2'));
+    expect(await screen.findByText(/^External limit set by Grid operator: 5\.52 kW, reported .+ \(grid critical\)$/)).toBeTruthy();
     expect(rawKeys(container.ownerDocument.body.textContent ?? '')).toEqual([]);
 
     listed = {
@@ -151,7 +154,7 @@ describe('point status', () => {
       connectors: point.connectors.map((c) => (c.connectorNo === 2 ? { ...c, externalLimit: { ...limit, limitW: null } } : c)),
     };
     act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: false }));
-    await waitFor(() => expect(screen.getByTestId('limit-CP-7-2').textContent).toBe('Limited by Grid operator'));
+    await waitFor(() => expect(screen.getByTestId('limit-CP-7-2').textContent).toBe('Limited'));
 
     listed = point;
     act(() => FakeSource.latest().emit('point.chargingLimit', { ...event, cleared: true }));

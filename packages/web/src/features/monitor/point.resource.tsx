@@ -36,7 +36,8 @@ export function pointStateResource(open: (r: ActionRequest) => void) {
       { key: 'status', width: 110, render: (v) => <StatusTag status={v as PointState['status']} /> },
       {
         key: 'connectors',
-        width: 210,
+        // Room for a connector's status and, beside it, an external limit.
+        width: 280,
         render: (v, row) => <ConnectorTags serialNumber={row.serialNumber} connectors={v as PointState['connectors']} />,
       },
       { key: 'lastSeenAt', kind: 'datetime', width: 170 },
