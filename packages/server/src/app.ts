@@ -371,6 +371,7 @@ export async function buildApp({
     repo: createLocalListRepo({ db }),
     ask,
     wanted: async (providerId, now) => (await cardList.localList(providerId, now)).entries,
+    masterPassGroupId,
   });
   // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them);
   // a remote start may carry one of them.

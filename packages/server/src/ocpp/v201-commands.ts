@@ -281,7 +281,10 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
     case 'GetLocalListVersion':
       return { action: 'GetLocalListVersion', payload: {}, back: (c) => ({ listVersion: c.versionNumber }) };
     case 'SendLocalList': {
-      const list = (p.localAuthorizationList ?? []) as { idTag: string; idTagInfo?: { status: string; expiryDate?: string } }[];
+      const list = (p.localAuthorizationList ?? []) as {
+        idTag: string;
+        idTagInfo?: { status: string; expiryDate?: string; parentIdTag?: string };
+      }[];
       return {
         action: 'SendLocalList',
         payload: {
@@ -292,7 +295,14 @@ export function translateCommand(session: Pick<ChargerSession, 'point'>, action:
                 localAuthorizationList: list.map((e) => ({
                   idToken: idToken(e.idTag),
                   ...(e.idTagInfo
-                    ? { idTokenInfo: { status: e.idTagInfo.status, ...opt('cacheExpiryDateTime', e.idTagInfo.expiryDate) } }
+                    ? {
+                        // The group as Authorize answers it: a master pass's group is how the charger knows it offline (C16).
+                        idTokenInfo: {
+                          status: e.idTagInfo.status,
+                          ...opt('cacheExpiryDateTime', e.idTagInfo.expiryDate),
+                          ...opt('groupIdToken', groupIdToken(e.idTagInfo.parentIdTag)),
+                        },
+                      }
                     : {}),
                 })),
               }

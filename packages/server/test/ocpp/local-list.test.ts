@@ -38,9 +38,10 @@ afterAll(async () => {
 });
 
 /** A simulated charger of `providerId`, connected and booted, and the SendLocalList requests it receives. */
-async function charger(providerId: number) {
+async function charger(providerId: number, ocppVersion: '1.6' | '2.0.1' = '1.6') {
   const p = await createPoint(s.database.db, { providerId, connectors: 1 });
   const sim = createChargePoint({
+    ocppVersion,
     url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
     serialNumber: p.serialNumber,
     key: p.key!,
@@ -58,7 +59,7 @@ async function charger(providerId: number) {
   return { sim, serialNumber: p.serialNumber, key: p.key!, pointId: p.point.id, received };
 }
 
-async function issue(providerId: number, opts: { expireAt?: Date; prepaidCents?: number } = {}) {
+async function issue(providerId: number, opts: { expireAt?: Date; prepaidCents?: number; masterPass?: boolean } = {}) {
   const id = `LL${++n}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
   const r = await s.call<CardDto>('POST', api.card.add.path, {
     token: admin,
@@ -69,6 +70,7 @@ async function issue(providerId: number, opts: { expireAt?: Date; prepaidCents?:
       expireTime: (opts.expireAt ?? new Date(Date.now() + 365 * 86_400_000)).toISOString(),
       prepaidCents: opts.prepaidCents ?? 10_000,
       email: 'driver@example.test',
+      ...(opts.masterPass ? { masterPass: true } : {}),
     },
   });
   expect(r.code).toBe(200);
@@ -123,6 +125,26 @@ describe('local authorization list versions per point', () => {
     expect(version).toMatchObject({ status: 'accepted', listVersion: 2, state: { serverVersion: 2, chargerVersion: 2, inStep: true } });
     const [row] = await s.database.db.select().from(chargePoint).where(eq(chargePoint.id, c.pointId));
     expect(row).toMatchObject({ localListVersion: 2, localListStatus: 'Accepted' });
+  });
+
+  it('leaves a master pass out of a 1.6 charger’s list (it knows no master pass and would let it start offline); a 2.0.1 charger gets it with the group', async () => {
+    const pid = await newProvider(false);
+    const old = await charger(pid);
+    const recent = await charger(pid, '2.0.1');
+    const plain = await issue(pid);
+    const pass = await issue(pid, { masterPass: true });
+
+    expect(await act('sendLocalList', { serialNumber: old.serialNumber })).toMatchObject({ status: 'accepted', entries: 1 });
+    expect(old.received.at(-1)!.localAuthorizationList!.map((e) => e.idTag)).toEqual([plain.physicalId]);
+
+    expect(await act('sendLocalList', { serialNumber: recent.serialNumber })).toMatchObject({ status: 'accepted', entries: 2 });
+    const sent = recent.received.at(-1) as unknown as {
+      localAuthorizationList: { idToken: { idToken: string }; idTokenInfo: { status: string; groupIdToken?: { idToken: string } } }[];
+    };
+    expect(sent.localAuthorizationList.find((e) => e.idToken.idToken === pass.physicalId)?.idTokenInfo).toMatchObject({
+      status: 'Accepted',
+      groupIdToken: { idToken: 'MasterPass' },
+    });
   });
 
   it('a point whose version differs from the record is out of step and gets Full; the operator may still choose', async () => {

@@ -129,14 +129,16 @@ const columns = {
 /**
  * What the card's own data says, without balance, limit or running transactions: the part that
  * holds offline too, hence the local list's content. A master pass's group is the master pass group
- * (the charger tells it by its `MasterPassGroupId`), not its user's account.
+ * (the charger tells it by its `MasterPassGroupId`), not its user's account; and no other card has it.
  */
 function staticDecision(c: CardRow, now: Date, masterPassGroupId: string): AuthorizationResult {
   if (c.status === 'lost') return { status: 'Blocked', reason: 'lost' };
   if (c.status === 'expired') return { status: 'Expired', reason: 'expiredByOperator' };
   if (c.expireAt.getTime() <= now.getTime()) return { status: 'Expired', reason: 'expired' };
   if (c.chargeUserId !== null && c.userStatus !== 1) return { status: 'Blocked', reason: 'userDisabled' };
-  const group = c.masterPass ? masterPassGroupId : c.account;
+  // An account that reads as the master pass group would make its cards master passes to 2.0.1 chargers
+  // (group ids compare without regard to case): such a card carries no group.
+  const group = c.masterPass ? masterPassGroupId : c.account?.toLowerCase() === masterPassGroupId.toLowerCase() ? null : c.account;
   return {
     status: 'Accepted',
     reason: 'accepted',

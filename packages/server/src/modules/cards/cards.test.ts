@@ -359,6 +359,14 @@ describe('authorization', () => {
     expect(before.entries).toContainEqual({ idTag: pass.physicalId, idTagInfo: { status: 'Accepted', expiryDate, parentIdTag: 'POLICE' } });
     await db.update(card).set({ masterPass: true }).where(eq(card.id, other.id));
     expect((await auth.localList(p, NOW)).version).toBeGreaterThan(before.version);
+    // A user whose account happens to read as the group (ids compare without regard to case) is not made a
+    // master pass by it: that card carries no group.
+    const namesake = await newUser({ providerId: p, account: 'police' });
+    const plain = await newCard({ providerId: p, chargeUserId: namesake.id, balanceCents: 500 });
+    const answer = await decide(auth, plain.physicalId, { ...ctx(), providerId: p });
+    expect(answer).toMatchObject({ status: 'Accepted' });
+    expect(answer).not.toHaveProperty('parentIdTag');
+    expect((await auth.localList(p, NOW)).entries.find((e) => e.idTag === plain.physicalId)?.idTagInfo).not.toHaveProperty('parentIdTag');
   });
 
   it('keeps physical ids unique regardless of case', async () => {

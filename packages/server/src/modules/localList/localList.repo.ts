@@ -172,7 +172,12 @@ export function createLocalListRepo({ db }: { db: Db }) {
     async due(nodeId: string, now: Date, counter: number, retryBefore: Date) {
       const expired = sql`exists (select 1 from ${pointLocalList} where ${pointLocalList.pointId} = ${chargePoint.id} and ${pointLocalList.status} = 'Accepted' and ${pointLocalList.expiryDate} <= ${now.toISOString()})`;
       return db
-        .select({ id: chargePoint.id, providerId: chargePoint.providerId, serialNumber: chargePoint.serialNumber })
+        .select({
+          id: chargePoint.id,
+          providerId: chargePoint.providerId,
+          serialNumber: chargePoint.serialNumber,
+          ocppVersion: chargePoint.ocppVersion,
+        })
         .from(chargePoint)
         .innerJoin(provider, eq(provider.id, chargePoint.providerId))
         .where(

@@ -7,6 +7,8 @@ export interface ListPoint {
   id: number;
   providerId: number;
   serialNumber: string;
+  /** The OCPP version of its last connection (null: never connected, taken as 1.6). */
+  ocppVersion: string | null;
 }
 
 const sameInfo = (h: HeldEntry, info: IdTagInfo) =>
@@ -49,12 +51,23 @@ export function createLocalListService({
   repo,
   ask,
   wanted,
+  masterPassGroupId,
 }: {
   repo: LocalListRepo;
   ask: CommandSender;
   /** The cards' list for a provider's points now (the cards module's authorization service). */
   wanted: (providerId: number, now: Date) => Promise<LocalListEntry[]>;
+  /** The group the list gives master passes (and no other card), as parentIdTag. */
+  masterPassGroupId: string;
 }) {
+  /**
+   * What a point is sent of the provider's list: a 2.0.1 charger is told the master pass group and refuses a
+   * master pass a start; a 1.6 charger knows no master pass and would let it start offline, so it is left out
+   * there (online, the server answers it: Authorize Accepted, a start Invalid).
+   */
+  const forPoint = (point: ListPoint, list: LocalListEntry[]) =>
+    point.ocppVersion === '2.0.1' ? list : list.filter((e) => e.idTagInfo?.parentIdTag !== masterPassGroupId);
+
   /** One update at a time per point on this node; the repo's guard covers updates from other nodes. */
   const busy = new Map<number, Promise<unknown>>();
   function serial<T>(pointId: number, f: () => Promise<T>): Promise<T> {
@@ -95,7 +108,7 @@ export function createLocalListService({
       const before = await state(point.id);
       const updateType = requested ?? before.suggested;
       const seen = await repo.counter();
-      const list = await (opts.list ?? wanted)(point.providerId, now);
+      const list = forPoint(point, await (opts.list ?? wanted)(point.providerId, now));
       const entries = updateType === 'Full' ? list : differential(await repo.held(point.id), list);
       if (opts.onlyChanges && updateType === 'Differential' && entries.length === 0) {
         await repo.seen(point.id, seen);

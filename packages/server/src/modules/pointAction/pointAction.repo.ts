@@ -22,6 +22,7 @@ export function createPointActionRepo({ db }: { db: Db }) {
           providerId: chargePoint.providerId,
           stationId: chargePoint.stationId,
           serialNumber: chargePoint.serialNumber,
+          ocppVersion: chargePoint.ocppVersion,
         })
         .from(chargePoint)
         .where(and(eq(chargePoint.serialNumber, serialNumber), stationScope(p, chargePoint.providerId, chargePoint.stationId)))
