@@ -86,7 +86,11 @@ export function createChargePoint(options: ChargePointOptions): ChargePoint {
       HeartbeatInterval: String(options.heartbeatInterval ?? 300),
       ...options.configuration,
     },
-    options.configurationKeys,
+    {
+      // 2.0.1's AuthCtrlr.MasterPassGroupId (C16): a token of that group stops every transaction and starts none. Unset: none.
+      ...(options.ocppVersion === '2.0.1' ? { MasterPassGroupId: { value: '', kind: 'string' as const } } : {}),
+      ...options.configurationKeys,
+    },
   );
   const auth = createAuthorization();
   const networkProfiles = new Map<number, NetworkProfile>();

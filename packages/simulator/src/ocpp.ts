@@ -46,7 +46,8 @@ export const STOP_REASONS = [
   'SoftReset',
   'UnlockCommand',
 ] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
+/** 1.6's reasons, and 2.0.1's MasterPass (C16: a master pass stopped it; only a 2.0.1 point has one). */
+export type StopReason = (typeof STOP_REASONS)[number] | 'MasterPass';
 
 export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx';
 export type RegistrationStatus = 'Accepted' | 'Pending' | 'Rejected';

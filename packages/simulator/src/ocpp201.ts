@@ -78,6 +78,7 @@ const VARIABLES: Record<string, string> = {
   'AlignedDataCtrlr.Measurands': 'MeterValuesAlignedData',
   'AuthCtrlr.LocalAuthorizeOffline': 'LocalAuthorizeOffline',
   'AuthCtrlr.LocalPreAuthorize': 'LocalPreAuthorize',
+  'AuthCtrlr.MasterPassGroupId': 'MasterPassGroupId',
   'AuthCacheCtrlr.Enabled': 'AuthorizationCacheEnabled',
   'LocalAuthListCtrlr.Enabled': 'LocalAuthListEnabled',
   'TxCtrlr.StopTxOnEVSideDisconnect': 'StopTransactionOnEVSideDisconnect',
@@ -212,10 +213,15 @@ export function meterValues201(mvs: readonly MeterValue16[]): Payload[] {
 
 const idToken = (idTag: unknown) => ({ idToken: String(idTag), type: 'ISO14443' });
 
+/** A 2.0.1 idTokenInfo as the point's 1.6 IdTagInfo: its group (groupIdToken) is the parentIdTag. */
 function idTagInfo(info: unknown): Payload {
-  const i = (info ?? {}) as { status?: string; cacheExpiryDateTime?: string };
+  const i = (info ?? {}) as { status?: string; cacheExpiryDateTime?: string; groupIdToken?: { idToken?: string } };
   const status = i.status && AUTH_STATUS.has(i.status) ? i.status : 'Invalid';
-  return { status, ...(i.cacheExpiryDateTime ? { expiryDate: i.cacheExpiryDateTime } : {}) };
+  return {
+    status,
+    ...(i.cacheExpiryDateTime ? { expiryDate: i.cacheExpiryDateTime } : {}),
+    ...(i.groupIdToken?.idToken ? { parentIdTag: i.groupIdToken.idToken } : {}),
+  };
 }
 
 const same = (p: Payload) => p;
@@ -459,10 +465,7 @@ export function createWireTranslator(hardware?: () => Hardware): WireTranslator 
             back: status,
           };
         case 'SendLocalList': {
-          const list = (p.localAuthorizationList ?? []) as {
-            idToken: { idToken: string };
-            idTokenInfo?: { status: string; cacheExpiryDateTime?: string };
-          }[];
+          const list = (p.localAuthorizationList ?? []) as { idToken: { idToken: string }; idTokenInfo?: unknown }[];
           return {
             action,
             payload: {
@@ -470,14 +473,7 @@ export function createWireTranslator(hardware?: () => Hardware): WireTranslator 
               updateType: p.updateType,
               localAuthorizationList: list.map((e) => ({
                 idTag: e.idToken.idToken,
-                ...(e.idTokenInfo
-                  ? {
-                      idTagInfo: {
-                        status: AUTH_STATUS.has(e.idTokenInfo.status) ? e.idTokenInfo.status : 'Invalid',
-                        ...(e.idTokenInfo.cacheExpiryDateTime ? { expiryDate: e.idTokenInfo.cacheExpiryDateTime } : {}),
-                      },
-                    }
-                  : {}),
+                ...(e.idTokenInfo ? { idTagInfo: idTagInfo(e.idTokenInfo) } : {}),
               })),
             },
             back: status,

@@ -159,7 +159,20 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     );
   }
 
-  const authorize = (idTag: string) => authorizeIdTag({ config: p.config, auth: p.auth, now: p.now, ready, call: p.call }, idTag);
+  const authorizeOnly = (idTag: string) => authorizeIdTag({ config: p.config, auth: p.auth, now: p.now, ready, call: p.call }, idTag);
+
+  /** Whether an accepted token is a master pass (2.0.1 C16): of the group AuthCtrlr.MasterPassGroupId names. */
+  function masterPass(idTag: string, info: IdTagInfo): boolean {
+    const group = p.config.get('MasterPassGroupId');
+    return Boolean(group) && info.status === 'Accepted' && (info.parentIdTag ?? p.auth.parentOf(idTag)) === group;
+  }
+
+  /** A token presented at the reader: authorized; a master pass stops every transaction of the point (C16). */
+  async function authorize(idTag: string): Promise<IdTagInfo> {
+    const info = await authorizeOnly(idTag);
+    if (masterPass(idTag, info)) await Promise.all(p.connectors.filter((c) => c.tx).map((c) => stop(c, 'MasterPass', idTag)));
+    return info;
+  }
 
   const readings = (c: Connector, key: string, context: ReadingContext) =>
     sample(c.spec, c.meter, p.config.list(key), context, p.iso(), p.random) as unknown as Payload;
@@ -206,6 +219,8 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     const skipAuth = options.remote && !p.config.bool('AuthorizeRemoteTxRequests');
     const idTagInfo: IdTagInfo = skipAuth ? { status: 'Accepted' } : await authorize(idTag);
     if (idTagInfo.status !== 'Accepted') return { accepted: false, idTagInfo, connectorId: c.id };
+    // A master pass starts nothing (it stopped what ran, above).
+    if (masterPass(idTag, idTagInfo)) return { accepted: false, idTagInfo, connectorId: c.id };
     if (c.tx || c.fault) return { accepted: false, idTagInfo: { status: 'ConcurrentTx' }, connectorId: c.id };
     // A reservation with a parentIdTag admits the tags of that group: the parent comes from
     // Authorize, else from the local list or the cache (OCPP 1.6 §5.13).
@@ -259,7 +274,8 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     };
   }
 
-  async function stop(c: Connector, reason: StopReason): Promise<StopResult> {
+  /** `by`: the token that stopped it, when not the one that started it (a master pass). */
+  async function stop(c: Connector, reason: StopReason, by?: string): Promise<StopResult> {
     const tx = c.tx;
     if (!tx) throw new Error(`connector ${c.id} has no transaction`);
     const now = p.now();
@@ -282,7 +298,7 @@ export function createTransactions(p: Engine, maxQueued: number, alignedWhenIdle
     const m: TxMessage = {
       action: 'StopTransaction',
       payload: {
-        idTag: tx.idTag,
+        idTag: by ?? tx.idTag,
         meterStop: tx.meterStopWh,
         timestamp: p.iso(now),
         reason,

@@ -277,7 +277,16 @@ export async function startDemo({ db, config, port }: { db: Db; config: Config; 
       scenario: 'demo',
       idTags: Array.from({ length: CARDS }, (_, i) => demoIdTag(i + 1)),
       connectors: 2,
-      point: { powerW, meterValueSampleInterval: 15, clockAlignedDataInterval: 300, vendor: 'CSMS', model: 'Simulator', ocppVersion },
+      point: {
+        powerW,
+        meterValueSampleInterval: 15,
+        clockAlignedDataInterval: 300,
+        vendor: 'CSMS',
+        model: 'Simulator',
+        ocppVersion,
+        // The 2.0.1 chargers know the server's master pass group (AuthCtrlr.MasterPassGroupId), as a site's would be set.
+        ...(ocppVersion === '2.0.1' ? { configuration: { MasterPassGroupId: config.ocpp.masterPassGroupId } } : {}),
+      },
       demo: busy
         ? { initialChargingShare: 0.9, idleS: [30, 120], sessionS: [900, 2400] }
         : { initialChargingShare: 0.5, idleS: [60, 600], sessionS: [300, 1500] },

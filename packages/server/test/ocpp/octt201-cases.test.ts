@@ -1,4 +1,5 @@
 import { api } from '@csms/contract';
+import { createChargePoint } from '@csms/simulator';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
@@ -1132,6 +1133,42 @@ describe('C Authorization', () => {
       });
       expect(await txOf(pointId, chosen.tx.id)).toMatchObject({ stopReason: 'MasterPass', stoppedAt: expect.any(Date) });
       expect(await txOf(pointId, other.tx.id)).toMatchObject({ stoppedAt: null });
+    });
+
+    it('the simulator set with the group plays C16 against this server: its master pass ends every session (MasterPass, each billed to its own card) and starts none', async () => {
+      const p = await createPoint(db, { connectors: 2 });
+      const sim = createChargePoint({
+        ocppVersion: '2.0.1',
+        url: `${s.url.replace(/^http/, 'ws')}/ocpp`,
+        serialNumber: p.serialNumber,
+        key: p.key!,
+        connectors: 2,
+        meterValueSampleInterval: 0,
+        clockAlignedDataInterval: 0,
+        configuration: { MasterPassGroupId: 'MasterPass' },
+      });
+      sim.start();
+      try {
+        await sim.ready();
+        const drivers = [await driver(), await driver()];
+        for (const [i, d] of drivers.entries()) {
+          sim.plugIn(i + 1);
+          expect((await sim.startCharging(i + 1, d.tags[0]!)).accepted).toBe(true);
+        }
+        const pass = (await driver(1, { masterPass: true, balanceCents: 0 })).cards[0]!;
+        // Presented at the reader: both sessions end; presented to start, nothing starts.
+        expect(await sim.swipe(pass.physicalId)).toMatchObject({ status: 'Accepted', parentIdTag: 'MasterPass' });
+        await sim.drained();
+        const rows = await db.select().from(chargingTransaction).where(eq(chargingTransaction.chargePointId, p.point.id));
+        expect(rows.map((r) => [r.cardId, r.stopIdTag, r.stopReason]).sort()).toEqual(
+          drivers.map((d) => [d.cards[0]!.id, pass.physicalId, 'MasterPass']).sort(),
+        );
+        expect((await sim.startCharging(1, pass.physicalId)).accepted).toBe(false);
+        await sim.drained();
+        expect(await db.select().from(chargingTransaction).where(eq(chargingTransaction.chargePointId, p.point.id))).toHaveLength(2);
+      } finally {
+        await sim.stop();
+      }
     });
 
     it('a master pass starts nothing: a Started with it is Invalid (reason masterPass, billed to nobody), and the console refuses it for a remote start', async () => {
