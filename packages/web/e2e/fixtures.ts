@@ -50,6 +50,16 @@ export async function api<T = unknown>(
 
 export const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
+/**
+ * The languages a flow runs in. Every screen is drawn in both and checked for raw keys and console
+ * errors (screens.spec.ts), and the catalogues are compared key by key (the component tests); a
+ * flow's steps are the same in either, so each flow runs in the one its spec names, half the specs
+ * in each. `E2E_ALL_LOCALES=1` runs every flow in both.
+ */
+export function flowLocales(locale: Locale): Locale[] {
+  return process.env.E2E_ALL_LOCALES ? LOCALES : [locale];
+}
+
 const catalogues: Record<Locale, Record<string, unknown>> = {
   // With the catalogue parts (src/i18n/parts.ts) the screens fetch on demand.
   'zh-CN': { ...vocabZh, ...uiZh, ocppKeys: ocppKeysZh },

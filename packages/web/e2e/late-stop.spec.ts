@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ChargeRecordDetail } from '@csms/contract';
-import { api, connectCharger, expectNoRawKeys, LOCALES, ok, signIn, tr, watchConsole } from './fixtures';
+import { api, connectCharger, expectNoRawKeys, flowLocales, ok, signIn, tr, watchConsole } from './fixtures';
 
 /**
  * A late Stop in the console: a charger loses a session (its next Start closes it as never stopped),
@@ -88,7 +88,7 @@ async function lateStoppedSession(page: Page, tag: string): Promise<number> {
   }
 }
 
-for (const locale of LOCALES) {
+for (const locale of flowLocales('en-US')) {
   const t = (key: string, params?: Record<string, string | number>) => tr(locale, key, params);
 
   test(`a record closed late shows its real end and the bill's adjustment (${locale})`, async ({ page }) => {

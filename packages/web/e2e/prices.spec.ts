@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { LOCALES, api, expectNoRawKeys, loose, openFromSidebar, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
+import { flowLocales, api, expectNoRawKeys, loose, openFromSidebar, signIn, toast, tr, watchConsole, type Locale } from './fixtures';
 
 const LIST = '/financialManagement/electricityPriceSetting';
 const SHOTS = process.env.CSMS_SHOTS_DIR ?? '/tmp/shots-G';
@@ -39,7 +39,7 @@ const pattern = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\
 
 test.use({ timezoneId: 'UTC' });
 
-for (const locale of LOCALES) {
+for (const locale of flowLocales('en-US')) {
   const t = (key: string, params?: Record<string, string | number>) => tr(locale as Locale, key, params);
   const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
