@@ -370,8 +370,8 @@ export async function buildApp({
   const localLists = createLocalListService({
     repo: createLocalListRepo({ db }),
     ask,
-    wanted: async (providerId, now) => (await cardList.localList(providerId, now)).entries,
-    masterPassGroupId,
+    // A 1.6 charger knows no master pass: its list leaves them out (the server answers them online).
+    wanted: async (providerId, now, version) => (await cardList.localList(providerId, now, { masterPasses: version === '2.0.1' })).entries,
   });
   // Smart charging: stored charging profiles, sent on request and again to a point that booted (it may have lost them);
   // a remote start may carry one of them.

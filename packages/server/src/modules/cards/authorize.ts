@@ -343,8 +343,11 @@ export function createAuthorizationService({
      * without a change of its own (harmless: a full update resends the same entries). It is read
      * before the entries, so a concurrent change can only make the version older than the
      * content, never newer. Expiry by date needs no bump: entries carry `expiryDate`.
+     *
+     * `masterPasses: false` leaves master passes out: the list of a charger that knows no master pass
+     * (OCPP 1.6), which would take the entry for a card that may start offline.
      */
-    async localList(providerId?: number, now: Date = new Date()) {
+    async localList(providerId?: number, now: Date = new Date(), { masterPasses = true }: { masterPasses?: boolean } = {}) {
       const [v] = await db.select({ version: localListVersion.version }).from(localListVersion).where(eq(localListVersion.id, 1));
       const q = base();
       const rows = await (providerId === undefined ? q : q.where(inArray(card.providerId, [...(await lineage(providerId))]))).orderBy(
@@ -352,7 +355,7 @@ export function createAuthorizationService({
       );
       return {
         version: v?.version ?? 0,
-        entries: rows.map((c) => {
+        entries: (masterPasses ? rows : rows.filter((c) => !c.masterPass)).map((c) => {
           const { reason: _reason, ...idTagInfo } = staticDecision(c, now, masterPassGroupId);
           // A card with nothing left cannot start offline either (issue 13: balance reaching zero reaches the
           // lists); a master pass starts nothing and stops offline too.

@@ -357,6 +357,10 @@ describe('authorization', () => {
     const other = await newCard({ providerId: p, balanceCents: 500 });
     const before = await auth.localList(p, NOW);
     expect(before.entries).toContainEqual({ idTag: pass.physicalId, idTagInfo: { status: 'Accepted', expiryDate, parentIdTag: 'POLICE' } });
+    // A 1.6 charger's list leaves it out: it knows no master pass and would let one start offline.
+    const for16 = (await auth.localList(p, NOW, { masterPasses: false })).entries.map((e) => e.idTag);
+    expect(for16).toContain(other.physicalId);
+    expect(for16).not.toContain(pass.physicalId);
     await db.update(card).set({ masterPass: true }).where(eq(card.id, other.id));
     expect((await auth.localList(p, NOW)).version).toBeGreaterThan(before.version);
     // A user whose account happens to read as the group (ids compare without regard to case) is not made a

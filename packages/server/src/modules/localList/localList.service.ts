@@ -3,6 +3,8 @@ import type { IdTagInfo } from '../cards/authorize.js';
 import type { Answer, CommandSender } from '../pointAction/pointAction.service.js';
 import type { HeldEntry, LocalListEntry, LocalListRepo } from './localList.repo.js';
 
+type Wanted = (providerId: number, now: Date, ocppVersion: string | null) => Promise<LocalListEntry[]>;
+
 export interface ListPoint {
   id: number;
   providerId: number;
@@ -51,23 +53,15 @@ export function createLocalListService({
   repo,
   ask,
   wanted,
-  masterPassGroupId,
 }: {
   repo: LocalListRepo;
   ask: CommandSender;
-  /** The cards' list for a provider's points now (the cards module's authorization service). */
-  wanted: (providerId: number, now: Date) => Promise<LocalListEntry[]>;
-  /** The group the list gives master passes (and no other card), as parentIdTag. */
-  masterPassGroupId: string;
-}) {
   /**
-   * What a point is sent of the provider's list: a 2.0.1 charger is told the master pass group and refuses a
-   * master pass a start; a 1.6 charger knows no master pass and would let it start offline, so it is left out
-   * there (online, the server answers it: Authorize Accepted, a start Invalid).
+   * The cards' list for a provider's points of an OCPP version now (the cards module's authorization
+   * service: a 1.6 charger's leaves master passes out).
    */
-  const forPoint = (point: ListPoint, list: LocalListEntry[]) =>
-    point.ocppVersion === '2.0.1' ? list : list.filter((e) => e.idTagInfo?.parentIdTag !== masterPassGroupId);
-
+  wanted: Wanted;
+}) {
   /** One update at a time per point on this node; the repo's guard covers updates from other nodes. */
   const busy = new Map<number, Promise<unknown>>();
   function serial<T>(pointId: number, f: () => Promise<T>): Promise<T> {
@@ -98,17 +92,13 @@ export function createLocalListService({
    * would be empty. The version sent is the point's recorded version + 1 (above the charger's own for a
    * Full, so that a charger with a newer list of unknown origin takes it).
    */
-  async function send(
-    point: ListPoint,
-    requested?: LocalListUpdateType,
-    opts: { onlyChanges?: boolean; now?: Date; list?: (providerId: number, now: Date) => Promise<LocalListEntry[]> } = {},
-  ) {
+  async function send(point: ListPoint, requested?: LocalListUpdateType, opts: { onlyChanges?: boolean; now?: Date; list?: Wanted } = {}) {
     return serial(point.id, async (): Promise<SendResult | null> => {
       const now = opts.now ?? new Date();
       const before = await state(point.id);
       const updateType = requested ?? before.suggested;
       const seen = await repo.counter();
-      const list = forPoint(point, await (opts.list ?? wanted)(point.providerId, now));
+      const list = await (opts.list ?? wanted)(point.providerId, now, point.ocppVersion);
       const entries = updateType === 'Full' ? list : differential(await repo.held(point.id), list);
       if (opts.onlyChanges && updateType === 'Differential' && entries.length === 0) {
         await repo.seen(point.id, seen);
@@ -164,11 +154,12 @@ export function createLocalListService({
     async sweep(nodeId: string, now: Date, retryAfterMs: number): Promise<number> {
       const counter = await repo.counter();
       const points = await repo.due(nodeId, now, counter, new Date(now.getTime() - retryAfterMs));
-      // One read of the cards per provider and pass, however many of its points are due.
-      const lists = new Map<number, Promise<LocalListEntry[]>>();
-      const list = (providerId: number, at: Date) => {
-        if (!lists.has(providerId)) lists.set(providerId, wanted(providerId, at));
-        return lists.get(providerId)!;
+      // One read of the cards per provider, OCPP version and pass, however many of its points are due.
+      const lists = new Map<string, Promise<LocalListEntry[]>>();
+      const list: Wanted = (providerId, at, version) => {
+        const k = `${providerId}:${version}`;
+        if (!lists.has(k)) lists.set(k, wanted(providerId, at, version));
+        return lists.get(k)!;
       };
       let sent = 0;
       for (const p of points) {
