@@ -636,8 +636,9 @@ export async function buildApp({
   if (missing.length > 0) throw new Error(`endpoints without a handler: ${missing.map((e) => e.path).join(', ')}`);
   for (const ep of mounted) if (!ep.access) throw new Error(`endpoint without declared access: ${ep.path}`);
 
-  const openapi = buildOpenApi([...mounted]);
-  server.get(`${API_PREFIX}/openapi.json`, async () => openapi);
+  // Built by its first reader, not at start-up (≈ 0.15 s of converting every endpoint's schemas).
+  let openapi: ReturnType<typeof buildOpenApi> | undefined;
+  server.get(`${API_PREFIX}/openapi.json`, async () => (openapi ??= buildOpenApi([...mounted])));
 
   // Unknown API paths and wrong methods answer with the envelope too (in the caller's language), never with the console's index.html.
   const notFoundReply = (req: FastifyRequest) => ({ code: 404, msg: translate(langOf(req), 'errors.notFound'), data: null });

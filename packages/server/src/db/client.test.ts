@@ -23,9 +23,12 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     const source = await openPglite();
     await migrate(source);
     await source.db.execute(sql`insert into provider (name, type) values ('from the template', 'common')`);
-    const template = path.join(dir, 'template.tar');
-    fs.writeFileSync(template, Buffer.from(await (await source.dumpDataDir!()).arrayBuffer()));
+    const archive = path.join(dir, 'template.tar');
+    fs.writeFileSync(archive, Buffer.from(await (await source.dumpDataDir!()).arrayBuffer()));
     await source.close();
+    // As the build leaves it: a data directory.
+    const template = path.join(dir, 'template');
+    await unpackDataDir(archive, template);
 
     const dataDir = path.join(dir, 'data');
     const first = await openDatabase({ dataDir, template });
@@ -44,15 +47,17 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
   });
 
   it('creates the database itself when the template cannot be loaded', async () => {
-    const broken = path.join(dir, 'broken.tar');
-    fs.writeFileSync(broken, 'not a tar file');
-    const database = await openDatabase({ dataDir: path.join(dir, 'data-broken'), template: broken });
+    // A directory that is not a data directory (PG_VERSION missing): nothing of it is kept.
+    const template = path.join(dir, 'broken');
+    fs.mkdirSync(path.join(template, 'base'), { recursive: true });
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-broken'), template });
     expect(await marker(database)).toBe(0);
     await database.close();
+    expect(fs.readdirSync(dir).filter((n) => n.includes('.unpacking-'))).toEqual([]);
   });
 
   it('answers statements the database refuses without losing its one connection', async () => {
-    const database = await openDatabase({ dataDir: path.join(dir, 'data-errors'), template: path.join(dir, 'none.tar') });
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-errors'), template: path.join(dir, 'none') });
     await expect(database.db.execute(sql`select 1 / 0`)).rejects.toThrow();
     await expect(database.db.execute(sql`insert into provider (name, type) values (${'x'.repeat(500)}, 'common')`)).rejects.toThrow();
     const ok = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: { two: number }[] };
@@ -61,7 +66,7 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
   });
 
   it('runs with the configured page cache, not the data directory’s 128 MB', async () => {
-    const database = await openDatabase({ dataDir: path.join(dir, 'data-cache'), template: path.join(dir, 'none.tar'), pgliteCacheMb: 24 });
+    const database = await openDatabase({ dataDir: path.join(dir, 'data-cache'), template: path.join(dir, 'none'), pgliteCacheMb: 24 });
     const shown = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: { shared_buffers: string }[] };
     expect(shown.rows[0]!.shared_buffers).toBe('24MB');
     await database.close();

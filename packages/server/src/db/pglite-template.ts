@@ -13,7 +13,7 @@ const pgliteVersion = (
 ).version;
 
 /**
- * The migrated empty database the build leaves in dist/ (scripts/pglite-template.ts), named by the
- * PGlite version that made it: a template of another version is never loaded.
+ * The migrated empty database the build leaves in dist/ (scripts/pglite-template.ts), a data
+ * directory named by the PGlite version that made it: a template of another version is never loaded.
  */
-export const templatePath = () => path.join(serverRoot, 'dist', `pglite-template-${pgliteVersion}.tar`);
+export const templatePath = () => path.join(serverRoot, 'dist', `pglite-template-${pgliteVersion}`);

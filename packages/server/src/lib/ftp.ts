@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FtpSrv } from 'ftp-srv';
+import type { FtpSrv } from 'ftp-srv';
 
 /**
  * The embedded FTP server (DESIGN.md §10; issue 16): many chargers upload diagnostics, and some fetch
@@ -56,46 +56,48 @@ export function createFtpServer({
   login: (username: string, password: string) => Promise<FtpGrant | undefined>;
   onError: (err: unknown) => void;
 }): FtpServer {
-  const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
-  const server = new FtpSrv({
-    url: `ftp://${host}:${port}`,
-    pasv_url: pasvUrl,
-    pasv_min: pasvMin,
-    pasv_max: pasvMax,
-    anonymous: false,
-    greeting: 'CSMS',
-    // ftp-srv logs through bunyan by default; ours go through onError.
-    log: quiet as never,
-  });
-
-  server.on('login', ({ connection, username, password }, resolve, reject) => {
-    login(username, password)
-      .then(async (grant) => {
-        if (!grant) return reject(new Error('Invalid username or password'));
-        await fs.promises.mkdir(grant.root, { recursive: true });
-        if (grant.mode === 'write') {
-          connection.on('STOR', (err: unknown, file: string) => {
-            if (err) return;
-            // Only a file directly in the job's directory counts.
-            if (path.dirname(path.resolve(file)) !== path.resolve(grant.root)) return;
-            Promise.resolve(grant.onStored(file)).catch(onError);
-          });
-        }
-        resolve({ root: grant.root, cwd: '/', whitelist: grant.mode === 'read' ? READ : WRITE });
-      })
-      .catch((err: unknown) => {
-        onError(err);
-        reject(new Error('login failed'));
-      });
-  });
-  server.on('client-error', ({ error }) => onError(error));
-
+  let server: FtpSrv | undefined;
   return {
     async start() {
+      // ftp-srv (≈ 0.2 s of loading) only when a deployment serves FTP (CSMS_FTP_PORT).
+      const { FtpSrv } = await import('ftp-srv');
+      const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+      server = new FtpSrv({
+        url: `ftp://${host}:${port}`,
+        pasv_url: pasvUrl,
+        pasv_min: pasvMin,
+        pasv_max: pasvMax,
+        anonymous: false,
+        greeting: 'CSMS',
+        // ftp-srv logs through bunyan by default; ours go through onError.
+        log: quiet as never,
+      });
+
+      server.on('login', ({ connection, username, password }, resolve, reject) => {
+        login(username, password)
+          .then(async (grant) => {
+            if (!grant) return reject(new Error('Invalid username or password'));
+            await fs.promises.mkdir(grant.root, { recursive: true });
+            if (grant.mode === 'write') {
+              connection.on('STOR', (err: unknown, file: string) => {
+                if (err) return;
+                // Only a file directly in the job's directory counts.
+                if (path.dirname(path.resolve(file)) !== path.resolve(grant.root)) return;
+                Promise.resolve(grant.onStored(file)).catch(onError);
+              });
+            }
+            resolve({ root: grant.root, cwd: '/', whitelist: grant.mode === 'read' ? READ : WRITE });
+          })
+          .catch((err: unknown) => {
+            onError(err);
+            reject(new Error('login failed'));
+          });
+      });
+      server.on('client-error', ({ error }) => onError(error));
       await server.listen();
     },
     async stop() {
-      await server.close();
+      await server?.close();
     },
   };
 }

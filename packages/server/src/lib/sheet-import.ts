@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fieldLabel, type Lang } from '@csms/contract';
 import { eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcel } from './lazy-packages.js';
 import type { Db } from '../db/client.js';
 import { provider, storedFile } from '../db/schema.js';
 import type { Principal } from '../http/context.js';
@@ -56,7 +57,7 @@ export function createSheetReader({ db, dataDir }: { db: Db; dataDir: string }) 
     const size = (await fs.promises.stat(full).catch(() => null))?.size;
     if (size === undefined) throw notFound();
     if (size > spec.maxBytes) throw badField('fileName', `${spec.errors}.tooLarge`, { n: spec.maxBytes / 1024 / 1024 });
-    const wb = new ExcelJS.Workbook();
+    const wb = new (await loadExcel()).Workbook();
     try {
       await wb.xlsx.readFile(full);
     } catch {

@@ -10,7 +10,7 @@ import {
   type Lang,
 } from '@csms/contract';
 import { and, inArray, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import { loadExcel } from '../../lib/lazy-packages.js';
 import type { Db } from '../../db/client.js';
 import { type car, chargeUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -35,7 +35,7 @@ export function templateHeader(lang: Lang, column: Column): string {
 
 /** The import template: one header row in the caller's language. */
 export async function carImportTemplate(lang: Lang): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   const ws = wb.addWorksheet('cars', { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = carImportColumns.map((c) => ({ header: templateHeader(lang, c), key: c, width: c === 'vin' ? 22 : 18 }));
   ws.getRow(1).font = { bold: true };

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
@@ -19,6 +18,7 @@ import { canSeeProvider } from '../../lib/scope.js';
 import { contentDisposition, fileHeaders } from '../../lib/stored-files.js';
 import { financeHolds } from '../finance/stored-upload.js';
 import { receiveUpload } from '../../lib/upload-receive.js';
+import { loadArchiver } from '../../lib/lazy-packages.js';
 
 type StoredFileRow = typeof storedFile.$inferSelect;
 
@@ -203,7 +203,7 @@ export function commonRoutes({
         return dot > 0 ? `${original.slice(0, dot)} (${n})${original.slice(dot)}` : `${original} (${n})`;
       };
       // archiver streams: files are opened one at a time as the archive reaches them, never held whole.
-      const archive = new ZipArchive({ zlib: { level: 6 } });
+      const archive = new (await loadArchiver())({ zlib: { level: 6 } });
       archive.on('error', (err: Error) => {
         req.log.error({ err }, 'zip download failed');
         archive.destroy(err);

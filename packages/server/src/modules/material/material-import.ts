@@ -9,7 +9,7 @@ import {
   type Lang,
   type MaterialImportReport,
 } from '@csms/contract';
-import ExcelJS from 'exceljs';
+import { loadExcel } from '../../lib/lazy-packages.js';
 import type { Db } from '../../db/client.js';
 import type { material } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
@@ -34,7 +34,7 @@ export function templateHeader(lang: Lang, column: Column): string {
 
 /** The import template: one header row in the caller's language. */
 export async function materialImportTemplate(lang: Lang): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcel()).Workbook();
   const ws = wb.addWorksheet('parts', { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = materialImportColumns.map((c) => ({ header: templateHeader(lang, c), key: c, width: c === 'note' ? 30 : 18 }));
   ws.getRow(1).font = { bold: true };
