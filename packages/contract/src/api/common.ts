@@ -57,6 +57,12 @@ export const commonApi = {
         heapUsedBytes: z.number(),
         /** V8's heap as committed (used and free pages it has not given back). */
         heapTotalBytes: z.number(),
+        /**
+         * The part of heapTotalBytes that is V8's young generation (new space and its large objects):
+         * sized by the allocation rate, not by what the process holds; it grows under load to its
+         * maximum and stays committed until V8 shrinks it.
+         */
+        youngGenerationBytes: z.number(),
         /** Memory of C++ objects bound to JavaScript ones, Buffers included. */
         externalBytes: z.number(),
       }),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import v8 from 'node:v8';
 import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
@@ -99,6 +100,14 @@ function mainThreadCpuMs(): number | null {
 /** USER_HZ: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_S = 100;
 
+/** V8's young generation as committed, bytes: new space and new large-object space. */
+function youngGenerationBytes(): number {
+  let bytes = 0;
+  for (const s of v8.getHeapSpaceStatistics())
+    if (s.space_name === 'new_space' || s.space_name === 'new_large_object_space') bytes += s.space_size;
+  return bytes;
+}
+
 export function commonRoutes({
   db,
   uow,
@@ -136,7 +145,13 @@ export function commonRoutes({
       return {
         status: 'ok' as const,
         uptimeS: Math.round(process.uptime() * 1000) / 1000,
-        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external },
+        memory: {
+          rssBytes: mem.rss,
+          heapUsedBytes: mem.heapUsed,
+          heapTotalBytes: mem.heapTotal,
+          youngGenerationBytes: youngGenerationBytes(),
+          externalBytes: mem.external,
+        },
         cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), mainThreadMs: mainThreadCpuMs() },
         eventLoop: loop.window,
         gc: loop.gc,
