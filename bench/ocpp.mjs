@@ -428,7 +428,14 @@ async function settledMemory(server, reads = 3) {
     young.push(h.memory.youngGenerationBytes);
     external.push(h.memory.externalBytes);
   }
-  return { rss: median(rss), heap: median(heap), committed: median(committed), young: median(young), external: median(external), collected };
+  return {
+    rss: median(rss),
+    heap: median(heap),
+    committed: median(committed),
+    young: median(young),
+    external: median(external),
+    collected,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
