@@ -174,7 +174,7 @@ export async function openDatabase(opts: {
 /**
  * PGlite in `dataDir`; a first start copies the build's migrated template there (a data directory,
  * scripts/pglite-template.ts), or creates the database when there is none. Copied file by file with
- * the kernel's copy (`fs.cpSync`): 0.2 s for its 1,500 files and 44 MB, where unpacking the same
+ * the kernel's copy (`fs.cpSync`): 0.3–0.5 s for its 1,500 files and 45 MB, where unpacking the same
  * files from an archive through streams took 1.5 s (bench/startup.mjs). Loading it through PGlite
  * (`loadDataDir`) held the whole archive and its copies in memory (≈ 150 MB more than a restart).
  */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FtpSrv } from 'ftp-srv';
+import { loadFtpSrv } from './lazy-packages.js';
 
 /**
  * The embedded FTP server (DESIGN.md §10; issue 16): many chargers upload diagnostics, and some fetch
@@ -59,8 +60,7 @@ export function createFtpServer({
   let server: FtpSrv | undefined;
   return {
     async start() {
-      // ftp-srv (≈ 0.2 s of loading) only when a deployment serves FTP (CSMS_FTP_PORT).
-      const { FtpSrv } = await import('ftp-srv');
+      const FtpSrv = await loadFtpSrv();
       const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
       server = new FtpSrv({
         url: `ftp://${host}:${port}`,
