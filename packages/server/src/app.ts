@@ -240,6 +240,7 @@ export async function buildApp({
       sessions,
       isReady: () => ready,
       ocppConnections: () => ocpp.connections,
+      ocppCompactions: () => ocpp.compactions,
       streamPingMs: config.eventStreamPingMs,
       dayZone,
     }),

@@ -131,6 +131,15 @@ export interface OcppConfig {
    * `AuthCtrlr.MasterPassGroupId`, which must be set to the same value.
    */
   masterPassGroupId: string;
+  /**
+   * After this many new charger connections (and at least half of those held), one compacting garbage
+   * collection once they stop coming for `compactSettleMs` (`CSMS_OCPP_COMPACT_AFTER_CONNECTIONS`,
+   * default 1,000; 0: never): gives back the memory a connect storm's garbage leaves committed, for one
+   * pause (src/lib/heap-compaction.ts).
+   */
+  compactAfterConnections: number;
+  /** Quiet time after a storm's last connection before that collection (ms); not an environment setting (tests shorten it). */
+  compactSettleMs: number;
 }
 
 /** An id both an OCPP 1.6 parentIdTag and a 2.0.1 idToken can carry: at most 20 characters. */
@@ -286,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       connectLockSeconds: Math.max(1, int('CSMS_OCPP_CONNECT_LOCK_SECONDS', env.CSMS_OCPP_CONNECT_LOCK_SECONDS, 900)),
       minBalanceCents: int('CSMS_MIN_BALANCE_CENTS', env.CSMS_MIN_BALANCE_CENTS, 0),
       masterPassGroupId: masterPassGroupId(env.CSMS_OCPP_MASTER_PASS_GROUP_ID),
+      compactAfterConnections: Math.max(0, int('CSMS_OCPP_COMPACT_AFTER_CONNECTIONS', env.CSMS_OCPP_COMPACT_AFTER_CONNECTIONS, 1000)),
+      compactSettleMs: 10_000,
     },
     ...overrides,
   };

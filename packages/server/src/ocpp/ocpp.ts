@@ -12,6 +12,7 @@ import type { Db } from '../db/client.js';
 import { chargePoint, chargingTransaction } from '../db/schema.js';
 import type { AuditLog } from '../http/audit.js';
 import type { EventHub } from '../lib/events.js';
+import { createStormCompactor } from '../lib/heap-compaction.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
@@ -75,6 +76,12 @@ export function createOcpp(deps: OcppDeps) {
   const localIdTags = createIdTagIndex();
   const idTags = sharedIdTags(localIdTags, deps.fanout);
   const sessions = new Map<string, ChargerSession>();
+  const compactor = createStormCompactor({
+    minConnections: config.compactAfterConnections,
+    settleMs: config.compactSettleMs,
+    held: () => sessions.size,
+    logger,
+  });
   const unserve = new WeakMap<ChargerSession, () => void>();
   const stoppedListeners = new Set<(transactionId: number, settled: boolean) => void | Promise<void>>();
   const bootListeners = new Set<(point: { id: number; serialNumber: string; firmwareVersion: string | null }) => void | Promise<void>>();
@@ -333,6 +340,7 @@ export function createOcpp(deps: OcppDeps) {
         .catch((err: unknown) => logger.warn({ err, serialNumber: point.serialNumber }, 'ocpp: version update failed'));
     }
     sessions.set(point.serialNumber, session);
+    compactor.connected();
     if (previous) {
       // The newer connection wins (a charger that reconnected before we saw the old one drop).
       previous.replaced = true;
@@ -403,6 +411,10 @@ export function createOcpp(deps: OcppDeps) {
     /** Number of open charger connections on this node. */
     get connections() {
       return sessions.size;
+    },
+    /** The compacting collections run after connect storms on this node. */
+    get compactions() {
+      return compactor.stats;
     },
     /** The TLS listener's port (security profile 2), when configured. */
     get tlsPort(): number | undefined {
@@ -510,6 +522,7 @@ export function createOcpp(deps: OcppDeps) {
     /** Graceful shutdown: refuse new chargers, close sockets with 1001, finish handling, flush the log. */
     async close(): Promise<void> {
       closing = true;
+      compactor.stop();
       clearInterval(pinger);
       clearInterval(staleTimer);
       deps.server.off('upgrade', upgradeListener);

@@ -20,6 +20,7 @@ import { contentDisposition, fileHeaders } from '../../lib/stored-files.js';
 import { financeHolds } from '../finance/stored-upload.js';
 import { receiveUpload } from '../../lib/upload-receive.js';
 import { loadArchiver } from '../../lib/lazy-packages.js';
+import type { CompactionStats } from '../../lib/heap-compaction.js';
 
 type StoredFileRow = typeof storedFile.$inferSelect;
 
@@ -34,6 +35,7 @@ interface Deps {
   isReady: () => boolean;
   /** Chargers connected to this node over OCPP. */
   ocppConnections: () => number;
+  ocppCompactions: () => CompactionStats;
   /** How often an open event stream is pinged and its session checked (ms). */
   streamPingMs?: number;
   dayZone: DayZone;
@@ -116,6 +118,7 @@ export function commonRoutes({
   sessions,
   isReady,
   ocppConnections,
+  ocppCompactions,
   streamPingMs = 25_000,
   dayZone,
 }: Deps): Handlers<typeof commonApi> {
@@ -151,6 +154,7 @@ export function commonRoutes({
           heapTotalBytes: mem.heapTotal,
           youngGenerationBytes: youngGenerationBytes(),
           externalBytes: mem.external,
+          compactions: { ...ocppCompactions() },
         },
         cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000), mainThreadMs: mainThreadCpuMs() },
         eventLoop: loop.window,

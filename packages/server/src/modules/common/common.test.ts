@@ -18,7 +18,13 @@ describe('health and documents', () => {
   });
   it('health reports memory, CPU, event-loop delay per read window and OCPP connections', async () => {
     interface Health {
-      memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
+      memory: {
+        rssBytes: number;
+        heapUsedBytes: number;
+        heapTotalBytes: number;
+        externalBytes: number;
+        compactions: { count: number; lastPauseMs: number | null };
+      };
       cpu: { userMs: number; systemMs: number; mainThreadMs: number | null };
       eventLoop: { windowS: number; p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number };
       gc: { count: number; totalMs: number; maxMs: number; majorCount: number };
@@ -35,6 +41,7 @@ describe('health and documents', () => {
     expect(first.cpu.mainThreadMs).toBeGreaterThan(0);
     expect(first.cpu.mainThreadMs).toBeLessThanOrEqual(first.cpu.userMs + first.cpu.systemMs + 10);
     expect(first.ocppConnections).toBe(0);
+    expect(first.memory.compactions).toMatchObject({ count: 0, lastPauseMs: null }); // no connect storm yet
 
     // The server runs in this process: blocking it shows up in the window the next read closes (a lower bound only:
     // an upper bound would depend on how busy the machine is).
