@@ -88,6 +88,16 @@ async function seed(page: Page, tag: string) {
   } finally {
     cp.close();
   }
+  // The Stop is answered once stored; its bill, which puts the energy into the day's totals, is settled in
+  // the same commit unless that settlement failed and is retried after the answer: wait for it.
+  await expect
+    .poll(
+      async () =>
+        (await ok(api<{ totals: { energyWh: number } }>(page, 'GET', `/web/statistics/operation?period=day&stationId=${station.id}`)))
+          .totals.energyWh,
+      { timeout: 30_000 },
+    )
+    .toBe(7_000);
   return { stationId: station.id };
 }
 
