@@ -67,9 +67,14 @@ export const commonApi = {
         externalBytes: z.number(),
         /**
          * The compacting collections run once a connect storm settled (CSMS_OCPP_COMPACT_AFTER_CONNECTIONS):
-         * how many, and the last one's pause and the V8 heap it gave back.
+         * how many, when the last one ran, its pause and the V8 heap it gave back.
          */
-        compactions: z.object({ count: z.number(), lastPauseMs: z.number().nullable(), lastFreedBytes: z.number().nullable() }),
+        compactions: z.object({
+          count: z.number(),
+          lastAt: z.string().nullable(),
+          lastPauseMs: z.number().nullable(),
+          lastFreedBytes: z.number().nullable(),
+        }),
       }),
       /**
        * CPU time the process has used since it started, ms (all its threads); `mainThreadMs`: the

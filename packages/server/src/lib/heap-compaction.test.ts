@@ -30,7 +30,7 @@ describe('compaction after a connect storm', () => {
     expect(compact).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1_000);
     expect(compact).toHaveBeenCalledTimes(1);
-    expect(c.stats).toEqual({ count: 1, lastPauseMs: 12.3, lastFreedBytes: 380e6 });
+    expect(c.stats).toEqual({ count: 1, lastAt: new Date().toISOString(), lastPauseMs: 12.3, lastFreedBytes: 380e6 });
 
     // Counting starts again: the next storm needs its own connections.
     c.connected();

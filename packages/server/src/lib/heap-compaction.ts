@@ -38,6 +38,8 @@ export interface Compaction {
 
 export interface CompactionStats {
   count: number;
+  /** When the last one ran (ISO 8601). */
+  lastAt: string | null;
   lastPauseMs: number | null;
   lastFreedBytes: number | null;
 }
@@ -46,7 +48,7 @@ export function createStormCompactor(opts: StormCompactorOptions) {
   const compact = opts.compact ?? compactHeap;
   let since = 0;
   let timer: NodeJS.Timeout | undefined;
-  const stats: CompactionStats = { count: 0, lastPauseMs: null, lastFreedBytes: null };
+  const stats: CompactionStats = { count: 0, lastAt: null, lastPauseMs: null, lastFreedBytes: null };
 
   function run(): void {
     timer = undefined;
@@ -57,6 +59,7 @@ export function createStormCompactor(opts: StormCompactorOptions) {
     try {
       const c = compact();
       stats.count++;
+      stats.lastAt = new Date().toISOString();
       stats.lastPauseMs = Math.round(c.pauseMs * 10) / 10;
       stats.lastFreedBytes = c.beforeBytes - c.afterBytes;
       opts.logger.info(
