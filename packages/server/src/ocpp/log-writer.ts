@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { ocppLog } from '../db/schema.js';
-import { insertJson } from './writer.js';
+import { insertJson, type Passenger } from './writer.js';
 
 export type OcppLogRow = typeof ocppLog.$inferInsert;
 
@@ -28,6 +28,12 @@ interface Logger {
  * carries the time its frame was seen, not the time of the insert. Bounded: while the database
  * cannot keep up, rows beyond `maxBuffered` are dropped and counted in a warning rather than
  * growing memory without limit.
+ *
+ * Rows may also ride in the batch writer's next message (`board`): one statement more in a
+ * transaction the database runs anyway, instead of a flush of its own every `flushMs`. That matters
+ * on PGlite, one session: a flush of a few hundred rows holds it for 10–30 ms, and the meter values
+ * that queue behind it wait that long for their answer. Whatever is taken, by a flush or a batch,
+ * is written in the order it was taken (the log pairs a response with the request before it by id).
  */
 export function createOcppLogWriter({
   db,
@@ -46,26 +52,24 @@ export function createOcppLogWriter({
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let dropped = 0;
+  /** Inserts taken and not yet settled, own or boarded. */
+  let inFlight = 0;
 
-  const insertAll = (rows: OcppLogRow[]) =>
-    insertJson(
-      db,
-      'ocpp_log',
-      COLUMNS,
-      rows.map((r) => ({
-        provider_id: r.providerId ?? null,
-        charge_point_id: r.chargePointId ?? null,
-        serial_number: r.serialNumber,
-        direction: r.direction,
-        message_type: r.messageType ?? null,
-        action: r.action ?? null,
-        message_id: r.messageId ?? null,
-        payload: r.payload ?? null,
-        latency_ms: r.latencyMs ?? null,
-        reason: r.reason ?? null,
-        created_at: r.createdAt,
-      })),
-    );
+  const columnRows = (rows: readonly OcppLogRow[]) =>
+    rows.map((r) => ({
+      provider_id: r.providerId ?? null,
+      charge_point_id: r.chargePointId ?? null,
+      serial_number: r.serialNumber,
+      direction: r.direction,
+      message_type: r.messageType ?? null,
+      action: r.action ?? null,
+      message_id: r.messageId ?? null,
+      payload: r.payload ?? null,
+      latency_ms: r.latencyMs ?? null,
+      reason: r.reason ?? null,
+      created_at: r.createdAt,
+    }));
+  const insertAll = (rows: OcppLogRow[]) => insertJson(db, 'ocpp_log', COLUMNS, columnRows(rows));
 
   async function insert(rows: OcppLogRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += maxBatch) {
@@ -93,8 +97,33 @@ export function createOcppLogWriter({
     }
     const rows = buffer;
     buffer = [];
-    writing = writing.then(() => (rows.length > 0 ? insert(rows) : undefined));
+    if (rows.length === 0) return writing;
+    inFlight++;
+    writing = writing.then(() => insert(rows)).finally(() => inFlight--);
     return writing;
+  }
+
+  /**
+   * Up to `max` rows for the batch writer's next message, or null. Rows are taken only while no
+   * insert of the log is under way, so that ids follow the order the rows were taken in; a flush
+   * taken after them waits for their batch. Rows of a batch that failed are inserted here instead.
+   */
+  function board(max: number): Passenger | null {
+    if (buffer.length === 0 || inFlight > 0) return null;
+    const rows = buffer.length <= max ? buffer : buffer.slice(0, max);
+    buffer = rows === buffer ? [] : buffer.slice(max);
+    if (buffer.length === 0 && timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    inFlight++;
+    let settle!: (written: boolean) => void;
+    const settled = new Promise<boolean>((resolve) => (settle = resolve));
+    writing = writing
+      .then(() => settled)
+      .then((written) => (written ? undefined : insert(rows)))
+      .finally(() => inFlight--);
+    return { table: 'ocpp_log', columns: COLUMNS, rows: columnRows(rows), settle };
   }
 
   return {
@@ -112,6 +141,7 @@ export function createOcppLogWriter({
       }
     },
     flush,
+    board,
     get pending() {
       return buffer.length;
     },

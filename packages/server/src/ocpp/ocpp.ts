@@ -16,6 +16,7 @@ import { createStormCompactor } from '../lib/heap-compaction.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
+import { createLastSeen, SEEN_EVERY_MS } from './last-seen.js';
 import { createOcppLogWriter } from './log-writer.js';
 import { createConnectLimiter } from './attempts.js';
 import { chooseSubprotocol, createAdmission, identityOf, offeredVersion, refuse, type Refusal } from './admission.js';
@@ -67,7 +68,8 @@ export function createOcpp(deps: OcppDeps) {
   const config = deps.config.ocpp;
   const validator = ocpp16Validator();
   const log = createOcppLogWriter({ db, log: logger });
-  const writer = createBatchWriter({ db });
+  // The log's rows ride in the batches (one statement more in their transaction) rather than in flushes of their own.
+  const writer = createBatchWriter({ db, passengers: (max) => log.board(max) });
   const loadPoint = createPointLoader(db);
   const limiter = createConnectLimiter({ db, limits: config, logger });
   const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
@@ -114,20 +116,7 @@ export function createOcpp(deps: OcppDeps) {
   let staleTimer: NodeJS.Timeout | undefined;
   let tlsServer: https.Server | undefined;
 
-  // last_seen_at, written in batches: every message counts as a sign of life.
-  let seen = new Set<number>();
-  let seenTimer: NodeJS.Timeout | undefined;
-  async function flushSeen(): Promise<void> {
-    seenTimer = undefined;
-    if (seen.size === 0) return;
-    const ids = [...seen];
-    seen = new Set();
-    await db
-      .update(chargePoint)
-      .set({ lastSeenAt: new Date() })
-      .where(pointIdIn(ids))
-      .catch((err: unknown) => logger.warn({ err }, 'ocpp: last_seen_at update failed'));
-  }
+  const lastSeen = createLastSeen({ db, everyMs: Math.min(SEEN_EVERY_MS, intervalMs / 2), logger });
 
   const core: OcppCore = {
     db,
@@ -139,13 +128,7 @@ export function createOcpp(deps: OcppDeps) {
     writer,
     logger,
     ...(deps.audit ? { audit: deps.audit } : {}),
-    touch(pointId) {
-      seen.add(pointId);
-      if (!seenTimer) {
-        seenTimer = setTimeout(() => void flushSeen(), 1000);
-        seenTimer.unref();
-      }
-    },
+    touch: (pointId) => lastSeen.touch(pointId),
     ...(deps.settleStop ? { settleStop: deps.settleStop } : {}),
     transactionStopped(transactionId, idTag, settled = false) {
       deps.authorization.forget(idTag);
@@ -226,6 +209,9 @@ export function createOcpp(deps: OcppDeps) {
 
   async function setOnline(point: PointState, online: boolean): Promise<void> {
     const now = new Date();
+    // Coming online writes last_seen_at too (writer.ts, POINT_ONLINE).
+    if (online) lastSeen.written(point.id, now.getTime());
+    else lastSeen.forget(point.id);
     try {
       await writer.write({ online: { id: point.id, online, at: now, node: nodeId } });
     } catch (err) {
@@ -513,8 +499,7 @@ export function createOcpp(deps: OcppDeps) {
 
     /** Writes buffered log rows and last-seen times. */
     async flush(): Promise<void> {
-      if (seenTimer) clearTimeout(seenTimer);
-      await flushSeen();
+      await lastSeen.flush();
       await limiter.flush();
       await log.flush();
     },
@@ -548,8 +533,7 @@ export function createOcpp(deps: OcppDeps) {
         await new Promise<void>((resolve) => t.close(() => resolve()));
         tlsServer = undefined;
       }
-      if (seenTimer) clearTimeout(seenTimer);
-      await flushSeen();
+      await lastSeen.flush();
       await limiter.flush();
       await log.flush();
     },

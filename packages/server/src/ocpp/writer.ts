@@ -129,6 +129,20 @@ interface Pending {
 }
 
 const MAX_BATCH = 1000;
+/** Rows of another writer (the OCPP log) a batch takes along at most. */
+const MAX_PASSENGERS = 100;
+
+/**
+ * Rows of another writer carried in a batch's message (`createBatchWriter`'s `passengers`): inserted
+ * in the batch's transaction. `settle(true)` once they are committed; `settle(false)` if they were
+ * not written (the batch failed), and they are the other writer's again.
+ */
+export interface Passenger {
+  table: string;
+  columns: readonly string[];
+  rows: readonly object[];
+  settle(written: boolean): void;
+}
 
 /** Keeps the last of several values for one key (one statement may not update a row twice), in the order of their last write. */
 function keepLast<K, T>(m: Map<K, T>, key: K, value: T): void {
@@ -335,17 +349,40 @@ async function run(db: Db, list: readonly Statement[]): Promise<void> {
   await db.execute(sql.raw(list.map((st) => `${st.head}${pg.escapeLiteral(st.json)}${st.tail}`).join(';\n')));
 }
 
-export function createBatchWriter({ db }: { db: Db }) {
+export function createBatchWriter({
+  db,
+  passengers,
+}: {
+  db: Db;
+  /** Rows another writer would like carried in the next batch (at most `max`), or null. */
+  passengers?: (max: number) => Passenger | null;
+}) {
   const write = (batch: readonly Pending[]) => run(db, statements(batch));
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
+
+  /**
+   * The batch with whatever passengers are waiting. If it fails with them, they go back to their
+   * writer and the batch is tried once alone, so that a row of theirs cannot cost the batch.
+   */
+  async function writeCarrying(batch: readonly Pending[]): Promise<void> {
+    const p = passengers?.(MAX_PASSENGERS);
+    if (!p) return write(batch);
+    try {
+      await run(db, [...statements(batch), insertStatement(p.table, p.columns, p.rows)]);
+    } catch {
+      p.settle(false);
+      return write(batch);
+    }
+    p.settle(true);
+  }
 
   async function flushAll(): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       try {
-        await write(batch);
+        await writeCarrying(batch);
         for (const j of batch) j.resolve();
       } catch (err) {
         if (batch.length === 1) {

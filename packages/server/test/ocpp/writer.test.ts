@@ -1,7 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
-import { chargePoint, connector } from '../../src/db/schema.js';
+import { chargePoint, connector, ocppLog } from '../../src/db/schema.js';
+import { createLastSeen } from '../../src/ocpp/last-seen.js';
+import { createOcppLogWriter, type OcppLogRow } from '../../src/ocpp/log-writer.js';
 import { loadPoints } from '../../src/ocpp/registry.js';
 import { createBatchWriter } from '../../src/ocpp/writer.js';
 import { startServer, type TestServer } from '../harness.js';
@@ -100,5 +102,121 @@ describe('batch writer', () => {
     expect(p.ocppKeyHash).toBe(a.point.ocppKeyHash);
     expect([...p.connectors.keys()]).toEqual([1, 2]);
     expect(p.transactions.size).toBe(0);
+  });
+});
+
+describe('OCPP log rows in the batches', () => {
+  const quiet = { warn: () => {} };
+  // A flush of its own only when asked: whatever reaches the table before that rode in a batch.
+  const logWriter = () => createOcppLogWriter({ db, log: quiet, flushMs: 3_600_000 });
+  const row = (serialNumber: string, messageId: string): OcppLogRow => ({
+    serialNumber,
+    direction: 'in',
+    messageType: 2,
+    action: 'Heartbeat',
+    messageId,
+    payload: {},
+  });
+  const logged = (serials: string[]) => db.select().from(ocppLog).where(inArray(ocppLog.serialNumber, serials)).orderBy(asc(ocppLog.id));
+
+  it("ride in the batch writer's next message, in the order they were written", async () => {
+    const a = await createPoint(db);
+    const log = logWriter();
+    const writer = createBatchWriter({ db, passengers: (max) => log.board(max) });
+    log.write(row(a.serialNumber, 'm1'));
+    log.write(row(a.serialNumber, 'm2'));
+    await writer.write({ pointStatus: { id: a.point.id, status: 'Available', errorCode: 'NoError' } });
+    expect(log.pending).toBe(0);
+    expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2']);
+  });
+
+  it('wait for a flush of the log under way, so that ids follow the order rows were written in', async () => {
+    const a = await createPoint(db);
+    const log = logWriter();
+    const writer = createBatchWriter({ db, passengers: (max) => log.board(max) });
+    log.write(row(a.serialNumber, 'm1'));
+    const flushed = log.flush();
+    log.write(row(a.serialNumber, 'm2'));
+    expect(log.board(10)).toBeNull();
+    await flushed;
+    await writer.write({ pointStatus: { id: a.point.id, status: 'Available', errorCode: 'NoError' } });
+    expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2']);
+  });
+
+  it('a row the database refuses costs neither the batch nor the rows beside it', async () => {
+    const a = await createPoint(db);
+    const log = logWriter();
+    const writer = createBatchWriter({ db, passengers: (max) => log.board(max) });
+    const tooLong = 'S'.repeat(65); // serial_number is varchar(64)
+    log.write(row(a.serialNumber, 'm1'));
+    log.write(row(tooLong, 'm2'));
+    log.write(row(a.serialNumber, 'm3'));
+    await writer.write({ pointStatus: { id: a.point.id, status: 'Faulted', errorCode: 'OtherError' } });
+    const [p] = await db.select().from(chargePoint).where(eq(chargePoint.id, a.point.id));
+    expect(p!.status).toBe('Faulted');
+    // Given back to the log writer, which writes the rows it can one by one.
+    await log.flush();
+    expect((await logged([a.serialNumber, tooLong])).map((r) => r.messageId)).toEqual(['m1', 'm3']);
+  });
+});
+
+describe('last seen', () => {
+  it("writes a point's last_seen_at at most once per period, its connect counting as one, in chunks", async () => {
+    const points = await Promise.all([0, 1, 2].map(() => createPoint(db)));
+    const [a, b, c] = points.map((p) => p.point.id) as [number, number, number];
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const seen = createLastSeen({ db, everyMs: 30_000, chunk: 2, logger: { warn: () => {} }, now: () => clock });
+    const lastSeen = async () =>
+      new Map(
+        (
+          await db
+            .select()
+            .from(chargePoint)
+            .where(inArray(chargePoint.id, [a, b, c]))
+        ).map((r) => [r.id, r.lastSeenAt?.toISOString() ?? null]),
+      );
+    const at = (ms: number) => new Date(ms).toISOString();
+    const t0 = clock;
+
+    seen.written(c, clock); // c came online: its row was written with the online flag
+    [a, b, c].forEach((id) => seen.touch(id));
+    await seen.flush();
+    expect(await lastSeen()).toEqual(
+      new Map([
+        [a, at(t0)],
+        [b, at(t0)],
+        [c, null],
+      ]),
+    );
+
+    clock += 29_000; // within the period: nothing written
+    [a, b, c].forEach((id) => seen.touch(id));
+    await seen.flush();
+    expect(await lastSeen()).toEqual(
+      new Map([
+        [a, at(t0)],
+        [b, at(t0)],
+        [c, null],
+      ]),
+    );
+
+    clock += 1_000; // the period is over for all three (three points in chunks of two)
+    [a, b, c].forEach((id) => seen.touch(id));
+    await seen.flush();
+    expect(await lastSeen()).toEqual(
+      new Map([
+        [a, at(clock)],
+        [b, at(clock)],
+        [c, at(clock)],
+      ]),
+    );
+
+    seen.forget(a); // its connection ended: the next one is written at once
+    clock += 1_000;
+    seen.touch(a);
+    seen.touch(b);
+    await seen.flush();
+    expect((await lastSeen()).get(a)).toBe(at(clock));
+    expect((await lastSeen()).get(b)).toBe(at(clock - 1_000));
   });
 });
