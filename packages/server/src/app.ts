@@ -319,6 +319,7 @@ export async function buildApp({
     server: server.server,
     // Chargers' traffic never runs inside an operator's request: the plain database.
     db: database.db,
+    oneSession: database.kind === 'pglite',
     config,
     bus,
     ...(cluster ? { fanout: cluster.fanout } : {}),
