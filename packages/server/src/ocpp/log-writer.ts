@@ -117,13 +117,29 @@ export function createOcppLogWriter({
       timer = undefined;
     }
     inFlight++;
-    let settle!: (written: boolean) => void;
-    const settled = new Promise<boolean>((resolve) => (settle = resolve));
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      inFlight--;
+    };
+    let settled!: (written: boolean) => void;
+    const outcome = new Promise<boolean>((resolve) => (settled = resolve));
     writing = writing
-      .then(() => settled)
+      .then(() => outcome)
       .then((written) => (written ? undefined : insert(rows)))
-      .finally(() => inFlight--);
-    return { table: 'ocpp_log', columns: COLUMNS, rows: columnRows(rows), settle };
+      .finally(release);
+    return {
+      table: 'ocpp_log',
+      columns: COLUMNS,
+      rows: columnRows(rows),
+      settle(written) {
+        // Committed: nothing taken before them is still under way (they were taken only then), so the
+        // next batch may take rows at once.
+        if (written) release();
+        settled(written);
+      },
+    };
   }
 
   return {

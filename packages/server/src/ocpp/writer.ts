@@ -366,10 +366,11 @@ export function createBatchWriter({
    * writer and the batch is tried once alone, so that a row of theirs cannot cost the batch.
    */
   async function writeCarrying(batch: readonly Pending[]): Promise<void> {
+    const list = statements(batch);
     const p = passengers?.(MAX_PASSENGERS);
-    if (!p) return write(batch);
+    if (!p) return run(db, list);
     try {
-      await run(db, [...statements(batch), insertStatement(p.table, p.columns, p.rows)]);
+      await run(db, [...list, insertStatement(p.table, p.columns, p.rows)]);
     } catch {
       p.settle(false);
       return write(batch);
