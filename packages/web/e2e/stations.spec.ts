@@ -41,8 +41,15 @@ async function choose(page: Page, select: Locator, option: string, typed?: strin
     .click();
 }
 
+/**
+ * Open a tab of the screen and wait until it is the one shown: the points table's rows name their station,
+ * so a row looked up by a station's name before the switch is drawn can be the point's (a full run on a
+ * loaded machine deleted the moved point instead of trying to delete its new station).
+ */
 async function openTab(page: Page, title: string) {
-  await page.locator('.ant-card-head').getByRole('tab', { name: title }).click();
+  const tab = page.locator('.ant-card-head').getByRole('tab', { name: title });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
 
 for (const locale of flowLocales('en-US')) {
