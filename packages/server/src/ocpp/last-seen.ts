@@ -5,7 +5,10 @@ import { chargePoint } from '../db/schema.js';
 /** How often at most a point's last_seen_at is written (less when the heartbeat interval is short). */
 export const SEEN_EVERY_MS = 30_000;
 /** Points per last_seen_at statement. */
-export const SEEN_CHUNK = 100;
+const SEEN_CHUNK = 100;
+
+/** `charge_point.id` among `ids`, as one array parameter (drizzle's inArray builds and checks a placeholder per id: thousands here). */
+export const pointIdIn = (ids: readonly number[]) => sql`${chargePoint.id} = any(${`{${ids.join(',')}}`}::int[])`;
 
 /**
  * `charge_point.last_seen_at`: every message counts as a sign of life, but a point's row is written
@@ -49,7 +52,7 @@ export function createLastSeen({
       await db
         .update(chargePoint)
         .set({ lastSeenAt: at })
-        .where(sql`${chargePoint.id} = any(${`{${ids.slice(i, i + chunk).join(',')}}`}::int[])`)
+        .where(pointIdIn(ids.slice(i, i + chunk)))
         .catch((err: unknown) => logger.warn({ err }, 'ocpp: last_seen_at update failed'));
     }
   }
@@ -77,5 +80,3 @@ export function createLastSeen({
     flush,
   };
 }
-
-export type LastSeen = ReturnType<typeof createLastSeen>;

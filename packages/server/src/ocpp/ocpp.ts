@@ -16,7 +16,7 @@ import { createStormCompactor } from '../lib/heap-compaction.js';
 import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
-import { createLastSeen, SEEN_EVERY_MS } from './last-seen.js';
+import { createLastSeen, pointIdIn, SEEN_EVERY_MS } from './last-seen.js';
 import { createOcppLogWriter } from './log-writer.js';
 import { createConnectLimiter } from './attempts.js';
 import { chooseSubprotocol, createAdmission, identityOf, offeredVersion, refuse, type Refusal } from './admission.js';
@@ -60,9 +60,6 @@ export interface OcppDeps {
   audit?: AuditLog;
   logger: Logger;
 }
-
-/** `charge_point.id` among `ids`, as one array parameter (drizzle's inArray builds and checks a placeholder per id: thousands here). */
-const pointIdIn = (ids: readonly number[]) => sql`${chargePoint.id} = any(${`{${ids.join(',')}}`}::int[])`;
 
 /**
  * The OCPP 1.6J central system (DESIGN.md §6): WebSocket upgrades of `/ocpp/{serialNumber}` on
