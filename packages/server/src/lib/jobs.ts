@@ -33,6 +33,9 @@ export const JOB_QUEUES = {
 } as const satisfies Record<string, PgBoss.Queue extends infer Q ? Omit<Q, 'name'> : never>;
 
 export type JobQueue = keyof typeof JOB_QUEUES;
+/** How long a stop waits for the jobs under way. */
+const STOP_WAIT_MS = 20_000;
+
 const queueName = (q: JobQueue) => `csms.${q}`;
 
 /** A queue's job id for a key: the same key is the same job, so sending it twice adds it once. */
@@ -42,13 +45,42 @@ export function jobId(queue: JobQueue, key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
-const adapter = (pool: pg.Pool): PgBoss.Db => ({
-  executeSql: async (text, values) => {
-    const res = await pool.query(text, values);
-    // A multi-statement text (pg-boss's plans run as one) answers an array of results.
-    return Array.isArray(res) ? (res.at(-1) as pg.QueryResult) : res;
-  },
-});
+/**
+ * pg-boss's database, and what it has under way through it: `settled` waits for every statement and
+ * handler in hand, including those that start while waiting (a fetch that returns a job runs its
+ * handler, whose end sends the job's complete or fail).
+ */
+function tracked(pool: pg.Pool) {
+  const inHand = new Set<Promise<unknown>>();
+  const hold = <T>(p: Promise<T>): Promise<T> => {
+    const done = p.finally(() => inHand.delete(done));
+    inHand.add(done);
+    return p;
+  };
+  const db: PgBoss.Db = {
+    executeSql: (text, values) =>
+      hold(
+        pool.query(text, values).then((res) =>
+          // A multi-statement text (pg-boss's plans run as one) answers an array of results.
+          Array.isArray(res) ? (res.at(-1) as pg.QueryResult) : res,
+        ),
+      ),
+  };
+  const settled = async (deadline: number) => {
+    while (Date.now() < deadline) {
+      // A macrotask: what the last settlements set off (a handler, a complete) has been sent by then.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (inHand.size === 0) return;
+      const left = deadline - Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inHand]),
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.max(left, 0)))),
+      ]).finally(() => clearTimeout(timer));
+    }
+  };
+  return { db, hold, settled };
+}
 
 /** Installs pg-boss's schema and our queues when absent (part of `migrate`, under its lock). */
 export async function installJobSchema(pool: pg.ClientBase): Promise<void> {
@@ -93,8 +125,9 @@ export function createJobs({
   pollSeconds?: number;
   onError: (err: unknown, queue?: JobQueue) => void;
 }): Jobs {
+  const held = tracked(pool);
   const boss = new PgBoss({
-    db: adapter(pool),
+    db: held.db,
     schema: JOB_SCHEMA,
     // Installed by the migrations; a node only checks the version.
     migrate: false,
@@ -130,7 +163,7 @@ export function createJobs({
           await boss.work<object>(queueName(queue), { pollingIntervalSeconds: pollSeconds, batchSize: 1 }, async ([job]) => {
             if (!job) return;
             try {
-              await handler(job.data);
+              await held.hold(handler(job.data));
             } catch (err) {
               onError(err, queue);
               throw err;
@@ -143,7 +176,12 @@ export function createJobs({
       stopped = true;
       await started.catch(() => {});
       // Active jobs finish (a charger's answer takes up to its call timeout); then the pool may close.
-      await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+      const deadline = Date.now() + STOP_WAIT_MS;
+      await boss.stop({ graceful: true, wait: true, timeout: STOP_WAIT_MS });
+      // pg-boss waits only for the jobs its workers hold: a fetch still on its way when it looked returns a
+      // job after, whose handler and complete would then meet a closed pool (an unhandled rejection, since
+      // pg-boss does not wait for its complete or fail). They run to their end here, to the same deadline.
+      await held.settled(deadline);
     },
   };
 }
