@@ -4,10 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // Test the contract's and the simulator's source, never a stale build.
   resolve: {
-    alias: {
-      '@csms/contract': fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)),
-      '@csms/simulator': fileURLToPath(new URL('../simulator/src/index.ts', import.meta.url)),
-    },
+    alias: [
+      { find: /^@csms\/contract$/, replacement: fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)) },
+      { find: /^@csms\/contract\/settings$/, replacement: fileURLToPath(new URL('../contract/src/settings.ts', import.meta.url)) },
+      { find: /^@csms\/simulator$/, replacement: fileURLToPath(new URL('../simulator/src/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 
-/** The spec's minimum (§8), and the floor of any configured one. */
-export const passwordMinLength = 5;
-export const passwordMaxLength = 128;
+import { passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass } from './password-limits.js';
 
-export const passwordClasses = ['lower', 'upper', 'digit', 'symbol'] as const;
-export type PasswordClass = (typeof passwordClasses)[number];
+export * from './password-limits.js';
 
 /**
  * The operators' password rule the server enforces (`CSMS_PASSWORD_MIN_LENGTH`,

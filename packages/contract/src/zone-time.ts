@@ -1,4 +1,25 @@
 /**
+ * IANA time zones this runtime knows (`Intl.supportedValuesOf`), plus UTC. Runtimes disagree on
+ * canonical names (Asia/Kolkata vs Asia/Calcutta), so a name is valid when it or the runtime's
+ * canonical form of it is in the list.
+ */
+export function timeZones(): string[] {
+  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+}
+
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return false;
+  }
+  const known = Intl.supportedValuesOf('timeZone');
+  return canonical === 'UTC' || known.includes(name) || known.includes(canonical);
+}
+
+/**
  * Instants shown and picked on a station's wall clock (its IANA zone), whatever the browser's
  * zone: `2026-03-01 08:00:00` in Asia/Shanghai is `2026-03-01T00:00:00Z`.
  */

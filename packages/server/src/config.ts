@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTimeZone, passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass, type PasswordPolicy } from '@csms/contract';
+import type { PasswordPolicy } from '@csms/contract';
+import { isTimeZone, passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass } from '@csms/contract/settings';
 import { DEFAULT_PGLITE_CACHE_MB } from './db/pglite-cache.js';
 import { parseOutboundAllow, type OutboundAllowEntry } from './lib/outbound.js';
 

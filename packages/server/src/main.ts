@@ -1,99 +1,32 @@
 import cluster from 'node:cluster';
-import type { Cluster } from './bus/nats.js';
-import { loadConfig, type Config } from './config.js';
-import { openDatabase, type Database } from './db/client.js';
-import { seed } from './db/seed.js';
-import { createPasswordRule } from './lib/password-rule.js';
-import type * as App from './app.js';
-import type { Demo } from './demo/demo.js';
+import { loadConfig } from './config.js';
+import { startPgliteIn, pgliteDir } from './db/pglite-thread.js';
+import type { AppModule } from './start.js';
 import { runPrimary, workerNode } from './workers.js';
 
 /*
- * The app (its modules and their packages: most of the server's code) is a chunk of its own
- * (esbuild --splitting) that loads while the database opens in its thread, instead of before:
- * a first start and a restart are ≈ 0.5 s shorter (bench/startup.mjs). The workers' primary never loads it.
+ * Only the settings and PGlite's thread load before the database is asked for: the thread copies a
+ * first start's template and opens the database while the rest of the server loads. The app (its
+ * modules and their packages: most of the server's code) is a chunk of its own (esbuild --splitting),
+ * and so is the start (src/start.ts: the database client, the seed); the contract's settings part is
+ * its own entry (`@csms/contract/settings`), so that zod and the endpoints' schemas load during the
+ * database's start too (bench/startup.mjs). The workers' primary never loads the app.
  */
-type AppModule = typeof App;
 const loadApp = (): Promise<AppModule> => import('./app.js');
 
 const config = loadConfig();
 
 if (config.workers > 1 && cluster.isPrimary) {
+  const { prepare } = await import('./start.js');
   await runPrimary(config, prepare);
 } else if (cluster.isWorker && process.env.CSMS_WORKER_INDEX) {
   // One of ours (workers.ts sets the index); a worker of another cluster manager runs as a whole server.
   const { index, nodeId, transport } = workerNode(config);
+  const { serve } = await import('./start.js');
   await serve({ ...config, nodeId }, { app: loadApp(), transport, demo: config.demo && index === 1 });
 } else {
-  const prepared = prepare(config);
+  const thread = config.databaseUrl ? undefined : startPgliteIn(pgliteDir(config.dataDir), { cacheMb: config.pgliteCacheMb });
   const app = loadApp();
-  await serve(config, { prepared: await prepared, app, demo: config.demo });
-}
-
-/** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
-async function prepare(config: Config): Promise<Database> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb });
-  const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
-  const weak = config.adminPassword && createPasswordRule(config.passwordPolicy).problem('en', 'auth', 'password', config.adminPassword);
-  // Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
-  if (seeded.created && weak)
-    console.warn(`csms: CSMS_ADMIN_PASSWORD does not meet the password policy (${weak}); change it after signing in`);
-  // Before the app loads running transactions and settles finished ones: the demo's own chargers restart empty.
-  if (config.demo) await (await import('./demo/demo.js')).endOrphanedDemoSessions(database.db);
-  if (seeded.generatedPassword) {
-    // Printed once, on the start that created the account; it is not stored anywhere readable.
-    console.log(
-      `\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`,
-    );
-  }
-  return database;
-}
-
-/** One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other workers). */
-async function serve(config: Config, opts: { prepared?: Database; app: Promise<AppModule>; transport?: Cluster; demo: boolean }) {
-  const database =
-    opts.prepared ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb }));
-  const { buildApp } = await opts.app;
-  const { server, balancer } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
-    // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
-    console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
-    await database.close();
-    process.exit(1);
-  });
-
-  let demo: Demo | undefined;
-  let closing = false;
-  async function shutdown(signal: string) {
-    if (closing) return;
-    closing = true;
-    server.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    try {
-      await demo?.stop();
-      await server.close();
-    } finally {
-      await database.close();
-      process.exit(0);
-    }
-  }
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // Benchmarks measure memory after a full collection (issue 14 item 4): only a process started
-  // with node's --expose-gc has gc(), and only then does SIGUSR2 run it.
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) process.on('SIGUSR2', () => gc());
-
-  await server.listen({ port: config.port, host: config.host });
-  if (opts.demo) {
-    const { startDemo } = await import('./demo/demo.js');
-    demo = await startDemo({ db: database.db, config, port: config.port });
-    // The demo's local controller may have just been created: the balancer reads its points again.
-    await balancer.changed([]);
-    server.log.info('demo: simulated chargers DEMO-0001 … DEMO-0009 are connecting (CSMS_DEMO=false turns them off)');
-  }
-  const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/pglite`;
-  const node = config.workers > 1 ? `, node ${config.nodeId}` : '';
-  server.log.info(`CSMS console on http://localhost:${config.port}  (database: ${where}${node})`);
+  const { prepare, serve } = await import('./start.js');
+  await serve(config, { prepared: await prepare(config, thread), app, demo: config.demo });
 }

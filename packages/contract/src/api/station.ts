@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { crud, endpoint, optText, phoneNumber } from '../endpoint.js';
+import { isTimeZone } from '../zone-time.js';
 
 export const stationStatuses = ['operating', 'maintenance', 'closed'] as const;
 export type StationStatus = (typeof stationStatuses)[number];
@@ -25,27 +26,6 @@ export function countryName(code: string, lang: string): string {
   } catch {
     return code;
   }
-}
-
-/**
- * IANA time zones this runtime knows (`Intl.supportedValuesOf`), plus UTC. Runtimes disagree on
- * canonical names (Asia/Kolkata vs Asia/Calcutta), so a name is valid when it or the runtime's
- * canonical form of it is in the list.
- */
-export function timeZones(): string[] {
-  return ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
-}
-
-export function isTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
-  let canonical: string;
-  try {
-    canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return false;
-  }
-  const known = Intl.supportedValuesOf('timeZone');
-  return canonical === 'UTC' || known.includes(name) || known.includes(canonical);
 }
 
 const hhmm = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);

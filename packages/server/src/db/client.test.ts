@@ -27,6 +27,11 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     const dataDir = path.join(dir, 'data');
     const first = await openDatabase({ dataDir, template });
     expect(await marker(first)).toBe(1);
+    // Only the server's own database is copied.
+    const databases = (await first.db.execute(sql`select datname from pg_database order by datname`)) as unknown as {
+      rows: { datname: string }[];
+    };
+    expect(databases.rows).toEqual([{ datname: 'postgres' }]);
     await first.db.execute(sql`insert into provider (name, type) values ('written after', 'common')`);
     await first.close();
 

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { serverRoot } from '../config.js';
 import { installJobSchema } from '../lib/jobs.js';
-import { DEFAULT_PGLITE_CACHE_MB } from './pglite-cache.js';
-import { templatePath } from './pglite-template.js';
+import { intoPlace } from './data-dir.mjs';
+import { pgliteDir, startPgliteIn, startPgliteThread, type PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -60,31 +58,21 @@ function createPool(config: pg.PoolConfig): pg.Pool {
  * once started; pages beyond it are read from the operating system's file cache.
  */
 export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; cacheMb?: number } = {}): Promise<Database> {
-  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-pglite-'));
   const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
-  const worker = new Worker(path.join(serverRoot, 'src/db/pglite-worker.mjs'), {
-    workerData: {
-      dataDir: opts.dataDir,
-      loadDataDir,
-      cacheMb: opts.cacheMb ?? DEFAULT_PGLITE_CACHE_MB,
-      socketPath: path.join(socketDir, '.s.PGSQL.5432'),
-    },
-    transferList: loadDataDir ? [loadDataDir] : [],
-  });
+  return connectPglite(startPgliteThread({ dataDir: opts.dataDir, loadDataDir, cacheMb: opts.cacheMb }));
+}
+
+/** The database of a started PGlite thread, once it listens. */
+async function connectPglite(thread: PgliteThread): Promise<Database> {
+  const { worker, socketDir } = thread;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   const failAll = (err: Error) => {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  const started = new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the PGlite thread ended during start-up (exit ${code})`)));
-    worker.once('message', () => resolve());
-  });
   try {
-    await started;
+    await thread.started;
   } catch (err) {
     fs.rmSync(socketDir, { recursive: true, force: true });
     throw err;
@@ -156,68 +144,44 @@ export async function migrate(database: Database): Promise<void> {
   }
 }
 
+/**
+ * The server's database, migrated: the PostgreSQL server at `databaseUrl`, else PGlite in `dataDir`
+ * (`thread`: its thread when the caller started it already, see src/main.ts).
+ */
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   template?: string;
   pgliteCacheMb?: number;
+  thread?: PgliteThread;
 }): Promise<Database> {
   const database = opts.databaseUrl
     ? openPostgres(opts.databaseUrl)
-    : await openPgliteDir(path.join(opts.dataDir, 'pglite'), opts.template ?? templatePath(), opts.pgliteCacheMb);
+    : await openPgliteDir(
+        pgliteDir(opts.dataDir),
+        opts.thread ?? startPgliteIn(pgliteDir(opts.dataDir), { template: opts.template, cacheMb: opts.pgliteCacheMb }),
+        opts.pgliteCacheMb,
+      );
   await migrate(database);
   return database;
 }
 
 /**
- * PGlite in `dataDir`; a first start copies the build's migrated template there (a data directory,
- * scripts/pglite-template.ts), or creates the database when there is none. Copied file by file with
- * the kernel's copy (`fs.cpSync`): 0.3–1.2 s for its 1,500 files and 45 MB, where unpacking the same
- * files from an archive through streams took 1.5 s (bench/startup.mjs). Loading it through PGlite
- * (`loadDataDir`) held the whole archive and its copies in memory (≈ 150 MB more than a restart).
+ * PGlite on `dataDir` through `thread`, which on a first start copies the build's migrated template
+ * (scripts/pglite-template.ts) there instead of running PGlite's initdb. A template that cannot be
+ * copied or opened is left, and the database created instead. Loading it through PGlite (`loadDataDir`)
+ * held the whole archive and its copies in memory (≈ 150 MB more than a restart).
  */
-async function openPgliteDir(dataDir: string, template: string, cacheMb: number | undefined): Promise<Database> {
-  const fresh = !fs.existsSync(dataDir) || fs.readdirSync(dataDir).length === 0;
-  if (!fresh || !fs.existsSync(template)) return openPglite({ dataDir, cacheMb });
+async function openPgliteDir(dataDir: string, thread: PgliteThread, cacheMb: number | undefined): Promise<Database> {
   try {
-    await copyDataDir(template, dataDir);
-    return await openPglite({ dataDir, cacheMb });
+    return await connectPglite(thread);
   } catch (err) {
+    if (!thread.fromTemplate) throw err;
     console.warn(`pglite: the build's template could not be loaded (${(err as Error).message}); creating the database instead`);
+    await thread.worker.terminate();
     fs.rmSync(dataDir, { recursive: true, force: true });
     return openPglite({ dataDir, cacheMb });
   }
-}
-
-/**
- * Fills `dir` (absent or empty) with a data directory: `fill` writes it beside `dir`, and it is renamed
- * into place once whole, so a crash halfway leaves no half database for the next start to open.
- */
-async function intoPlace(dir: string, fill: (staging: string) => void | Promise<void>): Promise<void> {
-  const parent = path.dirname(dir);
-  fs.mkdirSync(parent, { recursive: true });
-  for (const left of fs.readdirSync(parent)) {
-    if (left.startsWith(`${path.basename(dir)}.unpacking-`)) fs.rmSync(path.join(parent, left), { recursive: true, force: true });
-  }
-  const staging = `${dir}.unpacking-${process.pid}`;
-  try {
-    await fill(staging);
-    if (!fs.existsSync(path.join(staging, 'PG_VERSION'))) throw new Error('not a PostgreSQL data directory');
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.renameSync(staging, dir);
-  } catch (err) {
-    fs.rmSync(staging, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-/** Copies the data directory `template` into `dir` (see intoPlace). */
-export function copyDataDir(template: string, dir: string): Promise<void> {
-  return intoPlace(dir, (staging) => {
-    if (!fs.statSync(template).isDirectory()) throw new Error(`${template} is not a directory`);
-    fs.cpSync(template, staging, { recursive: true, errorOnExist: true, force: false });
-    fs.chmodSync(staging, 0o700);
-  });
 }
 
 /**
@@ -225,6 +189,9 @@ export function copyDataDir(template: string, dir: string): Promise<void> {
  * scripts/pglite-template.ts; `fill` adds to it), shut down cleanly. The template was a dump of a
  * running database: each first start then recovered it as after a crash, replaying the WAL of the
  * migrations (4.4 MB) and writing a checkpoint, ≈ 0.3 s of a 0.9–1.2 s start of PGlite.
+ * It holds only the database the server uses (`postgres`): PostgreSQL's `template0` and `template1`
+ * serve only CREATE DATABASE, which an embedded database never runs, and were 600 of its 1,482 files
+ * and 14.5 of its 44 MB, copied by every first start.
  */
 export function createTemplate(dir: string, fill?: (database: Database) => Promise<void>): Promise<void> {
   return intoPlace(dir, async (staging) => {
@@ -232,6 +199,10 @@ export function createTemplate(dir: string, fill?: (database: Database) => Promi
     try {
       await migrate(database);
       await fill?.(database);
+      for (const name of ['template1', 'template0']) {
+        await database.pool.query(`alter database ${name} is_template false`);
+        await database.pool.query(`drop database ${name}`);
+      }
     } finally {
       await database.close();
     }

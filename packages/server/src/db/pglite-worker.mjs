@@ -6,8 +6,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { copyDataDir } from './data-dir.mjs';
 
-const { dataDir, loadDataDir, cacheMb, socketPath } = workerData;
+const { dataDir, template, loadDataDir, cacheMb, socketPath } = workerData;
+// A first start: the build's migrated database, copied here while the main thread loads the server.
+if (template) await copyDataDir(template, dataDir);
 const db = await PGlite.create(dataDir, {
   ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
   // PGlite's own start parameters, and the page cache's size (shared_buffers) instead of the data directory's 128 MB.
