@@ -27,6 +27,6 @@ if (config.workers > 1 && cluster.isPrimary) {
 } else {
   const thread = config.databaseUrl ? undefined : startPgliteIn(pgliteDir(config.dataDir), { cacheMb: config.pgliteCacheMb });
   const app = loadApp();
-  const { prepare, serve } = await import('./start.js');
-  await serve(config, { prepared: await prepare(config, thread), app, demo: config.demo });
+  const { beginPrepared, serve } = await import('./start.js');
+  await serve(config, { opening: beginPrepared(config, thread), app, demo: config.demo });
 }

@@ -1,6 +1,6 @@
 import type { Cluster } from './bus/nats.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/client.js';
+import { beginDatabase, waitingFor, type Database, type Opening } from './db/client.js';
 import type { PgliteThread } from './db/pglite-thread.js';
 import { seed } from './db/seed.js';
 import { createPasswordRule } from './lib/password-rule.js';
@@ -8,19 +8,30 @@ import type * as App from './app.js';
 import type { Demo } from './demo/demo.js';
 
 /*
- * A node's start once its settings are read (src/main.ts): the database prepared, the app built,
- * the ports open. A chunk of its own, loaded while PGlite's thread starts.
+ * A node's start once its settings are read (src/main.ts): the database prepared, the app built while
+ * it opens, the ports open. A chunk of its own, loaded while PGlite's thread starts.
  */
 export type AppModule = typeof App;
 
 /** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
 export async function prepare(config: Config, thread?: PgliteThread): Promise<Database> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    pgliteCacheMb: config.pgliteCacheMb,
-    thread,
-  });
+  const { database, ready } = beginPrepared(config, thread);
+  try {
+    await ready;
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+  return database;
+}
+
+/** The database as `prepare` leaves it, opening: `ready` settles once it is prepared. */
+export function beginPrepared(config: Config, thread?: PgliteThread): Opening {
+  const opening = beginDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb, thread });
+  return { database: opening.database, ready: opening.ready.then(() => firstWork(config, opening.database)) };
+}
+
+async function firstWork(config: Config, database: Database): Promise<void> {
   const seeded = await seed(database.db, { adminPassword: config.adminPassword, passwordPolicy: config.passwordPolicy });
   // Taken as given (it may be what a deployment script signs in with), but said once so that it gets changed.
   const weak =
@@ -36,19 +47,26 @@ export async function prepare(config: Config, thread?: PgliteThread): Promise<Da
       `\n  First administrator created.  username: admin   password: ${seeded.generatedPassword}\n  Change it after signing in.\n`,
     );
   }
-  return database;
 }
 
-/** One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other workers). */
-export async function serve(config: Config, opts: { prepared?: Database; app: Promise<AppModule>; transport?: Cluster; demo: boolean }) {
-  const database =
-    opts.prepared ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb }));
+/**
+ * One node: the console, the API and the OCPP endpoint on the configured ports (shared with the other
+ * workers). The app is built while the database opens (`opening`, else this node opens it): building
+ * it is the main thread's work, opening PGlite its thread's, and the app's statements wait until the
+ * database is ready (`waitingFor`).
+ */
+export async function serve(config: Config, opts: { opening?: Opening; app: Promise<AppModule>; transport?: Cluster; demo: boolean }) {
+  const { database, ready } =
+    opts.opening ?? beginDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb });
+  // Its failure is met below, once the app has loaded.
+  ready.catch(() => {});
   const { buildApp } = await opts.app;
-  const { server, balancer } = await buildApp({ config, database, cluster: opts.transport }).catch(async (err: unknown) => {
-    // A setting that cannot work (NATS unreachable, a TLS file missing, …): say which, and leave the database closed.
+  const built = buildApp({ config, database: waitingFor(database, ready), cluster: opts.transport });
+  const [{ server, balancer }] = await Promise.all([built, ready]).catch(async (err: unknown) => {
+    // A database that cannot be opened, a setting that cannot work (NATS unreachable, a TLS file
+    // missing, …): say which, and leave the database closed.
     console.error(`csms: cannot start: ${err instanceof Error ? err.message : String(err)}`);
-    await database.close();
+    await database.close().catch(() => {});
     process.exit(1);
   });
 

@@ -1,4 +1,5 @@
-import { connect, ErrorCode, JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type * as NatsClient from 'nats';
+import type { NatsConnection, Subscription } from 'nats';
 import type { ChargerBus, ChargerCommand, ChargerReply, CommandHandler } from './bus.js';
 import type { Fanout } from './fanout.js';
 
@@ -8,7 +9,8 @@ import type { Fanout } from './fanout.js';
  * "no responders" means no node does (offline). Fan-out topics reach every node, this one too.
  */
 
-const codec = JSONCodec<unknown>();
+/** The NATS client's package: loaded by the first connection, not by a server without NATS_URL (≈ 55 ms of its start). */
+type Nats = typeof NatsClient;
 
 /** Serial numbers may hold characters NATS subjects cannot ('.', '*', '>', spaces): base64url keeps them apart. */
 const chargerSubject = (prefix: string, serialNumber: string, verb: 'cmd' | 'here') =>
@@ -32,18 +34,20 @@ export async function connectNats(opts: {
   /** First token of every subject. */
   prefix: string;
 }): Promise<Cluster> {
-  const nc = await connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
+  const nats = await import('nats');
+  const nc = await nats.connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
     // Only the first connection must succeed: once up, the client reconnects on its own whatever happens.
     throw new Error(`NATS_URL ${opts.url}: cannot connect (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
   });
   return {
-    bus: natsBus(nc, opts.prefix, opts.commandTimeoutMs),
-    fanout: natsFanout(nc, opts.prefix, opts.nodeId),
+    bus: natsBus(nats, nc, opts.prefix, opts.commandTimeoutMs),
+    fanout: natsFanout(nats, nc, opts.prefix, opts.nodeId),
     close: () => nc.drain(),
   };
 }
 
-function natsBus(nc: NatsConnection, prefix: string, commandTimeoutMs: number): ChargerBus {
+function natsBus({ ErrorCode, JSONCodec }: Nats, nc: NatsConnection, prefix: string, commandTimeoutMs: number): ChargerBus {
+  const codec = JSONCodec<unknown>();
   const failed = (err: unknown): ChargerReply => {
     const code = (err as { code?: string }).code;
     if (code === ErrorCode.NoResponders) return { kind: 'offline' };
@@ -94,7 +98,8 @@ function natsBus(nc: NatsConnection, prefix: string, commandTimeoutMs: number): 
   };
 }
 
-function natsFanout(nc: NatsConnection, prefix: string, nodeId: string): Fanout {
+function natsFanout({ JSONCodec }: Nats, nc: NatsConnection, prefix: string, nodeId: string): Fanout {
+  const codec = JSONCodec<unknown>();
   const subs = new Set<Subscription>();
   return {
     nodeId,

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTemplate, openDatabase } from './client.js';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createTemplate, openDatabase, openPglite, waitingFor, type Database } from './client.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-db-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -69,5 +70,39 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     const shown = (await database.db.execute(sql`show shared_buffers`)) as unknown as { rows: { shared_buffers: string }[] };
     expect(shown.rows[0]!.shared_buffers).toBe('24MB');
     await database.close();
+  });
+
+  describe('held until it is ready (the app built while the database opens)', () => {
+    const open = () => openPglite({ loadDataDir: new Blob([fs.readFileSync(inject('pgliteTemplate')!)]) });
+    const count = async (database: Database) =>
+      ((await database.pool.query('select count(*)::int as n from held')) as { rows: { n: number }[] }).rows[0]!.n;
+
+    it('runs nothing sent through it before, then all of it, a transaction on one connection', async () => {
+      const database = await open();
+      let release!: () => void;
+      const held = waitingFor(database, new Promise<void>((resolve) => (release = resolve)));
+      expect(held.pool).toBeInstanceOf(pg.Pool);
+      await database.pool.query('create table held (n int)');
+      const insert = held.db.execute(sql`insert into held values (1)`);
+      const tx = held.db.transaction(async (t) => {
+        await t.execute(sql`insert into held values (2)`);
+        await t.execute(sql`insert into held values (3)`);
+      });
+      // Sent after them straight to the database, and answered first: they are held, not merely slow.
+      expect(await count(database)).toBe(0);
+      release();
+      await Promise.all([insert, tx]);
+      expect(await count(database)).toBe(3);
+      expect(await count(held)).toBe(3);
+      await database.close();
+    });
+
+    it('refuses what it holds when the database does not open', async () => {
+      const database = await open();
+      const held = waitingFor(database, Promise.reject(new Error('the template is broken')));
+      await expect(held.pool.query('select 1')).rejects.toThrow('the template is broken');
+      await expect(held.db.execute(sql`select 1`)).rejects.toMatchObject({ cause: { message: 'the template is broken' } });
+      await database.close();
+    });
   });
 });

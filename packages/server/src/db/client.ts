@@ -59,49 +59,62 @@ function createPool(config: pg.PoolConfig): pg.Pool {
  */
 export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; cacheMb?: number } = {}): Promise<Database> {
   const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
-  return connectPglite(startPgliteThread({ dataDir: opts.dataDir, loadDataDir, cacheMb: opts.cacheMb }));
+  const { database, started } = pgliteDatabase(startPgliteThread({ dataDir: opts.dataDir, loadDataDir, cacheMb: opts.cacheMb }));
+  await started;
+  return database;
 }
 
-/** The database of a started PGlite thread, once it listens. */
-async function connectPglite(thread: PgliteThread): Promise<Database> {
-  const { worker, socketDir } = thread;
+/**
+ * PGlite's thread as a database at once: its pool connects on the first statement, so nothing may be
+ * sent before `started` settles. `instead`, when given, replaces a thread that fails to start with
+ * another on the same socket (a first start's template that cannot be opened).
+ */
+function pgliteDatabase(first: PgliteThread, instead?: (err: Error) => PgliteThread): { database: Database; started: Promise<void> } {
+  const { socketDir } = first;
+  let thread = first;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   const failAll = (err: Error) => {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  try {
-    await thread.started;
-  } catch (err) {
-    fs.rmSync(socketDir, { recursive: true, force: true });
-    throw err;
-  }
-  // Only this start-up's listeners: a Worker keeps its own ('newListener' starts its port).
-  worker.removeAllListeners('error').removeAllListeners('exit');
-  worker.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: string }) => {
-    const p = pending.get(m.id);
-    pending.delete(m.id);
-    if (m.ok) p?.resolve(m.value);
-    else p?.reject(new Error(m.error));
-  });
-  worker.on('error', (err) => {
-    console.error('PGlite thread failed:', err);
-    failAll(err);
-  });
-  worker.on('exit', () => failAll(new Error('the PGlite thread has ended')));
+  const started = (async () => {
+    try {
+      await first.started;
+    } catch (err) {
+      if (!instead) throw err;
+      await first.worker.terminate();
+      thread = instead(err as Error);
+      await thread.started;
+    }
+    const { worker } = thread;
+    // Only this start-up's listeners: a Worker keeps its own ('newListener' starts its port).
+    worker.removeAllListeners('error').removeAllListeners('exit');
+    worker.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: string }) => {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.ok) p?.resolve(m.value);
+      else p?.reject(new Error(m.error));
+    });
+    worker.on('error', (err) => {
+      console.error('PGlite thread failed:', err);
+      failAll(err);
+    });
+    worker.on('exit', () => failAll(new Error('the PGlite thread has ended')));
+  })();
+  started.catch(() => fs.rmSync(socketDir, { recursive: true, force: true }));
   const ask = (op: 'dump' | 'close') =>
     new Promise<unknown>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, op });
+      thread.worker.postMessage({ id, op });
     });
 
   const pool = createPool({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
   pool.on('error', (err) => console.warn(`pglite: connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   let closed: Promise<void> | undefined;
-  return {
+  const database: Database = {
     db,
     pool,
     kind: 'pglite',
@@ -109,11 +122,18 @@ async function connectPglite(thread: PgliteThread): Promise<Database> {
     close: () =>
       (closed ??= (async () => {
         await pool.end();
-        await ask('close');
-        await worker.terminate();
+        if (
+          await started.then(
+            () => true,
+            () => false,
+          )
+        )
+          await ask('close');
+        await thread.worker.terminate();
         fs.rmSync(socketDir, { recursive: true, force: true });
       })()),
   };
+  return { database, started };
 }
 
 export function openPostgres(url: string): Database {
@@ -144,44 +164,80 @@ export async function migrate(database: Database): Promise<void> {
   }
 }
 
+/** A database as it opens: `ready` settles once it is connected and migrated; nothing may be sent to it before. */
+export interface Opening {
+  database: Database;
+  ready: Promise<void>;
+}
+
 /**
- * The server's database, migrated: the PostgreSQL server at `databaseUrl`, else PGlite in `dataDir`
- * (`thread`: its thread when the caller started it already, see src/main.ts).
+ * The server's database, opening: the PostgreSQL server at `databaseUrl`, else PGlite in `dataDir`
+ * (`thread`: its thread when the caller started it already, see src/main.ts). A first start's PGlite
+ * copies the build's migrated template (scripts/pglite-template.ts) instead of running PGlite's
+ * initdb; a template that cannot be copied or opened is left, and the database created instead.
  */
-export async function openDatabase(opts: {
+export function beginDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   template?: string;
   pgliteCacheMb?: number;
   thread?: PgliteThread;
-}): Promise<Database> {
-  const database = opts.databaseUrl
-    ? openPostgres(opts.databaseUrl)
-    : await openPgliteDir(
-        pgliteDir(opts.dataDir),
-        opts.thread ?? startPgliteIn(pgliteDir(opts.dataDir), { template: opts.template, cacheMb: opts.pgliteCacheMb }),
-        opts.pgliteCacheMb,
-      );
-  await migrate(database);
+}): Opening {
+  if (opts.databaseUrl) {
+    const database = openPostgres(opts.databaseUrl);
+    return { database, ready: migrate(database) };
+  }
+  const dir = pgliteDir(opts.dataDir);
+  const thread = opts.thread ?? startPgliteIn(dir, { template: opts.template, cacheMb: opts.pgliteCacheMb });
+  const { database, started } = pgliteDatabase(
+    thread,
+    thread.fromTemplate
+      ? (err) => {
+          console.warn(`pglite: the build's template could not be loaded (${err.message}); creating the database instead`);
+          fs.rmSync(dir, { recursive: true, force: true });
+          return startPgliteThread({ dataDir: dir, cacheMb: opts.pgliteCacheMb, socketDir: thread.socketDir });
+        }
+      : undefined,
+  );
+  return { database, ready: started.then(() => migrate(database)) };
+}
+
+/** The server's database, open and migrated (see beginDatabase). */
+export async function openDatabase(opts: Parameters<typeof beginDatabase>[0]): Promise<Database> {
+  const { database, ready } = beginDatabase(opts);
+  try {
+    await ready;
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
   return database;
 }
 
 /**
- * PGlite on `dataDir` through `thread`, which on a first start copies the build's migrated template
- * (scripts/pglite-template.ts) there instead of running PGlite's initdb. A template that cannot be
- * copied or opened is left, and the database created instead. Loading it through PGlite (`loadDataDir`)
- * held the whole archive and its copies in memory (≈ 150 MB more than a restart).
+ * `database` with its statements held until `until` settles, and refused if it fails: the app is built
+ * while the database opens and migrates, and nothing it sends runs before (src/start.ts). The same
+ * pool, behind a proxy, so that drizzle still sees a pool (its transactions take one connection of it).
  */
-async function openPgliteDir(dataDir: string, thread: PgliteThread, cacheMb: number | undefined): Promise<Database> {
-  try {
-    return await connectPglite(thread);
-  } catch (err) {
-    if (!thread.fromTemplate) throw err;
-    console.warn(`pglite: the build's template could not be loaded (${(err as Error).message}); creating the database instead`);
-    await thread.worker.terminate();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    return openPglite({ dataDir, cacheMb });
-  }
+export function waitingFor(database: Database, until: Promise<unknown>): Database {
+  let open = false;
+  const opened = until.then(() => {
+    open = true;
+  });
+  opened.catch(() => {});
+  const bound = new Map<PropertyKey, unknown>();
+  const pool = new Proxy(database.pool, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(prop) as ((...args: unknown[]) => unknown) | undefined;
+      if (!fn) bound.set(prop, (fn = (value as (...args: unknown[]) => unknown).bind(target)));
+      if (open || (prop !== 'connect' && prop !== 'query')) return fn;
+      const call = fn;
+      return (...args: unknown[]) => opened.then(() => call(...args));
+    },
+  });
+  return { ...database, pool, db: drizzlePg(pool, { schema }) as unknown as Db };
 }
 
 /**

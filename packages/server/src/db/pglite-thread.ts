@@ -27,9 +27,11 @@ export function startPgliteThread(opts: {
   template?: string;
   loadDataDir?: ArrayBuffer;
   cacheMb?: number;
+  /** The private directory of its socket; a new one when absent. */
+  socketDir?: string;
 }): PgliteThread {
   if (opts.dataDir && !opts.template) fs.mkdirSync(opts.dataDir, { recursive: true });
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-pglite-'));
+  const socketDir = opts.socketDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'csms-pglite-'));
   const worker = new Worker(path.join(serverRoot, 'src/db/pglite-worker.mjs'), {
     workerData: {
       dataDir: opts.dataDir,

@@ -1,5 +1,4 @@
 import type { ConnectionOptions } from 'node:tls';
-import nodemailer from 'nodemailer';
 import { OutboundRefused, type OutboundGuard } from './outbound.js';
 
 /** A provider's mail settings (spec §3: account, authorization code, SMTP address and port). */
@@ -60,6 +59,8 @@ export async function sendMail(deps: MailDeps, smtp: SmtpSettings, message: Mail
   const timeoutMs = deps.timeoutMs ?? 15_000;
   try {
     const target = await deps.outbound.resolve(smtp.host, smtp.port);
+    // Loaded with the first mail rather than with the server (≈ 55 ms of a start).
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: target.address,
       port: target.port,
