@@ -122,13 +122,11 @@ function pgliteDatabase(first: PgliteThread, instead?: (err: Error) => PgliteThr
     close: () =>
       (closed ??= (async () => {
         await pool.end();
-        if (
-          await started.then(
-            () => true,
-            () => false,
-          )
-        )
-          await ask('close');
+        const running = await started.then(
+          () => true,
+          () => false,
+        );
+        if (running) await ask('close');
         await thread.worker.terminate();
         fs.rmSync(socketDir, { recursive: true, force: true });
       })()),
