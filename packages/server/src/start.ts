@@ -1,6 +1,6 @@
 import type { Cluster } from './bus/nats.js';
 import type { Config } from './config.js';
-import { beginDatabase, waitingFor, type Database, type Opening } from './db/client.js';
+import { beginDatabase, opened, waitingFor, type Database, type Opening } from './db/client.js';
 import type { PgliteThread } from './db/pglite-thread.js';
 import { seed } from './db/seed.js';
 import { createPasswordRule } from './lib/password-rule.js';
@@ -14,16 +14,7 @@ import type { Demo } from './demo/demo.js';
 export type AppModule = typeof App;
 
 /** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
-export async function prepare(config: Config, thread?: PgliteThread): Promise<Database> {
-  const { database, ready } = beginPrepared(config, thread);
-  try {
-    await ready;
-  } catch (err) {
-    await database.close().catch(() => {});
-    throw err;
-  }
-  return database;
-}
+export const prepare = (config: Config, thread?: PgliteThread): Promise<Database> => opened(beginPrepared(config, thread));
 
 /** The database as `prepare` leaves it, opening: `ready` settles once it is prepared. */
 export function beginPrepared(config: Config, thread?: PgliteThread): Opening {

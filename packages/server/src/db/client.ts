@@ -200,9 +200,8 @@ export function beginDatabase(opts: {
   return { database, ready: started.then(() => migrate(database)) };
 }
 
-/** The server's database, open and migrated (see beginDatabase). */
-export async function openDatabase(opts: Parameters<typeof beginDatabase>[0]): Promise<Database> {
-  const { database, ready } = beginDatabase(opts);
+/** The database of `opening` once it is ready; closed again when it cannot be made ready. */
+export async function opened({ database, ready }: Opening): Promise<Database> {
   try {
     await ready;
   } catch (err) {
@@ -211,6 +210,9 @@ export async function openDatabase(opts: Parameters<typeof beginDatabase>[0]): P
   }
   return database;
 }
+
+/** The server's database, open and migrated (see beginDatabase). */
+export const openDatabase = (opts: Parameters<typeof beginDatabase>[0]): Promise<Database> => opened(beginDatabase(opts));
 
 /**
  * `database` with its statements held until `until` settles, and refused if it fails: the app is built
