@@ -225,10 +225,13 @@ function smsWebhook(url: string | undefined, older: string | undefined): string 
   return v;
 }
 
+/** The zone days are cut in when `CSMS_TIME_ZONE` is not set (the build's PGlite template is made for it). */
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
+
 /** Configuration from the environment; every name and default is in the README. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(env.CSMS_DATA_DIR || path.join(repoRoot, 'data'));
-  const timeZone = env.CSMS_TIME_ZONE || 'Asia/Shanghai';
+  const timeZone = env.CSMS_TIME_ZONE || DEFAULT_TIME_ZONE;
   if (!isTimeZone(timeZone)) throw new Error(`CSMS_TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${timeZone}"`);
   return {
     port: int('PORT', env.PORT, 8080),
