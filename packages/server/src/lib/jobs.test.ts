@@ -90,3 +90,34 @@ describe('a stop', () => {
     expect(rows).toEqual([{ state: 'completed' }]);
   });
 });
+
+describe('a job that fails', () => {
+  it('is failed for the queue to retry, and leaves no unhandled rejection behind', async () => {
+    // The app's own workers would take the job first.
+    await s.app.jobs.stop();
+    const unhandled: unknown[] = [];
+    const listen = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', listen);
+    const jobs = createJobs({ pool: s.database.pool, pollSeconds: 0.5, onError: () => {} });
+    jobs.work('activityGrant', async () => {
+      throw new Error('refused on purpose');
+    });
+    try {
+      await jobs.start();
+      await jobs.send('activityGrant', { id: 4343 }, { key: 'failing-test' });
+      const state = async () =>
+        (
+          (await s.database.db.execute(
+            sql`select state from pgboss.job where name = 'csms.activityGrant' and id = ${jobId('activityGrant', 'failing-test')}`,
+          )) as unknown as { rows: { state: string }[] }
+        ).rows[0]?.state;
+      await expect.poll(state, { timeout: 20_000 }).toBe('retry');
+      // Whatever the failure set off has run by the next macrotask.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listen);
+      await jobs.stop();
+    }
+  });
+});

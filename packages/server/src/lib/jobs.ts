@@ -53,7 +53,12 @@ export function jobId(queue: JobQueue, key: string): string {
 function tracked(pool: pg.Pool) {
   const inHand = new Set<Promise<unknown>>();
   const hold = <T>(p: Promise<T>): Promise<T> => {
-    const done = p.finally(() => inHand.delete(done));
+    // Settles either way and never rejects: the caller handles `p`'s failure (pg-boss fails the job);
+    // a rejecting copy kept here would be an unhandled rejection of its own.
+    const done: Promise<void> = p.then(
+      () => void inHand.delete(done),
+      () => void inHand.delete(done),
+    );
     inHand.add(done);
     return p;
   };
@@ -73,10 +78,9 @@ function tracked(pool: pg.Pool) {
       if (inHand.size === 0) return;
       const left = deadline - Date.now();
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inHand]),
-        new Promise((resolve) => (timer = setTimeout(resolve, Math.max(left, 0)))),
-      ]).finally(() => clearTimeout(timer));
+      await Promise.race([Promise.all([...inHand]), new Promise((resolve) => (timer = setTimeout(resolve, Math.max(left, 0))))]).finally(
+        () => clearTimeout(timer),
+      );
     }
   };
   return { db, hold, settled };
