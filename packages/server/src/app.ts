@@ -28,6 +28,7 @@ import { createPasswordRule } from './lib/password-rule.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
+import { preloadCaptchaDrawing } from './modules/auth/captcha-image.js';
 import { commonRoutes } from './modules/common/common.routes.js';
 import { createDayZone } from './lib/day-zone.js';
 import { createExportColumns } from './lib/export-config.js';
@@ -246,6 +247,12 @@ export async function buildApp({
     }),
   );
   const captcha = createCaptchaService({ db });
+  if (config.captcha)
+    server.addHook('onListen', async () => {
+      void preloadCaptchaDrawing().catch((err: unknown) =>
+        server.log.error({ err }, 'captcha: the drawing libraries cannot be loaded; sign-in challenges will fail'),
+      );
+    });
   mount(
     api.auth,
     authRoutes({

@@ -35,6 +35,12 @@ const load = () =>
     renderAsync: resvg.renderAsync,
   })));
 
+/**
+ * Loads the drawing libraries ahead of the first challenge (once the server listens): resvg is a native
+ * module, and a platform build missing is said in the log at start rather than by a sign-in that fails.
+ */
+export const preloadCaptchaDrawing = (): Promise<void> => load().then(() => {});
+
 const pick = (s: string) => s[randomInt(s.length)]!;
 const between = (min: number, max: number, step = 1) => +(min + randomInt(Math.round((max - min) / step) + 1) * step).toFixed(3);
 const colour = () => `rgb(${randomInt(256)},${randomInt(256)},${randomInt(256)})`;
