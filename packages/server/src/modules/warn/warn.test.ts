@@ -83,6 +83,9 @@ describe('with the forecast feed on', () => {
     expect(q.get('forecast_days')).toBe('3');
     // Three stations, two locations: one request each.
     expect(await s.app.weather.refresh()).toEqual({ stations: 3, locations: 2, failed: 0 });
+    // From here on the tests drive the feed themselves; the app's own workers stop (letting a run under way
+    // finish), so that no queued run (the next slot, a retry of the start-up run) writes between a test's steps.
+    await s.app.jobs.stop();
   });
 
   it('shows each station’s forecast days and the warnings its provider’s default rules raise', async () => {
