@@ -58,8 +58,9 @@ function checkAmount(tradeType: TradeType, amount: number): void {
  * pays it off.
  *
  * A charge (or an adjustment) carrying a `transactionRef` already posted to the same account returns
- * the existing row (`replayed: true`) instead of posting twice; the partial unique indexes
- * `ledger_{card,mobile}_{charge,adjustment}_ref` back this up.
+ * the existing row (`replayed: true`) instead of posting twice: the partial unique indexes
+ * `ledger_{card,mobile}_{charge,adjustment}_ref` refuse the second entry, and its balance change goes with it.
+ * A post is two statements: the lock, then the entry with the balance.
  */
 /**
  * What follows a recharge inside its transaction (issue 19: an activity's bonus, posted through `post` on
@@ -92,40 +93,63 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
         `${account.kind} account ${account.kind === 'card' ? account.cardId : account.chargeUserId} not found`,
       );
 
-    const ownerCond =
+    const before = acc.balance;
+    const after = before + input.amountCents;
+    // The entry and the new balance in one statement. A charge or an adjustment already posted for the same
+    // transaction to this account meets its partial unique index (`ledger_*_ref`): nothing is written, and the
+    // entry posted before is returned instead.
+    const entry = tx.$with('entry').as(
+      tx
+        .insert(ledger)
+        .values({
+          providerId: acc.providerId,
+          accountKind: account.kind,
+          cardId: account.kind === 'card' ? account.cardId : null,
+          chargeUserId: account.kind === 'mobile' ? account.chargeUserId : null,
+          tradeType: input.tradeType,
+          amountCents: input.amountCents,
+          balanceBeforeCents: before,
+          balanceAfterCents: after,
+          operatorUserId: input.operatorUserId ?? null,
+          source: input.source,
+          thirdPartyTxnId: input.thirdPartyTxnId ?? null,
+          transactionRef: input.transactionRef ?? null,
+          createdAt: sql`now()`,
+        })
+        .onConflictDoNothing()
+        .returning(),
+    );
+    const posted = sql`exists (select 1 from ${entry})`;
+    const balance = tx.$with('balance').as(
       account.kind === 'card'
-        ? eq(ledger.cardId, account.cardId)
-        : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile'));
-    if ((input.tradeType === 'charge' || input.tradeType === 'adjustment') && input.transactionRef) {
+        ? tx
+            .update(card)
+            .set({ balanceCents: after })
+            .where(and(eq(card.id, account.cardId), posted))
+            .returning({ id: sql<number>`${card.id}` })
+        : tx
+            .update(chargeUser)
+            .set({ mobileBalanceCents: after })
+            .where(and(eq(chargeUser.id, account.chargeUserId), posted))
+            .returning({ id: sql<number>`${chargeUser.id}` }),
+    );
+    const [row] = await tx.with(entry, balance).select().from(entry);
+    if (!row) {
       const [existing] = await tx
         .select()
         .from(ledger)
-        .where(and(ownerCond, eq(ledger.tradeType, input.tradeType), eq(ledger.transactionRef, input.transactionRef)));
-      if (existing) return { ...existing, replayed: true };
+        .where(
+          and(
+            account.kind === 'card'
+              ? eq(ledger.cardId, account.cardId)
+              : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile')),
+            eq(ledger.tradeType, input.tradeType),
+            eq(ledger.transactionRef, input.transactionRef ?? ''),
+          ),
+        );
+      if (!existing) throw new Error(`ledger: the ${input.tradeType} of ${account.kind} account was neither posted nor found`);
+      return { ...existing, replayed: true };
     }
-
-    const before = acc.balance;
-    const after = before + input.amountCents;
-    if (account.kind === 'card') await tx.update(card).set({ balanceCents: after }).where(eq(card.id, account.cardId));
-    else await tx.update(chargeUser).set({ mobileBalanceCents: after }).where(eq(chargeUser.id, account.chargeUserId));
-    const [row] = await tx
-      .insert(ledger)
-      .values({
-        providerId: acc.providerId,
-        accountKind: account.kind,
-        cardId: account.kind === 'card' ? account.cardId : null,
-        chargeUserId: account.kind === 'mobile' ? account.chargeUserId : null,
-        tradeType: input.tradeType,
-        amountCents: input.amountCents,
-        balanceBeforeCents: before,
-        balanceAfterCents: after,
-        operatorUserId: input.operatorUserId ?? null,
-        source: input.source,
-        thirdPartyTxnId: input.thirdPartyTxnId ?? null,
-        transactionRef: input.transactionRef ?? null,
-        createdAt: sql`now()`,
-      })
-      .returning();
     if (input.tradeType === 'recharge' && hooks) await hooks.recharged(tx, row!, (bonus) => postIn(tx, bonus));
     return { ...row!, replayed: false };
   }
