@@ -332,15 +332,7 @@ export async function buildApp({
     ...(cluster ? { fanout: cluster.fanout } : {}),
     events,
     authorization,
-    async settleStop(tx, transactionId) {
-      try {
-        await billing.settleWithin(tx, transactionId);
-        return true;
-      } catch (err) {
-        server.log.warn({ err, transactionId }, 'billing: settlement with the Stop failed; retried after the reply');
-        return false;
-      }
-    },
+    settleStop: billing.settleIn,
     audit: deps.audit,
     logger: server.log,
   });

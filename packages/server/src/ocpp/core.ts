@@ -24,10 +24,11 @@ export interface OcppCore {
   /** Records that a point was heard from; written to `last_seen_at` in batches. */
   touch(pointId: number): void;
   /**
-   * Settles a finished session inside its Stop's database transaction (billing, in a savepoint), so that
-   * the Stop and its bill are one commit; false when it could not, and the listeners settle it after the reply.
+   * Settles a finished session inside its Stop's database transaction (billing), so that the Stop and its
+   * bill are one commit. When it throws, that transaction is lost: the Stop is written again on its own and
+   * the listeners settle it after the reply.
    */
-  settleStop?: (tx: Tx, transactionId: number) => Promise<boolean>;
+  settleStop?: (tx: Tx, transactionId: number) => Promise<unknown>;
   /**
    * Tells listeners (billing) that a transaction's stop is committed (`settled`: with its bill); called after
    * the reply. Once they are done, the idTag's cached authorization data (balance, energy this month) is dropped.

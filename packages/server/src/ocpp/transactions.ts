@@ -316,17 +316,35 @@ export function transactionKit(core: OcppCore) {
     };
     // With billing at hand, the Stop, its samples and the bill are one database transaction (one commit).
     // Otherwise a Stop without samples is one statement (it commits on its own); with samples, one transaction.
+    const alone = () => (rows.length === 0 ? write(db) : db.transaction(write));
     let settled = false;
     const { settleStop } = core;
+    let failed: { err: unknown } | undefined;
     const stopped = settleStop
-      ? await db.transaction(async (q) => {
-          const done = await write(q);
-          if (done) settled = await settleStop(q, tx.id);
-          return done;
-        })
-      : rows.length === 0
-        ? await write(db)
-        : await db.transaction(write);
+      ? await db
+          .transaction(async (q) => {
+            const done = await write(q);
+            if (done) {
+              await settleStop(q, tx.id).catch((err: unknown) => {
+                failed = { err };
+                throw err;
+              });
+              settled = true;
+            }
+            return done;
+          })
+          .catch(async (err: unknown) => {
+            // The settlement failed, which leaves nothing of the transaction (no savepoint: two statements of every
+            // Stop saved). The Stop is written again on its own; billing settles it after the reply.
+            if (!failed) throw err;
+            core.logger.warn(
+              { err: failed.err, transactionId: tx.id },
+              'billing: settlement with the Stop failed; retried after the reply',
+            );
+            settled = false;
+            return alone();
+          })
+      : await alone();
     if (!stopped) return undefined;
     emit(events, 'transaction.stopped', point, {
       transactionId: tx.id,

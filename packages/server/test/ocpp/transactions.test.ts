@@ -1,8 +1,8 @@
 import { dayAndMonthStart } from '@csms/contract';
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
-import { card, chargeUser, chargingTransaction, meterValue, userGroup } from '../../src/db/schema.js';
+import { billLine, card, chargeUser, chargingTransaction, ledger, meterValue, price, userGroup } from '../../src/db/schema.js';
 import type { ConsoleEvent } from '../../src/lib/events.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually, iso, TestCharger } from './support.js';
@@ -514,6 +514,67 @@ describe('authorization and transactions', () => {
     });
     await c.ok('StopTransaction', { transactionId, meterStop: 3200, timestamp: at(t0, (now - t0) / 2 / MIN) });
     expect(await c.ok('Authorize', { idTag: tag })).toMatchObject({ idTagInfo: { status: 'Blocked' } });
+    await c.close();
+  });
+});
+
+describe('billing with the Stop', () => {
+  it('bills a session in its Stop’s commit; a Stop whose settlement fails is kept and answered, and billed once after the reply', async () => {
+    const { c, stationId } = await connect({ connectors: 1 });
+    // 1.00 + 0.50 per kWh at every hour: 150 cents per kWh.
+    await db.insert(price).values({
+      providerId: 1,
+      stationId,
+      effectiveFrom: new Date('2020-01-01T00:00:00Z'),
+      slots: Array.from({ length: 48 }, () => 'flat' as const),
+      ...{ sharpElec: 0, sharpService: 0, peakElec: 0, peakService: 0, valleyElec: 0, valleyService: 0 },
+      flatElec: 10_000,
+      flatService: 5_000,
+    });
+    const good = await newCard();
+    const session = (t0: number, meterStop: number) => async () => {
+      const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
+        connectorId: 1,
+        idTag: good.physicalId,
+        meterStart: 0,
+        timestamp: at(t0, 0),
+      });
+      return { transactionId, stop: () => c.ok('StopTransaction', { transactionId, meterStop, timestamp: at(t0, 30) }) };
+    };
+    const charges = async () =>
+      (await db.select().from(ledger).where(eq(ledger.cardId, good.id)).orderBy(asc(ledger.id))).map((r) => [
+        r.transactionRef,
+        r.amountCents,
+      ]);
+
+    // The bill is in the Stop's commit: there when the answer is.
+    const first = await session(Date.now() - 120 * MIN, 2_000)();
+    await first.stop();
+    expect(await txRow(first.transactionId)).toMatchObject({ meterStopWh: 2_000, totalCents: 300 });
+
+    // The database refuses the second session's first bill line once (a sequence, which a rollback does not undo).
+    const second = await session(Date.now() - 60 * MIN, 4_000)();
+    const id = second.transactionId;
+    await db.execute(
+      sql.raw(`create sequence refuse_bill_${id};
+      create function refuse_bill_${id}() returns trigger language plpgsql as $$
+        begin if nextval('refuse_bill_${id}') = 1 then raise exception 'bill line refused (test)'; end if; return new; end $$;
+      create trigger refuse_bill_${id} before insert on bill_line for each row when (new.transaction_id = ${id})
+        execute function refuse_bill_${id}()`),
+    );
+    // Answered, and the Stop stored though its settlement failed.
+    await second.stop();
+    expect(await txRow(id)).toMatchObject({ meterStopWh: 4_000, energyWh: 4_000, stopReason: 'Local' });
+    const billed = await eventually(async () => ((await txRow(id)).billedAt ? txRow(id) : undefined));
+    expect(billed).toMatchObject({ totalCents: 600 });
+    expect(await charges()).toEqual([
+      [String(first.transactionId), -300],
+      [String(id), -600],
+    ]);
+    const lines = await db.select().from(billLine).where(eq(billLine.transactionId, id));
+    expect(lines.reduce((n, l) => n + l.amountCents, 0)).toBe(600);
+    expect((await db.select().from(card).where(eq(card.id, good.id)))[0]!.balanceCents).toBe(10_000 - 900);
+    await db.execute(sql.raw(`drop trigger refuse_bill_${id} on bill_line`));
     await c.close();
   });
 });

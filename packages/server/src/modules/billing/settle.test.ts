@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -148,7 +148,7 @@ describe('settlement', () => {
     });
   });
 
-  it("settles within the caller's transaction, and a settlement that fails there undoes only itself", async () => {
+  it("settles within the caller's transaction: the bill commits with the caller's write, or goes with its rollback", async () => {
     const c = await newCard(10_000);
     const t = await session(c.id, { stoppedAt: null, meterStopWh: null });
     const stop = (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) =>
@@ -156,32 +156,28 @@ describe('settlement', () => {
         .update(chargingTransaction)
         .set({ stoppedAt: new Date('2026-03-02T00:30:00Z'), meterStopWh: 8000 })
         .where(eq(chargingTransaction.id, t.id));
-    // The ledger's statement fails after the bill is priced (a database error, which aborts a transaction but for
-    // the savepoint): the Stop stays, nothing of the bill does.
-    const failing = createBilling({
-      db,
-      ledger: {
-        ...createLedger({ db }),
-        post: async (_entry, tx) => {
-          await tx!.execute(sql`select 1 / 0`);
-          throw new Error('unreachable');
-        },
-      },
-    });
-    await db.transaction(async (tx) => {
-      await stop(tx);
-      await expect(failing.settleWithin(tx, t.id)).rejects.toThrow(/select 1 \/ 0/);
-    });
-    const [stopped] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
-    expect(stopped).toMatchObject({ meterStopWh: 8000, billedAt: null, totalCents: null });
+    // The caller fails after the settlement: neither its write nor the bill stays.
+    await expect(
+      db.transaction(async (tx) => {
+        await stop(tx);
+        expect(await billing.settleIn(tx, t.id)).toEqual({ kind: 'billed', totalCents: 724, replayed: false });
+        throw new Error('the caller fails');
+      }),
+    ).rejects.toThrow('the caller fails');
+    const [untouched] = await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id));
+    expect(untouched).toMatchObject({ stoppedAt: null, billedAt: null, totalCents: null });
     expect(await db.select().from(billLine).where(eq(billLine.transactionId, t.id))).toHaveLength(0);
     expect(await balance(c.id)).toBe(10_000);
 
-    // With a working ledger the same call bills it in the caller's commit.
     await db.transaction(async (tx) => {
-      expect(await billing.settleWithin(tx, t.id)).toEqual({ kind: 'billed', totalCents: 724, replayed: false });
+      await stop(tx);
+      expect(await billing.settleIn(tx, t.id)).toEqual({ kind: 'billed', totalCents: 724, replayed: false });
     });
     expect(await balance(c.id)).toBe(10_000 - 724);
+    expect((await db.select().from(chargingTransaction).where(eq(chargingTransaction.id, t.id)))[0]).toMatchObject({
+      meterStopWh: 8000,
+      totalCents: 724,
+    });
   });
 
   it('settles concurrently started settlements of one session exactly once', async () => {

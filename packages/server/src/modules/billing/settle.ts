@@ -471,10 +471,11 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
   return {
     settle,
     /**
-     * Settles inside the caller's database transaction (a StopTransaction's), in a savepoint: when it throws,
-     * only the settlement is undone and the caller's transaction goes on (`settle` after its commit tries again).
+     * Settles inside the caller's database transaction (a StopTransaction's). No savepoint of its own (two
+     * statements of every Stop): when it throws, the caller's transaction cannot commit; the caller rolls it
+     * back and writes its own part again without the settlement (`recordStop` in transactions.ts).
      */
-    settleWithin: (tx: Tx, transactionId: number): Promise<SettleOutcome> => tx.transaction((sp) => settleOn(sp, transactionId)),
+    settleIn: settleOn,
     /** Prices a session without writing anything (the price impact preview). */
     quote: (t: Quotable, load: VersionLoader) => quote(db, t, load),
     /**
