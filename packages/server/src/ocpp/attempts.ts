@@ -2,6 +2,7 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { OcppConfig } from '../config.js';
 import type { Db } from '../db/client.js';
 import { loginAttempt, ocppLog } from '../db/schema.js';
+import { coalescing } from '../lib/coalesce.js';
 
 type Limits = Pick<OcppConfig, 'connectMaxFailures' | 'connectMaxFailuresPerIp' | 'connectLockSeconds'>;
 
@@ -201,6 +202,38 @@ export function createConnectLimiter({ db, limits, logger, flushMs = 1000 }: { d
     return writing;
   }
 
+  /**
+   * Locks on the keys of connecting chargers (identity and address each), and the identities' counts
+   * dropped where neither key is locked; one statement for all the chargers of a batch.
+   */
+  const admittedLoader = coalescing(
+    async (list: readonly { identity: string; address: string }[]) => {
+      const pairs = list.map(({ identity, address }) => {
+        const [ip, id] = keys(identity, address);
+        return { ip: ip!.key, id: id!.key };
+      });
+      const res =
+        (await db.execute(sql`with pairs as (select * from json_to_recordset(${JSON.stringify(pairs)}::json) as p(ip text, id text)),
+        locked as (
+          select key, extract(epoch from locked_until - now())::float8 as seconds from login_attempt
+          where key in (select ip from pairs union select id from pairs) and locked_until > now()
+        ), reset as (
+          delete from login_attempt where key in (
+            select p.id from pairs p where not exists (select 1 from locked l where l.key in (p.ip, p.id)))
+        )
+        select key, seconds from locked`)) as unknown as { rows: { key: string; seconds: number | string }[] };
+      const seconds = new Map<string, number>();
+      for (const r of res.rows) {
+        remember(r.key, Number(r.seconds));
+        seconds.set(r.key, Number(r.seconds));
+      }
+      return new Map(
+        pairs.map(({ ip, id }, i) => [list[i], Math.max(0, Math.ceil(seconds.get(ip) ?? 0), Math.ceil(seconds.get(id) ?? 0))]),
+      );
+    },
+    { missing: 0 },
+  );
+
   return {
     /** Seconds this node knows the identity or the address to be locked for; 0 when neither is. */
     lockedFor(identity: string, address: string): number {
@@ -248,22 +281,11 @@ export function createConnectLimiter({ db, limits, logger, flushMs = 1000 }: { d
      * Credentials were right: 0 when neither key is locked (another node may have locked one), and the
      * identity starts over; else the seconds left.
      */
-    async admitted(identity: string, address: string): Promise<number> {
-      const [ip, id] = keys(identity, address);
-      const res = (await db.execute(sql`with locked as (
-          select key, extract(epoch from locked_until - now())::float8 as seconds from login_attempt
-          where key in (${ip!.key}, ${id!.key}) and locked_until > now()
-        ), reset as (
-          delete from login_attempt where key = ${id!.key} and not exists (select 1 from locked)
-        )
-        select key, seconds from locked`)) as unknown as { rows: { key: string; seconds: number | string }[] };
-      let left = 0;
-      for (const r of res.rows) {
-        remember(r.key, Number(r.seconds));
-        left = Math.max(left, Math.ceil(Number(r.seconds)));
-      }
-      return left;
-    },
+    /**
+     * After the right credentials: seconds left of a lock another node set on the identity or the address (0:
+     * none), and the identity's count starts over. Chargers connecting together share one statement.
+     */
+    admitted: (identity: string, address: string): Promise<number> => admittedLoader({ identity, address }),
 
     flush,
   };

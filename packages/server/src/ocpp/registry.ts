@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { chargePoint, provider, station } from '../db/schema.js';
+import { coalescing } from '../lib/coalesce.js';
 import { pointQuotaFull } from '../lib/point-quota.js';
 import type { MeterState } from './meter.js';
 
@@ -218,37 +219,8 @@ export async function loadPoints(db: Db, serialNumbers: readonly string[]): Prom
  * Loads points for connecting chargers; requests made while a query runs share the next one, so
  * a reconnect storm costs one query per batch rather than one per charger.
  */
-export function createPointLoader(db: Db) {
-  let waiting = new Map<string, { resolve(p: PointState | null): void; reject(e: unknown): void }[]>();
-  let running = false;
-
-  async function run(): Promise<void> {
-    running = true;
-    try {
-      // Let the upgrades already read from the network join the first query.
-      await new Promise((r) => setImmediate(r));
-      while (waiting.size > 0) {
-        const batch = waiting;
-        waiting = new Map();
-        try {
-          const found = await loadPoints(db, [...batch.keys()]);
-          for (const [serial, list] of batch) for (const w of list) w.resolve(found.get(serial) ?? null);
-        } catch (err) {
-          for (const list of batch.values()) for (const w of list) w.reject(err);
-        }
-      }
-    } finally {
-      running = false;
-    }
-  }
-
-  return (serialNumber: string): Promise<PointState | null> =>
-    new Promise((resolve, reject) => {
-      const list = waiting.get(serialNumber) ?? [];
-      list.push({ resolve, reject });
-      waiting.set(serialNumber, list);
-      if (!running) void run();
-    });
+export function createPointLoader(db: Db): (serialNumber: string) => Promise<PointState | null> {
+  return coalescing((serials: readonly string[]) => loadPoints(db, [...new Set(serials)]), { missing: null });
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
+import { coalescing } from '../../lib/coalesce.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
 import { stationScope } from '../monitor/scope.js';
@@ -48,6 +49,33 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Charging profiles and their targets, scoped to the caller's providers and bound stations. */
 export function createChargingProfileRepo({ db }: { db: Db }) {
+  const heldAfterBoot = coalescing(
+    async (asked: readonly { pointId: number; now: Date }[]) => {
+      const earliest = new Date(Math.min(...asked.map((a) => a.now.getTime())));
+      const rows = await db
+        .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo, pointId: chargingProfileTarget.chargePointId })
+        .from(chargingProfileTarget)
+        .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
+        .where(
+          and(
+            inArray(chargingProfileTarget.chargePointId, [...new Set(asked.map((a) => a.pointId))]),
+            inArray(chargingProfileTarget.status, HELD),
+            notInArray(chargingProfile.purpose, ['TxProfile']),
+            or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, earliest)),
+          ),
+        )
+        .orderBy(asc(chargingProfile.id), asc(chargingProfileTarget.connectorNo));
+      return new Map(
+        asked.map((a) => [
+          a,
+          rows
+            .filter((r) => r.pointId === a.pointId && (r.profile.validTo === null || r.profile.validTo > a.now))
+            .map(({ profile, connectorNo }) => ({ profile, connectorNo })),
+        ]),
+      );
+    },
+    { missing: [] },
+  );
   const where = (p: Principal, ...more: (SQL | undefined)[]) =>
     and(stationScope(p, chargingProfile.providerId, chargingProfile.stationId), ...more);
   const filterSql = (f: ProfileFilter) =>
@@ -364,22 +392,11 @@ export function createChargingProfileRepo({ db }: { db: Db }) {
         sentTime: iso(t.sentAt),
       }));
     },
-    /** What a point should hold again after a reboot: its held profiles but Tx ones (their sessions ended), not expired. */
-    async afterBoot(pointId: number, now: Date) {
-      return db
-        .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo })
-        .from(chargingProfileTarget)
-        .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
-        .where(
-          and(
-            eq(chargingProfileTarget.chargePointId, pointId),
-            inArray(chargingProfileTarget.status, HELD),
-            notInArray(chargingProfile.purpose, ['TxProfile']),
-            or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, now)),
-          ),
-        )
-        .orderBy(asc(chargingProfile.id), asc(chargingProfileTarget.connectorNo));
-    },
+    /**
+     * What a point should hold again after a reboot: its held profiles but Tx ones (their sessions ended), not
+     * expired at `now`. Points asked for together (chargers booting in a storm) share one query.
+     */
+    afterBoot: (pointId: number, now: Date) => heldAfterBoot({ pointId, now }),
   };
 }
 

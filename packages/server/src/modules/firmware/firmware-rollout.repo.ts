@@ -1,6 +1,7 @@
 import { FIRMWARE_WAVE_TIMEOUT_MINUTES, firmwareFailedStates, firmwareWaveDoneStates, type FirmwarePointState } from '@csms/contract';
 import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { coalescing } from '../../lib/coalesce.js';
 import { chargePoint, firmwareUpgrade, firmwareUpgradePoint, firmwareVersion } from '../../db/schema.js';
 
 /** States after which a point's part in an upgrade is over, for better or worse: its next reports belong to no upgrade. */
@@ -18,6 +19,25 @@ const pointOf = (upgradeId: number, chargePointId: number) =>
  * waves move it (no caller scope: the charger or the sweep asks, never an operator).
  */
 export function createRolloutRepo({ db }: { db: Db }) {
+  const currentOf = coalescing(
+    async (pointIds: readonly number[]) => {
+      const rows = await db
+        .selectDistinctOn([firmwareUpgradePoint.chargePointId], {
+          r: firmwareUpgradePoint,
+          u: firmwareUpgrade,
+          version: firmwareVersion.version,
+        })
+        .from(firmwareUpgradePoint)
+        .innerJoin(firmwareUpgrade, eq(firmwareUpgrade.id, firmwareUpgradePoint.upgradeId))
+        .leftJoin(firmwareVersion, eq(firmwareVersion.id, firmwareUpgrade.versionId))
+        .where(
+          and(inArray(firmwareUpgradePoint.chargePointId, [...new Set(pointIds)]), notInArray(firmwareUpgradePoint.state, NOT_CURRENT)),
+        )
+        .orderBy(firmwareUpgradePoint.chargePointId, desc(firmwareUpgradePoint.upgradeId));
+      return new Map(rows.map((row) => [row.r.chargePointId, row]));
+    },
+    { missing: undefined },
+  );
   return {
     async upgradeRow(id: number) {
       const [row] = await db.select().from(firmwareUpgrade).where(eq(firmwareUpgrade.id, id));
@@ -144,18 +164,11 @@ export function createRolloutRepo({ db }: { db: Db }) {
         .returning({ id: firmwareUpgradePoint.chargePointId });
       return rows.length;
     },
-    /** The point's part in its latest upgrade that is not over (nor waiting for its wave), with the package's version. */
-    async current(chargePointId: number) {
-      const [row] = await db
-        .select({ r: firmwareUpgradePoint, u: firmwareUpgrade, version: firmwareVersion.version })
-        .from(firmwareUpgradePoint)
-        .innerJoin(firmwareUpgrade, eq(firmwareUpgrade.id, firmwareUpgradePoint.upgradeId))
-        .leftJoin(firmwareVersion, eq(firmwareVersion.id, firmwareUpgrade.versionId))
-        .where(and(eq(firmwareUpgradePoint.chargePointId, chargePointId), notInArray(firmwareUpgradePoint.state, NOT_CURRENT)))
-        .orderBy(desc(firmwareUpgradePoint.upgradeId))
-        .limit(1);
-      return row;
-    },
+    /**
+     * The point's part in its latest upgrade that is not over (nor waiting for its wave), with the package's
+     * version. Points asked for together (chargers booting in a storm) share one query.
+     */
+    current: currentOf,
   };
 }
 
