@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
+import { prebuilt } from '../../db/prebuilt.js';
 import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, reservation, station } from '../../db/schema.js';
 import { advance, type MeterState } from '../../ocpp/meter.js';
 import type { Ledger, LedgerAccount } from '../cards/ledger.js';
@@ -149,6 +150,28 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
       .for('share');
     return atStart ? [atStart, ...later] : later;
   }
+
+  /** The session's row locked, with what its bill needs that a price change does not move (built once: see `prebuilt`). */
+  const lockSession = prebuilt(db, (d) =>
+    d
+      .select({
+        t: chargingTransaction,
+        cardUserId: card.chargeUserId,
+        groupId: chargeUser.groupId,
+        timeZone: station.timeZone,
+        ratedPowerW: chargePoint.ratedPowerW,
+        // The reservation this session used, when its fee is still to be charged (issue 15 item 4).
+        reservationId: reservation.id,
+      })
+      .from(chargingTransaction)
+      .leftJoin(reservation, and(eq(reservation.transactionId, chargingTransaction.id), isNull(reservation.feeCents)))
+      .leftJoin(card, eq(card.id, chargingTransaction.cardId))
+      .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
+      .leftJoin(station, eq(station.id, chargingTransaction.stationId))
+      .leftJoin(chargePoint, eq(chargePoint.id, chargingTransaction.chargePointId))
+      .where(eq(chargingTransaction.id, sql.placeholder('id')))
+      .for('update', { of: chargingTransaction }),
+  );
 
   type Session = typeof chargingTransaction.$inferSelect;
   type Priced =
@@ -356,24 +379,7 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
    * statement).
    */
   async function settleOn(tx: Tx, transactionId: number): Promise<SettleOutcome> {
-    const [locked] = await tx
-      .select({
-        t: chargingTransaction,
-        cardUserId: card.chargeUserId,
-        groupId: chargeUser.groupId,
-        timeZone: station.timeZone,
-        ratedPowerW: chargePoint.ratedPowerW,
-        // The reservation this session used, when its fee is still to be charged (issue 15 item 4).
-        reservationId: reservation.id,
-      })
-      .from(chargingTransaction)
-      .leftJoin(reservation, and(eq(reservation.transactionId, chargingTransaction.id), isNull(reservation.feeCents)))
-      .leftJoin(card, eq(card.id, chargingTransaction.cardId))
-      .leftJoin(chargeUser, eq(chargeUser.id, sql`coalesce(${card.chargeUserId}, ${chargingTransaction.chargeUserId})`))
-      .leftJoin(station, eq(station.id, chargingTransaction.stationId))
-      .leftJoin(chargePoint, eq(chargePoint.id, chargingTransaction.chargePointId))
-      .where(eq(chargingTransaction.id, transactionId))
-      .for('update', { of: chargingTransaction });
+    const [locked] = await lockSession(tx, { id: transactionId });
     if (!locked) return { kind: 'skipped', reason: 'notFound' };
     const { t } = locked;
     if (!t.stoppedAt || t.meterStopWh === null) return { kind: 'skipped', reason: 'running' };

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
+import { prebuilt } from '../../db/prebuilt.js';
 import { card, chargeUser, ledger } from '../../db/schema.js';
 
 export type LedgerAccount = { kind: 'card'; cardId: number } | { kind: 'mobile'; chargeUserId: number };
@@ -71,6 +72,54 @@ export interface LedgerHooks {
 }
 
 export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
+  /**
+   * The entry, and the account's new balance only if the entry was written. A charge or an adjustment already
+   * posted for the same transaction to this account meets its partial unique index (`ledger_*_ref`): nothing
+   * is written, and no row comes back.
+   */
+  const entryStatement = (kind: LedgerAccount['kind']) =>
+    prebuilt(db, (d) => {
+      const p = (name: string) => sql.placeholder(name);
+      const entry = d.$with('entry').as(
+        d
+          .insert(ledger)
+          .values({
+            providerId: p('providerId'),
+            accountKind: kind,
+            cardId: kind === 'card' ? p('accountId') : null,
+            chargeUserId: kind === 'mobile' ? p('accountId') : null,
+            tradeType: p('tradeType'),
+            amountCents: p('amountCents'),
+            balanceBeforeCents: p('before'),
+            balanceAfterCents: p('after'),
+            operatorUserId: p('operatorUserId'),
+            source: p('source'),
+            thirdPartyTxnId: p('thirdPartyTxnId'),
+            transactionRef: p('transactionRef'),
+            createdAt: sql`now()`,
+          })
+          .onConflictDoNothing()
+          .returning(),
+      );
+      const posted = sql`exists (select 1 from ${entry})`;
+      const balance = d.$with('balance').as(
+        kind === 'card'
+          ? d
+              .update(card)
+              .set({ balanceCents: sql`${p('after')}` })
+              .where(and(eq(card.id, p('accountId')), posted))
+              .returning({ id: sql<number>`${card.id}` })
+          : d
+              .update(chargeUser)
+              .set({ mobileBalanceCents: sql`${p('after')}` })
+              .where(and(eq(chargeUser.id, p('accountId')), posted))
+              .returning({ id: sql<number>`${chargeUser.id}` }),
+      );
+      return d.with(entry, balance).select().from(entry);
+    });
+  const postToCard = entryStatement('card');
+  const postToMobile = entryStatement('mobile');
+
   async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
     checkAmount(input.tradeType, input.amountCents);
     const { account } = input;
@@ -95,45 +144,19 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
 
     const before = acc.balance;
     const after = before + input.amountCents;
-    // The entry and the new balance in one statement. A charge or an adjustment already posted for the same
-    // transaction to this account meets its partial unique index (`ledger_*_ref`): nothing is written, and the
-    // entry posted before is returned instead.
-    const entry = tx.$with('entry').as(
-      tx
-        .insert(ledger)
-        .values({
-          providerId: acc.providerId,
-          accountKind: account.kind,
-          cardId: account.kind === 'card' ? account.cardId : null,
-          chargeUserId: account.kind === 'mobile' ? account.chargeUserId : null,
-          tradeType: input.tradeType,
-          amountCents: input.amountCents,
-          balanceBeforeCents: before,
-          balanceAfterCents: after,
-          operatorUserId: input.operatorUserId ?? null,
-          source: input.source,
-          thirdPartyTxnId: input.thirdPartyTxnId ?? null,
-          transactionRef: input.transactionRef ?? null,
-          createdAt: sql`now()`,
-        })
-        .onConflictDoNothing()
-        .returning(),
-    );
-    const posted = sql`exists (select 1 from ${entry})`;
-    const balance = tx.$with('balance').as(
-      account.kind === 'card'
-        ? tx
-            .update(card)
-            .set({ balanceCents: after })
-            .where(and(eq(card.id, account.cardId), posted))
-            .returning({ id: sql<number>`${card.id}` })
-        : tx
-            .update(chargeUser)
-            .set({ mobileBalanceCents: after })
-            .where(and(eq(chargeUser.id, account.chargeUserId), posted))
-            .returning({ id: sql<number>`${chargeUser.id}` }),
-    );
-    const [row] = await tx.with(entry, balance).select().from(entry);
+    // The entry and the new balance in one statement (built once per kind of account).
+    const [row] = await (account.kind === 'card' ? postToCard : postToMobile)(tx, {
+      accountId: account.kind === 'card' ? account.cardId : account.chargeUserId,
+      providerId: acc.providerId,
+      tradeType: input.tradeType,
+      amountCents: input.amountCents,
+      before,
+      after,
+      operatorUserId: input.operatorUserId ?? null,
+      source: input.source,
+      thirdPartyTxnId: input.thirdPartyTxnId ?? null,
+      transactionRef: input.transactionRef ?? null,
+    });
     if (!row) {
       const [existing] = await tx
         .select()
