@@ -7,12 +7,12 @@ import DataLoader from 'dataloader';
  * for the requests already read from the network. At low load each load is one query, as before;
  * in a reconnect storm a query serves every charger that arrived while the last one ran.
  *
- * `batch` gets the keys (repeats included) and returns a map by `keyOf(key)`; a key it leaves out
- * resolves to `missing`. When it throws, every load of the batch rejects.
+ * `batch` gets the keys (repeats included) and returns a map by key (objects by identity); a key it
+ * leaves out resolves to `missing`. When it throws, every load of the batch rejects.
  */
 export function coalescing<K, V, M = undefined>(
-  batch: (keys: readonly K[]) => Promise<ReadonlyMap<unknown, V>>,
-  { keyOf = (k: K) => k, missing }: { keyOf?: (key: K) => unknown; missing?: M } = {},
+  batch: (keys: readonly K[]) => Promise<ReadonlyMap<K, V>>,
+  { missing }: { missing?: M } = {},
 ): (key: K) => Promise<V | M> {
   let running = false;
   let next: (() => void) | undefined;
@@ -21,7 +21,7 @@ export function coalescing<K, V, M = undefined>(
       running = true;
       try {
         const found = await batch(keys);
-        return keys.map((k) => (found.has(keyOf(k)) ? found.get(keyOf(k))! : (missing as M)));
+        return keys.map((k) => (found.has(k) ? found.get(k)! : (missing as M)));
       } finally {
         running = false;
         const go = next;

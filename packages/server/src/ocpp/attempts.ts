@@ -228,7 +228,7 @@ export function createConnectLimiter({ db, limits, logger, flushMs = 1000 }: { d
         seconds.set(r.key, Number(r.seconds));
       }
       return new Map(
-        pairs.map(({ ip, id }, i) => [list[i], Math.max(0, Math.ceil(seconds.get(ip) ?? 0), Math.ceil(seconds.get(id) ?? 0))]),
+        list.map((k, i) => [k, Math.max(0, Math.ceil(seconds.get(pairs[i]!.ip) ?? 0), Math.ceil(seconds.get(pairs[i]!.id) ?? 0))]),
       );
     },
     { missing: 0 },
