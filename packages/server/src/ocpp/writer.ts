@@ -155,7 +155,7 @@ function keepLast<K, T>(m: Map<K, T>, key: K, value: T): void {
  * the contract's `replaceBadText`). Charger messages holding such text are refused before they get here (session.ts); the OCPP
  * log still keeps the frame, and one bad row must not cost a batch.
  */
-function jsonParam(rows: readonly object[]): string {
+export function jsonParam(rows: readonly object[]): string {
   const json = JSON.stringify(rows);
   return mayHoldBadText(json) ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? replaceBadText(v) : v)) : json;
 }

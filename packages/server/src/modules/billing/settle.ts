@@ -1,12 +1,15 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { prebuilt } from '../../db/prebuilt.js';
 import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, reservation, station } from '../../db/schema.js';
 import { advance, type MeterState } from '../../ocpp/meter.js';
+import { jsonParam } from '../../ocpp/writer.js';
 import type { Ledger, LedgerAccount } from '../cards/ledger.js';
 import { computeBill, TariffError, type Bill, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
 
 export type PriceRow = typeof price.$inferSelect;
+
+const BILL_LINE_COLUMNS = sql.raw('transaction_id, price_id, tier, kind, energy_wh, unit_price, amount_cents, ref_id, label');
 
 export function toVersion(p: PriceRow): PriceVersion {
   return {
@@ -440,34 +443,32 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
       );
       replayed = entry.replayed;
     }
-    const billed = tx
-      .update(chargingTransaction)
-      .set({
-        elecFeeCents: bill.elecFeeCents,
-        serviceFeeCents: bill.serviceFeeCents,
-        reserveFeeCents,
-        totalCents,
-        billedAt: new Date(),
-        paidFrom: account && totalCents > 0 ? account.kind : null,
-        billingNote: null,
-      })
-      .where(eq(chargingTransaction.id, t.id));
-    // The lines, the reservation's fee and the session's fees in one statement.
-    const parts: SQL[] = [];
-    if (bill.lines.length || discounts.length) {
-      const rows = [
-        ...bill.lines.map((l) => ({ ...l, transactionId: t.id })),
-        ...discounts.map((d) => ({ ...d, transactionId: t.id, priceId: null, tier: null })),
-      ];
-      parts.push(sql`lines as (${tx.insert(billLine).values(rows).getSQL()})`);
-    }
-    if (locked.reservationId !== null) {
-      parts.push(
-        sql`fee as (${tx.update(reservation).set({ feeCents: reserveFeeCents }).where(eq(reservation.id, locked.reservationId)).getSQL()})`,
-      );
-    }
-    if (parts.length) await tx.execute(sql`with ${sql.join(parts, sql`, `)} ${billed.getSQL()}`);
-    else await billed;
+    // The lines, the reservation's fee and the session's fees in one statement, its text the same for every bill
+    // (the lines as one JSON parameter; the fee's update finds no row without a reservation): drizzle's builders
+    // took 0.5 ms to write it (measured in a loop, the machine busy with a test run).
+    const lines = [
+      ...bill.lines.map((l) => ({ ...l, refId: null, label: null })),
+      ...discounts.map((d) => ({ ...d, priceId: null, tier: null })),
+    ].map((l) => ({
+      transaction_id: t.id,
+      price_id: l.priceId,
+      tier: l.tier,
+      kind: l.kind,
+      energy_wh: l.energyWh,
+      unit_price: l.unitPrice,
+      amount_cents: l.amountCents,
+      ref_id: l.refId,
+      label: l.label,
+    }));
+    await tx.execute(sql`with lines as (
+        insert into bill_line (${BILL_LINE_COLUMNS}) select ${BILL_LINE_COLUMNS} from json_populate_recordset(null::bill_line, ${jsonParam(lines)}::json)
+      ), fee as (
+        update reservation set fee_cents = ${reserveFeeCents}::int where id = ${locked.reservationId}::int
+      )
+      update charging_transaction set elec_fee_cents = ${bill.elecFeeCents}::int, service_fee_cents = ${bill.serviceFeeCents}::int,
+        reserve_fee_cents = ${reserveFeeCents}::int, total_cents = ${totalCents}::int, billed_at = ${new Date().toISOString()}::timestamptz,
+        paid_from = ${account && totalCents > 0 ? account.kind : null}::text, billing_note = null
+      where id = ${t.id}::int`);
     if (hooks && payer !== null) await hooks.settled(tx, payer);
     return { kind: 'billed', totalCents, replayed };
   }
