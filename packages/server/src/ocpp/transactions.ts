@@ -341,7 +341,6 @@ export function transactionKit(core: OcppCore) {
               { err: failed.err, transactionId: tx.id },
               'billing: settlement with the Stop failed; retried after the reply',
             );
-            settled = false;
             return alone();
           })
       : await alone();

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.js';
 import type { meterValue } from '../db/schema.js';
@@ -20,22 +20,31 @@ export type MeterRow = typeof meterValue.$inferInsert;
 
 /**
  * Multi-row insert through one JSON parameter (`json_populate_recordset`): a third of the CPU of
- * building a statement with a placeholder per value, which counts for the high-volume tables.
- * `rows` use the column names.
+ * building a statement with a placeholder per value, which counts for the high-volume tables, and the
+ * same text whatever the number of rows. `rows` use the column names. The statement alone, e.g. for a
+ * `with` clause (an empty `rows` inserts nothing).
  */
-export async function insertJson(
-  q: Pick<Db, 'execute'>,
+export function insertJsonSql(
   table: string,
   columns: readonly string[],
   rows: readonly object[],
   /** E.g. an `on conflict` clause. */
   suffix = '',
+): SQL {
+  const cols = sql.raw(columns.join(', '));
+  return sql`insert into ${sql.raw(table)} (${cols}) select ${cols} from json_populate_recordset(null::${sql.raw(table)}, ${jsonParam(rows)}::json) ${sql.raw(suffix)}`;
+}
+
+/** `insertJsonSql` run; nothing is sent for no rows. */
+export async function insertJson(
+  q: Pick<Db, 'execute'>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly object[],
+  suffix = '',
 ): Promise<void> {
   if (rows.length === 0) return;
-  const cols = sql.raw(columns.join(', '));
-  await q.execute(
-    sql`insert into ${sql.raw(table)} (${cols}) select ${cols} from json_populate_recordset(null::${sql.raw(table)}, ${jsonParam(rows)}::json) ${sql.raw(suffix)}`,
-  );
+  await q.execute(insertJsonSql(table, columns, rows, suffix));
 }
 
 const METER_COLUMNS = [
@@ -155,7 +164,7 @@ function keepLast<K, T>(m: Map<K, T>, key: K, value: T): void {
  * the contract's `replaceBadText`). Charger messages holding such text are refused before they get here (session.ts); the OCPP
  * log still keeps the frame, and one bad row must not cost a batch.
  */
-export function jsonParam(rows: readonly object[]): string {
+function jsonParam(rows: readonly object[]): string {
   const json = JSON.stringify(rows);
   return mayHoldBadText(json) ? JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? replaceBadText(v) : v)) : json;
 }

@@ -3,13 +3,13 @@ import type { Db, Tx } from '../../db/client.js';
 import { prebuilt } from '../../db/prebuilt.js';
 import { billLine, card, chargePoint, chargeUser, chargingTransaction, meterValue, price, reservation, station } from '../../db/schema.js';
 import { advance, type MeterState } from '../../ocpp/meter.js';
-import { jsonParam } from '../../ocpp/writer.js';
+import { insertJsonSql } from '../../ocpp/writer.js';
 import type { Ledger, LedgerAccount } from '../cards/ledger.js';
 import { computeBill, TariffError, type Bill, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
 
 export type PriceRow = typeof price.$inferSelect;
 
-const BILL_LINE_COLUMNS = sql.raw('transaction_id, price_id, tier, kind, energy_wh, unit_price, amount_cents, ref_id, label');
+const BILL_LINE_COLUMNS = ['transaction_id', 'price_id', 'tier', 'kind', 'energy_wh', 'unit_price', 'amount_cents', 'ref_id', 'label'];
 
 export function toVersion(p: PriceRow): PriceVersion {
   return {
@@ -460,9 +460,7 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
       ref_id: l.refId,
       label: l.label,
     }));
-    await tx.execute(sql`with lines as (
-        insert into bill_line (${BILL_LINE_COLUMNS}) select ${BILL_LINE_COLUMNS} from json_populate_recordset(null::bill_line, ${jsonParam(lines)}::json)
-      ), fee as (
+    await tx.execute(sql`with lines as (${insertJsonSql('bill_line', BILL_LINE_COLUMNS, lines)}), fee as (
         update reservation set fee_cents = ${reserveFeeCents}::int where id = ${locked.reservationId}::int
       )
       update charging_transaction set elec_fee_cents = ${bill.elecFeeCents}::int, service_fee_cents = ${bill.serviceFeeCents}::int,

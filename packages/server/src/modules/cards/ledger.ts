@@ -173,8 +173,8 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
       if (!existing) throw new Error(`ledger: the ${input.tradeType} of ${account.kind} account was neither posted nor found`);
       return { ...existing, replayed: true };
     }
-    if (input.tradeType === 'recharge' && hooks) await hooks.recharged(tx, row!, (bonus) => postIn(tx, bonus));
-    return { ...row!, replayed: false };
+    if (input.tradeType === 'recharge' && hooks) await hooks.recharged(tx, row, (bonus) => postIn(tx, bonus));
+    return { ...row, replayed: false };
   }
 
   return {

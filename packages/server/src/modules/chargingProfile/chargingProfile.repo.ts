@@ -51,7 +51,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function createChargingProfileRepo({ db }: { db: Db }) {
   const heldAfterBoot = coalescing(
     async (asked: readonly { pointId: number; now: Date }[]) => {
-      const earliest = new Date(Math.min(...asked.map((a) => a.now.getTime())));
+      const earliest = asked.reduce((min, a) => (a.now < min ? a.now : min), asked[0]!.now);
       const rows = await db
         .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo, pointId: chargingProfileTarget.chargePointId })
         .from(chargingProfileTarget)
