@@ -125,7 +125,8 @@ async function openBenchDatabase(): Promise<BenchDb> {
       await admin.query(`create database ${name}`);
     }
   }
-  const database = openPostgres(url);
+  // CSMS_DB_NAMED_STATEMENTS=false times the console with every statement parsed and planned at each call.
+  const database = openPostgres(url, { namedStatements: loadConfig().namedStatements });
   let dropped = false;
   return {
     name,
@@ -462,12 +463,15 @@ async function seedVolume(url: string) {
     );
     await c.query('alter table point_online_span enable trigger point_online_span_cumulate');
     await c.query('alter table point_online_span enable trigger point_online_latest_apply');
-    // Each point's latest span, as the trigger would have kept it.
+    // Each point's latest span, as the trigger would have kept it (the points' online spans of their own insert
+    // already have a row there).
     await step(
       'latest online span per point',
       `insert into point_online_latest (charge_point_id, started_at, ended_at, cum_before)
        select distinct on (charge_point_id) charge_point_id, started_at, ended_at, cum_before
-       from point_online_span order by charge_point_id, started_at desc, id desc;`,
+       from point_online_span order by charge_point_id, started_at desc, id desc
+       on conflict (charge_point_id) do update
+       set started_at = excluded.started_at, ended_at = excluded.ended_at, cum_before = excluded.cum_before;`,
     );
 
     // The operator of one common provider (and its child): every query of theirs carries the tenant condition.
