@@ -28,6 +28,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The embedded database's page cache in MB (`CSMS_PGLITE_CACHE_MB`, PostgreSQL's shared_buffers inside PGlite). */
   pgliteCacheMb: number;
+  /** Statements sent again and again prepared on the database server (`CSMS_DB_NAMED_STATEMENTS`, default on; src/db/named-statements.ts). */
+  namedStatements: boolean;
   natsUrl: string | undefined;
   /** First token of every NATS subject (`CSMS_NATS_SUBJECT_PREFIX`), so deployments can share one NATS. */
   natsSubjectPrefix: string;
@@ -248,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteCacheMb: Math.min(4096, Math.max(1, int('CSMS_PGLITE_CACHE_MB', env.CSMS_PGLITE_CACHE_MB, DEFAULT_PGLITE_CACHE_MB))),
+    namedStatements: bool(env.CSMS_DB_NAMED_STATEMENTS, true),
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),
     nodeId: (env.CSMS_NODE_ID || `${os.hostname()}:${env.PORT || 8080}`).slice(0, 128),

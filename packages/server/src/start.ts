@@ -13,12 +13,19 @@ import type { Demo } from './demo/demo.js';
  */
 export type AppModule = typeof App;
 
+const databaseOptions = (config: Config) => ({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  pgliteCacheMb: config.pgliteCacheMb,
+  namedStatements: config.namedStatements,
+});
+
 /** Migrate, seed the first administrator, end the demo's orphaned sessions: once, before any node serves. */
 export const prepare = (config: Config, thread?: PgliteThread): Promise<Database> => opened(beginPrepared(config, thread));
 
 /** The database as `prepare` leaves it, opening: `ready` settles once it is prepared. */
 export function beginPrepared(config: Config, thread?: PgliteThread): Opening {
-  const opening = beginDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb, thread });
+  const opening = beginDatabase({ ...databaseOptions(config), thread });
   return { database: opening.database, ready: opening.ready.then(() => firstWork(config, opening.database)) };
 }
 
@@ -47,8 +54,7 @@ async function firstWork(config: Config, database: Database): Promise<void> {
  * database is ready (`waitingFor`).
  */
 export async function serve(config: Config, opts: { opening?: Opening; app: Promise<AppModule>; transport?: Cluster; demo: boolean }) {
-  const { database, ready } =
-    opts.opening ?? beginDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteCacheMb: config.pgliteCacheMb });
+  const { database, ready } = opts.opening ?? beginDatabase(databaseOptions(config));
   // Its failure is met below, once the app has loaded.
   ready.catch(() => {});
   const { buildApp } = await opts.app;

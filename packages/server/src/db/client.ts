@@ -7,6 +7,7 @@ import pg from 'pg';
 import { serverRoot } from '../config.js';
 import { installJobSchema } from '../lib/jobs.js';
 import { intoPlace } from './data-dir.mjs';
+import { nameStatements, statementNames } from './named-statements.js';
 import { pgliteDir, startPgliteIn, startPgliteThread, type PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
@@ -29,14 +30,28 @@ export const migrationsFolder = path.join(serverRoot, 'drizzle');
 /** Arbitrary constant: the advisory lock every node takes while it migrates. */
 const MIGRATION_LOCK = 7_204_611;
 
+/** How the server talks to its database. */
+export interface PoolOptions {
+  /**
+   * Statements sent again and again are prepared on the server, parsed and planned once per
+   * connection (src/db/named-statements.ts). Default on; `CSMS_DB_NAMED_STATEMENTS=false` for a
+   * pooler in transaction mode that does not carry prepared statements between its connections.
+   */
+  namedStatements?: boolean;
+}
+
 /**
  * node-postgres's pool, except that a statement the database refused does not cost the connection:
  * pg-pool ends a client whose query failed, and PGlite's single connection would then race its own
  * reconnection (and PostgreSQL pay a new connection per refused write). A broken connection is
  * still dropped by the pool (`release` checks it).
  */
-function createPool(config: pg.PoolConfig): pg.Pool {
+function createPool(config: pg.PoolConfig, { namedStatements = true }: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool(config);
+  if (namedStatements) {
+    const names = statementNames();
+    pool.on('connect', (client) => nameStatements(client, names));
+  }
   pool.query = (async (...args: unknown[]) => {
     const client = await pool.connect();
     try {
@@ -57,9 +72,9 @@ function createPool(config: pg.PoolConfig): pg.Pool {
  * `cacheMb` is PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, all of it resident
  * once started; pages beyond it are read from the operating system's file cache.
  */
-export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; cacheMb?: number } = {}): Promise<Database> {
+export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; cacheMb?: number } & PoolOptions = {}): Promise<Database> {
   const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : undefined;
-  const { database, started } = pgliteDatabase(startPgliteThread({ dataDir: opts.dataDir, loadDataDir, cacheMb: opts.cacheMb }));
+  const { database, started } = pgliteDatabase(startPgliteThread({ dataDir: opts.dataDir, loadDataDir, cacheMb: opts.cacheMb }), opts);
   await started;
   return database;
 }
@@ -69,7 +84,11 @@ export async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob; c
  * sent before `started` settles. `instead`, when given, replaces a thread that fails to start with
  * another on the same socket (a first start's template that cannot be opened).
  */
-function pgliteDatabase(first: PgliteThread, instead?: (err: Error) => PgliteThread): { database: Database; started: Promise<void> } {
+function pgliteDatabase(
+  first: PgliteThread,
+  poolOptions: PoolOptions,
+  instead?: (err: Error) => PgliteThread,
+): { database: Database; started: Promise<void> } {
   const { socketDir } = first;
   let thread = first;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -110,7 +129,10 @@ function pgliteDatabase(first: PgliteThread, instead?: (err: Error) => PgliteThr
       thread.worker.postMessage({ id, op });
     });
 
-  const pool = createPool({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+  const pool = createPool(
+    { host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 },
+    poolOptions,
+  );
   pool.on('error', (err) => console.warn(`pglite: connection lost: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   let closed: Promise<void> | undefined;
@@ -134,8 +156,8 @@ function pgliteDatabase(first: PgliteThread, instead?: (err: Error) => PgliteThr
   return { database, started };
 }
 
-export function openPostgres(url: string): Database {
-  const pool = createPool({ connectionString: url, max: 10 });
+export function openPostgres(url: string, poolOptions: PoolOptions = {}): Database {
+  const pool = createPool({ connectionString: url, max: 10 }, poolOptions);
   // An idle connection dropped by the server (restart, failover, admin kill) must not crash the
   // process: the pool replaces it on the next query.
   pool.on('error', (err) => console.warn(`postgres: idle connection lost: ${err.message}`));
@@ -174,21 +196,24 @@ export interface Opening {
  * copies the build's migrated template (scripts/pglite-template.ts) instead of running PGlite's
  * initdb; a template that cannot be copied or opened is left, and the database created instead.
  */
-export function beginDatabase(opts: {
-  databaseUrl?: string;
-  dataDir: string;
-  template?: string;
-  pgliteCacheMb?: number;
-  thread?: PgliteThread;
-}): Opening {
+export function beginDatabase(
+  opts: {
+    databaseUrl?: string;
+    dataDir: string;
+    template?: string;
+    pgliteCacheMb?: number;
+    thread?: PgliteThread;
+  } & PoolOptions,
+): Opening {
   if (opts.databaseUrl) {
-    const database = openPostgres(opts.databaseUrl);
+    const database = openPostgres(opts.databaseUrl, opts);
     return { database, ready: migrate(database) };
   }
   const dir = pgliteDir(opts.dataDir);
   const thread = opts.thread ?? startPgliteIn(dir, { template: opts.template, cacheMb: opts.pgliteCacheMb });
   const { database, started } = pgliteDatabase(
     thread,
+    opts,
     thread.fromTemplate
       ? (err) => {
           console.warn(`pglite: the build's template could not be loaded (${err.message}); creating the database instead`);
