@@ -1,5 +1,5 @@
 import type { AuthorizationReason } from '@csms/contract';
-import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, localListVersion, provider, userGroup } from '../../db/schema.js';
 
@@ -95,7 +95,7 @@ interface CardRow {
 }
 
 /** The card (`c`) an idTag names, with its user (`u`) and the user's group (`g`), for statements of others (`CardCheck`). */
-const cardFrom = (key: string) => sql`card c left join charge_user u on u.id = c.charge_user_id
+const cardFrom = (key: string | Placeholder) => sql`card c left join charge_user u on u.id = c.charge_user_id
   left join user_group g on g.id = u.group_id where lower(c.physical_id) = ${key}`;
 
 /** A `CardRow` as JSON (`rowFromJson` reads it back). */
@@ -104,7 +104,10 @@ const cardJson = sql`json_build_object('id', c.id, 'providerId', c.provider_id, 
   'userStatus', u.status, 'monthlyLimitWh', g.monthly_limit_wh, 'masterPass', c.master_pass)`;
 
 /** SQL: the row of the card an idTag names, as JSON (null: none), for a caller's statement (`cardAsRead`). */
-export const cardRowSql = (idTag: string) => sql`(select ${cardJson} from ${cardFrom(idTag.toLowerCase())})`;
+export const cardRowSql = (idTag: string) => cardRowOf(idTag.toLowerCase());
+
+/** `cardRowSql` for a statement built once (`prebuilt`): `key` is the lower-cased idTag (a placeholder's value; null: none). */
+export const cardRowOf = (key: string | Placeholder) => sql`(select ${cardJson} from ${cardFrom(key)})`;
 
 function rowFromJson(value: unknown): CardRow | undefined {
   if (value === null || value === undefined) return undefined;

@@ -119,22 +119,28 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
     });
   const postToCard = entryStatement('card');
   const postToMobile = entryStatement('mobile');
+  // The account's row locked, with its provider and balance (built once, as the entry).
+  const lockCard = prebuilt(db, (d) =>
+    d
+      .select({ providerId: card.providerId, balance: card.balanceCents })
+      .from(card)
+      .where(eq(card.id, sql.placeholder('id')))
+      .for('update'),
+  );
+  const lockMobile = prebuilt(db, (d) =>
+    d
+      .select({ providerId: chargeUser.providerId, balance: chargeUser.mobileBalanceCents })
+      .from(chargeUser)
+      .where(eq(chargeUser.id, sql.placeholder('id')))
+      .for('update'),
+  );
 
   async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
     checkAmount(input.tradeType, input.amountCents);
     const { account } = input;
-    const locked =
-      account.kind === 'card'
-        ? await tx
-            .select({ providerId: card.providerId, balance: card.balanceCents })
-            .from(card)
-            .where(eq(card.id, account.cardId))
-            .for('update')
-        : await tx
-            .select({ providerId: chargeUser.providerId, balance: chargeUser.mobileBalanceCents })
-            .from(chargeUser)
-            .where(eq(chargeUser.id, account.chargeUserId))
-            .for('update');
+    const locked = await (account.kind === 'card' ? lockCard : lockMobile)(tx, {
+      id: account.kind === 'card' ? account.cardId : account.chargeUserId,
+    });
     const acc = locked[0];
     if (!acc)
       throw new LedgerError(
