@@ -1,5 +1,6 @@
 import { dayAndMonthStart } from '@csms/contract';
 import { asc, count, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
 import { billLine, card, chargeUser, chargingTransaction, ledger, meterValue, price, userGroup } from '../../src/db/schema.js';
@@ -575,6 +576,46 @@ describe('billing with the Stop', () => {
     expect(lines.reduce((n, l) => n + l.amountCents, 0)).toBe(600);
     expect((await db.select().from(card).where(eq(card.id, good.id)))[0]!.balanceCents).toBe(10_000 - 900);
     await db.execute(sql.raw(`drop trigger refuse_bill_${id} on bill_line`));
+    await c.close();
+  });
+  it('bills a Stop in one database transaction of ten statements when the card is a charge user’s (discounts read in one)', async () => {
+    const { c, stationId } = await connect({ connectors: 1 });
+    await db.insert(price).values({
+      providerId: 1,
+      stationId,
+      effectiveFrom: new Date('2020-01-01T00:00:00Z'),
+      slots: Array.from({ length: 48 }, () => 'flat' as const),
+      ...{ sharpElec: 0, sharpService: 0, peakElec: 0, peakService: 0, valleyElec: 0, valleyService: 0 },
+      flatElec: 10_000,
+      flatService: 5_000,
+    });
+    const [user] = await db.insert(chargeUser).values({ providerId: 1, account: uid(), userType: 'card' }).returning();
+    const owned = await newCard({ chargeUserId: user!.id });
+    const t0 = Date.now() - 60 * MIN;
+    const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
+      connectorId: 1,
+      idTag: owned.physicalId,
+      meterStart: 0,
+      timestamp: at(t0, 0),
+    });
+    // Every statement any connection sends while the Stop is handled.
+    const texts: string[] = [];
+    const query = (pg as unknown as { Query: { prototype: { submit(...a: unknown[]): unknown; text: string } } }).Query.prototype;
+    const submit = query.submit;
+    query.submit = function (this: { text: string }, ...a: unknown[]) {
+      texts.push(this.text);
+      return submit.apply(this, a);
+    };
+    try {
+      await c.ok('StopTransaction', { transactionId, meterStop: 2_000, timestamp: at(t0, 30), idTag: owned.physicalId });
+    } finally {
+      query.submit = submit;
+    }
+    expect(await txRow(transactionId)).toMatchObject({ totalCents: 300 });
+    // begin, the Stop, the session's lock, its samples with the prices, the discounts' context, the ledger's two, the
+    // bill lines with the fees, the membership's recompute (nothing to compute: no level), commit.
+    const own = texts.slice(texts.indexOf('begin'), texts.indexOf('commit') + 1);
+    expect(own.length, own.map((t) => t.slice(0, 80)).join('\n')).toBe(10);
     await c.close();
   });
 });

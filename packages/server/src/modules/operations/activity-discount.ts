@@ -1,6 +1,5 @@
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import { activity, chargeUser } from '../../db/schema.js';
+import type { ActivityDiscountKind } from '@csms/contract';
+import { sql } from 'drizzle-orm';
 import type { DiscountInput, DiscountLine } from '../billing/settle.js';
 import { slotIndex, type MeterSample } from '../billing/tariff.js';
 import { percentOf } from './percent.js';
@@ -30,38 +29,42 @@ export function energyInHours(samples: readonly MeterSample[], hours: readonly n
   return Math.round(wh);
 }
 
+/** What the choice needs of an activity live when a session ended (read by `discountContext`). */
+export interface LiveActivity {
+  id: number;
+  name: string;
+  stationIds: number[];
+  groupIds: number[];
+  discountKind: ActivityDiscountKind | null;
+  discountValue: number | null;
+  hours: number[];
+}
+
+/** The activities that may discount a session ended at `at` (`a`: activity, `u`: its payer's charge_user row). */
+export const liveActivitiesSql = (at: string) => sql`select coalesce(json_agg(json_build_object('id', a.id, 'name', a.name,
+    'stationIds', a.station_ids, 'groupIds', a.group_ids, 'discountKind', a.discount_kind, 'discountValue', a.discount_value,
+    'hours', a.hours) order by a.id), '[]'::json)
+  from activity a where a.provider_id = u.provider_id and a.type = 'serviceDiscount' and a.status in ('active', 'ended')
+    and a.start_at <= ${at}::timestamptz and a.end_at > ${at}::timestamptz and (a.ended_at is null or a.ended_at > ${at}::timestamptz)`;
+
 /**
  * The best service-fee activity for a settled session (issue 19 items 2, 4): of the provider's
  * activated activities whose period holds the session's end — an activity ended early counts until
- * it was ended — at its station and for its user's group, the one taking most off the service fee
- * left after the member discount. Percent: of that fee; per kWh: the energy in its hours × the rate,
- * rounded half up once.
+ * it was ended (`liveActivitiesSql`) — at its station and for its user's group, the one taking most off
+ * the service fee left after the member discount (the first by id among equals). Percent: of that fee;
+ * per kWh: the energy in its hours × the rate, rounded half up once.
  */
-export async function bestActivity(tx: Tx, input: DiscountInput, serviceLeft: number): Promise<DiscountLine | null> {
+export function bestActivity(
+  groupId: number | null,
+  live: readonly LiveActivity[],
+  input: DiscountInput,
+  serviceLeft: number,
+): DiscountLine | null {
   if (serviceLeft <= 0) return null;
-  const [user] = await tx
-    .select({ providerId: chargeUser.providerId, groupId: chargeUser.groupId })
-    .from(chargeUser)
-    .where(eq(chargeUser.id, input.chargeUserId));
-  if (!user) return null;
-  const at = input.stoppedAt;
-  const live = await tx
-    .select()
-    .from(activity)
-    .where(
-      and(
-        eq(activity.providerId, user.providerId),
-        eq(activity.type, 'serviceDiscount'),
-        inArray(activity.status, ['active', 'ended']),
-        lte(activity.startAt, at),
-        gt(activity.endAt, at),
-        sql`(${activity.endedAt} is null or ${activity.endedAt} > ${at.toISOString()}::timestamptz)`,
-      ),
-    );
   let best: DiscountLine | null = null;
   for (const a of live) {
     if (a.stationIds.length && !a.stationIds.includes(input.stationId)) continue;
-    if (a.groupIds.length && (user.groupId === null || !a.groupIds.includes(user.groupId))) continue;
+    if (a.groupIds.length && (groupId === null || !a.groupIds.includes(groupId))) continue;
     const value = a.discountValue ?? 0;
     if (value <= 0) continue;
     const energyWh = a.hours.length ? energyInHours(input.samples, a.hours, input.timeZone) : input.bill.energyWh;

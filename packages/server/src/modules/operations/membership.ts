@@ -13,6 +13,11 @@ export const memberLevelNameOf = (chargeUserIdColumn: string) =>
   sql<string | null>`(select l.name from member_status s join member_level l on l.id = ${effectiveLevelOf('s')}
     where s.charge_user_id = ${sql.raw(chargeUserIdColumn)})`;
 
+/** The member level in force now of the charge user `chargeUserIdColumn` names, as JSON (levelId, name, percent; null: none). */
+export const memberLevelJsonOf = (chargeUserIdColumn: string) =>
+  sql`select json_build_object('levelId', l.id, 'name', l.name, 'percent', l.discount_percent) from member_status s
+    join member_level l on l.id = ${effectiveLevelOf('s')} where s.charge_user_id = ${sql.raw(chargeUserIdColumn)}`;
+
 const DAY_MS = 86_400_000;
 type Level = typeof memberLevel.$inferSelect;
 
@@ -24,16 +29,6 @@ type Level = typeof memberLevel.$inferSelect;
  * nightly for everyone (the `memberLevels` job).
  */
 export function createMembership({ db }: { db: Db }) {
-  /** The member discount for a user's session settled now: the level in force and its percent. */
-  async function discountOf(tx: Tx | Db, chargeUserId: number): Promise<{ levelId: number; name: string; percent: number } | null> {
-    const res = (await tx.execute(sql`select l.id, l.name, l.discount_percent from member_status s
-      join member_level l on l.id = ${effectiveLevelOf('s')} where s.charge_user_id = ${chargeUserId}`)) as unknown as {
-      rows: { id: number; name: string; discount_percent: number }[];
-    };
-    const r = res.rows[0];
-    return r ? { levelId: Number(r.id), name: r.name, percent: Number(r.discount_percent) } : null;
-  }
-
   /** Recomputes the levels of some charge users, in the caller's transaction. */
   async function recompute(tx: Tx | Db, userIds: number[], now = new Date()): Promise<number> {
     if (userIds.length === 0) return 0;
@@ -50,7 +45,13 @@ export function createMembership({ db }: { db: Db }) {
         where t.billed_at is not null and t.stopped_at > ${since.toISOString()}::timestamptz
           and (t.card_id in (select c.id from card c where c.charge_user_id = u.id) or (t.card_id is null and t.charge_user_id = u.id))
       ) x on true
-      where u.id in (${ids})`)) as unknown as { rows: { id: number; provider_id: number; spend: string; energy: string }[] };
+      where u.id in (${ids})
+        -- Nobody to compute: no level in the user's provider and no membership row to lower (a settlement's common case).
+        and (exists (select 1 from member_level l where l.provider_id = u.provider_id)
+          or exists (select 1 from member_status s where s.charge_user_id = u.id))`)) as unknown as {
+        rows: { id: number; provider_id: number; spend: string; energy: string }[];
+      };
+    if (usage.rows.length === 0) return 0;
     const providers = [...new Set(usage.rows.map((r) => Number(r.provider_id)))];
     const levels = providers.length
       ? await tx.select().from(memberLevel).where(inArray(memberLevel.providerId, providers)).orderBy(asc(memberLevel.sortOrder))
@@ -90,7 +91,6 @@ export function createMembership({ db }: { db: Db }) {
   }
 
   return {
-    discountOf,
     recompute,
     /** Every charge user of providers with levels (or with a membership row), in batches; the nightly job. */
     async recomputeAll(providerIds: number[] | 'all', now = new Date()): Promise<number> {
