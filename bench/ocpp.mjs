@@ -676,10 +676,14 @@ async function seedBilling(server, db, serials, log) {
   const worker = async () => {
     for (let next = todo.shift(); next; next = todo.shift()) {
       const [serial, { providerId }] = next;
+      // Each card a charge user's, as in a network whose drivers sign up: its settlement runs the discounts and the
+      // membership's recompute too (issue 19), with nothing configured to grant.
+      const user = await api('POST', '/web/chargeUser/add', { account: `BU-${serial}`, providerId, userType: 'card' });
       await api('POST', '/web/card/add', {
         cardNumber: `BENCH-CARD-${serial}`,
         physicalId: tagOf(serial),
         providerId,
+        chargeUserId: user.id,
         expireTime,
         prepaidCents: BENCH_BALANCE_CENTS,
         email: 'bench@example.com',
@@ -687,7 +691,9 @@ async function seedBilling(server, db, serials, log) {
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  log(`billing: a price at ${stations.length} station(s), ${fmt(where.size)} cards of ${fmt(BENCH_BALANCE_CENTS / 100)} each`);
+  log(
+    `billing: a price at ${stations.length} station(s), ${fmt(where.size)} charge users with a card of ${fmt(BENCH_BALANCE_CENTS / 100)} each`,
+  );
   return { stations: stations.length, cards: where.size };
 }
 
@@ -1189,7 +1195,7 @@ function table(r, m) {
     .map(([k, v]) => `${fmt(v)} ${k}`)
     .join(', ');
   rows.push([
-    `transactions billed (a price at ${fmt(r.seed.stations)} station(s), a card for each of ${fmt(r.seed.cards)} chargers)`,
+    `transactions billed (a price at ${fmt(r.seed.stations)} station(s), a charge user's card for each of ${fmt(r.seed.cards)} chargers)`,
     'every stopped one',
     `${fmt(b.billed)} of ${fmt(b.stopped)} stopped billed (${fmt(b.cents / 100, 2)} in all); ${fmt(b.notBilledCount)} not billed${notBilledWhy ? ` (${notBilledWhy})` : ''}; ${fmt(b.pending)} not settled when the server was killed (settled at its next start)${b.refused ? `; ${fmt(b.refused)} starts refused` : ''}`,
     verdict(
