@@ -519,19 +519,22 @@ describe('authorization and transactions', () => {
   });
 });
 
+/** 1.00 + 0.50 per kWh at every hour (150 cents per kWh) at a station. */
+const flatPrice = (stationId: number) =>
+  db.insert(price).values({
+    providerId: 1,
+    stationId,
+    effectiveFrom: new Date('2020-01-01T00:00:00Z'),
+    slots: Array.from({ length: 48 }, () => 'flat' as const),
+    ...{ sharpElec: 0, sharpService: 0, peakElec: 0, peakService: 0, valleyElec: 0, valleyService: 0 },
+    flatElec: 10_000,
+    flatService: 5_000,
+  });
+
 describe('billing with the Stop', () => {
   it('bills a session in its Stop’s commit; a Stop whose settlement fails is kept and answered, and billed once after the reply', async () => {
     const { c, stationId } = await connect({ connectors: 1 });
-    // 1.00 + 0.50 per kWh at every hour: 150 cents per kWh.
-    await db.insert(price).values({
-      providerId: 1,
-      stationId,
-      effectiveFrom: new Date('2020-01-01T00:00:00Z'),
-      slots: Array.from({ length: 48 }, () => 'flat' as const),
-      ...{ sharpElec: 0, sharpService: 0, peakElec: 0, peakService: 0, valleyElec: 0, valleyService: 0 },
-      flatElec: 10_000,
-      flatService: 5_000,
-    });
+    await flatPrice(stationId);
     const good = await newCard();
     const session = (t0: number, meterStop: number) => async () => {
       const { transactionId } = await c.ok<{ transactionId: number }>('StartTransaction', {
@@ -578,17 +581,10 @@ describe('billing with the Stop', () => {
     await db.execute(sql.raw(`drop trigger refuse_bill_${id} on bill_line`));
     await c.close();
   });
+
   it('bills a Stop in one database transaction of ten statements when the card is a charge user’s (discounts read in one)', async () => {
     const { c, stationId } = await connect({ connectors: 1 });
-    await db.insert(price).values({
-      providerId: 1,
-      stationId,
-      effectiveFrom: new Date('2020-01-01T00:00:00Z'),
-      slots: Array.from({ length: 48 }, () => 'flat' as const),
-      ...{ sharpElec: 0, sharpService: 0, peakElec: 0, peakService: 0, valleyElec: 0, valleyService: 0 },
-      flatElec: 10_000,
-      flatService: 5_000,
-    });
+    await flatPrice(stationId);
     const [user] = await db.insert(chargeUser).values({ providerId: 1, account: uid(), userType: 'card' }).returning();
     const owned = await newCard({ chargeUserId: user!.id });
     const t0 = Date.now() - 60 * MIN;
