@@ -18,11 +18,11 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) a
 /**
  * What the discounts of a session need, in one statement of the settlement's transaction: the payer's
  * group and member level, the activities live at its end, the vouchers he holds that may apply. (They
- * were five statements, each a round trip while the session's row is locked.)
+ * were four statements, each a round trip while the session's row is locked.)
  */
 async function discountContext(tx: Tx, input: DiscountInput): Promise<{ payer: Payer | null; vouchers: HeldVoucher[] }> {
   const res = (await tx.execute(sql`select
-      (select json_build_object('groupId', u.group_id, 'level', (${memberLevelJsonOf('u.id')}),
+      (select json_build_object('groupId', u.group_id, 'level', ${memberLevelJsonOf('u.id')},
           'activities', (${liveActivitiesSql(input.stoppedAt.toISOString())}))
         from charge_user u where u.id = ${input.chargeUserId}::int) as payer,
       (${heldVouchersSql(input)}) as vouchers`)) as unknown as { rows: { payer: unknown; vouchers: unknown }[] };

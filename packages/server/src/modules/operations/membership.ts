@@ -1,4 +1,4 @@
-import { and, asc, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { chargeUser, memberLevel, memberStatus } from '../../db/schema.js';
 
@@ -8,15 +8,17 @@ export const effectiveLevelOf = (s: string) =>
     `(case when ${s}.override_level_id is not null and ${s}.override_until > now() then ${s}.override_level_id else ${s}.level_id end)`,
   );
 
-/** The name of a charge user's level now (the charge user list, spec §3 member level). */
-export const memberLevelNameOf = (chargeUserIdColumn: string) =>
-  sql<string | null>`(select l.name from member_status s join member_level l on l.id = ${effectiveLevelOf('s')}
+/** What `what` says of the member level in force now (`l`) of the charge user `chargeUserIdColumn` names: a scalar subquery. */
+const levelInForce = (chargeUserIdColumn: string, what: SQL) =>
+  sql`(select ${what} from member_status s join member_level l on l.id = ${effectiveLevelOf('s')}
     where s.charge_user_id = ${sql.raw(chargeUserIdColumn)})`;
 
-/** The member level in force now of the charge user `chargeUserIdColumn` names, as JSON (levelId, name, percent; null: none). */
+/** The name of a charge user's level now (the charge user list, spec §3 member level). */
+export const memberLevelNameOf = (chargeUserIdColumn: string) => sql<string | null>`${levelInForce(chargeUserIdColumn, sql`l.name`)}`;
+
+/** The level in force now as JSON (levelId, name, percent; null: none), for the settlement's discounts. */
 export const memberLevelJsonOf = (chargeUserIdColumn: string) =>
-  sql`select json_build_object('levelId', l.id, 'name', l.name, 'percent', l.discount_percent) from member_status s
-    join member_level l on l.id = ${effectiveLevelOf('s')} where s.charge_user_id = ${sql.raw(chargeUserIdColumn)}`;
+  levelInForce(chargeUserIdColumn, sql`json_build_object('levelId', l.id, 'name', l.name, 'percent', l.discount_percent)`);
 
 const DAY_MS = 86_400_000;
 type Level = typeof memberLevel.$inferSelect;
