@@ -363,10 +363,12 @@ async function seedVolume(url: string) {
        order by a;`,
     );
 
-    // Requests and their answers, in id order, over the last 7 days; 1 in 100 a call from the CSMS; a few refused connections.
+    // Exchanges in id order over the last 7 days, as the server logs them: a charger's call and our answer one row,
+    // 1 in 100 a call from the CSMS (the call and the charger's answer two rows); a few refused connections.
     await step(
       'OCPP log',
-      `insert into ocpp_log (provider_id, charge_point_id, serial_number, direction, message_type, action, message_id, payload, latency_ms, reason, created_at)
+      `insert into ocpp_log (provider_id, charge_point_id, serial_number, direction, message_type, action, message_id, payload, latency_ms, reason, created_at,
+         response_type, response_payload, response_at)
        select case when refused then null else pt.provider_id end, case when refused then null else pt.id end,
          case when refused then 'UNKNOWN' || (i % 50) else pt.serial_number end,
          case when refused then 'refused' when (r = 0) = fromCsms then 'out' else 'in' end,
@@ -375,18 +377,22 @@ async function seedVolume(url: string) {
          case when refused then null else 'm' || i end,
          case when refused then null when r = 0 then '{"connectorId":1,"status":"Available","errorCode":"NoError"}'::jsonb
            else jsonb_build_object('status', 'Accepted', 'currentTime', at) end,
-         case when r = 1 and not refused then 15 + i % 40 end,
-         case when r = 1 and action = 'Authorize' then 'accepted' end,
-         at + r * interval '20 milliseconds'
-       from generate_series(1, ${Math.floor(s.ocppLog / 2)}) i
+         case when (r = 1 or not fromCsms) and not refused then 15 + i % 40 end,
+         case when (r = 1 or not fromCsms) and action = 'Authorize' then 'accepted' end,
+         at + r * interval '20 milliseconds',
+         case when not fromCsms and not refused then case when i % 500 = 0 then 4 else 3 end end,
+         case when not fromCsms and not refused then case when i % 500 = 0 then '{"errorCode":"InternalError","errorDescription":"","errorDetails":{}}'::jsonb
+           else jsonb_build_object('status', 'Accepted', 'currentTime', at) end end,
+         case when not fromCsms and not refused then at + interval '20 milliseconds' end
+       from generate_series(1, ${s.ocppLog}) i
        cross join (values (0), (1)) v(r)
-       cross join lateral (select now() - interval '7 days' + (i::double precision / ${Math.floor(s.ocppLog / 2)}) * interval '7 days' as at,
+       cross join lateral (select now() - interval '7 days' + (i::double precision / ${s.ocppLog}) * interval '7 days' as at,
          (i % 997 = 0) as refused, (i % 100 = 0) as fromCsms,
          case when i % 100 = 0 then (array['RemoteStartTransaction', 'ChangeConfiguration', 'GetConfiguration', 'Reset'])[1 + i / 100 % 4]
            else (array['Heartbeat', 'Heartbeat', 'Heartbeat', 'Heartbeat', 'MeterValues', 'MeterValues', 'MeterValues', 'StatusNotification',
              'StatusNotification', 'Authorize', 'StartTransaction', 'StopTransaction'])[1 + i % 12] end as action) x
        join bpt pt on pt.k = 1 + ((i::bigint * 7901) % ${s.points})
-       where not (refused and r = 1)
+       where r = 0 or (fromCsms and not refused)
        order by i, r;`,
     );
 

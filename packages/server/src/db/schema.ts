@@ -754,11 +754,19 @@ export const ocppLog = pgTable(
     action: varchar('action', { length: 48 }),
     messageId: varchar('message_id', { length: 64 }),
     payload: jsonb('payload'),
-    /** On a response: milliseconds since its request. */
+    /** On a response, or a request stored with its answer: milliseconds from the request to the answer. */
     latencyMs: integer('latency_ms'),
-    /** On a reply that refused an idTag: why (`authorizationReasons`; the OCPP status alone does not say). */
+    /** On a reply that refused an idTag (or a request stored with it): why (`authorizationReasons`; the OCPP status alone does not say). */
     reason: varchar('reason', { length: 32 }).$type<AuthorizationReason>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A charger's CALL stored with the central system's answer, one row for the exchange (the request's
+     * columns above, the answer's here): 3 CALLRESULT, 4 CALLERROR. Null on a row stored alone; its answer,
+     * if any, is a row of its own that the log pairs by message id.
+     */
+    responseType: integer('response_type'),
+    responsePayload: jsonb('response_payload'),
+    responseAt: timestamp('response_at', { withTimezone: true }),
   },
   (t) => [
     index('ocpp_log_point_created').on(t.serialNumber, t.createdAt),

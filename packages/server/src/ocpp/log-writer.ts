@@ -16,6 +16,9 @@ const COLUMNS = [
   'latency_ms',
   'reason',
   'created_at',
+  'response_type',
+  'response_payload',
+  'response_at',
 ] as const;
 
 interface Logger {
@@ -68,6 +71,9 @@ export function createOcppLogWriter({
       latency_ms: r.latencyMs ?? null,
       reason: r.reason ?? null,
       created_at: r.createdAt,
+      response_type: r.responseType ?? null,
+      response_payload: r.responsePayload ?? null,
+      response_at: r.responseAt ?? null,
     }));
   const insertAll = (rows: OcppLogRow[]) => insertJson(db, 'ocpp_log', COLUMNS, columnRows(rows));
 

@@ -162,6 +162,8 @@ export class ChargerSession {
     payload: unknown,
     latencyMs?: number,
     reason?: AuthorizationReason,
+    /** The request's own time and our answer to it, for a row of the whole exchange (`logExchange`). */
+    answer?: { requestAt: Date; type: number; payload: unknown; at: Date },
   ) {
     this.deps.log.write({
       providerId: this.point.providerId,
@@ -174,6 +176,28 @@ export class ChargerSession {
       payload,
       latencyMs: latencyMs === undefined ? null : Math.max(0, Math.round(latencyMs)),
       reason: reason ?? null,
+      ...(answer ? { createdAt: answer.requestAt, responseType: answer.type, responsePayload: answer.payload, responseAt: answer.at } : {}),
+    });
+  }
+
+  /**
+   * A charger's CALL and our answer, one row of the log (the request's columns and the answer's): half
+   * the rows of logging each frame alone, which is most of what the log costs the database. The request
+   * is written once it is answered; the charger sends nothing else meanwhile (its CALLs are handled one
+   * at a time).
+   */
+  private logExchange(
+    request: { action: string | null; id: string; payload: unknown; receivedAt: number },
+    type: number,
+    answer: unknown,
+    reason?: AuthorizationReason,
+  ) {
+    const at = new Date();
+    this.logRow('in', CALL, request.action, request.id, request.payload, at.getTime() - request.receivedAt, reason, {
+      requestAt: new Date(request.receivedAt),
+      type,
+      payload: answer,
+      at,
     });
   }
 
@@ -189,17 +213,14 @@ export class ChargerSession {
     action: string | null,
     receivedAt?: number,
     details: Record<string, unknown> = {},
+    /** The CALL answered, logged with the error as one row; without it the error is a row of its own. */
+    request?: Parameters<ChargerSession['logExchange']>[0],
   ) {
     if (this.deps.wireCode) code = this.deps.wireCode(code);
     this.send(errorFrame(id, code, description, details));
-    this.logRow(
-      'out',
-      CALLERROR,
-      action,
-      id,
-      { errorCode: code, errorDescription: description, errorDetails: details },
-      receivedAt === undefined ? undefined : Date.now() - receivedAt,
-    );
+    const body = { errorCode: code, errorDescription: description, errorDetails: details };
+    if (request) return this.logExchange(request, CALLERROR, body);
+    this.logRow('out', CALLERROR, action, id, body, receivedAt === undefined ? undefined : Date.now() - receivedAt);
   }
 
   private onMessage(data: RawData, _isBinary: boolean): void {
@@ -243,7 +264,7 @@ export class ChargerSession {
 
   private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false): Promise<void> {
     const { id, action, payload } = frame;
-    this.logRow('in', CALL, action, id, payload);
+    const request = { action, id, payload, receivedAt };
     try {
       const handler = Object.hasOwn(this.deps.handlers, action) ? this.deps.handlers[action] : undefined;
       if (!handler) throw new RpcError('NotImplemented', `action ${action} is not implemented`);
@@ -264,11 +285,11 @@ export class ChargerSession {
         throw new RpcError('InternalError', 'the central system could not build a valid reply');
       }
       this.send(resultFrame(id, conf));
-      this.logRow('out', CALLRESULT, action, id, conf, Date.now() - receivedAt, refusals.get(conf));
+      this.logExchange(request, CALLRESULT, conf, refusals.get(conf));
     } catch (err) {
-      if (err instanceof RpcError) return this.sendError(id, err.code, err.message, action, receivedAt, err.details);
+      if (err instanceof RpcError) return this.sendError(id, err.code, err.message, action, receivedAt, err.details, request);
       this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');
-      this.sendError(id, 'InternalError', 'the central system failed to process the request', action, receivedAt);
+      this.sendError(id, 'InternalError', 'the central system failed to process the request', action, receivedAt, {}, request);
     }
   }
 

@@ -196,21 +196,19 @@ describe('OCPP 1.6J conformance', () => {
       .from(ocppLog)
       .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.messageId, 'pair-1')))
       .orderBy(ocppLog.id);
-    expect(rows.map((r) => [r.direction, r.messageType, r.action])).toEqual([
-      ['in', 2, 'Heartbeat'],
-      ['out', 3, 'Heartbeat'],
-    ]);
-    expect(rows[1]!.latencyMs).not.toBeNull();
+    // A charger's CALL and our answer are one row: the request's columns and the answer's.
+    expect(rows.map((r) => [r.direction, r.messageType, r.action, r.responseType])).toEqual([['in', 2, 'Heartbeat', 3]]);
+    expect(rows[0]!.payload).toEqual({});
+    expect(rows[0]!.responsePayload).toMatchObject({ currentTime: expect.any(String) });
+    expect(rows[0]!.latencyMs).not.toBeNull();
+    expect(rows[0]!.responseAt!.getTime()).toBeGreaterThanOrEqual(rows[0]!.createdAt.getTime());
     const err = await s.database.db
       .select()
       .from(ocppLog)
       .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.messageId, 'pair-2')))
       .orderBy(ocppLog.id);
-    expect(err.map((r) => [r.direction, r.messageType, r.action])).toEqual([
-      ['in', 2, 'Authorize'],
-      ['out', 4, 'Authorize'],
-    ]);
-    expect(err[1]!.payload).toMatchObject({ errorCode: 'PropertyConstraintViolation' });
+    expect(err.map((r) => [r.direction, r.messageType, r.action, r.responseType])).toEqual([['in', 2, 'Authorize', 4]]);
+    expect(err[0]!.responsePayload).toMatchObject({ errorCode: 'PropertyConstraintViolation' });
     // A NUL character (which PostgreSQL text cannot hold) is refused (see unstorable.test.ts) and logged as U+FFFD.
     c.ws.send(JSON.stringify([2, 'nul-1', 'DataTransfer', { vendorId: 'v\u0000x', data: 'a\u0000b' }]));
     await c.call('Heartbeat', {});
@@ -220,9 +218,8 @@ describe('OCPP 1.6J conformance', () => {
       .from(ocppLog)
       .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.messageId, 'nul-1')))
       .orderBy(ocppLog.id);
-    expect(nul.map((r) => r.payload)).toMatchObject([
-      { vendorId: 'v\ufffdx', data: 'a\ufffdb' },
-      { errorCode: 'PropertyConstraintViolation' },
+    expect(nul.map((r) => [r.payload, r.responsePayload])).toMatchObject([
+      [{ vendorId: 'v\ufffdx', data: 'a\ufffdb' }, { errorCode: 'PropertyConstraintViolation' }],
     ]);
     // Malformed frames are kept too.
     const raw = await s.database.db

@@ -942,13 +942,13 @@ describe('C Authorization', () => {
   const authorize = (c: TestCharger, idToken: string) =>
     ok<{ idTokenInfo: Payload & { status: string } }>(c, 'Authorize', { idToken: token(idToken) });
 
-  /** The reason the OCPP log keeps beside the CSMS's answer to the charger's last `action`. */
+  /** The reason the OCPP log keeps beside the CSMS's answer to the charger's last `action` (one row for the exchange). */
   async function loggedReason(serialNumber: string, action: string) {
     await s.app.ocpp.flush();
     const rows = await db
       .select()
       .from(ocppLog)
-      .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.action, action), eq(ocppLog.direction, 'out')))
+      .where(and(eq(ocppLog.serialNumber, serialNumber), eq(ocppLog.action, action), eq(ocppLog.responseType, 3)))
       .orderBy(asc(ocppLog.id));
     return rows.at(-1)?.reason;
   }

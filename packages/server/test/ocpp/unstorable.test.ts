@@ -148,12 +148,9 @@ describe('text the database cannot store', () => {
       .from(ocppLog)
       .where(and(eq(ocppLog.chargePointId, point.id), eq(ocppLog.messageId, 'bad-1')))
       .orderBy(ocppLog.id);
-    expect(rows.map((r) => [r.direction, r.messageType])).toEqual([
-      ['in', 2],
-      ['out', 4],
-    ]);
+    expect(rows.map((r) => [r.direction, r.messageType, r.responseType])).toEqual([['in', 2, 4]]);
     expect(rows[0]!.payload).toEqual({ chargePointVendor: 'Ac\ufffdme', chargePointModel: 'X2' });
-    expect(rows[1]!.payload).toMatchObject({ errorCode: 'PropertyConstraintViolation' });
+    expect(rows[0]!.responsePayload).toMatchObject({ errorCode: 'PropertyConstraintViolation' });
     // A lone surrogate too, so the log row is not lost either.
     const [surrogate] = await db
       .select()

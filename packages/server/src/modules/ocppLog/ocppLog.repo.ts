@@ -102,6 +102,8 @@ export function createOcppLogRepo({ db }: { db: Db }) {
     return and(...conds)!;
   }
 
+  // A charger's CALL is stored with our answer (response_* columns, its latency and reason); any other
+  // request's answer is a row of its own, found here.
   const select = (withPayload: boolean) => sql`
     select l.id, l.provider_id, l.serial_number, l.direction, l.message_type, l.action, l.message_id, l.created_at,
       r.message_type as response_type, r.created_at as response_time,
@@ -111,10 +113,14 @@ export function createOcppLogRepo({ db }: { db: Db }) {
       ${withPayload ? sql`, l.payload, r.payload as response_payload` : sql``}
     from ocpp_log l
     left join lateral (
-      select x.message_type, x.created_at, x.latency_ms, x.payload, x.reason from ocpp_log x
-      where l.message_type = 2 and x.serial_number = l.serial_number and x.message_id = l.message_id
-        and x.message_type in (3, 4) and x.direction <> l.direction and x.id > l.id
-      order by x.id limit 1
+      select l.response_type as message_type, l.response_at as created_at, l.latency_ms, l.response_payload as payload, l.reason
+      where l.response_type is not null
+      union all (
+        select x.message_type, x.created_at, x.latency_ms, x.payload, x.reason from ocpp_log x
+        where l.message_type = 2 and l.response_type is null and x.serial_number = l.serial_number and x.message_id = l.message_id
+          and x.message_type in (3, 4) and x.direction <> l.direction and x.id > l.id
+        order by x.id limit 1
+      )
     ) r on true`;
 
   const rows = async (q: SQL) => {

@@ -39,7 +39,9 @@ beforeAll(async () => {
       direction: 'in',
       ...v,
     } as never);
-  // A boot answered after 40 ms; a heartbeat answered by an error; a command out answered later; a call never answered.
+  // A boot answered after 40 ms (request and answer rows of their own, as logged before 0041); a heartbeat answered
+  // by an error (one row for the exchange, as the server logs a charger's CALL now); a command out answered later;
+  // a call never answered.
   ids.boot = (
     await row({ messageType: 2, action: 'BootNotification', messageId: 'm1', payload: { chargePointVendor: 'Acme' }, createdAt: at(0) })
   ).id;
@@ -52,15 +54,21 @@ beforeAll(async () => {
     latencyMs: 40,
     createdAt: at(40),
   });
-  ids.hb = (await row({ messageType: 2, action: 'Heartbeat', messageId: 'm2', payload: {}, createdAt: at(1000) })).id;
-  await row({
-    direction: 'out',
-    messageType: 4,
-    action: 'Heartbeat',
-    messageId: 'm2',
-    payload: { errorCode: 'InternalError', errorDescription: 'boom', errorDetails: {} },
-    createdAt: at(1010),
-  });
+  ids.hb = (
+    await row({
+      messageType: 2,
+      action: 'Heartbeat',
+      messageId: 'm2',
+      payload: {},
+      createdAt: at(1000),
+      latencyMs: 10,
+      responseType: 4,
+      responsePayload: { errorCode: 'InternalError', errorDescription: 'boom', errorDetails: {} },
+      responseAt: at(1010),
+    })
+  ).id;
+  // A second answer with the same id (none is ever sent): the exchange keeps its own, and this one is not listed.
+  await row({ direction: 'out', messageType: 3, action: 'Heartbeat', messageId: 'm2', payload: {}, createdAt: at(1020) });
   ids.reset = (
     await row({ direction: 'out', messageType: 2, action: 'Reset', messageId: 'c1', payload: { type: 'Soft' }, createdAt: at(2000) })
   ).id;
@@ -106,6 +114,7 @@ describe('OCPP log', () => {
     });
     expect(byId.get(ids.boot)!.responseTime).toBe(at(40).toISOString());
     expect(byId.get(ids.hb)).toMatchObject({ responseType: 4, errorCode: 'InternalError', latencyMs: 10 });
+    expect(byId.get(ids.hb)!.responseTime).toBe(at(1010).toISOString());
     expect(byId.get(ids.reset)).toMatchObject({ direction: 'out', action: 'Reset', responseType: 3, latencyMs: 250 });
     expect(byId.get(ids.open)).toMatchObject({ responseType: null, latencyMs: null });
     expect(byId.get(ids.refused)).toMatchObject({ direction: 'refused', messageType: null });
@@ -124,6 +133,10 @@ describe('OCPP log', () => {
       token: a.token,
     });
     expect(r.data).toMatchObject({ payload: { chargePointVendor: 'Acme' }, responsePayload: { status: 'Accepted' } });
+    const hb = await s.call<{ payload: unknown; responsePayload: unknown }>('GET', `${api.ocppLog.get.path}?id=${ids.hb}`, {
+      token: a.token,
+    });
+    expect(hb.data).toMatchObject({ payload: {}, responsePayload: { errorCode: 'InternalError', errorDescription: 'boom' } });
   });
 
   it('keeps rows of unknown identities for the super provider, and other providers’ rows from everyone else', async () => {
