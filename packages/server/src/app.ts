@@ -12,7 +12,6 @@ import { connectNats, type Cluster } from './bus/nats.js';
 import { createOcpp, type Ocpp } from './ocpp/ocpp.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { plannedEachCall } from './db/named-statements.js';
 import { createUnitOfWork } from './db/unit-of-work.js';
 import { createAuditLog } from './http/audit.js';
 import { BODY_LIMIT_MB, frameworkErrors, installErrorReplies, MULTIPART_LIMIT_MB } from './http/errors-reply.js';
@@ -183,8 +182,6 @@ export async function buildApp({
       },
     },
   });
-  // The console's statements are planned for their values at every call (src/db/named-statements.ts).
-  server.addHook('onRequest', (_req, _reply, done) => plannedEachCall(done));
   await server.register(cookie);
   // CSP, nosniff, Referrer-Policy on every answer (HSTS over TLS); stored files keep their stricter CSP.
   securityHeaders(server, { mapTileUrl: config.mapTileUrl, readerPort: config.readerPort });

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { idleOffStorage } from '../lib/idle-storage.js';
 import type pg from 'pg';
 
 /**
@@ -18,7 +18,7 @@ import type pg from 'pg';
  *
  * Only the chargers' and the background's statements: lookups by key, inserts and updates of one
  * session, whose best plan does not depend on the values. The console's requests run in
- * `plannedEachCall` (src/app.ts), and what they send stays unnamed, planned for its values at every
+ * `plannedEachCall` (src/http/mount.ts), and what they send stays unnamed, planned for its values at every
  * call: a list's filters are skewed (5,000 invalid records of a million, a 30-day window of a year),
  * and PostgreSQL's generic plan, which knows no values, chose scans that took the console bench's
  * "invalid records" from 23 to 343 ms at p95 and the recharge records' last 30 days from 17 to 178 ms.
@@ -66,10 +66,10 @@ export function statementNames({ after = 3, max = 400, track = 10_000 } = {}): S
   };
 }
 
-const planned = new AsyncLocalStorage<true>();
+const planned = idleOffStorage<true>();
 
-/** Runs `fn` with every statement it sends (and what it starts) unnamed: planned at each call for its values. */
-export function plannedEachCall<T>(fn: () => T): T {
+/** Runs `fn` with every statement it sends (and what it starts, until it settles) unnamed: planned at each call for its values. */
+export function plannedEachCall<T>(fn: () => Promise<T>): Promise<T> {
   return planned.run(true, fn);
 }
 

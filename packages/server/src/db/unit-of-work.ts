@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { idleOffStorage } from '../lib/idle-storage.js';
 import type { Db, Tx } from './client.js';
 
 interface Unit {
@@ -12,11 +12,11 @@ interface Unit {
 /**
  * One transaction per mutating request, without passing it down: `db` is the database for every
  * repository and service, and inside `run` each of their queries joins that call's transaction
- * (AsyncLocalStorage carries it; `db.transaction` inside becomes a savepoint). The HTTP layer runs
+ * (AsyncLocalStorage carries it, switched off between runs: `idleOffStorage`; `db.transaction` inside becomes a savepoint). The HTTP layer runs
  * a change and its system-log row in one `run`, so that neither commits without the other.
  */
 export function createUnitOfWork(root: Db, onAfterCommitError: (err: unknown) => void = (err) => console.error(err)) {
-  const als = new AsyncLocalStorage<Unit>();
+  const als = idleOffStorage<Unit>();
   const current = (): Db => {
     const unit = als.getStore();
     return unit?.open ? (unit.tx as unknown as Db) : root;
