@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * while any storage is on, async_hooks follows every promise the whole process creates (an init hook
  * per promise that copies the store onto it), the chargers' work included, which never reads it: with
  * the two storages of the console's requests (the unit of work, the planned statements) on for good
- * after the first request, the server spent 10–15 % more CPU per persisted call and per transaction
+ * after the first request, the server spent about 10 % more CPU per persisted call on PostgreSQL
  * (bench/ocpp.mjs, README "Benchmarks"). Off, `getStore()` is undefined, which is what every user of
  * these storages sees anyway from work a run started and that outlives it.
  */
