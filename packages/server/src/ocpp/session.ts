@@ -183,8 +183,8 @@ export class ChargerSession {
   /**
    * A charger's CALL and our answer, one row of the log (the request's columns and the answer's): half
    * the rows of logging each frame alone, which is most of what the log costs the database. The request
-   * is written once it is answered; the charger sends nothing else meanwhile (its CALLs are handled one
-   * at a time).
+   * is written once it is answered (a charger's CALLs are handled one at a time, in order); a handler that
+   * never settled would leave it unlogged, as it leaves the charger unanswered.
    */
   private logExchange(
     request: { action: string | null; id: string; payload: unknown; receivedAt: number },
