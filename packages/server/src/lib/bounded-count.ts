@@ -1,5 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { jsonCell } from '../db/json-cell.js';
 
 /**
  * How many matching rows a list counts exactly. Past it, counting would read every match (a
@@ -51,6 +52,6 @@ export async function pageTotal(
 export async function estimateRows(db: Db, query: SQLWrapper): Promise<number> {
   const res = (await db.execute(sql`explain (format json) ${query}`)) as unknown as { rows: Record<string, unknown>[] };
   const cell = Object.values(res.rows[0] ?? {})[0];
-  const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan: { 'Plan Rows': number } }[];
+  const plan = jsonCell<{ Plan: { 'Plan Rows': number } }[]>(cell);
   return Math.round(Number(plan[0]?.Plan['Plan Rows'] ?? 0));
 }

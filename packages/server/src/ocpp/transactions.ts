@@ -10,6 +10,7 @@ import { txFromRow, txJson, type PointState, type TxJson, type TxState } from '.
 import { RpcError, type Payload } from './rpc.js';
 import { refusing, type ChargerSession, type ActionHandler } from './session.js';
 import { insertMeterRows } from './writer.js';
+import { jsonCell } from '../db/json-cell.js';
 
 /*
  * Authorize, StartTransaction, MeterValues, StopTransaction. Start, Stop and meter values are
@@ -250,13 +251,15 @@ export function transactionKit(core: OcppCore) {
       rows: { id: number | null; ok: boolean; superseded: unknown; card?: unknown }[];
     };
     const row = res.rows[0]!;
-    const superseded = (typeof row.superseded === 'string' ? JSON.parse(row.superseded) : row.superseded) as {
-      id: number;
-      id_tag: string;
-      auth_status: string;
-      energy_wh: number | string;
-      stopped_at: string;
-    }[];
+    const superseded = jsonCell<
+      {
+        id: number;
+        id_tag: string;
+        auth_status: string;
+        energy_wh: number | string;
+        stopped_at: string;
+      }[]
+    >(row.superseded);
     for (const old of superseded) {
       point.transactions.delete(old.id);
       if (old.auth_status === 'Accepted') idTags.remove(old.id_tag);

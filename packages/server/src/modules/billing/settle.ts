@@ -6,6 +6,7 @@ import { advance, type MeterState } from '../../ocpp/meter.js';
 import { insertJsonSql } from '../../ocpp/writer.js';
 import type { Ledger, LedgerAccount } from '../cards/ledger.js';
 import { computeBill, TariffError, type Bill, type MeterSample, type PriceVersion, type Tier } from './tariff.js';
+import { jsonCell } from '../../db/json-cell.js';
 
 export type PriceRow = typeof price.$inferSelect;
 
@@ -289,7 +290,7 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
             order by group_id, effective_from desc, id desc))
         for share) p on true`)) as unknown as { rows: Record<string, unknown>[] };
     const first = res.rows[0]!;
-    const raw = (typeof first.meter === 'string' ? JSON.parse(first.meter) : first.meter) as { at: string; wh: number | string }[];
+    const raw = jsonCell<{ at: string; wh: number | string }[]>(first.meter);
     const all: PriceRow[] = res.rows
       .filter((r) => r.id !== null)
       .map((r) => ({
@@ -307,7 +308,7 @@ export function createBilling({ db, ledger, hooks }: { db: Db; ledger: Ledger; h
         valleyElec: Number(r.valley_elec),
         valleyService: Number(r.valley_service),
         reserveFeeCents: Number(r.reserve_fee_cents),
-        slots: (typeof r.slots === 'string' ? JSON.parse(r.slots) : r.slots) as PriceRow['slots'],
+        slots: jsonCell<PriceRow['slots']>(r.slots),
         createdBy: r.created_by === null ? null : Number(r.created_by),
         createdAt: new Date(r.created_at as string | Date),
       }));

@@ -2,6 +2,7 @@ import type { AuthorizationReason } from '@csms/contract';
 import { asc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { card, chargeUser, localListVersion, provider, userGroup } from '../../db/schema.js';
+import { jsonCell } from '../../db/json-cell.js';
 
 export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx';
 export type { AuthorizationReason };
@@ -111,7 +112,7 @@ export const cardRowOf = (key: string | Placeholder) => sql`(select ${cardJson} 
 
 function rowFromJson(value: unknown): CardRow | undefined {
   if (value === null || value === undefined) return undefined;
-  const j = (typeof value === 'string' ? JSON.parse(value) : value) as Omit<CardRow, 'expireAt'> & { expireAt: string };
+  const j = jsonCell<Omit<CardRow, 'expireAt'> & { expireAt: string }>(value);
   return { ...j, expireAt: new Date(j.expireAt) };
 }
 

@@ -5,6 +5,7 @@ import { bestActivity, liveActivitiesSql, type LiveActivity } from './activity-d
 import { memberLevelJsonOf, type Membership } from './membership.js';
 import { percentOf } from './percent.js';
 import { claimVoucher, heldVouchersSql, type HeldVoucher } from './voucher-claim.js';
+import { jsonCell } from '../../db/json-cell.js';
 
 interface Payer {
   groupId: number | null;
@@ -12,8 +13,6 @@ interface Payer {
   level: { levelId: number; name: string; percent: number } | null;
   activities: LiveActivity[];
 }
-
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 /**
  * What the discounts of a session need, in one statement of the settlement's transaction: the payer's
@@ -27,7 +26,7 @@ async function discountContext(tx: Tx, input: DiscountInput): Promise<{ payer: P
         from charge_user u where u.id = ${input.chargeUserId}::int) as payer,
       (${heldVouchersSql(input)}) as vouchers`)) as unknown as { rows: { payer: unknown; vouchers: unknown }[] };
   const row = res.rows[0]!;
-  return { payer: row.payer === null ? null : json<Payer>(row.payer), vouchers: json<HeldVoucher[]>(row.vouchers) };
+  return { payer: row.payer === null ? null : jsonCell<Payer>(row.payer), vouchers: jsonCell<HeldVoucher[]>(row.vouchers) };
 }
 
 /**
