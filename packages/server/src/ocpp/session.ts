@@ -206,21 +206,16 @@ export class ChargerSession {
     this.ws.send(text);
   }
 
-  private sendError(
-    id: string,
-    code: RpcErrorCode,
-    description: string,
-    action: string | null,
-    receivedAt?: number,
-    details: Record<string, unknown> = {},
-    /** The CALL answered, logged with the error as one row; without it the error is a row of its own. */
-    request?: Parameters<ChargerSession['logExchange']>[0],
-  ) {
+  /** Sends a CALLERROR and gives its body, for the caller's log row. */
+  private sendError(id: string, code: RpcErrorCode, description: string, details: Record<string, unknown> = {}) {
     if (this.deps.wireCode) code = this.deps.wireCode(code);
     this.send(errorFrame(id, code, description, details));
-    const body = { errorCode: code, errorDescription: description, errorDetails: details };
-    if (request) return this.logExchange(request, CALLERROR, body);
-    this.logRow('out', CALLERROR, action, id, body, receivedAt === undefined ? undefined : Date.now() - receivedAt);
+    return { errorCode: code, errorDescription: description, errorDetails: details };
+  }
+
+  /** A CALLERROR for a frame that never became a CALL we handle: a log row of its own. */
+  private refuseFrame(id: string, code: RpcErrorCode, description: string, receivedAt: number): void {
+    this.logRow('out', CALLERROR, null, id, this.sendError(id, code, description), Date.now() - receivedAt);
   }
 
   private onMessage(data: RawData, _isBinary: boolean): void {
@@ -234,7 +229,7 @@ export class ChargerSession {
       if (isBadFrame(frame)) {
         this.logRow('in', sniffId(text).type ?? null, null, frame.id ?? null, { raw: text.slice(0, 2000) });
         const code = frame.unknownType && this.deps.version === '2.0.1' ? 'MessageTypeNotSupported' : frame.code;
-        if (frame.answer) this.sendError(frame.id ?? '-1', code, frame.description, null, receivedAt);
+        if (frame.answer) this.refuseFrame(frame.id ?? '-1', code, frame.description, receivedAt);
         else if (frame.id !== undefined)
           this.settle(frame.id, { kind: 'error', code: frame.code, description: frame.description }, null, receivedAt);
         return;
@@ -255,7 +250,7 @@ export class ChargerSession {
     const { type, id } = sniffId(buf.subarray(0, 200).toString('utf8'));
     const description = `frame of ${buf.length} bytes exceeds the limit of ${this.deps.maxFrameBytes}`;
     this.logRow('in', type ?? null, null, id ?? null, { oversized: buf.length });
-    if (id !== undefined && type === CALL) return this.sendError(id, 'FormationViolation', description, null, receivedAt);
+    if (id !== undefined && type === CALL) return this.refuseFrame(id, 'FormationViolation', description, receivedAt);
     if (id !== undefined && (type === CALLRESULT || type === CALLERROR) && this.pending?.id === id) {
       return this.settle(id, { kind: 'error', code: 'FormationViolation', description }, null, receivedAt);
     }
@@ -287,9 +282,9 @@ export class ChargerSession {
       this.send(resultFrame(id, conf));
       this.logExchange(request, CALLRESULT, conf, refusals.get(conf));
     } catch (err) {
-      if (err instanceof RpcError) return this.sendError(id, err.code, err.message, action, receivedAt, err.details, request);
+      if (err instanceof RpcError) return this.logExchange(request, CALLERROR, this.sendError(id, err.code, err.message, err.details));
       this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');
-      this.sendError(id, 'InternalError', 'the central system failed to process the request', action, receivedAt, {}, request);
+      this.logExchange(request, CALLERROR, this.sendError(id, 'InternalError', 'the central system failed to process the request'));
     }
   }
 
