@@ -18,6 +18,8 @@ import { pgliteDir, startPgliteIn, startPgliteThread, type PgliteThread } from '
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const orm = (client: pg.Pool | pg.PoolClient): Db => drizzlePg(client) as unknown as Db;
+/** The node-postgres pool under `db` (drizzle's `$client`), for what drizzle cannot send (src/db/pipeline.ts). */
+export const poolOf = (db: Db): pg.Pool => (db as unknown as { $client: pg.Pool }).$client;
 
 export interface Database {
   db: Db;

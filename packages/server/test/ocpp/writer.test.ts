@@ -8,10 +8,11 @@ import { loadPoints } from '../../src/ocpp/registry.js';
 import { createBatchWriter } from '../../src/ocpp/writer.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint } from './support.js';
+import { runPipelined, runPipelinedOn } from '../../src/db/pipeline.js';
 
 /*
- * The batch writer sends a batch as one message (values spelled as constants), on PGlite's thread
- * and on PostgreSQL alike.
+ * The batch writer sends a batch as one round trip of prepared statements (src/db/pipeline.ts), on
+ * PGlite's thread and on PostgreSQL alike.
  */
 
 let s: TestServer;
@@ -102,6 +103,43 @@ describe('batch writer', () => {
     expect(p.ocppKeyHash).toBe(a.point.ocppKeyHash);
     expect([...p.connectors.keys()]).toEqual([1, 2]);
     expect(p.transactions.size).toBe(0);
+  });
+});
+
+describe('pipelined statements', () => {
+  const insert = (id: number, v: string) => ({ text: 'insert into pipeline_probe (id, v) values ($1::int, $2)', values: [String(id), v] });
+  const upper = (id: number) => ({ text: 'update pipeline_probe set v = upper(v) where id = $1::int', values: [String(id)] });
+  const probe = async () => (await s.database.pool.query('select id, v from pipeline_probe order by id')).rows;
+  beforeAll(() => s.database.pool.query('create table pipeline_probe (id int primary key, v text)'));
+
+  it('run as one transaction: a failing statement undoes the ones before it; a text parsed by a failed run runs again', async () => {
+    await expect(runPipelined(s.database.pool, [insert(1, 'a'), upper(1), insert(1, 'again')])).rejects.toThrow(/duplicate key/);
+    expect(await probe()).toEqual([]);
+    await runPipelined(s.database.pool, [insert(1, 'a'), upper(1), insert(2, 'b')]);
+    expect(await probe()).toEqual([
+      { id: 1, v: 'A' },
+      { id: 2, v: 'b' },
+    ]);
+    await s.database.pool.query('delete from pipeline_probe');
+  });
+
+  it('parses a text once per connection and only binds it afterwards', async () => {
+    const client = await s.database.pool.connect();
+    try {
+      const prepared = async () =>
+        (
+          await client.query<{ prepare_time: Date; runs: number }>(
+            `select prepare_time, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where statement like 'update pipeline_probe%'`,
+          )
+        ).rows;
+      await runPipelinedOn(client, [insert(10, 'x'), upper(10)]);
+      const [first, ...others] = await prepared();
+      expect(others).toEqual([]);
+      for (let i = 1; i <= 3; i++) await runPipelinedOn(client, [insert(10 + i, 'x'), upper(10 + i)]);
+      expect(await prepared()).toEqual([{ prepare_time: first!.prepare_time, runs: first!.runs + 3 }]);
+    } finally {
+      client.release();
+    }
   });
 });
 
