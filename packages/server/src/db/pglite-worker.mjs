@@ -19,6 +19,30 @@ const db = await PGlite.create(dataDir, {
 // One connection: PGlite is one session, and the server interleaves the messages of several.
 const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
 await server.start();
+// pglite-socket writes the answer to each protocol message as a write of its own (a statement with
+// parameters is five messages: ParseComplete, BindComplete, rows, CommandComplete, ReadyForQuery), a
+// system call each: 16 % of this thread's time under chargers' load (bench/ocpp.mjs --profile). What
+// one batch of messages answers is written at once instead: the socket is corked from its first write
+// until the messages that came with it are done (they are handled without leaving the event loop's turn).
+// Its net.Server is not part of pglite-socket's typed interface; without it the answers go out as before.
+const listening = server.server;
+if (listening && typeof listening.on === 'function') {
+  listening.on('connection', (socket) => {
+    const write = socket.write;
+    let corked = false;
+    socket.write = function (...args) {
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        setImmediate(() => {
+          corked = false;
+          socket.uncork();
+        });
+      }
+      return write.apply(this, args);
+    };
+  });
+}
 
 parentPort.on('message', async (m) => {
   try {
