@@ -589,6 +589,20 @@ function perUnit(w, n, name) {
   );
 }
 
+/**
+ * The server's threads at a fixed rate, busy share and CPU per answered call: what a call costs when
+ * batches are small (flat out they are large, and the per-statement cost is shared by many calls).
+ */
+function atRate(w) {
+  const per = (pct) => `${fmt(((pct / 100) * w.wallMs * 1000) / Math.max(1, w.answered))} µs`;
+  const other = w.kind === 'pglite' ? 'PGlite thread' : 'other server threads';
+  return (
+    `server main thread ${fmt(w.serverCpuPct)} % busy (${per(w.serverCpuPct)} per call)` +
+    (Number.isFinite(w.threadsCpuPct) ? `, ${other} ${fmt(w.threadsCpuPct)} % (${per(w.threadsCpuPct)})` : '') +
+    (Number.isFinite(w.postgresCpuPct) ? `, PostgreSQL ${fmt(w.postgresCpuPct)} % (${per(w.postgresCpuPct)})` : '')
+  );
+}
+
 /** Why a window was slower than its goal: the resource measured to saturate. */
 function why(w, unit) {
   const parts = [];
@@ -1126,7 +1140,8 @@ function table(r, m) {
   rows.push([
     `MeterValues round trip under ${stallSize}`,
     `p99 ≤ ${GOAL.stallMeterP99Ms} ms`,
-    `p50 ${fmt(meter?.percentile(50), 1)} ms, p99 ${fmt(meterP99, 1)} ms, max ${fmt(meter?.max(), 0)} ms (${fmt(st.answered)} of ${fmt(st.sent)} answered)`,
+    `p50 ${fmt(meter?.percentile(50), 1)} ms, p99 ${fmt(meterP99, 1)} ms, max ${fmt(meter?.max(), 0)} ms (${fmt(st.answered)} of ${fmt(st.sent)} answered); ` +
+      atRate(st),
     atSize(meterP99 <= GOAL.stallMeterP99Ms, why(st)),
   ]);
 
