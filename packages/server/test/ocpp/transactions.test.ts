@@ -594,12 +594,13 @@ describe('billing with the Stop', () => {
       meterStart: 0,
       timestamp: at(t0, 0),
     });
-    // Every statement any connection sends while the Stop is handled.
-    const texts: string[] = [];
+    // Every statement any connection sends while the Stop is handled, with its connection: the OCPP log's own
+    // flush may run on another one meanwhile.
+    const sent: { connection: unknown; text: string }[] = [];
     const query = (pg as unknown as { Query: { prototype: { submit(...a: unknown[]): unknown; text: string } } }).Query.prototype;
     const submit = query.submit;
     query.submit = function (this: { text: string }, ...a: unknown[]) {
-      texts.push(this.text);
+      sent.push({ connection: a[0], text: this.text });
       return submit.apply(this, a);
     };
     try {
@@ -610,6 +611,8 @@ describe('billing with the Stop', () => {
     expect(await txRow(transactionId)).toMatchObject({ totalCents: 300 });
     // begin, the Stop, the session's lock, its samples with the prices, the discounts' context, the ledger's two, the
     // bill lines with the fees, the membership's recompute (nothing to compute: no level), commit.
+    const stop = sent.find((q) => q.text === 'begin')?.connection;
+    const texts = sent.filter((q) => q.connection === stop).map((q) => q.text);
     const own = texts.slice(texts.indexOf('begin'), texts.indexOf('commit') + 1);
     expect(own.length, own.map((t) => t.slice(0, 80)).join('\n')).toBe(10);
     await c.close();
