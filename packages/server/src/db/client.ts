@@ -8,6 +8,7 @@ import { serverRoot } from '../config.js';
 import { installJobSchema } from '../lib/jobs.js';
 import { intoPlace } from './data-dir.mjs';
 import { nameStatements, statementNames } from './named-statements.js';
+import { UNNAMED } from './pipeline.js';
 import { pgliteDir, startPgliteIn, startPgliteThread, type PgliteThread } from './pglite-thread.js';
 
 /**
@@ -40,8 +41,9 @@ const MIGRATION_LOCK = 7_204_611;
 export interface PoolOptions {
   /**
    * Statements sent again and again are prepared on the server, parsed and planned once per
-   * connection (src/db/named-statements.ts). Default on; `CSMS_DB_NAMED_STATEMENTS=false` for a
-   * pooler in transaction mode that does not carry prepared statements between its connections.
+   * connection (src/db/named-statements.ts; the batch writer's, src/db/pipeline.ts). Default on;
+   * `CSMS_DB_NAMED_STATEMENTS=false` for a pooler in transaction mode that does not carry prepared
+   * statements between its connections.
    */
   namedStatements?: boolean;
 }
@@ -57,7 +59,7 @@ function createPool(config: pg.PoolConfig, { namedStatements = true }: PoolOptio
   if (namedStatements) {
     const names = statementNames();
     pool.on('connect', (client) => nameStatements(client, names));
-  }
+  } else (pool as unknown as { [UNNAMED]: boolean })[UNNAMED] = true;
   pool.query = (async (...args: unknown[]) => {
     const client = await pool.connect();
     try {

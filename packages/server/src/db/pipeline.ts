@@ -18,6 +18,12 @@ export interface PipelinedStatement {
   values: readonly (string | null)[];
 }
 
+/**
+ * Set on a pool whose statements go unnamed (`CSMS_DB_NAMED_STATEMENTS=false`: a pooler in transaction
+ * mode that does not keep prepared statements): each run parses its texts again, in the same round trip.
+ */
+export const UNNAMED = Symbol('csms.unnamedStatements');
+
 /** Texts that get a name, per process; a text beyond them is parsed at every run (the unnamed statement). */
 const MAX_NAMES = 64;
 const names = new Map<string, string>();
@@ -51,13 +57,16 @@ class Pipeline {
   /** Names parsed by this run, known to the connection once it succeeded. */
   private parsing = new Map<string, string>();
 
-  constructor(private readonly statements: readonly PipelinedStatement[]) {}
+  constructor(
+    private readonly statements: readonly PipelinedStatement[],
+    private readonly named: boolean,
+  ) {}
 
   submit(connection: Connection): null {
     connection.stream.cork?.();
     try {
       for (const { text, values } of this.statements) {
-        const name = nameOf(text);
+        const name = this.named ? nameOf(text) : '';
         if (name === '') connection.parse({ text, name, types: [] });
         else if (connection.parsedStatements[name] === undefined && !this.parsing.has(name)) {
           // A run that failed may have parsed it before its failure, or not: closing a statement
@@ -101,10 +110,10 @@ class Pipeline {
 }
 
 /** Runs `statements` atomically on `client` (see Pipeline); nothing is sent for none. */
-export function runPipelinedOn(client: pg.ClientBase, statements: readonly PipelinedStatement[]): Promise<void> {
+export function runPipelinedOn(client: pg.ClientBase, statements: readonly PipelinedStatement[], { named = true } = {}): Promise<void> {
   if (statements.length === 0) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
-    const pipeline = new Pipeline(statements);
+    const pipeline = new Pipeline(statements, named);
     pipeline.callback = (err) => (err ? reject(err) : resolve());
     void client.query(pipeline as unknown as pg.QueryConfig);
   });
@@ -113,9 +122,10 @@ export function runPipelinedOn(client: pg.ClientBase, statements: readonly Pipel
 /** Runs `statements` atomically on a connection of `pool`. */
 export async function runPipelined(pool: pg.Pool, statements: readonly PipelinedStatement[]): Promise<void> {
   if (statements.length === 0) return;
+  const named = !(pool as unknown as { [UNNAMED]?: boolean })[UNNAMED];
   const client = await pool.connect();
   try {
-    await runPipelinedOn(client, statements);
+    await runPipelinedOn(client, statements, { named });
   } finally {
     client.release();
   }

@@ -8,7 +8,9 @@ import { loadPoints } from '../../src/ocpp/registry.js';
 import { createBatchWriter } from '../../src/ocpp/writer.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint } from './support.js';
-import { runPipelined, runPipelinedOn } from '../../src/db/pipeline.js';
+import { runPipelined, runPipelinedOn, UNNAMED } from '../../src/db/pipeline.js';
+import { openPostgres } from '../../src/db/client.js';
+import type pg from 'pg';
 
 /*
  * The batch writer sends a batch as one round trip of prepared statements (src/db/pipeline.ts), on
@@ -140,6 +142,36 @@ describe('pipelined statements', () => {
     } finally {
       client.release();
     }
+  });
+});
+
+describe('pipelined statements on a pool that keeps none (CSMS_DB_NAMED_STATEMENTS=false)', () => {
+  const remove = { text: 'delete from pipeline_probe where id = $1::int', values: ['999'] };
+
+  it('sends its texts unnamed, each run parsing them again', async () => {
+    const client = await s.database.pool.connect();
+    // A pool of this one connection, which runPipelined takes and gives back at each run.
+    const held = { [UNNAMED]: true, connect: async () => ({ query: client.query.bind(client), release() {} }) } as unknown as pg.Pool;
+    const prepared = async () =>
+      Number(
+        (await client.query(`select count(*) from pg_prepared_statements where statement like 'delete from pipeline_probe%'`)).rows[0]
+          .count,
+      );
+    try {
+      for (let i = 0; i < 3; i++) await runPipelined(held, [remove]);
+      expect(await prepared()).toBe(0);
+      await runPipelinedOn(client, [remove]);
+      expect(await prepared()).toBe(1);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('is what a pool opened without named statements says', async () => {
+    const unnamed = openPostgres('postgres://nobody@127.0.0.1:1/none', { namedStatements: false });
+    const named = openPostgres('postgres://nobody@127.0.0.1:1/none');
+    expect([UNNAMED in unnamed.pool, UNNAMED in named.pool]).toEqual([true, false]);
+    await Promise.all([unnamed.close(), named.close()]);
   });
 });
 
