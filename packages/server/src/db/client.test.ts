@@ -56,12 +56,30 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     expect(fs.readdirSync(dir).filter((n) => n.includes('.unpacking-'))).toEqual([]);
   });
 
-  it('answers statements the database refuses without losing its one connection', async () => {
+  it('answers statements the database refuses without losing its one connection, and starts a new connection clean', async () => {
     const database = await openDatabase({ dataDir: path.join(dir, 'data-errors'), template: path.join(dir, 'none') });
     await expect(database.db.execute(sql`select 1 / 0`)).rejects.toThrow();
     await expect(database.db.execute(sql`insert into provider (name, type) values (${'x'.repeat(500)}, 'common')`)).rejects.toThrow();
     const ok = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: { two: number }[] };
     expect(ok.rows[0]!.two).toBe(2);
+    // A connection that breaks: the one session stays, and the next connection may prepare the same names again.
+    const named = { name: 'reconnect_probe', text: 'select $1::int as n', values: [3] };
+    const first = await database.pool.connect();
+    await first.query(named);
+    first.release(true);
+    // The thread takes the next connection once it has let go of the old one.
+    let next: pg.PoolClient | undefined;
+    for (const until = Date.now() + 10_000; !next;) {
+      next = await database.pool.connect().catch((err: unknown) => {
+        if (Date.now() > until) throw err;
+        return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 20));
+      });
+    }
+    try {
+      expect((await next.query(named)).rows).toEqual([{ n: 3 }]);
+    } finally {
+      next.release();
+    }
     await database.close();
   });
 

@@ -142,6 +142,10 @@ function pgliteDatabase(
     poolOptions,
   );
   pool.on('error', (err) => console.warn(`pglite: connection lost: ${err.message}`));
+  // PGlite is one session, which outlives a connection: what a connection that broke left in it
+  // (prepared statements, settings, advisory locks) would meet the next one, whose named statements
+  // then failed with "prepared statement … already exists" until a restart. Each connection starts clean.
+  pool.on('connect', (client) => void client.query('discard all').catch(() => {}));
   const db = orm(pool);
   let closed: Promise<void> | undefined;
   const database: Database = {
