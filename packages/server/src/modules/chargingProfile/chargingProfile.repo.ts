@@ -14,6 +14,7 @@ import {
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { coalescing } from '../../lib/coalesce.js';
+import { prebuilt } from '../../db/prebuilt.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
 import { stationScope } from '../monitor/scope.js';
@@ -49,22 +50,26 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Charging profiles and their targets, scoped to the caller's providers and bound stations. */
 export function createChargingProfileRepo({ db }: { db: Db }) {
+  /** Built once (`prebuilt`): drizzle built this wide select at every batch of booting chargers. */
+  const heldQuery = prebuilt(db, (d) =>
+    d
+      .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo, pointId: chargingProfileTarget.chargePointId })
+      .from(chargingProfileTarget)
+      .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
+      .where(
+        and(
+          sql`${chargingProfileTarget.chargePointId} = any(${sql.placeholder('pointIds')}::int[])`,
+          inArray(chargingProfileTarget.status, HELD),
+          notInArray(chargingProfile.purpose, ['TxProfile']),
+          or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, sql.placeholder('earliest'))),
+        ),
+      )
+      .orderBy(asc(chargingProfile.id), asc(chargingProfileTarget.connectorNo)),
+  );
   const heldAfterBoot = coalescing(
     async (asked: readonly { pointId: number; now: Date }[]) => {
       const earliest = asked.reduce((min, a) => (a.now < min ? a.now : min), asked[0]!.now);
-      const rows = await db
-        .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo, pointId: chargingProfileTarget.chargePointId })
-        .from(chargingProfileTarget)
-        .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
-        .where(
-          and(
-            inArray(chargingProfileTarget.chargePointId, [...new Set(asked.map((a) => a.pointId))]),
-            inArray(chargingProfileTarget.status, HELD),
-            notInArray(chargingProfile.purpose, ['TxProfile']),
-            or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, earliest)),
-          ),
-        )
-        .orderBy(asc(chargingProfile.id), asc(chargingProfileTarget.connectorNo));
+      const rows = await heldQuery(db, { pointIds: [...new Set(asked.map((a) => a.pointId))], earliest });
       return new Map(
         asked.map((a) => [
           a,
