@@ -521,6 +521,32 @@ const all = (clients, cmd, args) => Promise.all(clients.map((c, i) => c.call(cmd
  * accounting), the machine's CPU (/proc/stat, every process, other users' included), and the
  * server's event-loop delay over exactly this window.
  */
+/**
+ * CPU per charger of a bare `ws` server (bench/ocpp/floor-server.mjs: no database, no validation, no
+ * log) while the clients connect the storm's chargers to it and each gets its Boot and StatusNotifications
+ * answered: what the transport alone costs on this machine, beside the real server's storm.
+ */
+async function transportFloor(clients, setupOf, connectOf) {
+  const child = fork(path.join(root, 'bench/ocpp/floor-server.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  const next = () => new Promise((resolve) => child.once('message', resolve));
+  const { port } = await next();
+  const cpuMs = async () => {
+    child.send('cpu');
+    return (await next()).cpuMs;
+  };
+  await all(clients, 'init', (c) => setupOf(c, `ws://127.0.0.1:${port}/ocpp`));
+  const cpu0 = await cpuMs();
+  const started = performance.now();
+  const replies = await all(clients, 'connect', connectOf);
+  const used = (await cpuMs()) - cpu0;
+  const wallMs = performance.now() - started;
+  await all(clients, 'stop');
+  child.kill('SIGKILL');
+  const done = replies.reduce((a, x) => a + x.result.done, 0);
+  return { done, wallMs, cpuUs: (used * 1000) / Math.max(1, done) };
+}
+
 async function measured(server, db, fn) {
   const { kind } = db;
   const stats0 = await db.stats?.();
@@ -791,6 +817,16 @@ async function runOne(kind, info) {
   await sleep(5000);
   r.idle = await settledMemory(server);
   log(`idle server: RSS ${mb(r.idle.rss)} MB, heap ${mb(r.idle.heap)} MB`);
+
+  // 2b. The transport floor: the storm's chargers against a bare WebSocket server, then back to ours.
+  log(`transport floor: ${fmt(N)} chargers against a bare WebSocket server…`);
+  r.floor = await transportFloor(
+    clients,
+    (c, url) => ({ url, serials: slices[c], secret, ocpp: OCPP }),
+    (c) => ({ from: 0, to: stormOf(c), concurrency: CONCURRENCY, timeoutMs: 300_000 }),
+  );
+  log(`floor: ${fmt(r.floor.done)} chargers, ${fmt(r.floor.cpuUs)} µs of its CPU each`);
+  await all(clients, 'init', (c) => ({ url: server.wsUrl, serials: slices[c], secret, ocpp: OCPP }));
 
   // 3. Reconnect storm: N registered chargers connect, boot and report their statuses at once.
   log(`reconnect storm: ${fmt(N)} chargers…`);
@@ -1183,7 +1219,10 @@ function table(r, m) {
       'server CPU per reconnecting charger (upgrade, key, Boot, 3 statuses, online flag, log rows)',
       `≤ ${us(GOAL.pgChargerUs)}`,
       `${us(server(stormCpu))} (main ${us(stormCpu.main)}, other threads ${us(stormCpu.other)})`,
-      verdict(server(stormCpu) <= GOAL.pgChargerUs, `${us(server(stormCpu))} per charger`),
+      verdict(
+        server(stormCpu) <= GOAL.pgChargerUs,
+        `${us(server(stormCpu))} per charger, of which the transport floor measured in this run ${us(r.floor.cpuUs)}`,
+      ),
     ]);
     rows.push([
       `server CPU and commits per transaction (Start, ${METERS_PER_TX} MeterValues, Stop, billed)`,
@@ -1195,6 +1234,13 @@ function table(r, m) {
       ),
     ]);
   }
+
+  rows.push([
+    'transport floor per reconnecting charger: a bare WebSocket server, no database (bench/ocpp/floor-server.mjs)',
+    'measured (no goal)',
+    `${us(r.floor.cpuUs)} of its CPU per charger (${fmt(r.floor.done)} chargers in ${fmt(r.floor.wallMs / 1000, 2)} s)`,
+    'the HTTP upgrade, the handshake, four frames each way and loopback TCP by themselves on this machine',
+  ]);
 
   const t = r.tx;
   const startH = t.merged.actions.get('StartTransaction');
