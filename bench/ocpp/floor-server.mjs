@@ -21,8 +21,7 @@ server.on('upgrade', (req, socket, head) => {
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString());
       if (frame[0] !== 2) return;
-      const payload =
-        frame[2] === 'BootNotification' ? { status: 'Accepted', currentTime: new Date().toISOString(), interval: 300 } : {};
+      const payload = frame[2] === 'BootNotification' ? { status: 'Accepted', currentTime: new Date().toISOString(), interval: 300 } : {};
       ws.send(JSON.stringify([3, frame[1], payload]));
     });
   });
