@@ -6,7 +6,8 @@
 // clients, temporary directory, database) is removed at the end, on errors and on Ctrl-C.
 //
 // Per database: (1) a first server auto-registers the K chargers (each presents its own key once,
-// trust on first use), then stops; (2) a fresh server on that database: idle memory; (3) reconnect
+// trust on first use), then stops; (2) a fresh server on that database: idle memory, and the storm's
+// chargers against a bare ws server (bench/ocpp/floor-server.mjs: the transport floor); (3) reconnect
 // storm: N chargers connect, boot and report their statuses at once, timed from the first connect
 // to the last StatusNotification answer; (4) the other K − N connect, all K are held, memory
 // again; (5) MeterValues/StatusNotification flat out; (6) the same at a fixed rate R with latency
@@ -517,11 +518,6 @@ function mergePhases(replies) {
 const all = (clients, cmd, args) => Promise.all(clients.map((c, i) => c.call(cmd, typeof args === 'function' ? args(i) : args)));
 
 /**
- * A measured window: server CPU (from its health endpoint), clients' CPU (their own
- * accounting), the machine's CPU (/proc/stat, every process, other users' included), and the
- * server's event-loop delay over exactly this window.
- */
-/**
  * CPU per charger of a bare `ws` server (bench/ocpp/floor-server.mjs: no database, no validation, no
  * log) while the clients connect the storm's chargers to it and each gets its Boot and StatusNotifications
  * answered: what the transport alone costs on this machine, beside the real server's storm.
@@ -547,6 +543,11 @@ async function transportFloor(clients, setupOf, connectOf) {
   return { done, wallMs, cpuUs: (used * 1000) / Math.max(1, done) };
 }
 
+/**
+ * A measured window: server CPU (from its health endpoint), clients' CPU (their own
+ * accounting), the machine's CPU (/proc/stat, every process, other users' included), and the
+ * server's event-loop delay over exactly this window.
+ */
 async function measured(server, db, fn) {
   const { kind } = db;
   const stats0 = await db.stats?.();
