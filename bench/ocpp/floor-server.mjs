@@ -19,8 +19,13 @@ server.on('upgrade', (req, socket, head) => {
   wss.handleUpgrade(req, socket, head, (ws) => {
     ws.on('error', () => {});
     ws.on('message', (data) => {
-      const frame = JSON.parse(data.toString());
-      if (frame[0] !== 2) return;
+      let frame;
+      try {
+        frame = JSON.parse(data.toString());
+      } catch {
+        return; // not a frame the clients send; the floor answers calls only
+      }
+      if (!Array.isArray(frame) || frame[0] !== 2) return;
       const payload = frame[2] === 'BootNotification' ? { status: 'Accepted', currentTime: new Date().toISOString(), interval: 300 } : {};
       ws.send(JSON.stringify([3, frame[1], payload]));
     });
