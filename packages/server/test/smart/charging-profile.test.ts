@@ -3,6 +3,7 @@ import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
+import { createChargingProfileRepo } from '../../src/modules/chargingProfile/chargingProfile.repo.js';
 
 /*
  * Charging profiles of the central system (issue 15 item 1) against simulated chargers over real
@@ -47,7 +48,7 @@ async function charger(stationId?: number) {
   sims.push(sim);
   sim.start();
   await sim.ready();
-  return { sim, serialNumber: p.serialNumber, stationId: p.stationId, received };
+  return { sim, pointId: p.point.id, serialNumber: p.serialNumber, stationId: p.stationId, received };
 }
 
 const post = <T>(ep: { path: string }, body: unknown, lang: 'en' | 'zh' = 'en') =>
@@ -212,5 +213,30 @@ describe('sending, holding and clearing', () => {
       [1, added.data.id],
       [2, added.data.id],
     ]);
+  });
+
+  it('points booting together share one lookup, and each gets only its own profiles', async () => {
+    const a = await charger();
+    const b = await charger(a.stationId);
+    const other = await charger(a.stationId);
+    const forA = await post<ChargingProfileDto>(
+      api.chargingProfile.add,
+      profile(a.stationId, [a.serialNumber], { purpose: 'TxDefaultProfile', connectors: [1] }),
+    );
+    const forBoth = await post<ChargingProfileDto>(api.chargingProfile.add, profile(a.stationId, [a.serialNumber, b.serialNumber]));
+    for (const added of [forA, forBoth]) {
+      expect(added.code, JSON.stringify(added)).toBe(200);
+      await post(api.chargingProfile.send, { id: added.data.id });
+    }
+    const repo = createChargingProfileRepo({ db: s.database.db });
+    const now = new Date();
+    // Asked in one turn: one query for the three (the lookup's point ids are one array parameter).
+    const [heldA, heldB, heldOther] = await Promise.all([a, b, other].map((c) => repo.afterBoot(c.pointId, now)));
+    expect(heldA.map((h) => [h.profile.id, h.connectorNo])).toEqual([
+      [forA.data.id, 1],
+      [forBoth.data.id, 0],
+    ]);
+    expect(heldB.map((h) => [h.profile.id, h.connectorNo])).toEqual([[forBoth.data.id, 0]]);
+    expect(heldOther).toEqual([]);
   });
 });
