@@ -232,11 +232,11 @@ describe('sending, holding and clearing', () => {
     const now = new Date();
     // Asked in one turn: one query for the three (the lookup's point ids are one array parameter).
     const [heldA, heldB, heldOther] = await Promise.all([a, b, other].map((c) => repo.afterBoot(c.pointId, now)));
-    expect(heldA.map((h) => [h.profile.id, h.connectorNo])).toEqual([
+    expect(heldA?.map((h) => [h.profile.id, h.connectorNo])).toEqual([
       [forA.data.id, 1],
       [forBoth.data.id, 0],
     ]);
-    expect(heldB.map((h) => [h.profile.id, h.connectorNo])).toEqual([[forBoth.data.id, 0]]);
+    expect(heldB?.map((h) => [h.profile.id, h.connectorNo])).toEqual([[forBoth.data.id, 0]]);
     expect(heldOther).toEqual([]);
   });
 });
