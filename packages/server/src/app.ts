@@ -647,7 +647,9 @@ export async function buildApp({
 
   const dist = config.webDist;
   const hasConsole = dist && fs.existsSync(path.join(dist, 'index.html'));
-  if (hasConsole) await server.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+  // The build writes a brotli and a gzip copy of each script and stylesheet (packages/web/vite.config.ts):
+  // sent to a browser that accepts them, with the original to one that does not.
+  if (hasConsole) await server.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h', preCompressed: true });
   server.setNotFoundHandler((req, reply) => {
     // History-mode fallback: any other GET is a console route.
     if (hasConsole && req.method === 'GET' && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ocpp')) {
