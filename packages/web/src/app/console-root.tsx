@@ -1,16 +1,34 @@
 import { Route, Routes } from 'react-router';
 import { lazy, Suspense } from 'react';
 import { loadedCatalogue } from '../i18n';
+import { getToken } from '../shared/cookies';
 import { NavigationEffects } from './navigation-effects';
 import { AppProviders } from './providers';
 import { publicPaths } from './routes/access';
-import { screens } from './routes/registry';
+import { isPublicPath } from './routes/public-paths';
+import { preloadScreen, screens } from './routes/registry';
 import { PageLoading, ScreenElement } from './routes/screen-element';
 
-const Shell = lazy(() => import('./shell'));
+const loadShell = () => import('./shell');
+const Shell = lazy(loadShell);
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 
 const publicScreens = screens.filter((s) => publicPaths.includes(s.path));
+
+/**
+ * A cold load with a session fetches the shell and the screen of its address as soon as this
+ * module runs, side by side, instead of each after the component that renders it has rendered
+ * (root → shell → session → screen, a waterfall; issue 14 item 7). The lazy components then find
+ * them loaded; a failed fetch is theirs to show.
+ */
+function prefetchSignedIn(pathname: string): void {
+  if (!getToken() || isPublicPath(pathname)) return;
+  void loadShell().catch(() => undefined);
+  // The root leads to the dashboard (routes/protected-routes.tsx).
+  void preloadScreen(pathname === '/' ? '/dashboard' : pathname);
+}
+
+if (import.meta.env.PROD) prefetchSignedIn(window.location.pathname);
 
 /**
  * Everything but the sign-in page: antd's theme and feedback, the query cache, page titles, the

@@ -2,6 +2,7 @@ import { allMenuPaths, flattenMenus, menuTree } from '@csms/contract';
 import { lazy } from 'react';
 import { describe, expect, it } from 'vitest';
 import { buildRoutes, findTrail, flattenRoutes, menuRoutes } from './access';
+import { isPublicPath } from './public-paths';
 import type { ScreenDef } from './registry';
 
 const Dummy = lazy(async () => ({ default: () => null }));
@@ -83,5 +84,12 @@ describe('routes from rolePaths', () => {
     ]);
     expect(findTrail(routes, '/nowhere')).toEqual([]);
     expect(menuTree.length).toBeGreaterThan(0);
+  });
+});
+
+describe('public pages', () => {
+  it('are known by their address, parameters filled in, and nothing else is', () => {
+    expect(['/login', '/404', '/applyForm', '/disclaimer/3', '/privacyAgreement/abc'].filter((p) => !isPublicPath(p))).toEqual([]);
+    expect(['/', '/dashboard', '/disclaimer', '/disclaimer/3/more', '/login/x'].filter(isPublicPath)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { ADMIN_ROLE, flattenMenus, menuTree, type MenuNode, type UserInfo } from '@csms/contract';
 import type { ReactNode } from 'react';
 import { matchPath } from 'react-router';
+import { publicPaths } from './public-paths';
 import type { ScreenDef } from './registry';
 
 /** A route the signed-in user may open: a menu node or a page outside the menu, with its screen. */
@@ -19,9 +20,8 @@ export interface AppRoute {
 
 export type AccessUser = Pick<UserInfo, 'roles' | 'rolePaths'>;
 
-/** Paths anyone may open without signing in (spec §2); their screens render outside the layout. */
-/** Open without a session; the agreement pages are for drivers, who have no console account. */
-export const publicPaths = ['/login', '/applyForm', '/404', '/disclaimer/:key', '/privacyAgreement/:key'];
+/** The public pages live in a module of their own, which the app's entry reads without this one. */
+export { publicPaths };
 
 /** Spec §6: admin opens everything; others need the path in rolePaths, and the node's role if it names one. */
 export function canOpen(node: Pick<MenuNode, 'path' | 'role'>, user: AccessUser): boolean {

@@ -1,5 +1,6 @@
 import { DashboardOutlined } from '@ant-design/icons';
 import { createElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { matchPath } from 'react-router';
 
 /**
  * One screen of the console. `path` is a menu path of the contract's menuTree (the menu shows
@@ -26,11 +27,36 @@ export interface ScreenDef {
 /** Spec §9: a screen's code that has not arrived after 120 s counts as failed. */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
+type ScreenModule = { default: ComponentType };
+
+/** Each screen's loader, shared by `lazy()` and `preloadScreen`: a module fetched early is not fetched again. */
+const loaders = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<ScreenModule>>();
+
 /** `lazy()` with the chunk timeout; the screen's error boundary shows the failure with a reload. */
-export function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
-  return lazy(() =>
-    Promise.race([load(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS))]),
+export function lazyScreen(load: () => Promise<ScreenModule>): LazyExoticComponent<ComponentType> {
+  let loading: Promise<ScreenModule> | undefined;
+  // A failed fetch is forgotten, so that the next attempt (the reload offer) fetches again.
+  const once = () =>
+    (loading ??= load().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
+  const component = lazy(() =>
+    Promise.race([once(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS))]),
   );
+  loaders.set(component, once);
+  return component;
+}
+
+/**
+ * Fetches the code of the screen at an address (a cold load fetches it beside the shell instead of
+ * after the shell has rendered; see app/router.tsx). An address of no screen fetches nothing.
+ */
+export async function preloadScreen(pathname: string, list: readonly Pick<ScreenDef, 'path' | 'component'>[] = screens): Promise<void> {
+  const screen = list.find((s) => matchPath({ path: s.path, end: true }, pathname) !== null);
+  const load = screen && loaders.get(screen.component);
+  // A failure is the screen's to show when it renders (its boundary offers the reload).
+  if (load) await load().catch(() => undefined);
 }
 
 /** The single static registry: a capability registers its screen by adding one entry. */
