@@ -23,15 +23,22 @@ const { values: opts } = parseArgs({
     locale: { type: 'string', default: 'zh-CN' },
     routes: { type: 'string' },
     runs: { type: 'string', default: '1' },
+    latency: { type: 'string', default: '0' },
+    mbps: { type: 'string', default: '0' },
     'no-build': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (opts.help) {
   console.log(`npm run bench:weight -- [--locale zh-CN|en-US] [--routes /a,/b] [--runs N] [--no-build]
-  --runs N   open each route N times cold; LCP is the median (bytes do not vary)`);
+  --runs N       open each route N times cold; LCP is the median (bytes do not vary)
+  --latency MS   Chromium's network emulation: this round-trip latency added to every request (default none: loopback)
+  --mbps N       and this download and upload bandwidth in Mbit/s (default unlimited)`);
   process.exit(0);
 }
+
+const latency = Number(opts.latency);
+const mbps = Number(opts.mbps);
 
 const budgets = JSON.parse(fs.readFileSync(path.join(root, 'packages/web/weight-budget.json'), 'utf8'));
 const LCP_BUDGET_MS = budgets.lcpMs;
@@ -70,6 +77,16 @@ async function measure(browser, base, route, token) {
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
   const page = await context.newPage();
+  if (latency > 0 || mbps > 0) {
+    const cdp = await context.newCDPSession(page);
+    const throughput = mbps > 0 ? (mbps * 1e6) / 8 : -1;
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency,
+      downloadThroughput: throughput,
+      uploadThroughput: throughput,
+    });
+  }
   const files = [];
   let last = Date.now();
   const pending = new Set();
@@ -91,9 +108,9 @@ async function measure(browser, base, route, token) {
     const pathname = new URL(res.url()).pathname;
     const type = pathname.endsWith('.js') ? 'script' : pathname.endsWith('.css') ? 'stylesheet' : null;
     if (!type) return;
-    const p = res
-      .body()
-      .then((body) => files.push({ url: pathname, type, raw: body.length, gz: gz(body) }))
+    // body() is the decoded file; sizes() what travelled (brotli or gzip when the server sent it so).
+    const p = Promise.all([res.body(), res.request().sizes()])
+      .then(([body, sizes]) => files.push({ url: pathname, type, raw: body.length, gz: gz(body), sent: sizes.responseBodySize }))
       .catch((err) => console.error(`no body for ${pathname}: ${err.message}`))
       .finally(() => pending.delete(p));
     pending.add(p);
@@ -109,7 +126,8 @@ async function measure(browser, base, route, token) {
   const finalUrl = new URL(page.url()).pathname;
   await context.close();
   const sum = (type, key) => files.filter((f) => f.type === type).reduce((s, f) => s + f[key], 0);
-  return { route, finalUrl, files, js: sum('script', 'gz'), css: sum('stylesheet', 'gz'), jsRaw: sum('script', 'raw'), lcp };
+  const sent = files.reduce((t, f) => t + f.sent, 0);
+  return { route, finalUrl, files, js: sum('script', 'gz'), css: sum('stylesheet', 'gz'), jsRaw: sum('script', 'raw'), sent, lcp };
 }
 
 const kb = (n) => (n / 1024).toFixed(1);
@@ -159,10 +177,13 @@ async function main() {
       .map((x) => x.toFixed(1))
       .join(' ');
     console.log(
-      `\nConsole weight, locale ${opts.locale}, ${new Date().toISOString()}, load average ${load}, ${runs} cold run(s) per route`,
+      `\nConsole weight, locale ${opts.locale}, ${new Date().toISOString()}, load average ${load}, ${runs} cold run(s) per route` +
+        (latency > 0 || mbps > 0
+          ? `, network emulated: ${latency} ms latency, ${mbps > 0 ? `${mbps} Mbit/s` : 'unlimited bandwidth'}`
+          : ', loopback'),
     );
-    console.log('| route | opened | JS KB gz | CSS KB gz | JS files | JS budget KB | LCP ms | LCP budget | met |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('| route | opened | JS KB gz | CSS KB gz | JS files | JS budget KB | sent KB | LCP ms | LCP budget | met |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     let allMet = true;
     for (const r of rows) {
       const jsMet = r.js / 1024 <= r.budget;
@@ -171,7 +192,7 @@ async function main() {
       allMet &&= jsMet && lcpMet;
       const files = r.files.filter((f) => f.type === 'script').length;
       console.log(
-        `| ${r.route} | ${r.finalUrl === r.route ? '' : `→ ${r.finalUrl}`} | ${kb(r.js)} | ${kb(r.css)} | ${files} | ${r.budget} | ${Math.round(r.lcp)} | ${LCP_BUDGET_MS} | ${why ? `not met (${why})` : 'met'} |`,
+        `| ${r.route} | ${r.finalUrl === r.route ? '' : `→ ${r.finalUrl}`} | ${kb(r.js)} | ${kb(r.css)} | ${files} | ${r.budget} | ${kb(r.sent)} | ${Math.round(r.lcp)} | ${LCP_BUDGET_MS} | ${why ? `not met (${why})` : 'met'} |`,
       );
     }
     const heavy = [...chunks.values()].sort((a, b) => b.gz - a.gz).slice(0, 12);

@@ -202,7 +202,7 @@ function machineCpu() {
   }
 }
 
-/** CPU time (ms) of every process named `postgres` (the PostgreSQL server's backends); Linux only. */
+/** CPU time (ms) of each process named `postgres` (the PostgreSQL server's backends) by pid; Linux only. */
 const CLK_TCK = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -211,7 +211,7 @@ const CLK_TCK = (() => {
   }
 })();
 function postgresCpuMs() {
-  let ticks = 0;
+  const byPid = new Map();
   try {
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
@@ -220,15 +220,41 @@ function postgresCpuMs() {
         const close = stat.lastIndexOf(')');
         if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
         const fields = stat.slice(close + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+        byPid.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK); // utime, stime
       } catch {
         /* the process ended meanwhile */
       }
     }
   } catch {
-    return NaN;
+    return null;
   }
-  return (ticks * 1000) / CLK_TCK;
+  return byPid;
+}
+
+/**
+ * PostgreSQL's CPU over a window: read every second, so that a backend that ends within the window
+ * (the server's pool closes idle ones) still counts up to its last reading; a backend that starts
+ * within it counts whole. (Two readings summed over the processes alive at each went negative when
+ * a busy backend ended in between.)
+ */
+function postgresCpuMeter() {
+  const first = postgresCpuMs();
+  if (!first) return { stop: () => NaN };
+  const last = new Map(first);
+  const read = () => {
+    for (const [pid, ms] of postgresCpuMs() ?? []) last.set(pid, ms);
+  };
+  const timer = setInterval(read, 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      let ms = 0;
+      for (const [pid, now] of last) ms += Math.max(0, now - (first.get(pid) ?? 0));
+      return ms;
+    },
+  };
 }
 
 function machine() {
@@ -553,13 +579,13 @@ async function measured(server, db, fn) {
   const stats0 = await db.stats?.();
   const before = await server.health(); // also opens a new event-loop window
   const cpu0 = machineCpu();
-  const pg0 = kind === 'postgres' ? postgresCpuMs() : NaN;
+  const pg = kind === 'postgres' ? postgresCpuMeter() : null;
   const started = performance.now();
   const out = await fn();
   const wallMs = performance.now() - started;
   const after = await server.health();
   const cpu1 = machineCpu();
-  const pg1 = kind === 'postgres' ? postgresCpuMs() : NaN;
+  const pgCpuMs = pg ? pg.stop() : NaN;
   // PostgreSQL publishes a backend's statistics within about a second.
   const stats1 = db.stats ? await sleep(1500).then(db.stats) : undefined;
   const processCpuMs = after.cpu.userMs + after.cpu.systemMs - before.cpu.userMs - before.cpu.systemMs;
@@ -578,7 +604,7 @@ async function measured(server, db, fn) {
     /** The server process's other threads: on PGlite its database thread (and Node's helpers). */
     threadsCpuPct: (100 * otherThreadsMs) / wallMs,
     clientCpuPct: merged ? (100 * merged.cpuMs) / wallMs : NaN,
-    postgresCpuPct: (100 * (pg1 - pg0)) / wallMs,
+    postgresCpuPct: (100 * pgCpuMs) / wallMs,
     commitsPerS: stats1 ? ((stats1.commits - stats0.commits) * 1000) / wallMs : NaN,
     writtenPerS: stats1 ? ((stats1.written - stats0.written) * 1000) / wallMs : NaN,
     machineBusyPct: 100 * machineBusy * cores,
