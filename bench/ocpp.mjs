@@ -202,7 +202,6 @@ function machineCpu() {
   }
 }
 
-/** CPU time (ms) of each process named `postgres` (the PostgreSQL server's backends) by pid; Linux only. */
 const CLK_TCK = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -210,6 +209,8 @@ const CLK_TCK = (() => {
     return 100;
   }
 })();
+
+/** CPU time (ms) of each process named `postgres` (the PostgreSQL server's backends) by pid; Linux only. */
 function postgresCpuMs() {
   const byPid = new Map();
   try {

@@ -50,9 +50,9 @@ function registryScreens() {
 }
 
 function publicPaths() {
-  const src = fs.readFileSync(path.join(web, 'src/app/routes/public-paths.ts'), 'utf8');
+  const src = fs.readFileSync(path.join(web, 'src/app/routes/access.ts'), 'utf8');
   const list = src.match(/export const publicPaths = \[([^\]]*)\]/);
-  if (!list) throw new Error('publicPaths not found in src/app/routes/public-paths.ts');
+  if (!list) throw new Error('publicPaths not found in src/app/routes/access.ts');
   return [...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
 

@@ -4,8 +4,7 @@ import { loadedCatalogue } from '../i18n';
 import { getToken } from '../shared/cookies';
 import { NavigationEffects } from './navigation-effects';
 import { AppProviders } from './providers';
-import { publicPaths } from './routes/access';
-import { isPublicPath } from './routes/public-paths';
+import { isPublicPath, publicPaths } from './routes/access';
 import { preloadScreen, screens } from './routes/registry';
 import { PageLoading, ScreenElement } from './routes/screen-element';
 

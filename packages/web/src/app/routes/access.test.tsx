@@ -1,8 +1,7 @@
 import { allMenuPaths, flattenMenus, menuTree } from '@csms/contract';
 import { lazy } from 'react';
 import { describe, expect, it } from 'vitest';
-import { buildRoutes, findTrail, flattenRoutes, menuRoutes } from './access';
-import { isPublicPath } from './public-paths';
+import { buildRoutes, findTrail, flattenRoutes, isPublicPath, menuRoutes } from './access';
 import type { ScreenDef } from './registry';
 
 const Dummy = lazy(async () => ({ default: () => null }));

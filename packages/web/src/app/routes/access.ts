@@ -1,7 +1,6 @@
 import { ADMIN_ROLE, flattenMenus, menuTree, type MenuNode, type UserInfo } from '@csms/contract';
 import type { ReactNode } from 'react';
 import { matchPath } from 'react-router';
-import { publicPaths } from './public-paths';
 import type { ScreenDef } from './registry';
 
 /** A route the signed-in user may open: a menu node or a page outside the menu, with its screen. */
@@ -20,8 +19,16 @@ export interface AppRoute {
 
 export type AccessUser = Pick<UserInfo, 'roles' | 'rolePaths'>;
 
-/** The public pages live in a module of their own, which the app's entry reads without this one. */
-export { publicPaths };
+/**
+ * Paths anyone may open without signing in (spec §2): their screens render outside the layout; the
+ * agreement pages are for drivers, who have no console account.
+ */
+export const publicPaths = ['/login', '/applyForm', '/404', '/disclaimer/:key', '/privacyAgreement/:key'];
+
+/** True when an address is one of the public pages (its parameters filled in). */
+export function isPublicPath(pathname: string): boolean {
+  return publicPaths.some((path) => matchPath({ path, end: true }, pathname) !== null);
+}
 
 /** Spec §6: admin opens everything; others need the path in rolePaths, and the node's role if it names one. */
 export function canOpen(node: Pick<MenuNode, 'path' | 'role'>, user: AccessUser): boolean {

@@ -50,7 +50,7 @@ export function lazyScreen(load: () => Promise<ScreenModule>): LazyExoticCompone
 
 /**
  * Fetches the code of the screen at an address (a cold load fetches it beside the shell instead of
- * after the shell has rendered; see app/router.tsx). An address of no screen fetches nothing.
+ * after the shell has rendered; see app/console-root.tsx). An address of no screen fetches nothing.
  */
 export async function preloadScreen(pathname: string, list: readonly Pick<ScreenDef, 'path' | 'component'>[] = screens): Promise<void> {
   const screen = list.find((s) => matchPath({ path: s.path, end: true }, pathname) !== null);
