@@ -29,6 +29,7 @@ import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
 import { preloadCaptchaDrawing } from './modules/auth/captcha-image.js';
+import { consoleAssets } from './http/console-assets.js';
 import { commonRoutes } from './modules/common/common.routes.js';
 import { createDayZone } from './lib/day-zone.js';
 import { createExportColumns } from './lib/export-config.js';
@@ -647,13 +648,26 @@ export async function buildApp({
 
   const dist = config.webDist;
   const hasConsole = dist && fs.existsSync(path.join(dist, 'index.html'));
-  // The build writes a brotli and a gzip copy of each script and stylesheet (packages/web/vite.config.ts):
-  // sent to a browser that accepts them, with the original to one that does not.
-  if (hasConsole) await server.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h', preCompressed: true });
+  // The build's hashed scripts and stylesheets from memory, each in the encoding the browser accepts
+  // (http/console-assets.ts); its other files (the icon, the index page) from disk.
+  if (hasConsole) {
+    consoleAssets(server, { dir: path.join(dist, 'assets') });
+    await server.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      globIgnore: ['assets/**'],
+      index: false,
+      maxAge: '1h',
+      preCompressed: true,
+    });
+  }
   server.setNotFoundHandler((req, reply) => {
-    // History-mode fallback: any other GET is a console route.
-    if (hasConsole && req.method === 'GET' && !req.url.startsWith(API_PREFIX) && !req.url.startsWith('/ocpp')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // History-mode fallback: any other GET is a console route. A build file that is not there (a
+    // console of an earlier build asking for its chunk) is a 404, not the page.
+    const consoleRoute = !['/assets/', API_PREFIX, '/ocpp'].some((prefix) => req.url.startsWith(prefix));
+    if (hasConsole && req.method === 'GET' && consoleRoute) {
+      // Always asked again (no-cache): after an upgrade the page names the new build's files.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     return reply.code(404).send(notFoundReply(req));
   });

@@ -20,6 +20,7 @@ describe("the console's files", () => {
     fs.writeFileSync(path.join(dist, 'assets/route-1.js.br'), zlib.brotliCompressSync(script));
     fs.writeFileSync(path.join(dist, 'assets/route-1.js.gz'), zlib.gzipSync(script));
     fs.writeFileSync(path.join(dist, 'assets/small-1.js'), script);
+    fs.writeFileSync(path.join(dist, 'assets/kept-1.js'), script);
     s = await startServer({ webDist: dist });
   });
   afterAll(async () => {
@@ -40,8 +41,28 @@ describe("the console's files", () => {
       expect(res.headers.get('content-encoding'), accept).toBe(encoding);
       expect(res.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
       expect(res.headers.get('content-type')).toMatch(/javascript/);
+      // Named by their content's hash: kept a year, never asked for again.
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       // fetch decodes what it was sent: the same script each time.
       expect(await res.text()).toBe(script);
+    }
+    // An encoding the browser refuses (q=0) is not sent.
+    const refused = await get('/assets/route-1.js', 'br;q=0, gzip');
+    expect(refused.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('reads a build file once and keeps it', async () => {
+    fs.writeFileSync(path.join(dist, 'assets/kept-1.js'), script);
+    expect(await (await get('/assets/kept-1.js', 'identity')).text()).toBe(script);
+    fs.writeFileSync(path.join(dist, 'assets/kept-1.js'), 'changed on disk');
+    expect(await (await get('/assets/kept-1.js', 'identity')).text()).toBe(script);
+  });
+
+  it('answers 404 for a build file that is not there, and for a compressed copy asked by name', async () => {
+    for (const p of ['/assets/gone-1.js', '/assets/route-1.js.br', '/assets/..%2Findex.html']) {
+      const res = await get(p, 'gzip, br');
+      expect(res.status, p).toBe(404);
+      expect(await res.text(), p).not.toContain('<title>console</title>');
     }
   });
 
@@ -51,6 +72,7 @@ describe("the console's files", () => {
     expect(await plain.text()).toBe(script);
     const page = await get('/userManagement/userGroup', 'gzip, br');
     expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(await page.text()).toContain('<title>console</title>');
   });
 });
