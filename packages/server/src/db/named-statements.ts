@@ -18,8 +18,9 @@ import type pg from 'pg';
  *
  * Only the chargers' and the background's statements: lookups by key, inserts and updates of one
  * session, whose best plan does not depend on the values. The console's requests run in
- * `plannedEachCall` (src/http/mount.ts), and what they send stays unnamed, planned for its values at every
- * call: a list's filters are skewed (5,000 invalid records of a million, a 30-day window of a year),
+ * `plannedEachCall` (src/http/mount.ts), and what they send stays unnamed, planned for its values at
+ * every call (but for the lookup of their session by its token, `plannedOnce` in src/http/sessions.ts):
+ * a list's filters are skewed (5,000 invalid records of a million, a 30-day window of a year),
  * and PostgreSQL's generic plan, which knows no values, chose scans that took the console bench's
  * "invalid records" from 23 to 343 ms at p95 and the recharge records' last 30 days from 17 to 178 ms.
  *
@@ -71,6 +72,14 @@ const planned = idleOffStorage<true>();
 /** Runs `fn` with every statement it sends (and what it starts, until it settles) unnamed: planned at each call for its values. */
 export function plannedEachCall<T>(fn: () => Promise<T>): Promise<T> {
   return planned.run(true, fn);
+}
+
+/**
+ * Runs `fn` with its statements named again inside a console request: for a lookup by key that every
+ * request makes (the session behind its token), whose plan does not depend on the values.
+ */
+export function plannedOnce<T>(fn: () => Promise<T>): Promise<T> {
+  return planned.exit(fn);
 }
 
 type Query = (...args: unknown[]) => unknown;
