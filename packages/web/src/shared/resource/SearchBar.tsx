@@ -82,8 +82,10 @@ export interface SearchBarProps {
 /** The search form; its values follow the URL (back and shared links refill it). */
 export function SearchBar({ name, search, query, text, onSearch, onReset }: SearchBarProps) {
   const [form] = Form.useForm();
+  // Every field from the query, empty where it has none. Not resetFields first: antd remounts each input
+  // on a reset (a field's control is keyed by its reset count), which on a cold list screen drew every
+  // search input twice and cancelled the dictionaries its selects had asked for.
   useEffect(() => {
-    form.resetFields();
     form.setFieldsValue(queryToForm(search, query));
   }, [form, search, query]);
   return (
