@@ -15,13 +15,14 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * while the server runs (a new build is a new server), at most the size of the build (about 8 MB).
  * A cold console route fetches about a hundred of them; served from disk by `@fastify/static` each
  * cost 1.6–2.1 ms of server CPU on the 2-core development machine (a stat, an open, reads and a
- * close on libuv's thread pool, each of which the event loop pays for), against about 0.3 ms from
+ * close on libuv's thread pool, each of which the event loop pays for), against 0.4–0.7 ms from
  * memory (README, "Console weight"). The copy sent is the one the browser accepts, brotli first;
  * the answer varies by Accept-Encoding and the browser keeps it a year without asking again.
  */
 export function consoleAssets(server: FastifyInstance, { dir }: { dir: string }) {
   const names = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
-  const encodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'], cache: new Map() });
+  // No cache of answers by header: a client choosing its headers would grow it without end.
+  const encodings = new Negotiator({ supportedValues: ['br', 'gzip', 'identity'] });
   const suffix = { br: '.br', gzip: '.gz', identity: '' } as const;
   const files = new Map<string, Promise<Buffer>>();
   const read = (name: string) => {
