@@ -21,7 +21,7 @@ export default defineConfig({
   plugins: [
     react(),
     // A brotli and a gzip copy beside each built script, stylesheet and SVG, which the server sends to
-    // a browser that accepts them (@fastify/static's preCompressed, app.ts): a cold route travels as
+    // a browser that accepts them (packages/server/src/http/console-assets.ts): a cold route travels as
     // about 0.5 MB instead of about 1.7 MB (issue 14 item 7), with nothing compressed per request.
     compression({
       include: /\.(js|css|svg)$/,

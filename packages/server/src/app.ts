@@ -658,7 +658,6 @@ export async function buildApp({
       globIgnore: ['assets/**'],
       index: false,
       maxAge: '1h',
-      preCompressed: true,
     });
   }
   server.setNotFoundHandler((req, reply) => {
