@@ -43,11 +43,26 @@ const mbps = Number(opts.mbps);
 const budgets = JSON.parse(fs.readFileSync(path.join(root, 'packages/web/weight-budget.json'), 'utf8'));
 const LCP_BUDGET_MS = budgets.lcpMs;
 
-/** Every screen path of the registry, params filled with 1; sign-in and 404 first. */
-function registryRoutes() {
+/** The pages drawn without antd (sign-in, 404, the agreement pages), which are opened without a session. */
+const plainPages = Object.keys(budgets.modules.plainPages);
+
+/** The plain pages, then every screen path of the registry. */
+function allRoutes() {
   const src = fs.readFileSync(path.join(root, 'packages/web/src/app/routes/registry.ts'), 'utf8');
-  const paths = [...src.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1].replace(/:\w+/g, '1'));
-  return ['/login', '/404', ...new Set(paths)];
+  return [...new Set([...plainPages, ...[...src.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1])])];
+}
+
+/**
+ * A route's parameters filled with 1, but an agreement page's `:key`, which gets the admin's provider's
+ * agreement key (so that it shows the agreement, not "no such provider").
+ */
+const filled = (route, agreementKey) => route.replace(':key', agreementKey).replace(/:\w+/g, '1');
+
+async function agreementKeyOf(base, token) {
+  const res = await fetch(`${base}/prod-api/web/getProvider?id=1`, { headers: { authorization: `Bearer ${token}` } });
+  const body = await res.json();
+  if (body.code !== 200 || !body.data?.agreementKey) throw new Error(`reading the provider failed: ${JSON.stringify(body)}`);
+  return body.data.agreementKey;
 }
 
 async function signIn(base) {
@@ -72,7 +87,8 @@ const gz = (buf) => zlib.gzipSync(buf, { level: 6 }).length;
 async function measure(browser, base, route, token, { capture }) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addCookies([{ name: 'language', value: opts.locale, url: base }]);
-  if (route !== '/login' && route !== '/404') {
+  const plain = plainPages.some((p) => new RegExp(`^${p.replace(/:\w+/g, '[^/]+')}$`).test(route));
+  if (!plain) {
     await context.addInitScript((t) => window.localStorage.setItem('Admin-Token', t), token);
   }
   await context.addInitScript(() => {
@@ -144,7 +160,6 @@ async function main() {
     ensureInstalled();
     ensureBuilt();
   }
-  const routes = opts.routes ? opts.routes.split(',') : registryRoutes();
   const runs = Math.max(1, Number(opts.runs));
   const server = await startBuiltServer({ tag: 'weight' });
   const cleanup = () => server.stop();
@@ -155,6 +170,8 @@ async function main() {
   let browser;
   try {
     const token = await signIn(server.base);
+    const agreementKey = await agreementKeyOf(server.base, token);
+    const routes = (opts.routes ? opts.routes.split(',') : allRoutes()).map((r) => filled(r, agreementKey));
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -1,7 +1,7 @@
 // Console weight check (issue 14 item 7), run after `vite build`: from the build's manifest, the
 // JavaScript and CSS (gzipped, zlib level 6) that each route fetches cold — the closure over static
 // imports of the entry, the current language's catalogue, and the lazy chunks the route opens (the
-// sign-in page, the signed-in shell, the registry's screen, and what those render at once) —
+// plain page (sign-in, 404, the agreement pages), the signed-in shell, the registry's screen, and what those render at once) —
 // printed as a table and compared with the budgets of weight-budget.json. Exits 1 past a budget. No browser and no timing: the
 // same build gives the same figures. `npm run bench:weight` measures the same in Chromium, plus LCP.
 //
@@ -101,17 +101,23 @@ function withEager(key, { ownLazy, locale }) {
   return [key, ...listed, ...own];
 }
 
+const target = (route) => (route === '/login' ? budget.signInKb : budget.routeKb);
+
 // The route model: what src/app/router.tsx, the console's root and the shell open lazily (budget.modules names them).
 const m = budget.modules;
 const entry = 'index.html';
 const routes = [];
 for (const locale of Object.keys(m.catalogue)) {
   const common = [entry, m.catalogue[locale]];
-  // The sign-in page fetches its own part of the catalogue; the console the whole (src/main.tsx).
-  const signIn = [entry, m.signInCatalogue[locale], ...withEager(m.signIn, { ownLazy: false })];
-  routes.push({ route: '/login', locale, keys: signIn, limit: budget.signInKb });
+  // The pages drawn without antd (sign-in, 404, the agreement pages: src/app/plain-pages.ts) fetch
+  // their own part of the catalogue and their own module; the console the whole (src/main.tsx).
+  for (const [route, module] of Object.entries(m.plainPages)) {
+    const keys = [entry, m.signInCatalogue[locale], ...withEager(module, { ownLazy: false })];
+    routes.push({ route, locale, keys, limit: target(route) });
+  }
   const open = publicPaths();
   for (const s of registryScreens()) {
+    if (m.plainPages[s.path]) throw new Error(`${s.path} is both a plain page (weight-budget.json) and a screen of the registry`);
     const screen = withEager(s.module, { ownLazy: true, locale });
     // Every route but sign-in opens the console's root (antd's providers), and a signed-in one the shell.
     const root = [...common, ...withEager(m.consoleRoot, { ownLazy: false })];
@@ -121,7 +127,6 @@ for (const locale of Object.keys(m.catalogue)) {
 }
 
 const kb = (n) => n / 1024;
-const target = (route) => (route === '/login' ? budget.signInKb : budget.routeKb);
 let failed = 0;
 const recorded = {};
 console.log(

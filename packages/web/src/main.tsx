@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ErrorBoundary } from './app/errors/error-boundary';
 import { installErrorReporting } from './app/errors/error-reporting';
+import { isPlainPage } from './app/plain-pages';
 import { AppRouter } from './app/router';
 import { startI18n } from './i18n';
 import { currentLocale } from './i18n/lang';
@@ -13,10 +14,10 @@ document.documentElement.lang = locale;
 // Spec §9: the error log is for production; development keeps Vite's overlay and the console as they are.
 if (import.meta.env.PROD) installErrorReporting();
 
-// Only the chosen language's catalogue is fetched (issue 14 item 7), and on the sign-in page only
-// its part of it: the console's copy comes with the console (app/router.tsx). antd's providers come
-// with the console's chunk (app/console-root.tsx): the sign-in page has none.
-void startI18n(locale, { signIn: window.location.pathname === '/login' }).then(() => {
+// Only the chosen language's catalogue is fetched (issue 14 item 7), and on the pages drawn without
+// antd (sign-in, 404, the agreement pages) only their part of it: the console's copy comes with the
+// console (app/router.tsx). antd's providers come with the console's chunk (app/console-root.tsx).
+void startI18n(locale, { plain: isPlainPage(window.location.pathname) }).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       {import.meta.env.PROD ? (

@@ -1,9 +1,10 @@
 import type { Strings } from './areas/strings.js';
 
 /**
- * The vocabulary the sign-in page needs (sign-in fields, the language names, the validation
- * messages), in a module of its own so that the sign-in page fetches only this much of it; the
- * whole vocabulary (./zh-CN.ts, ./en-US.ts) includes it.
+ * The vocabulary the pages drawn without antd need (the sign-in page's fields, the titles of the
+ * drivers' agreement pages, the language names, the validation messages), in a module of its own
+ * so that those pages fetch only this much of it; the whole vocabulary (./zh-CN.ts, ./en-US.ts)
+ * includes it.
  */
 export const signInZh = {
   fields: {
@@ -16,6 +17,10 @@ export const signInZh = {
       newPwd: '新密码',
       confirmNewPwd: '确认密码',
       userName: '用户名',
+    },
+    provider: {
+      disclaimer: '免责声明',
+      privacyAgreement: '隐私协议',
     },
   },
   enums: {
@@ -55,6 +60,10 @@ export const signInEn: Strings<typeof signInZh> = {
       newPwd: 'New password',
       confirmNewPwd: 'Confirm password',
       userName: 'Username',
+    },
+    provider: {
+      disclaimer: 'Disclaimer',
+      privacyAgreement: 'Privacy agreement',
     },
   },
   enums: {

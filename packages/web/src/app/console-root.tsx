@@ -10,7 +10,6 @@ import { PageLoading, ScreenElement } from './routes/screen-element';
 
 const loadShell = () => import('./shell');
 const Shell = lazy(loadShell);
-const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 
 const publicScreens = screens.filter((s) => publicPaths.includes(s.path));
 
@@ -30,9 +29,9 @@ function prefetchSignedIn(pathname: string): void {
 if (import.meta.env.PROD) prefetchSignedIn(window.location.pathname);
 
 /**
- * Everything but the sign-in page: antd's theme and feedback, the query cache, page titles, the
- * public pages, 404 and the signed-in shell. A chunk of its own, so that the sign-in page, which
- * is drawn without antd, never fetches antd (issue 14 item 7).
+ * Everything but the pages drawn without antd (plain-pages.ts): antd's theme and feedback, the query
+ * cache, page titles, the public application form and the signed-in shell. A chunk of its own, so
+ * that sign-in, 404 and the agreement pages never fetch antd (issue 14 item 7).
  */
 export default function ConsoleRoot() {
   return (
@@ -40,7 +39,6 @@ export default function ConsoleRoot() {
       <NavigationEffects />
       <Suspense fallback={<PageLoading />}>
         <Routes>
-          <Route path="/404" element={<NotFoundPage />} />
           {publicScreens.map((s) => (
             <Route key={s.path} path={s.path} element={<ScreenElement screen={s} />} />
           ))}

@@ -7,8 +7,7 @@ import { resolveActive, useAppRoutes } from './routes/use-app-routes';
 
 export { pageTitle };
 
-// The sign-in page sets its own title (it is drawn outside this part of the console).
-const fixedTitles: Record<string, string> = { '/404': 'shell.notFound.title' };
+// The pages drawn without antd (sign-in, 404, the agreement pages) set their own titles: they are outside this part of the console.
 
 /** Per navigation: scroll to the top and set the document title. */
 export function NavigationEffects() {
@@ -22,7 +21,7 @@ export function NavigationEffects() {
   }, [pathname]);
 
   useEffect(() => {
-    const key = fixedTitles[pathname] ?? resolveActive(routes, pathname).current?.titleKey;
+    const key = resolveActive(routes, pathname).current?.titleKey;
     document.title = pageTitle(key ? t(key) : undefined, t('shell.appTitle'), dynamicTitle);
   }, [pathname, routes, t, dynamicTitle]);
   return null;

@@ -17,7 +17,10 @@ export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
   return catalogue;
 }
 
-/** The sign-in page's small part of the catalogue (./sign-in.zh-CN.ts): its own texts and the validation messages. */
+/**
+ * The small part of the catalogue (./sign-in.zh-CN.ts) that the pages drawn without antd need (the
+ * sign-in page, 404, the agreement pages; app/plain-pages.ts): their own texts and the validation messages.
+ */
 async function loadSignInCatalogue(locale: Locale) {
   const { catalogue } = locale === 'en-US' ? await import('./sign-in.en-US') : await import('./sign-in.zh-CN');
   return catalogue;
@@ -45,11 +48,11 @@ export function loadedCatalogue(): Catalogue {
 }
 
 /**
- * Starts i18next on the language's catalogue: the sign-in page's part of it when that is the
- * page opened (so the sign-in page does not fetch the console's copy), else the whole.
+ * Starts i18next on the language's catalogue: the plain pages' part of it when one of them is the
+ * page opened (so they do not fetch the console's copy), else the whole.
  */
-export async function startI18n(locale: Locale = currentLocale(), { signIn = false } = {}): Promise<void> {
-  if (signIn) {
+export async function startI18n(locale: Locale = currentLocale(), { plain = false } = {}): Promise<void> {
+  if (plain) {
     const part = await loadSignInCatalogue(locale);
     initI18n(locale, { [locale]: { translation: part.translation } });
     return;

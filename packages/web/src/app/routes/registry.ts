@@ -220,17 +220,6 @@ export const screens: ScreenDef[] = [
     hidden: true,
     titleKey: 'apply.formTitle',
   },
-  // Public pages for drivers (spec: Disclaimer, Privacy Agreement); see publicPaths.
-  {
-    path: '/disclaimer/:key',
-    component: lazyScreen(() => import('../../features/agreement/agreement-page')),
-    hidden: true,
-    titleKey: 'fields.provider.disclaimer',
-  },
-  {
-    path: '/privacyAgreement/:key',
-    component: lazyScreen(() => import('../../features/agreement/agreement-page')),
-    hidden: true,
-    titleKey: 'fields.provider.privacyAgreement',
-  },
+  // The drivers' agreement pages (spec: Disclaimer, Privacy Agreement) and 404 are drawn without antd,
+  // outside the console: app/router.tsx.
 ];

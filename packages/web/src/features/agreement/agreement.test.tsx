@@ -9,8 +9,8 @@ const KEY = '9f86d081884c7d659a2feaa0c55ad015';
 const page = (url: string) =>
   renderWithProviders(
     <Routes>
-      <Route path="/disclaimer/:key" element={<AgreementPage />} />
-      <Route path="/privacyAgreement/:key" element={<AgreementPage />} />
+      <Route path="/disclaimer/:key" element={<AgreementPage kind="disclaimer" />} />
+      <Route path="/privacyAgreement/:key" element={<AgreementPage kind="privacyAgreement" />} />
     </Routes>,
     url,
   );

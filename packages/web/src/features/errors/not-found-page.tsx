@@ -1,22 +1,22 @@
-import { Button, Flex, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
+import { PlainPage, PlainResult } from '../../app/plain-page';
 
-/** /404: reachable signed in or out (DESIGN.md §9). */
+/** /404: reachable signed in or out (DESIGN.md §9); drawn without antd (app/plain-pages.ts). */
 export default function NotFoundPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   return (
-    <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
-      <Result
-        status="404"
-        title={t('shell.notFound.headline')}
-        subTitle={t('shell.notFound.text')}
+    <PlainPage titleKey="shell.notFound.title">
+      <PlainResult
+        headline={t('shell.notFound.headline')}
+        text={t('shell.notFound.text')}
         extra={
-          <Link to="/dashboard">
-            <Button type="primary">{t('shell.notFound.back')}</Button>
-          </Link>
+          <button type="button" className="csms-plain-button" onClick={() => navigate('/dashboard')}>
+            {t('shell.notFound.back')}
+          </button>
         }
       />
-    </Flex>
+    </PlainPage>
   );
 }
