@@ -1,8 +1,9 @@
-import { generate } from '@ant-design/colors';
-import { useEffect, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pageTitle } from './page-title';
 import { settingsStore } from './settings/settings-store';
+import { themeColours } from './theme-colours';
+import './primary-button.css';
 import './plain-page.css';
 
 /**
@@ -16,16 +17,8 @@ export function PlainPage({ titleKey, children }: { titleKey: string; children: 
   useEffect(() => {
     document.title = pageTitle(t(titleKey), t('shell.appTitle'), dynamicTitle);
   }, [t, titleKey, dynamicTitle]);
-  // antd's palette of the theme colour: 1 for focus rings, 5 and 7 for hover and press.
-  const palette = generate(primary);
-  const colours = {
-    '--csms-primary': primary,
-    '--csms-primary-bg': palette[0],
-    '--csms-primary-hover': palette[4],
-    '--csms-primary-active': palette[6],
-  } as CSSProperties;
   return (
-    <div className="csms-plain-page" style={colours}>
+    <div className="csms-plain-page" style={themeColours(primary)}>
       {children}
     </div>
   );

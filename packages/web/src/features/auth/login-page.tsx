@@ -4,21 +4,22 @@ import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
-import { generate } from '@ant-design/colors';
 // The area's endpoints, not the whole `api`, which would bring every schema to the sign-in page.
 import { authApi, issueToFieldErrorWith, loginBody, translateWith } from '@csms/contract';
-import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { vocabularyLookup } from '../../i18n';
 import { LANGUAGE_SWITCHED_KEY } from '../../app/layout/language-switch';
 import { pageTitle } from '../../app/page-title';
 import { settingsStore } from '../../app/settings/settings-store';
+import { themeColours } from '../../app/theme-colours';
 import { ApiError, call } from '../../shared/api/client';
 import { signInNotice } from '../../shared/auth/sign-in-notice';
 import { cookieKeys, getCookie, setCookie, setToken } from '../../shared/cookies';
 import { SvgIcon } from '../../shared/icons/svg-icon';
 import { loginOutcome, safeRedirect } from './login-outcome';
+import '../../app/primary-button.css';
 import './login-page.css';
 
 type FieldName = 'username' | 'password' | 'code';
@@ -187,17 +188,8 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
     window.location.replace(safeRedirect(params.get('redirect')));
   };
 
-  // antd's palette of the theme colour: 1 for the background's light end, 5 and 7 for hover and press.
-  const palette = generate(primary);
-  const colours = {
-    '--csms-primary': primary,
-    '--csms-primary-bg': palette[0],
-    '--csms-primary-hover': palette[4],
-    '--csms-primary-active': palette[6],
-  } as CSSProperties;
-
   return (
-    <div className="csms-login" style={colours}>
+    <div className="csms-login" style={themeColours(primary)}>
       <div className="csms-login-toolbar">{toolbar}</div>
       {toast && (
         <div className="csms-toast-holder">
@@ -269,7 +261,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
               />
             </div>
           )}
-          <button type="submit" className="csms-login-submit" aria-busy={loading} data-testid="login-submit">
+          <button type="submit" className="csms-primary-button csms-login-submit" aria-busy={loading} data-testid="login-submit">
             {loading && <span className="csms-login-spinner" aria-hidden="true" />}
             {t(loading ? 'auth.loggingIn' : 'auth.login')}
           </button>

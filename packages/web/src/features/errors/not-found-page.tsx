@@ -12,7 +12,7 @@ export default function NotFoundPage() {
         headline={t('shell.notFound.headline')}
         text={t('shell.notFound.text')}
         extra={
-          <button type="button" className="csms-plain-button" onClick={() => navigate('/dashboard')}>
+          <button type="button" className="csms-primary-button csms-plain-button" onClick={() => navigate('/dashboard')}>
             {t('shell.notFound.back')}
           </button>
         }
