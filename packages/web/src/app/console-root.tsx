@@ -1,15 +1,15 @@
 import { Route, Routes } from 'react-router';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { loadedCatalogue } from '../i18n';
 import { getToken } from '../shared/cookies';
 import { NavigationEffects } from './navigation-effects';
 import { AppProviders } from './providers';
 import { isPublicPath, publicPaths } from './routes/access';
+import { loadedLazy } from './routes/loaded-lazy';
 import { preloadScreen, screens } from './routes/registry';
 import { PageLoading, ScreenElement } from './routes/screen-element';
 
-const loadShell = () => import('./shell');
-const Shell = lazy(loadShell);
+const { component: Shell, fetch: loadShell } = loadedLazy(() => import('./shell'));
 
 const publicScreens = screens.filter((s) => publicPaths.includes(s.path));
 

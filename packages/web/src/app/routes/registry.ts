@@ -1,6 +1,7 @@
 import { DashboardOutlined } from '@ant-design/icons';
-import { createElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { createElement, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { matchPath } from 'react-router';
+import { loadedLazy } from './loaded-lazy';
 
 /**
  * One screen of the console. `path` is a menu path of the contract's menuTree (the menu shows
@@ -32,19 +33,15 @@ type ScreenModule = { default: ComponentType };
 /** Each screen's loader, shared by `lazy()` and `preloadScreen`: a module fetched early is not fetched again. */
 const loaders = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<ScreenModule>>();
 
-/** `lazy()` with the chunk timeout; the screen's error boundary shows the failure with a reload. */
+/** `lazy()` with the chunk timeout (and no suspension once fetched: loaded-lazy.ts); the screen's error boundary shows the failure with a reload. */
 export function lazyScreen(load: () => Promise<ScreenModule>): LazyExoticComponent<ComponentType> {
-  let loading: Promise<ScreenModule> | undefined;
-  // A failed fetch is forgotten, so that the next attempt (the reload offer) fetches again.
-  const once = () =>
-    (loading ??= load().catch((err: unknown) => {
-      loading = undefined;
-      throw err;
-    }));
-  const component = lazy(() =>
-    Promise.race([once(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS))]),
+  const { component, fetch } = loadedLazy(load, (fetching) =>
+    Promise.race([
+      fetching,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS)),
+    ]),
   );
-  loaders.set(component, once);
+  loaders.set(component, fetch);
   return component;
 }
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Spin } from 'antd';
-import { Component, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Component, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyResult } from '../../shared/lazy-result';
 import type { ScreenDef } from './registry';
@@ -61,13 +61,25 @@ class ScreenBoundary extends Component<{ children: ReactNode }, { failed: boolea
   }
 }
 
+/** The first screen of a cold load is drawn in a render of its own (ScreenElement). */
+let coldStart = true;
+
 export function ScreenElement({ screen }: { screen: ScreenDef }) {
   const Screen = screen.component;
+  // A cold load paints the shell first and draws the first screen in a transition just after:
+  // drawn in the shell's own render, the screen delayed the shell's first paint by its whole render;
+  // drawn after a Suspense fallback, React would hold it until 300 ms after that fallback
+  // (loaded-lazy.ts). A transition shows no fallback, so nothing holds it.
+  const [shown, setShown] = useState(!coldStart);
+  useEffect(() => {
+    coldStart = false;
+    if (!shown) startTransition(() => setShown(true));
+  }, [shown]);
   return (
     <ScreenBoundary key={screen.path}>
       <Suspense fallback={<ScreenLoading />}>
         {screen.noCache && <NoCache />}
-        <Screen />
+        {shown ? <Screen /> : <ScreenLoading />}
       </Suspense>
     </ScreenBoundary>
   );
