@@ -49,11 +49,15 @@ function registryScreens() {
   return screens;
 }
 
+/** The signed-out pages: src/app/routes/access.ts lists them as the plain pages (src/app/plain-pages.ts) and more. */
 function publicPaths() {
-  const src = fs.readFileSync(path.join(web, 'src/app/routes/access.ts'), 'utf8');
-  const list = src.match(/export const publicPaths = \[([^\]]*)\]/);
-  if (!list) throw new Error('publicPaths not found in src/app/routes/access.ts');
-  return [...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  const quoted = (text) => [...text.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  const plain = fs.readFileSync(path.join(web, 'src/app/plain-pages.ts'), 'utf8').match(/export const plainPaths = \[([^\]]*)\]/);
+  const access = fs
+    .readFileSync(path.join(web, 'src/app/routes/access.ts'), 'utf8')
+    .match(/export const publicPaths[^=]*= \[\.\.\.plainPaths,([^\]]*)\]/);
+  if (!plain || !access) throw new Error('plainPaths or publicPaths not found in src/app: the route model is out of date');
+  return [...quoted(plain[1]), ...quoted(access[1])];
 }
 
 /** Every chunk a set of manifest entries loads before it runs: themselves and their static imports. */

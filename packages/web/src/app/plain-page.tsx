@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { pageTitle } from './page-title';
 import { settingsStore } from './settings/settings-store';
 import { themeColours } from './theme-colours';
-import './primary-button.css';
+import './plain-base.css';
 import './plain-page.css';
 
 /**
@@ -18,7 +18,7 @@ export function PlainPage({ titleKey, children }: { titleKey: string; children: 
     document.title = pageTitle(t(titleKey), t('shell.appTitle'), dynamicTitle);
   }, [t, titleKey, dynamicTitle]);
   return (
-    <div className="csms-plain-page" style={themeColours(primary)}>
+    <div className="csms-plain-text csms-plain-page" style={themeColours(primary)}>
       {children}
     </div>
   );

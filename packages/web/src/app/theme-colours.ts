@@ -3,7 +3,7 @@ import type { CSSProperties } from 'react';
 
 /**
  * The layout's theme colour as the CSS variables of the pages drawn without antd (sign-in, 404, the
- * agreement pages; primary-button.css): antd's palette of it, 1 for light backgrounds and focus rings,
+ * agreement pages; plain-base.css): antd's palette of it, 1 for light backgrounds and focus rings,
  * 5 and 7 for hover and press.
  */
 export function themeColours(primary: string): CSSProperties {

@@ -1,6 +1,7 @@
 import { ADMIN_ROLE, flattenMenus, menuTree, type MenuNode, type UserInfo } from '@csms/contract';
 import type { ReactNode } from 'react';
 import { matchPath } from 'react-router';
+import { plainPaths } from '../plain-pages';
 import type { ScreenDef } from './registry';
 
 /** A route the signed-in user may open: a menu node or a page outside the menu, with its screen. */
@@ -23,7 +24,7 @@ export type AccessUser = Pick<UserInfo, 'roles' | 'rolePaths'>;
  * Paths anyone may open without signing in (spec §2): their screens render outside the layout; the
  * agreement pages are for drivers, who have no console account.
  */
-export const publicPaths = ['/login', '/applyForm', '/404', '/disclaimer/:key', '/privacyAgreement/:key'];
+export const publicPaths: readonly string[] = [...plainPaths, '/applyForm'];
 
 /** True when an address is one of the public pages (its parameters filled in). */
 export function isPublicPath(pathname: string): boolean {

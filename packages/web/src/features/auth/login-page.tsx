@@ -19,7 +19,7 @@ import { signInNotice } from '../../shared/auth/sign-in-notice';
 import { cookieKeys, getCookie, setCookie, setToken } from '../../shared/cookies';
 import { SvgIcon } from '../../shared/icons/svg-icon';
 import { loginOutcome, safeRedirect } from './login-outcome';
-import '../../app/primary-button.css';
+import '../../app/plain-base.css';
 import './login-page.css';
 
 type FieldName = 'username' | 'password' | 'code';
@@ -189,7 +189,7 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
   };
 
   return (
-    <div className="csms-login" style={themeColours(primary)}>
+    <div className="csms-plain-text csms-login" style={themeColours(primary)}>
       <div className="csms-login-toolbar">{toolbar}</div>
       {toast && (
         <div className="csms-toast-holder">
