@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/db/client.js';
 import { chargePoint, connector, ocppLog } from '../../src/db/schema.js';
 import { createLastSeen } from '../../src/ocpp/last-seen.js';
 import { createOcppLogWriter, type OcppLogRow } from '../../src/ocpp/log-writer.js';
 import { loadPoints } from '../../src/ocpp/registry.js';
-import { createBatchWriter } from '../../src/ocpp/writer.js';
+import { createBatchWriter, GATHER_FULL } from '../../src/ocpp/writer.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint } from './support.js';
 import { runPipelined, runPipelinedOn, UNNAMED } from '../../src/db/pipeline.js';
@@ -94,6 +94,60 @@ describe('batch writer', () => {
     const [row] = await db.select().from(chargePoint).where(eq(chargePoint.id, a.point.id));
     expect(row).toMatchObject({ vendor: 'Good', model: 'M1' });
     expect(row!.status).not.toBe('Faulted');
+  });
+
+  describe('with a gathering window (PGlite: one session)', () => {
+    const status = (id: number, status = 'Available') => ({ pointStatus: { id, status, errorCode: 'NoError' } });
+    /** `passengers` is asked once per batch, as it starts: the batches this writer sends. */
+    const counting = (gatherMs: number, onBatch: () => void = () => {}) => {
+      const batches = { n: 0 };
+      const writer = createBatchWriter({
+        db,
+        gatherMs,
+        passengers: () => {
+          batches.n += 1;
+          onBatch();
+          return null;
+        },
+      });
+      return { writer, batches };
+    };
+    const turn = () => new Promise<void>((r) => setImmediate(r));
+
+    it('holds the first job until the window ends, and writes what came meanwhile in the same batch', async () => {
+      const a = await createPoint(db);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const { writer, batches } = counting(8);
+        const first = writer.write(status(a.point.id, 'Preparing'));
+        await turn();
+        await turn();
+        const second = writer.write(status(a.point.id, 'Charging'));
+        await turn();
+        expect(batches.n).toBe(0);
+        vi.advanceTimersByTime(8);
+        await Promise.all([first, second]);
+        expect(batches.n).toBe(1);
+      } finally {
+        vi.useRealTimers();
+      }
+      const [row] = await db.select().from(chargePoint).where(eq(chargePoint.id, a.point.id));
+      expect(row!.status).toBe('Charging');
+    });
+
+    it(`ends the window at ${GATHER_FULL} jobs, and writes jobs that come during a batch right after it`, async () => {
+      const a = await createPoint(db);
+      // A window that would outlast the test: each write below must go out without it.
+      let during: Promise<void> | undefined;
+      const { writer, batches } = counting(3_600_000, () => {
+        during ??= writer.write(status(a.point.id, 'Finishing'));
+      });
+      await Promise.all(Array.from({ length: GATHER_FULL }, () => writer.write(status(a.point.id, 'Charging'))));
+      await during;
+      expect(batches.n).toBe(2);
+      const [row] = await db.select().from(chargePoint).where(eq(chargePoint.id, a.point.id));
+      expect(row!.status).toBe('Finishing');
+    });
   });
 
   it('loads points by serial number in one query, a serial that cannot exist (NUL) finding nothing', async () => {
