@@ -66,6 +66,9 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     const named = { name: 'reconnect_probe', text: 'select $1::int as n', values: [3] };
     const first = await database.pool.connect();
     await first.query(named);
+    // It breaks inside a transaction: the next connection must not find itself in it.
+    await first.query('begin');
+    await first.query(`insert into provider (name, type) values ('left in a transaction', 'common')`);
     first.release(true);
     // The thread takes the next connection once it has let go of the old one.
     let next: pg.PoolClient | undefined;
@@ -77,6 +80,7 @@ describe.skipIf(process.env.DATABASE_URL)('the embedded database in its own thre
     }
     try {
       expect((await next.query(named)).rows).toEqual([{ n: 3 }]);
+      expect((await next.query(`select count(*)::int as n from provider where name = 'left in a transaction'`)).rows).toEqual([{ n: 0 }]);
     } finally {
       next.release();
     }

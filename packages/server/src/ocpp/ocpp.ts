@@ -63,8 +63,8 @@ export interface OcppDeps {
 
 /**
  * On PGlite (one session) the first persisted call to reach an idle batch writer waits this long for
- * others: at 1,000 calls/s its thread spent 455–559 µs per call instead of 698–743 (README "Benchmarks",
- * "Gathering a batch on PGlite"), for a few milliseconds more before each answer.
+ * others: at 1,000 calls/s its thread spends about a third less per call, for a few milliseconds more
+ * before each answer (README "Benchmarks", "Gathering a batch on PGlite").
  */
 const PGLITE_GATHER_MS = 8;
 
