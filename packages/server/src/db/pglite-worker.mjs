@@ -57,6 +57,7 @@ function serveWire(db) {
     const take = async () => {
       while (!started && pending.length >= 8) {
         const length = pending.readInt32BE(0);
+        if (length < 8) throw new Error(`malformed first message (length ${length})`);
         if (pending.length < length) return;
         const message = pending.subarray(0, length);
         pending = pending.subarray(length);
@@ -71,6 +72,7 @@ function serveWire(db) {
       let end = 0;
       while (pending.length - end >= 5) {
         const length = 1 + pending.readInt32BE(end + 1);
+        if (length < 5) throw new Error(`malformed message (length ${length - 1})`);
         if (pending.length - end < length) break;
         end += length;
       }
