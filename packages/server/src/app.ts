@@ -242,6 +242,7 @@ export async function buildApp({
       sessions,
       isReady: () => ready,
       ocppConnections: () => ocpp.connections,
+      ocppLogBacklog: () => ocpp.logBacklog,
       ocppCompactions: () => ocpp.compactions,
       streamPingMs: config.eventStreamPingMs,
       dayZone,

@@ -95,6 +95,8 @@ export const commonApi = {
       gc: z.object({ count: z.number().int(), totalMs: z.number(), maxMs: z.number(), majorCount: z.number().int() }),
       /** Chargers connected to this node over OCPP. */
       ocppConnections: z.number().int(),
+      /** Rows of the OCPP log this node has taken and not yet written (a backlog after a burst of calls). */
+      ocppLogBacklog: z.number().int(),
     }),
   }),
   dict: endpoint({

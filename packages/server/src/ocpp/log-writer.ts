@@ -57,6 +57,8 @@ export function createOcppLogWriter({
   let dropped = 0;
   /** Inserts taken and not yet settled, own or boarded. */
   let inFlight = 0;
+  /** Their rows. */
+  let rowsInFlight = 0;
 
   const columnRows = (rows: readonly OcppLogRow[]) =>
     rows.map((r) => ({
@@ -105,7 +107,13 @@ export function createOcppLogWriter({
     buffer = [];
     if (rows.length === 0) return writing;
     inFlight++;
-    writing = writing.then(() => insert(rows)).finally(() => inFlight--);
+    rowsInFlight += rows.length;
+    writing = writing
+      .then(() => insert(rows))
+      .finally(() => {
+        inFlight--;
+        rowsInFlight -= rows.length;
+      });
     return writing;
   }
 
@@ -126,12 +134,16 @@ export function createOcppLogWriter({
       timer = undefined;
     }
     inFlight++;
+    rowsInFlight += rows.length;
     let settle!: (written: boolean) => void;
     const outcome = new Promise<boolean>((resolve) => (settle = resolve));
     writing = writing
       .then(() => outcome)
       .then((written) => (written ? undefined : insert(rows)))
-      .finally(() => inFlight--);
+      .finally(() => {
+        inFlight--;
+        rowsInFlight -= rows.length;
+      });
     return { table: 'ocpp_log', columns: COLUMNS, rows: columnRows(rows), settle };
   }
 
@@ -153,6 +165,10 @@ export function createOcppLogWriter({
     board,
     get pending() {
       return buffer.length;
+    },
+    /** Rows not yet in the database: buffered, or taken by an insert or a batch not yet settled. */
+    get backlog() {
+      return buffer.length + rowsInFlight;
     },
   };
 }

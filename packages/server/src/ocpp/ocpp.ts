@@ -411,6 +411,10 @@ export function createOcpp(deps: OcppDeps) {
     get connections() {
       return sessions.size;
     },
+    /** Rows of the OCPP log this node has not yet written (see `createOcppLogWriter`'s `backlog`). */
+    get logBacklog() {
+      return log.backlog;
+    },
     /** The compacting collections run after connect storms on this node. */
     get compactions() {
       return compactor.stats;

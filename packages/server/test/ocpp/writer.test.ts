@@ -267,6 +267,25 @@ describe('OCPP log rows in the batches', () => {
     expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2']);
   });
 
+  it('counts as its backlog the rows not yet in the database, buffered, boarded or being flushed', async () => {
+    const a = await createPoint(db);
+    const log = logWriter();
+    const writer = createBatchWriter({ db, passengers: (max) => log.board(max) });
+    log.write(row(a.serialNumber, 'm1'));
+    log.write(row(a.serialNumber, 'm2'));
+    expect(log.backlog).toBe(2);
+    await writer.write({ pointStatus: { id: a.point.id, status: 'Available', errorCode: 'NoError' } });
+    await log.flush(); // nothing buffered: waits for the boarded rows' settling
+    expect(log.backlog).toBe(0);
+    log.write(row(a.serialNumber, 'm3'));
+    const flushed = log.flush();
+    expect(log.pending).toBe(0);
+    expect(log.backlog).toBe(1);
+    await flushed;
+    expect(log.backlog).toBe(0);
+    expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2', 'm3']);
+  });
+
   it('a row the database refuses costs neither the batch nor the rows beside it', async () => {
     const a = await createPoint(db);
     const log = logWriter();

@@ -35,6 +35,8 @@ interface Deps {
   isReady: () => boolean;
   /** Chargers connected to this node over OCPP. */
   ocppConnections: () => number;
+  /** Rows of the OCPP log not yet written on this node. */
+  ocppLogBacklog: () => number;
   ocppCompactions: () => CompactionStats;
   /** How often an open event stream is pinged and its session checked (ms). */
   streamPingMs?: number;
@@ -118,6 +120,7 @@ export function commonRoutes({
   sessions,
   isReady,
   ocppConnections,
+  ocppLogBacklog,
   ocppCompactions,
   streamPingMs = 25_000,
   dayZone,
@@ -160,6 +163,7 @@ export function commonRoutes({
         eventLoop: loop.window,
         gc: loop.gc,
         ocppConnections: ocppConnections(),
+        ocppLogBacklog: ocppLogBacklog(),
       };
     },
     async dict({ params, ctx }) {

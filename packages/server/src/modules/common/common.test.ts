@@ -29,6 +29,7 @@ describe('health and documents', () => {
       eventLoop: { windowS: number; p50Ms: number; p90Ms: number; p99Ms: number; p999Ms: number; maxMs: number };
       gc: { count: number; totalMs: number; maxMs: number; majorCount: number };
       ocppConnections: number;
+      ocppLogBacklog: number;
     }
     const health = async () => (await s.call<Health>('GET', '/health')).data;
     const first = await health();
@@ -74,6 +75,8 @@ describe('health and documents', () => {
     expect((await health()).ocppConnections).toBe(1);
     await charger.close();
     await eventually(async () => (await health()).ocppConnections === 0);
+    // Its frames were logged; once written, nothing is left behind.
+    await eventually(async () => (await health()).ocppLogBacklog === 0);
   });
   it('unknown API paths answer with a 404 envelope in the caller language', async () => {
     const res = await fetch(`${s.url}/prod-api/no/such/thing`, { headers: { 'x-language': 'en' } });
