@@ -55,10 +55,13 @@ export function createOcppLogWriter({
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let dropped = 0;
-  /** Inserts taken and not yet settled, own or boarded. */
-  let inFlight = 0;
-  /** Their rows. */
+  /** Rows of the inserts taken and not yet settled, own or boarded (none is taken empty). */
   let rowsInFlight = 0;
+  /** `settled` with its rows counted in `rowsInFlight` until it settles. */
+  const inFlight = (rows: number, settled: Promise<void>): Promise<void> => {
+    rowsInFlight += rows;
+    return settled.finally(() => (rowsInFlight -= rows));
+  };
 
   const columnRows = (rows: readonly OcppLogRow[]) =>
     rows.map((r) => ({
@@ -106,14 +109,10 @@ export function createOcppLogWriter({
     const rows = buffer;
     buffer = [];
     if (rows.length === 0) return writing;
-    inFlight++;
-    rowsInFlight += rows.length;
-    writing = writing
-      .then(() => insert(rows))
-      .finally(() => {
-        inFlight--;
-        rowsInFlight -= rows.length;
-      });
+    writing = inFlight(
+      rows.length,
+      writing.then(() => insert(rows)),
+    );
     return writing;
   }
 
@@ -126,24 +125,19 @@ export function createOcppLogWriter({
    * --quick on PGlite, three runs each: MeterValues p99 33–51 ms against 26–30).
    */
   function board(max: number): Passenger | null {
-    if (buffer.length === 0 || inFlight > 0) return null;
+    if (buffer.length === 0 || rowsInFlight > 0) return null;
     const rows = buffer.length <= max ? buffer : buffer.slice(0, max);
     buffer = rows === buffer ? [] : buffer.slice(max);
     if (buffer.length === 0 && timer) {
       clearTimeout(timer);
       timer = undefined;
     }
-    inFlight++;
-    rowsInFlight += rows.length;
     let settle!: (written: boolean) => void;
     const outcome = new Promise<boolean>((resolve) => (settle = resolve));
-    writing = writing
-      .then(() => outcome)
-      .then((written) => (written ? undefined : insert(rows)))
-      .finally(() => {
-        inFlight--;
-        rowsInFlight -= rows.length;
-      });
+    writing = inFlight(
+      rows.length,
+      writing.then(() => outcome).then((written) => (written ? undefined : insert(rows))),
+    );
     return { table: 'ocpp_log', columns: COLUMNS, rows: columnRows(rows), settle };
   }
 
