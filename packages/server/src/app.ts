@@ -35,6 +35,7 @@ import { createDayZone } from './lib/day-zone.js';
 import { createExportColumns } from './lib/export-config.js';
 import { exportConfigRoutes } from './modules/exportConfig/exportConfig.routes.js';
 import { createJobs, type Jobs } from './lib/jobs.js';
+import { createPgliteMaintenance } from './db/pglite-maintenance.js';
 import { createMessageRepo } from './modules/message/message.repo.js';
 import { messageRoutes } from './modules/message/message.routes.js';
 import { createMonitorRepo } from './modules/monitor/monitor.repo.js';
@@ -415,6 +416,14 @@ export async function buildApp({
     (ids: number[]) => void balancer.changed(ids).catch((err: unknown) => server.log.error({ err }, 'balancer: reload failed')),
   );
   mount(api.localController, localControllerRoutes({ repo: controllers, points: profiles, changed: replan, uow, events, columns, config }));
+  // PGlite runs no autovacuum: the process that holds it vacuums and analyzes as autovacuum would.
+  const pgliteMaintenance = createPgliteMaintenance({
+    pool: database.pool,
+    intervalMs: database.kind === 'pglite' ? config.pgliteVacuumSeconds * 1000 : 0,
+    onRun: (run) =>
+      server.log.debug({ table: run.table, work: run.work, waitedMs: Math.round(run.waitedMs), ms: Math.round(run.ms) }, 'pglite: vacuum'),
+    onError: (err) => server.log.error({ err }, 'pglite: vacuum failed'),
+  });
   // Scheduled work (DESIGN.md §10): the durable job queue in the database, polled by every node, each job run by one.
   const jobs = createJobs({
     pool: database.pool,
@@ -679,6 +688,7 @@ export async function buildApp({
   server.addHook('onReady', async () => balancer.start());
   server.addHook('onReady', async () => ftp?.start());
   server.addHook('onReady', async () => firmwareSweep.start());
+  server.addHook('onReady', async () => pgliteMaintenance.start());
   // The queue's work, and what a crash may have left unqueued: every timed charge's next start, every reservation's expiry.
   server.addHook('onReady', async () => {
     await jobs.start();
@@ -691,6 +701,7 @@ export async function buildApp({
     await localListSync.stop();
     await balancer.stop();
     await firmwareSweep.stop();
+    await pgliteMaintenance.stop();
     await jobs.stop();
     await ftp?.stop();
     // Chargers' sockets are not HTTP requests: the server would wait for them forever.

@@ -28,6 +28,12 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The embedded database's page cache in MB (`CSMS_PGLITE_CACHE_MB`, PostgreSQL's shared_buffers inside PGlite). */
   pgliteCacheMb: number;
+  /**
+   * Seconds between two ticks of the embedded database's vacuum and analyze, each running at most one
+   * statement (`CSMS_PGLITE_VACUUM_SECONDS`, default 5; 0: off): PGlite runs no autovacuum of its own
+   * (src/db/pglite-maintenance.ts).
+   */
+  pgliteVacuumSeconds: number;
   /** Statements sent again and again prepared on the database server (`CSMS_DB_NAMED_STATEMENTS`, default on; src/db/named-statements.ts). */
   namedStatements: boolean;
   natsUrl: string | undefined;
@@ -250,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteCacheMb: Math.min(4096, Math.max(1, int('CSMS_PGLITE_CACHE_MB', env.CSMS_PGLITE_CACHE_MB, DEFAULT_PGLITE_CACHE_MB))),
+    pgliteVacuumSeconds: Math.max(0, int('CSMS_PGLITE_VACUUM_SECONDS', env.CSMS_PGLITE_VACUUM_SECONDS, 5)),
     namedStatements: bool(env.CSMS_DB_NAMED_STATEMENTS, true),
     natsUrl: env.NATS_URL || undefined,
     natsSubjectPrefix: natsToken('CSMS_NATS_SUBJECT_PREFIX', env.CSMS_NATS_SUBJECT_PREFIX || 'csms'),

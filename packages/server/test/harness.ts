@@ -75,7 +75,17 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-test-'));
   const config = loadConfig(
     {},
-    { dataDir, captcha: false, logLevel: 'warn', webDist: undefined, port: 0, host: '127.0.0.1', ...overrides },
+    {
+      dataDir,
+      captcha: false,
+      logLevel: 'warn',
+      webDist: undefined,
+      port: 0,
+      host: '127.0.0.1',
+      // No VACUUM or ANALYZE between a test's statements unless it asks (src/db/pglite-maintenance.test.ts does).
+      pgliteVacuumSeconds: 0,
+      ...overrides,
+    },
   );
   const app = await buildApp({ config, database, cluster: extra.cluster });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
