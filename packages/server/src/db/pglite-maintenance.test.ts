@@ -5,7 +5,6 @@ import { openPglite, type Database } from './client.js';
 import { AUTOVACUUM, createPgliteMaintenance, dueWork, type MaintenanceRun, type TableCounters } from './pglite-maintenance.js';
 
 const table = (over: Partial<TableCounters>): TableCounters => ({
-  name: 'public.t',
   deadRows: 0,
   insertedSinceVacuum: 0,
   changedSinceAnalyze: 0,

@@ -46,8 +46,6 @@ export const AUTOVACUUM = {
 };
 
 export interface TableCounters {
-  /** Schema-qualified and quoted, ready for a statement. */
-  name: string;
   deadRows: number;
   insertedSinceVacuum: number;
   changedSinceAnalyze: number;
@@ -82,11 +80,12 @@ export function dueWork(t: TableCounters, s: typeof AUTOVACUUM = AUTOVACUUM): Du
 
 // The catalogs too (autovacuum does them): a database's oldest unfrozen transaction is its oldest
 // table's, catalogs included. TOAST tables are vacuumed with their table.
-const COUNTERS = `select format('%I.%I', s.schemaname, s.relname) as name, s.n_dead_tup::float8 as dead,
-    s.n_ins_since_vacuum::float8 as inserted, s.n_mod_since_analyze::float8 as changed,
-    c.reltuples::float8 as rows, age(c.relfrozenxid)::float8 as xid_age,
-    extract(epoch from now() - greatest(s.last_vacuum, s.last_autovacuum))::float8 as since_vacuum,
-    extract(epoch from now() - greatest(s.last_analyze, s.last_autoanalyze))::float8 as since_analyze
+// Named as TableCounters' fields, with float8's infinity for "never" (node-postgres reads it as Infinity).
+const COUNTERS = `select format('%I.%I', s.schemaname, s.relname) as "name", s.n_dead_tup::float8 as "deadRows",
+    s.n_ins_since_vacuum::float8 as "insertedSinceVacuum", s.n_mod_since_analyze::float8 as "changedSinceAnalyze",
+    c.reltuples::float8 as "rows", age(c.relfrozenxid)::float8 as "xidAge",
+    coalesce(extract(epoch from now() - greatest(s.last_vacuum, s.last_autovacuum))::float8, 'infinity') as "sinceVacuum",
+    coalesce(extract(epoch from now() - greatest(s.last_analyze, s.last_autoanalyze))::float8, 'infinity') as "sinceAnalyze"
   from pg_stat_all_tables s join pg_class c on c.oid = s.relid
   where s.schemaname not in ('pg_toast', 'information_schema') and c.relkind in ('r', 'm') and c.relpersistence = 'p'`;
 
@@ -119,32 +118,11 @@ export function createPgliteMaintenance({
 
   /** The most urgent statement due, run; undefined when nothing is due. */
   async function tick(): Promise<MaintenanceRun | undefined> {
-    const { rows } = await pool.query<{
-      name: string;
-      dead: number;
-      inserted: number;
-      changed: number;
-      rows: number;
-      xid_age: number;
-      since_vacuum: number | null;
-      since_analyze: number | null;
-    }>(COUNTERS);
+    const { rows } = await pool.query<TableCounters & { name: string }>(COUNTERS);
     let next: (DueWork & { table: string }) | undefined;
-    for (const r of rows) {
-      const due = dueWork(
-        {
-          name: r.name,
-          deadRows: r.dead,
-          insertedSinceVacuum: r.inserted,
-          changedSinceAnalyze: r.changed,
-          rows: r.rows,
-          xidAge: r.xid_age,
-          sinceVacuum: r.since_vacuum ?? Infinity,
-          sinceAnalyze: r.since_analyze ?? Infinity,
-        },
-        rules,
-      );
-      if (due && (!next || due.urgency > next.urgency)) next = { ...due, table: r.name };
+    for (const counters of rows) {
+      const due = dueWork(counters, rules);
+      if (due && (!next || due.urgency > next.urgency)) next = { ...due, table: counters.name };
     }
     if (!next) return undefined;
     const asked = performance.now();
