@@ -214,12 +214,15 @@ describe('Reservation profile', () => {
   it('TC_048_4_CSMS Reservation of a Connector – Rejected: keeps the charger’s Rejected answer (connector 0 on a charger that does not reserve it)', async () => {
     const c = await charger({ configuration: { ReserveConnectorZeroSupported: 'false' } });
     const d = await driver();
+    // The boot is accepted before the connectors' StatusNotifications are stored: wait for both to be free.
+    const statuses = () => Promise.all([connectorStatus(c.pointId, 1), connectorStatus(c.pointId, 2)]);
+    await eventually(async () => (await statuses()).every((x) => x === 'Available'));
     const r = await reserve(c.serialNumber, d.userId, { connectorNo: 0 });
     expect(r.code, r.msg).toBe(200);
     expect(r.data).toMatchObject({ status: 'rejected', chargerStatus: 'Rejected', connectorNo: 0 });
     expect(received(c.traffic, 'ReserveNow')).toEqual([expect.objectContaining({ connectorId: 0, reservationId: r.data.id })]);
     // Nothing is held: the user may reserve again, and the connectors stay free.
-    expect([await connectorStatus(c.pointId, 1), await connectorStatus(c.pointId, 2)]).toEqual(['Available', 'Available']);
+    expect(await statuses()).toEqual(['Available', 'Available']);
   });
 
   it('TC_052_CSMS Cancel Reservation – Rejected: the charger holds no such reservation, so it ends as cancelled without a fee, and the operator is told so in both languages', async () => {
