@@ -631,6 +631,15 @@ async function measured(server, db, fn) {
     serverLoop: after.eventLoop,
     serverGc: after.gc,
     connections: after.ocppConnections,
+    /** PGlite's vacuum and analyze in this window (null on PostgreSQL). */
+    vacuum:
+      after.vacuum && before.vacuum
+        ? {
+            statements: after.vacuum.statements - before.vacuum.statements,
+            ms: after.vacuum.totalMs - before.vacuum.totalMs,
+            waitedTicks: after.vacuum.waitedTicks - before.vacuum.waitedTicks,
+          }
+        : null,
   };
 }
 
@@ -670,9 +679,16 @@ function atRate(w) {
   return (
     `server main thread ${fmt(w.serverCpuPct)} % busy (${per(w.serverCpuPct)} per call)` +
     (Number.isFinite(w.threadsCpuPct) ? `, ${other} ${fmt(w.threadsCpuPct)} % (${per(w.threadsCpuPct)})` : '') +
-    (Number.isFinite(w.postgresCpuPct) ? `, PostgreSQL ${fmt(w.postgresCpuPct)} % (${per(w.postgresCpuPct)})` : '')
+    (Number.isFinite(w.postgresCpuPct) ? `, PostgreSQL ${fmt(w.postgresCpuPct)} % (${per(w.postgresCpuPct)})` : '') +
+    vacuumText(w)
   );
 }
+
+/** PGlite's vacuum statements in the window, which every charger's statement waited behind. */
+const vacuumText = (w) =>
+  w.vacuum
+    ? `; PGlite's vacuum ${fmt(w.vacuum.statements)} statements, ${fmt(w.vacuum.ms)} ms (${fmt(w.vacuum.waitedTicks)} ticks waited for a quieter one)`
+    : '';
 
 /** Why a window was slower than its goal: the resource measured to saturate. */
 function why(w, unit) {
@@ -1192,7 +1208,7 @@ function table(r, m) {
     rows.push([
       `latency at ${fmt(R)} calls/s: ${action}`,
       `p99 < ${GOAL.p99Ms} ms at ${fmt(GOAL.rate)}/s`,
-      `p50 ${fmt(hh?.percentile(50), 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(hh?.max(), 0)} ms (${fmt(hh?.count)} calls, ${fmt(achieved)}/s achieved${q.skipped ? `; ${fmt(q.skipped)} not sent: every charger had a call in flight` : ''})`,
+      `p50 ${fmt(hh?.percentile(50), 1)} ms, p99 ${fmt(p99, 1)} ms, max ${fmt(hh?.max(), 0)} ms (${fmt(hh?.count)} calls, ${fmt(achieved)}/s achieved${q.skipped ? `; ${fmt(q.skipped)} not sent: every charger had a call in flight` : ''}${vacuumText(q)})`,
       R < GOAL.rate
         ? `${p99 < GOAL.p99Ms ? 'under 20 ms' : 'over 20 ms'} at ${fmt(R)}/s only`
         : verdict(p99 < GOAL.p99Ms && achieved >= 0.95 * R, achieved < 0.95 * R ? `rate not reached; ${why(q)}` : why(q)),

@@ -245,6 +245,7 @@ export async function buildApp({
       ocppConnections: () => ocpp.connections,
       ocppLogBacklog: () => ocpp.logBacklog,
       ocppCompactions: () => ocpp.compactions,
+      vacuum: () => (database.kind === 'pglite' ? pgliteMaintenance.counts() : null),
       streamPingMs: config.eventStreamPingMs,
       dayZone,
     }),
@@ -420,6 +421,7 @@ export async function buildApp({
   const pgliteMaintenance = createPgliteMaintenance({
     pool: database.pool,
     intervalMs: database.kind === 'pglite' ? config.pgliteVacuumSeconds * 1000 : 0,
+    busyMeter: database.busyMeter,
     onRun: (run) =>
       server.log.debug({ table: run.table, work: run.work, waitedMs: Math.round(run.waitedMs), ms: Math.round(run.ms) }, 'pglite: vacuum'),
     onError: (err) => server.log.error({ err }, 'pglite: vacuum failed'),

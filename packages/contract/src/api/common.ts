@@ -97,6 +97,12 @@ export const commonApi = {
       ocppConnections: z.number().int(),
       /** Rows of the OCPP log this node has taken and not yet written (a backlog after a burst of calls). */
       ocppLogBacklog: z.number().int(),
+      /**
+       * The embedded database's vacuum and analyze since the start (CSMS_PGLITE_VACUUM_SECONDS): the
+       * statements run and their time in all, and the ticks that let due work wait because PGlite's
+       * thread was busy. Null on PostgreSQL, whose own autovacuum does it.
+       */
+      vacuum: z.object({ statements: z.number().int(), totalMs: z.number(), waitedTicks: z.number().int() }).nullable(),
     }),
   }),
   dict: endpoint({

@@ -29,6 +29,11 @@ export interface Database {
   pool: pg.Pool;
   /** PGlite only: a copy of the whole data directory (test templates). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * PGlite only: a meter of its thread. Each reading is the share of the time since the one before
+   * (the first: since the meter was made) that the thread was busy, from 0 to 1.
+   */
+  busyMeter?(): () => number;
   close(): Promise<void>;
 }
 
@@ -153,6 +158,16 @@ function pgliteDatabase(
     pool,
     kind: 'pglite',
     dumpDataDir: async () => new Blob([(await ask('dump')) as ArrayBuffer]),
+    busyMeter: () => {
+      const { performance } = thread.worker;
+      let last = performance.eventLoopUtilization();
+      return () => {
+        const now = performance.eventLoopUtilization();
+        const { utilization } = performance.eventLoopUtilization(now, last);
+        last = now;
+        return utilization;
+      };
+    },
     close: () =>
       (closed ??= (async () => {
         await pool.end();

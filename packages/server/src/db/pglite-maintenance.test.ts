@@ -119,6 +119,55 @@ describe.skipIf(process.env.DATABASE_URL)('vacuum on PGlite', { timeout: 120_000
     expect((await database.pool.query('show default_statistics_target')).rows).toEqual([{ default_statistics_target: '100' }]);
     await maintenance.stop();
   });
+
+  it("measures its thread's busy share; a tick after a busy one waits for a quiet one, at most waitAtMostSeconds", async () => {
+    const meter = database.busyMeter!();
+    await database.pool.query('select count(*) from generate_series(1, 3000000)');
+    expect(meter()).toBeGreaterThan(AUTOVACUUM.busyAbove);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(meter()).toBeLessThan(AUTOVACUUM.busyAbove);
+
+    const q = (text: string) => database.pool.query(text);
+    await q('create table waits (id int primary key, n int not null)');
+    await q('insert into waits select g, 0 from generate_series(1, 1000) g');
+    await q('update waits set n = 1');
+    let share = 0.9;
+    const maintenance = (rules: Partial<typeof AUTOVACUUM>) =>
+      createPgliteMaintenance({
+        pool: database.pool,
+        intervalMs: 0,
+        busyMeter: () => () => share,
+        onError: (err) => {
+          throw err;
+        },
+        rules: { ...AUTOVACUUM, vacuumEverySeconds: 0, analyzeEverySeconds: 0, ...rules },
+      });
+    // A busy tick does nothing, not even read the counters.
+    const busyTicks = async (m: ReturnType<typeof maintenance>) => {
+      for (let i = 0; i < 3; i++) expect(await m.runOnce()).toBeUndefined();
+    };
+    // Busy: it waits; quiet: the most urgent runs at once.
+    const patient = maintenance({ waitAtMostSeconds: 3600 });
+    await busyTicks(patient);
+    expect((await stats('waits')).dead).toBe(1000);
+    share = 0.1;
+    await flushed();
+    expect(await patient.runOnce()).toMatchObject({ work: 'vacuum', table: 'public.waits' });
+
+    // Busy past waitAtMostSeconds: it runs, and goes on a tick at a time while anything is due.
+    share = 0.9;
+    await q('update waits set n = 2');
+    const hurried = maintenance({ waitAtMostSeconds: 1 });
+    await busyTicks(hurried);
+    const ran = await eventually(async () => (await flushed(), await hurried.runOnce()));
+    expect(ran).toMatchObject({ work: 'vacuum', table: 'public.waits' });
+    await flushed();
+    expect(await hurried.runOnce()).toMatchObject({ work: 'analyze', table: 'public.waits' });
+
+    // Counted (the health endpoint's `vacuum`): the three busy ticks and the ones until the wait ran out.
+    expect(hurried.counts().statements).toBe(2);
+    expect(hurried.counts().waitedTicks).toBeGreaterThanOrEqual(3);
+  });
 });
 
 describe.skipIf(process.env.DATABASE_URL)('the server on PGlite', { timeout: 120_000 }, () => {
@@ -137,6 +186,9 @@ describe.skipIf(process.env.DATABASE_URL)('the server on PGlite', { timeout: 120
         return rows[0]?.at;
       });
       expect(vacuumed).toEqual(expect.any(String));
+      // The health endpoint counts it.
+      const health = await s.call<{ vacuum: { statements: number; totalMs: number } }>('GET', '/health');
+      expect(health.data.vacuum.statements).toBeGreaterThanOrEqual(1);
     } finally {
       await s.close();
     }

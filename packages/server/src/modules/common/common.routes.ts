@@ -8,6 +8,7 @@ import { ADMIN_ROLE, Code, dictEntries, uploadKinds, type commonApi } from '@csm
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { MaintenanceCounts } from '../../db/pglite-maintenance.js';
 import { storedFile } from '../../db/schema.js';
 import type { RequestCtx } from '../../http/context.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -38,6 +39,8 @@ interface Deps {
   /** Rows of the OCPP log not yet written on this node. */
   ocppLogBacklog: () => number;
   ocppCompactions: () => CompactionStats;
+  /** PGlite's vacuum since the start; null on PostgreSQL. */
+  vacuum: () => MaintenanceCounts | null;
   /** How often an open event stream is pinged and its session checked (ms). */
   streamPingMs?: number;
   dayZone: DayZone;
@@ -122,6 +125,7 @@ export function commonRoutes({
   ocppConnections,
   ocppLogBacklog,
   ocppCompactions,
+  vacuum,
   streamPingMs = 25_000,
   dayZone,
 }: Deps): Handlers<typeof commonApi> {
@@ -164,6 +168,7 @@ export function commonRoutes({
         gc: loop.gc,
         ocppConnections: ocppConnections(),
         ocppLogBacklog: ocppLogBacklog(),
+        vacuum: vacuum(),
       };
     },
     async dict({ params, ctx }) {

@@ -30,6 +30,7 @@ describe('health and documents', () => {
       gc: { count: number; totalMs: number; maxMs: number; majorCount: number };
       ocppConnections: number;
       ocppLogBacklog: number;
+      vacuum: { statements: number; totalMs: number; waitedTicks: number } | null;
     }
     const health = async () => (await s.call<Health>('GET', '/health')).data;
     const first = await health();
@@ -43,6 +44,8 @@ describe('health and documents', () => {
     expect(first.cpu.mainThreadMs).toBeLessThanOrEqual(first.cpu.userMs + first.cpu.systemMs + 10);
     expect(first.ocppConnections).toBe(0);
     expect(first.memory.compactions).toMatchObject({ count: 0, lastPauseMs: null }); // no connect storm yet
+    // PGlite's vacuum (off in the tests' servers; src/db/pglite-maintenance.test.ts runs it); PostgreSQL vacuums itself.
+    expect(first.vacuum).toEqual(process.env.DATABASE_URL ? null : { statements: 0, totalMs: 0, waitedTicks: 0 });
 
     // The server runs in this process: blocking it shows up in the window the next read closes (a lower bound only:
     // an upper bound would depend on how busy the machine is).
