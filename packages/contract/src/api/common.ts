@@ -99,8 +99,8 @@ export const commonApi = {
       ocppLogBacklog: z.number().int(),
       /**
        * The embedded database's vacuum and analyze since the start (CSMS_PGLITE_VACUUM_SECONDS): the
-       * statements run and their time in all, and the ticks that let due work wait because PGlite's
-       * thread was busy. Null on PostgreSQL, whose own autovacuum does it.
+       * statements run and their time in all, and the ticks that did nothing because PGlite's thread had
+       * been more than half busy. Null on PostgreSQL, whose own autovacuum does it.
        */
       vacuum: z.object({ statements: z.number().int(), totalMs: z.number(), waitedTicks: z.number().int() }).nullable(),
     }),
