@@ -154,6 +154,7 @@ export const workOrderEn: Strings<typeof workOrderZh> = {
       stationTaken: 'Station "{station}" is in service area "{area}" already',
       stationNotOfProvider: "A station is not of the area's provider",
       userNotOfProvider: "A person is not of the area's provider or of a provider above it",
+      outsideBinding: 'The area covers stations you are not bound to: only a user who sees all of them may change or remove it',
     },
   },
   validation: {},

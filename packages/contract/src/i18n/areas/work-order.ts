@@ -154,6 +154,7 @@ export const workOrderZh = {
       stationTaken: '场站“{station}”已属于服务区域“{area}”',
       stationNotOfProvider: '场站不属于该区域的运营商',
       userNotOfProvider: '人员不属于该区域的运营商或其上级运营商',
+      outsideBinding: '该区域包含您未绑定的场站：只有能看到其全部场站的用户才能修改或删除',
     },
   },
   validation: {},

@@ -433,6 +433,9 @@ describe('invoices', () => {
     // The PDF is kept: its uploader cannot have it deleted.
     const del = await s.call('POST', '/common/download', { token: x.checker, body: { fileName: up.fileName, delete: true } });
     expect(del).toMatchObject({ code: 409, msg: 'This file is an issued invoice or a transfer receipt and cannot be deleted' });
+    // Nor through the work orders' file removal, which any signed-in uploader may call.
+    const viaWorkOrder = await s.call('POST', api.workOrder.deleteFile.path, { token: x.checker, body: { clearFile: up.fileName } });
+    expect(viaWorkOrder).toMatchObject({ code: 409, data: { field: 'clearFile' } });
     const still = await fetch(`${s.url}${issued.data.fileUrl!}`, { headers: { authorization: `Bearer ${x.checker}` } });
     expect(Buffer.from(await still.arrayBuffer()).equals(pdf)).toBe(true);
     // Issued once only.

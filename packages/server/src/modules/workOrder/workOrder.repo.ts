@@ -436,7 +436,12 @@ export function createWorkOrderRepo({ db }: { db: Db }) {
         .innerJoin(serviceArea, eq(serviceArea.id, serviceAreaStation.areaId))
         .where(and(inArray(serviceAreaStation.stationId, stationIds), exceptArea ? ne(serviceAreaStation.areaId, exceptArea) : undefined));
     },
-    async countOf(table: 'station' | 'user', providerId: number, ids: number[]) {
+    /**
+     * How many of these ids are the area provider's stations, or people who may serve it: of its own
+     * provider or one above it, and of those the caller sees (a common provider's editor cannot name
+     * the people of the super provider above it, whose names the area would then show).
+     */
+    async countOf(p: Principal, table: 'station' | 'user', providerId: number, ids: number[]) {
       if (ids.length === 0) return 0;
       const [r] =
         table === 'station'
@@ -447,7 +452,13 @@ export function createWorkOrderRepo({ db }: { db: Db }) {
           : await db
               .select({ n: sql<number>`count(*)::int` })
               .from(systemUser)
-              .where(and(inArray(systemUser.id, ids), inArray(systemUser.providerId, lineage(providerId))));
+              .where(
+                and(
+                  inArray(systemUser.id, ids),
+                  inArray(systemUser.providerId, lineage(providerId)),
+                  providerScope(p, systemUser.providerId),
+                ),
+              );
       return r?.n ?? 0;
     },
     async saveArea(

@@ -33,6 +33,7 @@ import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
 import { canSeeProvider, isUniqueViolation } from '../../lib/scope.js';
 import { storedFileNameOf, type StoredImages } from '../../lib/stored-images.js';
+import { financeHolds } from '../finance/stored-upload.js';
 import type { ComponentRepo } from './component.repo.js';
 import { idOfTask, type WorkOrderRepo } from './workOrder.repo.js';
 
@@ -52,6 +53,16 @@ export const FEEDBACK_CODE = 'Feedback';
 
 /** The administrator role and wildcard holders act as any area's leader and archive person. */
 const overseer = (p: Principal) => p.roleKey === 'admin' || p.permissions.includes(ALL_PERMISSION);
+
+/**
+ * A user bound to stations sees every area of their provider, but changes or removes only an area
+ * whose stations are all theirs: saving an area rewrites its whole station list, which would drop
+ * the stations they cannot see.
+ */
+function outsideBinding(p: Principal, area: { stations: { id: number }[] }) {
+  if (p.stationIds !== null && area.stations.some((s) => !p.stationIds!.includes(s.id)))
+    throw new AppError(Code.FORBIDDEN, 'errors.serviceArea.outsideBinding');
+}
 
 /**
  * A service man sees his own orders: whoever may process orders but neither assign nor archive them
@@ -346,6 +357,8 @@ export function workOrderRoutes({ db, repo, components, images, events, columns,
       if (row.uploadedBy !== p.userId && p.roleKey !== ADMIN_ROLE) throw new AppError(Code.FORBIDDEN, 'errors.workOrderFile.notUploader');
       const holder = await repo.holdingPicture(row.fileName);
       if (holder) throw conflict('errors.workOrderFile.inUse', { taskId: taskIdOf(holder.id) }, 'clearFile');
+      // The same rule as the common download's delete: an issued invoice's PDF and a transfer's receipt are kept.
+      if (await financeHolds(db, row.fileName)) throw conflict('errors.invoice.fileKept', {}, 'clearFile');
       const removed = (await db.delete(storedFile).where(eq(storedFile.id, row.id)).returning({ id: storedFile.id })).length;
       await fs.promises.rm(path.join(uploadDir, row.fileName), { force: true });
       return { removed };
@@ -441,6 +454,7 @@ export function workOrderRoutes({ db, repo, components, images, events, columns,
       if (body.id !== undefined) {
         const existing = await repo.area(p, body.id);
         if (!existing) throw notFound();
+        outsideBinding(p, existing);
         providerId = existing.providerId;
       } else {
         providerId = body.providerId ?? p.providerId;
@@ -448,7 +462,7 @@ export function workOrderRoutes({ db, repo, components, images, events, columns,
       }
       const stationIds = [...new Set(body.stationIds)];
       if (p.stationIds !== null && stationIds.some((s) => !p.stationIds!.includes(s))) throw notFound();
-      if ((await repo.countOf('station', providerId, stationIds)) !== stationIds.length)
+      if ((await repo.countOf(p, 'station', providerId, stationIds)) !== stationIds.length)
         throw badField('stationIds', 'errors.serviceArea.stationNotOfProvider');
       const members = [
         ...body.leaderIds.map((userId) => ({ userId, role: 'leader' as const })),
@@ -456,7 +470,7 @@ export function workOrderRoutes({ db, repo, components, images, events, columns,
         ...body.archivistIds.map((userId) => ({ userId, role: 'archivist' as const })),
       ].filter((m, i, all) => all.findIndex((x) => x.userId === m.userId && x.role === m.role) === i);
       const userIds = [...new Set(members.map((m) => m.userId))];
-      if ((await repo.countOf('user', providerId, userIds)) !== userIds.length)
+      if ((await repo.countOf(p, 'user', providerId, userIds)) !== userIds.length)
         throw badField('leaderIds', 'errors.serviceArea.userNotOfProvider');
       const taken = await repo.stationAreas(stationIds, body.id);
       if (taken[0])
@@ -474,6 +488,7 @@ export function workOrderRoutes({ db, repo, components, images, events, columns,
     async removeArea({ body, ctx, audit }) {
       const area = await repo.area(ctx.principal, body.id);
       if (!area) throw notFound();
+      outsideBinding(ctx.principal, area);
       audit.operand = `serviceArea:${area.id}`;
       return { removed: await repo.removeArea(area.id) };
     },

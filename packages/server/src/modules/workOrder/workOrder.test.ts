@@ -336,6 +336,15 @@ describe('work orders: fault treatment', () => {
       body: { name: 'Third', stationIds: [], leaderIds: [y.leader.id], serviceManIds: [x.man.id], archivistIds: [] },
     });
     expect(foreign.code).toBe(400);
+    // Nor the people of the super provider above it, whom a common provider's editor does not see: the area
+    // would show their names, and its orders could be given to them.
+    const above = await createUser(db, { providerId: 1, roleId: x.op.role.id, name: 'Root team' });
+    const rootPeople = await s.call('POST', api.workOrder.saveArea.path, {
+      token: x.t.op,
+      body: { name: 'Fifth', stationIds: [], leaderIds: [x.leader.id], serviceManIds: [above.id], archivistIds: [] },
+      lang: 'en',
+    });
+    expect(rootPeople).toMatchObject({ code: 400, data: { field: 'leaderIds' } });
     const noLeader = await s.call('POST', api.workOrder.saveArea.path, {
       token: x.t.op,
       body: { name: 'Fourth', stationIds: [], leaderIds: [], serviceManIds: [x.man.id], archivistIds: [] },
@@ -352,6 +361,49 @@ describe('work orders: fault treatment', () => {
     const areas = await s.call<ServiceAreaDto[]>('POST', api.workOrder.areas.path, { token: x.t.op });
     expect(areas.data.map((a) => a.id)).toEqual([x.area.id]);
     expect(areas.data[0]!.members.map((m) => m.role).sort()).toEqual(['archivist', 'leader', 'serviceMan', 'serviceMan']);
+
+    // An editor bound to another station of the provider sees the area, but neither rewrites its stations nor removes it.
+    const own = await createPoint(db, { providerId: x.op.providerId });
+    const boundUser = await createUser(db, { providerId: x.op.providerId, roleId: x.op.role.id, stationIds: [own.stationId] });
+    const tb = await s.login(boundUser.username, boundUser.password);
+    const rewrite = await s.call('POST', api.workOrder.saveArea.path, {
+      token: tb,
+      body: {
+        id: x.area.id,
+        name: x.area.name,
+        stationIds: [own.stationId],
+        leaderIds: [x.leader.id],
+        serviceManIds: [x.man.id],
+        archivistIds: [],
+      },
+      lang: 'en',
+    });
+    expect(rewrite).toMatchObject({ code: 403, msg: expect.stringContaining('stations you are not bound to') });
+    expect((await s.call('POST', api.workOrder.removeArea.path, { token: tb, body: { id: x.area.id }, lang: 'zh' })).msg).toBe(
+      '该区域包含您未绑定的场站：只有能看到其全部场站的用户才能修改或删除',
+    );
+    const after = (await s.call<ServiceAreaDto[]>('POST', api.workOrder.areas.path, { token: x.t.op })).data.find(
+      (a) => a.id === x.area.id,
+    );
+    expect(after!.stations.map((st) => st.id)).toEqual([x.p.stationId]);
+    // An area of the bound editor's own station is theirs to change.
+    const mine = await s.call<ServiceAreaDto>('POST', api.workOrder.saveArea.path, {
+      token: tb,
+      body: { name: 'Bound', stationIds: [own.stationId], leaderIds: [x.leader.id], serviceManIds: [x.man.id], archivistIds: [] },
+    });
+    expect(mine.code).toBe(200);
+    const renamed = await s.call<ServiceAreaDto>('POST', api.workOrder.saveArea.path, {
+      token: tb,
+      body: {
+        id: mine.data.id,
+        name: 'Bound 2',
+        stationIds: [own.stationId],
+        leaderIds: [x.leader.id],
+        serviceManIds: [x.man.id],
+        archivistIds: [],
+      },
+    });
+    expect(renamed.data.name).toBe('Bound 2');
   });
 
   it('turns anyone’s feedback into one order per point, with pictures that cannot be removed once filed', async () => {
