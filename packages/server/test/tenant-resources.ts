@@ -1608,7 +1608,7 @@ export const tenantResources: TenantResource[] = [
         input: (_id, env) => ({ query: { page: 1, limit: 10, providerId: env.a.providerId } }),
         expect: 'emptyList',
       },
-      // An upgrade with A's package: the package is looked up before the points, so B is refused for naming it.
+      // An upgrade with A's package: B's point would not find it (nor does B find the made-up point).
       { ep: api.firmwareUpgrade.add, input: (id) => ({ body: { serialNumbers: ['ANY-POINT'], versionId: id } }) },
     ],
   },

@@ -1,11 +1,19 @@
 import http from 'node:http';
 import type net from 'node:net';
-import { api, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto, type PointOption } from '@csms/contract';
+import {
+  allPermissions,
+  api,
+  type FirmwareUpgradeDto,
+  type FirmwareUpgradePointDto,
+  type FirmwareVersionDto,
+  type PointOption,
+} from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { chargePoint, firmwareUpgrade, firmwareUpgradePoint } from '../../src/db/schema.js';
+import { chargePoint, firmwareUpgrade, firmwareUpgradePoint, firmwareVersion } from '../../src/db/schema.js';
+import { createOperator, createProvider, createRole, createUser } from '../fixtures.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 
@@ -442,5 +450,81 @@ describe('the upgrade’s point picker and the exports', () => {
     expect(row).toContain('https://firmware.example.com/export.bin');
     expect(row).toContain(',1,1/1,1,等待充电桩上线 1,export me,');
     expect(lines).toHaveLength(1 + (await get<{ total: number }>(`${api.firmwareUpgrade.list.path}?page=1&limit=10`)).data.total);
+  });
+});
+
+describe('whose upgrade', () => {
+  /** A package of a provider, written to the database: these checks need its owner, not its bytes. */
+  async function packageOf(providerId: number) {
+    const version = `9.${providerId}.${Math.floor(Math.random() * 1e6)}`;
+    const [v] = await s.database.db
+      .insert(firmwareVersion)
+      .values({
+        providerId,
+        version,
+        applicationType: 'AC charger',
+        communicationType: '4G',
+        storedName: `firmware/${version}.bin`,
+        fileName: `${version}.bin`,
+        sizeBytes: 1,
+        sha256: '0'.repeat(64),
+        token: Math.random().toString(16).slice(2).padEnd(64, '0'),
+      })
+      .returning();
+    return v!.id;
+  }
+
+  it('belongs to its points’ provider: one provider per upgrade, a package of that provider or one above it', async () => {
+    const db = s.database.db;
+    const parent = await createProvider(db);
+    const [c1, c2] = [await createProvider(db, { parentId: parent.id }), await createProvider(db, { parentId: parent.id })];
+    const op = await createOperator(db, { providerId: parent.id, permissions: allPermissions });
+    const token = await s.login(op.user.username, op.user.password);
+    const own = await createPoint(db, { providerId: parent.id, connectors: 1 });
+    const child = await createPoint(db, { providerId: c2.id, connectors: 1 });
+    const add = (body: unknown) => s.call<FirmwareUpgradeDto>('POST', api.firmwareUpgrade.add.path, { token, body, lang: 'en' });
+    const before = (await db.select().from(firmwareUpgrade)).length;
+
+    // A sibling's package on another provider's charger: its file would go where its provider cannot see.
+    const sibling = await add({ serialNumbers: [child.serialNumber], versionId: await packageOf(c1.id) });
+    expect(sibling).toMatchObject({ code: 400, data: { field: 'versionId' } });
+    expect(sibling.msg).toBe('The firmware version must be of the points’ provider or a provider above it');
+    const mixed = await add({ serialNumbers: [own.serialNumber, child.serialNumber], location: 'https://fw.example.com/a.bin' });
+    expect(mixed).toMatchObject({ code: 400, msg: 'The points of one upgrade must be of one provider', data: { field: 'serialNumbers' } });
+    expect((await db.select().from(firmwareUpgrade)).length).toBe(before);
+
+    // The parent's package on the child's charger: the child's upgrade, which the child's people see.
+    const ok = await add({ serialNumbers: [child.serialNumber], versionId: await packageOf(parent.id) });
+    expect(ok.code, ok.msg).toBe(200);
+    expect(ok.data.providerId).toBe(c2.id);
+  });
+
+  it('is retried, by a user bound to stations, only at those stations', async () => {
+    const db = s.database.db;
+    const op = await createOperator(db, { permissions: allPermissions });
+    const [x, y] = [
+      await createPoint(db, { providerId: op.providerId, connectors: 1 }),
+      await createPoint(db, { providerId: op.providerId, connectors: 1 }),
+    ];
+    const full = await s.login(op.user.username, op.user.password);
+    const u = await s.call<FirmwareUpgradeDto>('POST', api.firmwareUpgrade.add.path, {
+      token: full,
+      body: { serialNumbers: [x.serialNumber, y.serialNumber], location: 'https://fw.example.com/b.bin' },
+    });
+    expect(u.code, u.msg).toBe(200);
+    await db.update(firmwareUpgradePoint).set({ state: 'DownloadFailed' }).where(eq(firmwareUpgradePoint.upgradeId, u.data.id));
+    const role = await createRole(db, { providerId: op.providerId, permissions: allPermissions });
+    const bound = await createUser(db, { providerId: op.providerId, roleId: role.id, stationIds: [x.stationId] });
+    const tb = await s.login(bound.username, bound.password);
+    const retried = await s.call<{ retried: number }>('POST', api.firmwareUpgrade.retry.path, { token: tb, body: { id: u.data.id } });
+    expect(retried.data).toEqual({ retried: 1 });
+    const states = await db
+      .select({ pointId: firmwareUpgradePoint.chargePointId, state: firmwareUpgradePoint.state })
+      .from(firmwareUpgradePoint)
+      .where(eq(firmwareUpgradePoint.upgradeId, u.data.id));
+    expect(Object.fromEntries(states.map((r) => [r.pointId, r.state]))).toEqual({
+      [x.point.id]: 'pending',
+      [y.point.id]: 'DownloadFailed',
+    });
   });
 });

@@ -115,6 +115,8 @@ export const maintenanceEn: Strings<typeof maintenanceZh> = {
       inUse: 'Version {version} is used by upgrade {id} and cannot be removed',
       retrievePast: 'The upgrade time cannot be in the past',
       nothingToRetry: 'No point of this upgrade failed',
+      pointsOfProviders: 'The points of one upgrade must be of one provider',
+      versionNotOfProvider: 'The firmware version must be of the points’ provider or a provider above it',
       offlineLater: 'The point is offline: it gets the upgrade when it connects',
     },
     diagnostics: {

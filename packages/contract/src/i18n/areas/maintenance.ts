@@ -114,6 +114,8 @@ export const maintenanceZh = {
       inUse: '版本 {version} 正被升级任务 {id} 使用，不能删除',
       retrievePast: '升级时间不能早于现在',
       nothingToRetry: '该升级任务没有失败的充电桩',
+      pointsOfProviders: '同一升级任务的充电桩须属于同一运营商',
+      versionNotOfProvider: '固件版本须属于充电桩的运营商或其上级运营商',
       offlineLater: '充电桩离线，上线后下发',
     },
     diagnostics: {

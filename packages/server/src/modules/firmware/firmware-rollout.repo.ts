@@ -163,12 +163,26 @@ export function createRolloutRepo({ db }: { db: Db }) {
         .where(and(open(), eq(firmwareUpgradePoint.state, 'pending'), eq(chargePoint.online, true)))
         .orderBy(asc(firmwareUpgradePoint.upgradeId), asc(chargePoint.serialNumber));
     },
-    /** Puts the failed points of an upgrade back to pending, released now; returns how many. */
-    async resetFailed(upgradeId: number, at: Date) {
+    /**
+     * Puts the failed points of an upgrade back to pending, released now; returns how many. `stationIds`:
+     * only the points of these stations (a caller bound to stations retries the points they see).
+     */
+    async resetFailed(upgradeId: number, at: Date, stationIds: number[] | null = null) {
       const rows = await db
         .update(firmwareUpgradePoint)
         .set({ state: 'pending', reason: null, releasedAt: at })
-        .where(and(eq(firmwareUpgradePoint.upgradeId, upgradeId), inArray(firmwareUpgradePoint.state, [...firmwareFailedStates])))
+        .where(
+          and(
+            eq(firmwareUpgradePoint.upgradeId, upgradeId),
+            inArray(firmwareUpgradePoint.state, [...firmwareFailedStates]),
+            stationIds === null
+              ? undefined
+              : inArray(
+                  firmwareUpgradePoint.chargePointId,
+                  db.select({ id: chargePoint.id }).from(chargePoint).where(inArray(chargePoint.stationId, stationIds)),
+                ),
+          ),
+        )
         .returning({ id: firmwareUpgradePoint.chargePointId });
       return rows.length;
     },

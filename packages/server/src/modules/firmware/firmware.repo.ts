@@ -142,6 +142,14 @@ export function createFirmwareRepo({ db }: { db: Db }) {
 
   return {
     ...createRolloutRepo({ db }),
+    /** Whether `ancestorId` is `providerId` or a provider above it: a package serves its provider's points and those below. */
+    async isAbove(ancestorId: number, providerId: number) {
+      const res = (await db.execute(sql`with recursive up(id) as (
+          select ${providerId}::int
+          union select p.parent_id from ${provider} p join up on p.id = up.id where p.parent_id is not null)
+        select 1 as hit from up where id = ${ancestorId} limit 1`)) as unknown as { rows: unknown[] };
+      return res.rows.length > 0;
+    },
     /** `base`: the server's address as chargers reach it, which package URLs start with. */
     async versions(p: Principal, f: VersionFilter, page: number, limit: number, base: string) {
       const cond = and(providerScope(p, firmwareVersion.providerId), versionFilter(f));

@@ -205,21 +205,24 @@ export function firmwareUpgradeRoutes({
     async add({ body, ctx, req, audit }) {
       const p = ctx.principal;
       let location = body.location ?? '';
-      let providerId = p.providerId;
+      const found = new Map((await repo.points(p, body.serialNumbers)).map((x) => [x.serialNumber, x]));
+      // In the operator's order: the first points chosen make the first wave.
+      const points = body.serialNumbers.map((sn) => found.get(sn));
+      if (points.some((x) => x === undefined)) throw notFound();
+      // The upgrade is its points' provider's: its people follow it, and nobody else's. One provider per upgrade.
+      const providerId = points[0]!.providerId;
+      if (points.some((x) => x!.providerId !== providerId)) throw badField('serialNumbers', 'errors.firmware.pointsOfProviders');
       if (body.versionId) {
         const v = await repo.version(p, body.versionId, baseOf(config, req));
         if (!v) throw notFound();
-        providerId = v.row.providerId;
+        // A package of the points' provider or of one above it: not a sibling's, whose file its chargers would fetch.
+        if (!(await repo.isAbove(v.row.providerId, providerId))) throw badField('versionId', 'errors.firmware.versionNotOfProvider');
         if (body.transport === 'ftp') {
           if (!config.ftp) throw badField('transport', 'errors.diagnostics.ftpOff');
           const host = config.ftp.host ?? (config.publicUrl ? new URL(config.publicUrl).hostname : req.hostname);
           location = `ftp://firmware:${v.row.token}@${host}:${config.ftp.port}/${encodeURIComponent(v.row.fileName)}`;
         } else location = v.dto.location;
       }
-      const found = new Map((await repo.points(p, body.serialNumbers)).map((x) => [x.serialNumber, x]));
-      // In the operator's order: the first points chosen make the first wave.
-      const points = body.serialNumbers.map((sn) => found.get(sn));
-      if (points.some((x) => x === undefined)) throw notFound();
       const retrieveAt = body.retrieveDate ? new Date(body.retrieveDate) : now();
       // A minute's grace for the clock of the operator's browser.
       if (retrieveAt.getTime() < now().getTime() - 60_000) throw badField('retrieveDate', 'errors.firmware.retrievePast');
@@ -246,7 +249,7 @@ export function firmwareUpgradeRoutes({
     async retry({ body, ctx, audit }) {
       if (!(await repo.upgrade(ctx.principal, body.id))) throw notFound();
       audit.operand = `firmwareUpgrade:${body.id}`;
-      const retried = await repo.resetFailed(body.id, now());
+      const retried = await repo.resetFailed(body.id, now(), ctx.principal.stationIds);
       if (retried === 0) throw conflict('errors.firmware.nothingToRetry', {}, 'id');
       sendLater(body.id);
       return { retried };
