@@ -23,6 +23,14 @@ export function canSeeStation(p: Principal, stationId: number): boolean {
   return p.stationIds === null || p.stationIds.includes(stationId);
 }
 
+/**
+ * Whether terms that apply at these stations (none named: all of the provider's) stay within the
+ * caller's binding: a user bound to stations grants discounts only where they also set the prices.
+ */
+export function withinBinding(p: Principal, stationIds: readonly number[]): boolean {
+  return p.stationIds === null || (stationIds.length > 0 && stationIds.every((s) => p.stationIds!.includes(s)));
+}
+
 export function canSeeProvider(p: Principal, providerId: number): boolean {
   return p.providerIds === 'all' || p.providerIds.includes(providerId);
 }

@@ -128,6 +128,7 @@ export const operationsEn: Strings<typeof operationsZh> = {
       nameTaken: 'The voucher template “{name}” already exists for this provider',
       inUse: 'Vouchers were issued from “{name}”: it cannot be deleted',
       stationNotOfProvider: 'The stations must be the provider’s',
+      outsideBinding: 'You are bound to stations: the vouchers must be valid only at your stations (none chosen means all stations)',
     },
     voucher: {
       noUsers: 'No user to issue to (the users or group must be of the template’s provider)',
@@ -144,6 +145,7 @@ export const operationsEn: Strings<typeof operationsZh> = {
       stationNotOfProvider: 'The stations must be the provider’s',
       groupNotOfProvider: 'The user groups must be the provider’s',
       templateNotOfProvider: 'The voucher template must be the provider’s',
+      outsideBinding: 'You are bound to stations: the discount must apply only at your stations (none chosen means all stations)',
     },
   },
   validation: {

@@ -122,6 +122,7 @@ export const operationsZh = {
       nameTaken: '模板名称“{name}”在该运营商下已存在',
       inUse: '模板“{name}”已发放过优惠券，不能删除',
       stationNotOfProvider: '适用场站须为该运营商的场站',
+      outsideBinding: '您已绑定场站：代金券只能适用于您绑定的场站（不选即全部场站）',
     },
     voucher: {
       noUsers: '没有可发放的用户（所选用户或用户组须属于模板的运营商）',
@@ -138,6 +139,7 @@ export const operationsZh = {
       stationNotOfProvider: '适用场站须为该运营商的场站',
       groupNotOfProvider: '适用用户组须为该运营商的用户组',
       templateNotOfProvider: '优惠券模板须为该运营商的模板',
+      outsideBinding: '您已绑定场站：优惠只能适用于您绑定的场站（不选即全部场站）',
     },
   },
   validation: {

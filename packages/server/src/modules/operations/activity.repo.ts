@@ -129,12 +129,13 @@ export function createActivityRepo({ db }: { db: Db }) {
         .where(and(eq(userGroup.providerId, providerId), inArray(userGroup.id, ids)));
       return r?.n ?? 0;
     },
-    async ownTemplate(providerId: number, id: number) {
+    /** The provider's template's stations (none: all of them); undefined when it is not the provider's. */
+    async ownTemplate(providerId: number, id: number): Promise<number[] | undefined> {
       const [r] = await db
-        .select({ id: voucherTemplate.id })
+        .select({ stationIds: voucherTemplate.stationIds })
         .from(voucherTemplate)
         .where(and(eq(voucherTemplate.providerId, providerId), eq(voucherTemplate.id, id)));
-      return r !== undefined;
+      return r?.stationIds;
     },
     async insert(values: typeof activity.$inferInsert) {
       const [r] = await db.insert(activity).values(values).returning({ id: activity.id });

@@ -1,12 +1,12 @@
-import type { activityApi, ActivityDiscountKind, ActivityType, GrantTarget } from '@csms/contract';
+import { Code, type activityApi, type ActivityDiscountKind, type ActivityType, type GrantTarget } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
-import { badField, conflict, notFound } from '../../http/errors.js';
+import { AppError, badField, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
-import { canSeeProvider } from '../../lib/scope.js';
+import { canSeeProvider, withinBinding } from '../../lib/scope.js';
 import type { ActivityGrants } from './activity-grant.js';
 import { toActivityDto, type ActivityRepo, type ActivityRow } from './activity.repo.js';
 
@@ -56,13 +56,31 @@ const termsOf = (b: Body) => {
 export function activityRoutes({ repo, grants, events, columns, config }: Deps): Handlers<typeof activityApi> {
   const mustGet = async (p: Principal, id: number) => (await repo.get(p, id)) ?? Promise.reject(notFound());
   const reread = async (p: Principal, id: number) => toActivityDto((await repo.get(p, id))!);
-  async function check(providerId: number, b: Body) {
+  /**
+   * The stations whose sessions an activity discounts: a service discount's own, a voucher grant's
+   * template's (none: all of the provider's); a recharge bonus discounts no session.
+   */
+  async function discountedAt(providerId: number, a: { type: ActivityType; stationIds: number[]; templateId: number | null }) {
+    if (a.type === 'serviceDiscount') return a.stationIds;
+    if (a.type === 'voucherGrant' && a.templateId) return (await repo.ownTemplate(providerId, a.templateId)) ?? [];
+    return undefined;
+  }
+  async function check(p: Principal, providerId: number, b: Body) {
     const s = [...new Set(b.stationIds)];
     if ((await repo.ownStations(providerId, s)) !== s.length) throw badField('stationIds', 'errors.activity.stationNotOfProvider');
     const g = [...new Set(b.groupIds)];
     if ((await repo.ownGroups(providerId, g)) !== g.length) throw badField('groupIds', 'errors.activity.groupNotOfProvider');
     if (b.type === 'voucherGrant' && b.templateId && !(await repo.ownTemplate(providerId, b.templateId)))
       throw badField('templateId', 'errors.activity.templateNotOfProvider');
+    const t = termsOf(b);
+    const at = await discountedAt(providerId, t);
+    if (at && !withinBinding(p, at))
+      throw badField(t.type === 'voucherGrant' ? 'templateId' : 'stationIds', 'errors.activity.outsideBinding');
+  }
+  /** A user bound to stations changes no activity that discounts sessions elsewhere (see `withinBinding`). */
+  async function mayChange(p: Principal, a: ActivityRow) {
+    const at = await discountedAt(a.providerId, a);
+    if (at && !withinBinding(p, at)) throw new AppError(Code.FORBIDDEN, 'errors.activity.outsideBinding');
   }
   return {
     async list({ query, ctx }) {
@@ -75,14 +93,15 @@ export function activityRoutes({ repo, grants, events, columns, config }: Deps):
     async add({ body, ctx, audit }) {
       audit.operand = `activity:${body.name}`;
       if (!canSeeProvider(ctx.principal, body.providerId)) throw notFound();
-      await check(body.providerId, body);
+      await check(ctx.principal, body.providerId, body);
       return reread(ctx.principal, await repo.insert({ ...termsOf(body), providerId: body.providerId }));
     },
     async edit({ body, ctx, audit }) {
       const current = await mustGet(ctx.principal, body.id);
       audit.operand = `activity:${current.name}`;
       if (current.status !== 'draft') throw conflict('errors.activity.notDraft', { name: current.name });
-      await check(current.providerId, body);
+      await mayChange(ctx.principal, current);
+      await check(ctx.principal, current.providerId, body);
       if (!(await repo.updateDraft(body.id, termsOf(body)))) throw conflict('errors.activity.notDraft', { name: current.name });
       return reread(ctx.principal, body.id);
     },
@@ -92,11 +111,13 @@ export function activityRoutes({ repo, grants, events, columns, config }: Deps):
       audit.operand = `activity:${found.map((a) => a.name).join(',')}`.slice(0, 255);
       const live = found.find((a) => a.status !== 'draft');
       if (live) throw conflict('errors.activity.notDraft', { name: live.name });
+      for (const a of found) await mayChange(ctx.principal, (await repo.get(ctx.principal, a.id))!);
       return { removed: await repo.removeDrafts(body.ids) };
     },
     async activate({ body, ctx, audit }) {
       const a = await mustGet(ctx.principal, body.id);
       audit.operand = `activity:${a.name}`;
+      await mayChange(ctx.principal, a);
       if (!(await repo.move(a.id, 'draft', { status: 'active', activatedAt: new Date() })))
         throw conflict('errors.activity.notDraft', { name: a.name });
       if (a.type === 'voucherGrant') grants.schedule(a);
@@ -105,6 +126,7 @@ export function activityRoutes({ repo, grants, events, columns, config }: Deps):
     async end({ body, ctx, audit }) {
       const a = await mustGet(ctx.principal, body.id);
       audit.operand = `activity:${a.name}`;
+      await mayChange(ctx.principal, a);
       if (!(await repo.move(a.id, 'active', { status: 'ended', endedAt: new Date() })))
         throw conflict('errors.activity.notActive', { name: a.name });
       // New users registered until now still get theirs.

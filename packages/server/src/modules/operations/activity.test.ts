@@ -1,7 +1,7 @@
 import { api, type ActivityDto, type LedgerRow } from '@csms/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../../test/fixtures.js';
+import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
 import { billLine, chargingTransaction, memberLevel, memberStatus, voucher, voucherTemplate } from '../../db/schema.js';
@@ -170,6 +170,48 @@ describe('activities', () => {
         'Asia/Shanghai',
       ),
     ).toBe(1000);
+  });
+
+  it('a user bound to stations makes and runs only discounts at those stations', async () => {
+    const x = await site();
+    const elsewhere = await pricedSite(db, x.op.providerId);
+    const everywhere = await x.add({ stationIds: [] });
+    const user = await createUser(db, { providerId: x.op.providerId, roleId: x.op.role.id, stationIds: [x.stationId] });
+    const token = await s.login(user.username, user.password);
+    const body = {
+      providerId: x.op.providerId,
+      type: 'serviceDiscount',
+      startTime: '2026-01-01T00:00:00Z',
+      endTime: '2099-01-01T00:00:00Z',
+      discountKind: 'percent',
+      discountValue: 100,
+    };
+    const add = (stationIds: number[], lang: 'en' | 'zh' = 'en') =>
+      s.call<ActivityDto>('POST', api.activity.add.path, { token, lang, body: { ...body, name: uniq('A'), stationIds } });
+    expect(await add([])).toMatchObject({
+      code: 400,
+      msg: 'You are bound to stations: the discount must apply only at your stations (none chosen means all stations)',
+      data: { field: 'stationIds' },
+    });
+    expect(await add([elsewhere.stationId], 'zh')).toMatchObject({
+      code: 400,
+      msg: '您已绑定场站：优惠只能适用于您绑定的场站（不选即全部场站）',
+      data: { field: 'stationIds' },
+    });
+    const own = await add([x.stationId]);
+    expect(own.code, own.msg).toBe(200);
+    expect((await s.call('POST', api.activity.activate.path, { token, body: { id: own.data.id } })).code).toBe(200);
+    // The colleague's activity for every station: not changed, started, ended nor removed by the bound user.
+    for (const [path, b] of [
+      [api.activity.edit.path, { ...body, id: everywhere.id, providerId: undefined, name: 'x', stationIds: [x.stationId] }],
+      [api.activity.activate.path, { id: everywhere.id }],
+      [api.activity.remove.path, { ids: [everywhere.id] }],
+    ] as const)
+      expect((await s.call('POST', path, { token, body: b })).code, path).toBe(403);
+    expect((await x.act(api.activity.activate.path, everywhere.id)).code).toBe(200);
+    expect((await s.call('POST', api.activity.end.path, { token, body: { id: everywhere.id } })).code).toBe(403);
+    const after = await s.call<ActivityDto>('GET', `${api.activity.get.path}?id=${everywhere.id}`, { token: x.token });
+    expect(after.data).toMatchObject({ status: 'active', stationIds: [] });
   });
 
   it('ending an activity stops its discount for sessions that end afterwards, and not before', async () => {

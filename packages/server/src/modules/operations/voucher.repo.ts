@@ -190,7 +190,7 @@ export function createVoucherRepo({ db }: { db: Db }) {
     },
     visibleTemplates: (p: Principal, ids: number[]) =>
       db
-        .select({ id: voucherTemplate.id, name: voucherTemplate.name })
+        .select({ id: voucherTemplate.id, name: voucherTemplate.name, stationIds: voucherTemplate.stationIds })
         .from(voucherTemplate)
         .where(tWhere(p, {}, inArray(voucherTemplate.id, ids))),
     async templateIssued(ids: number[]) {

@@ -1,12 +1,12 @@
-import { translate, VOUCHER_MAX_ISSUE, type voucherApi, type voucherTemplateApi, type VoucherKind } from '@csms/contract';
+import { Code, translate, VOUCHER_MAX_ISSUE, type voucherApi, type voucherTemplateApi, type VoucherKind } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
-import { badField, conflict, notFound } from '../../http/errors.js';
+import { AppError, badField, conflict, notFound } from '../../http/errors.js';
 import type { Handlers } from '../../http/mount.js';
 import type { EventHub } from '../../lib/events.js';
 import type { ExportColumns } from '../../lib/export-config.js';
 import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export.js';
-import { canSeeProvider, isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
+import { canSeeProvider, isForeignKeyViolation, isUniqueViolation, withinBinding } from '../../lib/scope.js';
 import { voucherOf } from './voucher-terms.js';
 import { toTemplateDto, toVoucherDto, type TemplateRow, type VoucherRepo, type VoucherRow } from './voucher.repo.js';
 
@@ -41,15 +41,24 @@ const termsOf = (b: TemplateBody) => ({
   validTo: b.validDays ? null : (b.validTo ?? null),
 });
 
+/**
+ * A user bound to stations changes no template, nor issues its vouchers, whose vouchers discount
+ * sessions elsewhere (see `withinBinding`).
+ */
+function mayChange(p: Principal, t: { stationIds: number[] }) {
+  if (!withinBinding(p, t.stationIds)) throw new AppError(Code.FORBIDDEN, 'errors.voucherTemplate.outsideBinding');
+}
+
 /** Voucher templates (issue 19 item 3). */
 export function voucherTemplateRoutes({ repo, events, columns, config }: Deps): Handlers<typeof voucherTemplateApi> {
   const mustGet = async (p: Principal, id: number) => (await repo.getTemplate(p, id)) ?? Promise.reject(notFound());
   const reread = async (p: Principal, id: number) => toTemplateDto((await repo.getTemplate(p, id))!);
   const taken = (name: string) => conflict('errors.voucherTemplate.nameTaken', { name }, 'name');
-  async function check(providerId: number, b: TemplateBody, exceptId?: number) {
+  async function check(p: Principal, providerId: number, b: TemplateBody, exceptId?: number) {
     const ids = [...new Set(b.stationIds)];
     if ((await repo.ownStations(providerId, ids)) !== ids.length)
       throw badField('stationIds', 'errors.voucherTemplate.stationNotOfProvider');
+    if (!withinBinding(p, ids)) throw badField('stationIds', 'errors.voucherTemplate.outsideBinding');
     if (await repo.nameTaken(providerId, b.name, exceptId)) throw taken(b.name);
   }
   return {
@@ -63,7 +72,7 @@ export function voucherTemplateRoutes({ repo, events, columns, config }: Deps): 
     async add({ body, ctx, audit }) {
       audit.operand = `voucherTemplate:${body.name}`;
       if (!canSeeProvider(ctx.principal, body.providerId)) throw notFound();
-      await check(body.providerId, body);
+      await check(ctx.principal, body.providerId, body);
       try {
         return await reread(ctx.principal, await repo.insertTemplate({ ...termsOf(body), providerId: body.providerId }));
       } catch (err) {
@@ -73,7 +82,8 @@ export function voucherTemplateRoutes({ repo, events, columns, config }: Deps): 
     async edit({ body, ctx, audit }) {
       const current = await mustGet(ctx.principal, body.id);
       audit.operand = `voucherTemplate:${current.name}`;
-      await check(current.providerId, body, body.id);
+      mayChange(ctx.principal, current);
+      await check(ctx.principal, current.providerId, body, body.id);
       try {
         await repo.updateTemplate(body.id, termsOf(body));
       } catch (err) {
@@ -84,6 +94,7 @@ export function voucherTemplateRoutes({ repo, events, columns, config }: Deps): 
     async remove({ body, ctx, audit }) {
       const found = await repo.visibleTemplates(ctx.principal, body.ids);
       if (found.length !== new Set(body.ids).size) throw notFound();
+      found.forEach((t) => mayChange(ctx.principal, t));
       audit.operand = `voucherTemplate:${found.map((t) => t.name).join(',')}`.slice(0, 255);
       const used = await repo.templateIssued(body.ids);
       if (used !== undefined) throw conflict('errors.voucherTemplate.inUse', { name: used });
@@ -147,6 +158,7 @@ export function voucherRoutes({ repo, events, columns, config }: Deps): Handlers
       const t = await repo.getTemplate(p, body.templateId);
       if (!t) throw notFound();
       audit.operand = `voucher:${t.name}`;
+      mayChange(p, t);
       const users = await repo.recipients(t.providerId, body.chargeUserIds ?? [], body.groupId);
       if (users.length === 0) throw badField(body.groupId ? 'groupId' : 'chargeUserIds', 'errors.voucher.noUsers');
       if (users.length > VOUCHER_MAX_ISSUE) throw badField('chargeUserIds', 'errors.voucher.tooMany', { max: VOUCHER_MAX_ISSUE });

@@ -1,10 +1,10 @@
 import { api, type VoucherDto, type VoucherTemplateDto } from '@csms/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../../test/fixtures.js';
+import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import type { Db } from '../../db/client.js';
-import { billLine, chargeUser, chargingTransaction, ledger, userGroup, voucher } from '../../db/schema.js';
+import { billLine, chargeUser, chargingTransaction, ledger, userGroup, voucher, voucherTemplate } from '../../db/schema.js';
 import { createBilling, type Billing } from '../billing/settle.js';
 import { createLedger } from '../cards/ledger.js';
 import { createDiscounts } from './discounts.js';
@@ -181,6 +181,39 @@ describe('vouchers', () => {
     expect(await bad({ validDays: null })).toMatchObject({ code: 400, data: { field: 'validDays' } });
     const foreign = await pricedSite(db);
     expect(await bad({ stationIds: [foreign.stationId] })).toMatchObject({ code: 400, data: { field: 'stationIds' } });
+  });
+
+  it('a user bound to stations makes, changes and issues only vouchers valid at those stations', async () => {
+    const x = await site();
+    const elsewhere = await pricedSite(db, x.op.providerId);
+    const everywhere = await x.template({ stationIds: [] });
+    const user = await createUser(db, { providerId: x.op.providerId, roleId: x.op.role.id, stationIds: [x.stationId] });
+    const token = await s.login(user.username, user.password);
+    const body = { providerId: x.op.providerId, name: uniq('V'), kind: 'amount', value: 50, minBillCents: 0, validDays: 30 };
+    const add = (stationIds: number[], lang: 'en' | 'zh' = 'en') =>
+      s.call('POST', api.voucherTemplate.add.path, { token, lang, body: { ...body, name: uniq('V'), stationIds } });
+    expect(await add([])).toMatchObject({
+      code: 400,
+      msg: 'You are bound to stations: the vouchers must be valid only at your stations (none chosen means all stations)',
+      data: { field: 'stationIds' },
+    });
+    expect(await add([x.stationId, elsewhere.stationId], 'zh')).toMatchObject({
+      code: 400,
+      msg: '您已绑定场站：代金券只能适用于您绑定的场站（不选即全部场站）',
+      data: { field: 'stationIds' },
+    });
+    expect((await add([x.stationId])).code).toBe(200);
+    // The colleague's template for every station: neither changed, removed nor issued by the bound user.
+    const { user: holder } = await x.newCard(0);
+    const calls = [
+      [api.voucherTemplate.edit.path, { ...body, id: everywhere.id, providerId: undefined, stationIds: [x.stationId] }],
+      [api.voucherTemplate.remove.path, { ids: [everywhere.id] }],
+      [api.voucher.issue.path, { templateId: everywhere.id, chargeUserIds: [holder.id] }],
+    ] as const;
+    for (const [path, b] of calls) expect((await s.call('POST', path, { token, body: b })).code, path).toBe(403);
+    expect(await x.vouchersOf(holder.id)).toEqual([]);
+    const [kept] = await db.select().from(voucherTemplate).where(eq(voucherTemplate.id, everywhere.id));
+    expect(kept!.stationIds).toEqual([]);
   });
 
   it('two nodes settling at once never use one voucher twice: two sessions of one user, and one session twice', async () => {
