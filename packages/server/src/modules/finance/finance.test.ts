@@ -469,6 +469,22 @@ describe('invoices', () => {
     ).rejects.toThrow();
   });
 
+  it('offers and invoices, to a user bound to stations, only the charging records of those stations', async () => {
+    const x = await site();
+    const [here] = await paidRecords(x, 1);
+    const [there] = await paidRecords(x, 1);
+    const role = await createRole(db, { providerId: x.providerId, permissions: FINANCE, rolePaths: ['/financialManagement'] });
+    const user = await createUser(db, { providerId: x.providerId, roleId: role.id, stationIds: [here!.stationId] });
+    const token = await s.login(user.username, user.password);
+    const offered = await s.call<{ kind: string; refId: number }[]>('GET', `${api.invoice.billable.path}?chargeUserId=${x.users[0]!.id}`, {
+      token,
+    });
+    expect(offered.data.filter((b) => b.kind === 'charge').map((b) => b.refId)).toEqual([here!.id]);
+    const refused = await apply(token, { chargeUserId: x.users[0]!.id, chargeRecordIds: [here!.id, there!.id], ...info });
+    expect(refused).toMatchObject({ code: 400, data: { field: 'chargeRecordIds' } });
+    expect((await apply(token, { chargeUserId: x.users[0]!.id, chargeRecordIds: [here!.id], ...info })).code).toBe(200);
+  });
+
   it('rejects with a reason and frees the records; a recharge can be invoiced; an invoice file must be a PDF', async () => {
     const x = await site();
     const recs = await paidRecords(x, 2);

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { chargeUser, chargingTransaction, invoice, invoiceItem, ledger, provider, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { providerScope } from '../../lib/scope.js';
+import { providerScope, stationScope } from '../../lib/scope.js';
 import { lowerLike } from '../../lib/text-search.js';
 import { contains } from '../cards/common.js';
 import { fileUrl } from './transfer.repo.js';
@@ -142,8 +142,11 @@ export function createInvoiceRepo({ db }: { db: Db }) {
         .where(and(eq(chargeUser.id, id), providerScope(p, chargeUser.providerId)));
       return u;
     },
-    /** The user's billable records (all, or only these ids), newest first. */
-    async billable(userId: number, only?: { chargeRecordIds: number[]; rechargeIds: number[] }): Promise<InvoiceItemDto[]> {
+    /**
+     * The user's billable records (all, or only these ids), newest first: charging records of the stations
+     * the caller sees (a user bound to stations invoices those only), recharges (the provider's).
+     */
+    async billable(p: Principal, userId: number, only?: { chargeRecordIds: number[]; rechargeIds: number[] }): Promise<InvoiceItemDto[]> {
       const charges = await db
         .select({ refId: chargingTransaction.id, amountCents: paidCents, time: chargingTransaction.stoppedAt })
         .from(chargingTransaction)
@@ -152,6 +155,7 @@ export function createInvoiceRepo({ db }: { db: Db }) {
             sql`(${chargingTransaction.chargeUserId} = ${userId} or ${chargingTransaction.cardId} in ${cardsOf(userId)})`,
             sql`${chargingTransaction.billedAt} is not null and ${chargingTransaction.paidFrom} is not null`,
             sql`${paidCents} > 0`,
+            stationScope(p, chargingTransaction.stationId),
             sql`not exists (select 1 from invoice_item x where x.transaction_id = ${chargingTransaction.id} and x.live)`,
             only ? (only.chargeRecordIds.length ? inArray(chargingTransaction.id, only.chargeRecordIds) : sql`false`) : undefined,
           ),

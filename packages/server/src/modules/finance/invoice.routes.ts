@@ -113,7 +113,7 @@ export function invoiceRoutes({ db, repo, mail, log, uploadDir, events, columns,
     async billable({ query, ctx }) {
       const u = await repo.user(ctx.principal, query.chargeUserId);
       if (!u) throw notFound();
-      return repo.billable(u.id);
+      return repo.billable(ctx.principal, u.id);
     },
     async add({ body, ctx, audit }) {
       const p = ctx.principal;
@@ -122,7 +122,7 @@ export function invoiceRoutes({ db, repo, mail, log, uploadDir, events, columns,
       if (!u) throw notFound();
       const chargeRecordIds = [...new Set(body.chargeRecordIds)];
       const rechargeIds = [...new Set(body.rechargeIds)];
-      const items = await repo.billable(u.id, { chargeRecordIds, rechargeIds });
+      const items = await repo.billable(p, u.id, { chargeRecordIds, rechargeIds });
       const has = (kind: string, id: number) => items.some((x) => x.kind === kind && x.refId === id);
       const kindWord = (k: string) => translate(ctx.lang, `enums.invoiceItemKind.${k}`);
       for (const id of chargeRecordIds)
