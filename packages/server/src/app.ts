@@ -50,7 +50,7 @@ import { createProfileSender } from './modules/chargingProfile/chargingProfile.s
 import { createBalancer, type Balancer } from './modules/localController/balancer.js';
 import { createLocalControllerRepo } from './modules/localController/localController.repo.js';
 import { createDiagnosticsRepo } from './modules/diagnostics/diagnostics.repo.js';
-import { createDiagnosticsReceiver, diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
+import { createDiagnosticsReceiver, DIAGNOSTICS_MAX_BYTES, diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
 import { createFirmwareRepo } from './modules/firmware/firmware.repo.js';
 import { createFtpServer, type FtpServer } from './lib/ftp.js';
 import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './modules/firmware/firmware.routes.js';
@@ -512,7 +512,12 @@ export async function buildApp({
           if (diag) {
             const r = await diagnostics.byId(Number(diag[1]));
             if (!r?.token || r.token !== password) return undefined;
-            return { mode: 'write', root: diagnosticsReceiver.ftpRoot(r.id), onStored: (file) => diagnosticsReceiver.stored(r, file) };
+            return {
+              mode: 'write',
+              root: diagnosticsReceiver.ftpRoot(r.id),
+              maxBytes: DIAGNOSTICS_MAX_BYTES,
+              onStored: (file) => diagnosticsReceiver.stored(r, file),
+            };
           }
           if (username === 'firmware' && /^[0-9a-f]{64}$/.test(password)) {
             const v = await firmware.versionByToken(password);

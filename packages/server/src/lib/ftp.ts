@@ -10,8 +10,12 @@ import { loadFtpSrv } from './lazy-packages.js';
  * upload). Credentials are per job: the username names the job, the password is its token.
  */
 
-/** What a login may do: read files (RETR) or store them (STOR), never delete, rename or read another job's. */
-export type FtpGrant = { mode: 'read'; root: string } | { mode: 'write'; root: string; onStored: (file: string) => void | Promise<void> };
+/**
+ * What a login may do: read files (RETR) or store them (STOR) of at most `maxBytes` each, never delete,
+ * rename or read another job's.
+ */
+export type FtpGrant =
+  { mode: 'read'; root: string } | { mode: 'write'; root: string; maxBytes: number; onStored: (file: string) => void | Promise<void> };
 
 const COMMON = [
   'USER',
@@ -60,7 +64,33 @@ export function createFtpServer({
   let server: FtpSrv | undefined;
   return {
     async start() {
-      const FtpSrv = await loadFtpSrv();
+      const { FtpSrv, FileSystem } = await loadFtpSrv();
+      /**
+       * ftp-srv pipes an upload to disk with no limit of its own: past `maxBytes` the file stream fails, which
+       * removes the partial file (ftp-srv's FileSystem unlinks on error), closes the data connection and
+       * answers 550, as the HTTP upload answers 413.
+       */
+      class LimitedFileSystem extends FileSystem {
+        constructor(
+          connection: ConstructorParameters<typeof FileSystem>[0],
+          opts: { root: string; cwd: string },
+          private readonly maxBytes: number,
+        ) {
+          super(connection, opts);
+        }
+        override write(fileName: string, opts?: { append?: boolean; start?: unknown }) {
+          const out = super.write(fileName, opts) as { stream: NodeJS.WritableStream & { destroy(err?: Error): void }; clientPath: string };
+          const write = out.stream.write.bind(out.stream) as (chunk: Buffer, ...rest: unknown[]) => boolean;
+          let bytes = 0;
+          out.stream.write = ((chunk: Buffer, ...rest: unknown[]) => {
+            bytes += chunk.length;
+            if (bytes <= this.maxBytes) return write(chunk, ...rest);
+            out.stream.destroy(new Error(`File too large: at most ${this.maxBytes} bytes`));
+            return false;
+          }) as typeof out.stream.write;
+          return out;
+        }
+      }
       const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
       server = new FtpSrv({
         url: `ftp://${host}:${port}`,
@@ -86,7 +116,9 @@ export function createFtpServer({
                 Promise.resolve(grant.onStored(file)).catch(onError);
               });
             }
-            resolve({ root: grant.root, cwd: '/', whitelist: grant.mode === 'read' ? READ : WRITE });
+            if (grant.mode === 'read') return resolve({ root: grant.root, cwd: '/', whitelist: READ });
+            const files = new LimitedFileSystem(connection, { root: grant.root, cwd: '/' }, grant.maxBytes);
+            resolve({ fs: files, whitelist: WRITE });
           })
           .catch((err: unknown) => {
             onError(err);

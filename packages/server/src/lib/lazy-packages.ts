@@ -6,4 +6,7 @@
  */
 export const loadExcel = async () => (await import('exceljs')).default;
 export const loadArchiver = async () => (await import('archiver')).ZipArchive;
-export const loadFtpSrv = async () => (await import('ftp-srv')).FtpSrv;
+export const loadFtpSrv = async () => {
+  const m = await import('ftp-srv');
+  return { FtpSrv: m.FtpSrv, FileSystem: m.FileSystem };
+};

@@ -17,8 +17,9 @@ import type { DiagnosticsRepo, DiagnosticsRow } from './diagnostics.repo.js';
 
 /** Where received files are kept, one directory per request, under the uploads directory. */
 export const DIAGNOSTICS_DIR = 'diagnostics';
-/** The largest diagnostics file accepted, in MB. */
+/** The largest diagnostics file accepted, in MB, over HTTP and over FTP. */
 const MAX_MB = 200;
+export const DIAGNOSTICS_MAX_BYTES = MAX_MB * 1024 * 1024;
 
 /** The FTP username of a diagnostics request: the password is its token. */
 export const diagnosticsFtpUser = (id: number) => `diag${id}`;
