@@ -2,6 +2,7 @@ import { allMenuPaths, allPermissions } from '@csms/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargeUser, role as roleTable, systemLog, systemUser } from '../src/db/schema.js';
+import { insertStation } from '../src/modules/monitor/monitor.fixtures.js';
 import { createOperator, createProvider, createRole, createUser } from './fixtures.js';
 import { ADMIN_PASSWORD, startServer, type TestServer } from './harness.js';
 
@@ -171,6 +172,38 @@ describe("a tenant's user manager", () => {
     ];
     for (const [path, body] of attempts) expect((await post(token, path, body)).code, path).toBe(403);
     expect(await userNamed(owner.username)).toEqual(before);
+  });
+
+  it('bound to stations, cannot take over a colleague who sees more stations, by reset, edit, status or link', async () => {
+    const [s1, s2] = [await insertStation(db(), tenant.id), await insertStation(db(), tenant.id)];
+    const bound = await createUser(db(), { providerId: tenant.id, roleId: mgrRole.id, password: 'bound-pass-1', stationIds: [s1.id] });
+    const tb = await signIn(bound);
+    const everywhere = await createUser(db(), { providerId: tenant.id, roleId: lesser.id, phone: phone(), password: 'all-pass-1' });
+    const elsewhere = await createUser(db(), { providerId: tenant.id, roleId: lesser.id, phone: phone(), stationIds: [s1.id, s2.id] });
+    const same = await createUser(db(), { providerId: tenant.id, roleId: lesser.id, phone: phone(), stationIds: [s1.id] });
+    const reset = await post(tb, '/web/userManage/resetUserPwd', { id: everywhere.id, password: 'taken-over-1' }, 'zh');
+    expect(reset).toMatchObject({
+      code: 403,
+      msg: `只能管理可见场站不超出您绑定场站的用户：用户“${everywhere.username}”可见您未绑定的场站`,
+    });
+    expect(await canSignIn(everywhere.username, 'taken-over-1')).toBe(false);
+    for (const target of [everywhere, elsewhere]) {
+      const before = await userNamed(target.username);
+      const attempts: [string, unknown][] = [
+        ['/web/userManage/resetUserPwd', { id: target.id, password: 'taken-over-1' }],
+        ['/web/userManage/editUserInfo', { id: target.id, roleId: mgrRole.id, providerId: tenant.id, phone: target.phone }],
+        ['/web/userManage/updateSystemUserStatus', { id: target.id, status: 0 }],
+        ['/web/userManage/systemUserChargeUserRel', { id: target.id, isChargeUser: true }],
+        ['/web/userManage/deleteUser', { ids: [target.id] }],
+      ];
+      for (const [path, body] of attempts) expect((await post(tb, path, body)).code, path).toBe(403);
+      expect(await userNamed(target.username)).toEqual(before);
+    }
+    // A colleague bound within the caller's stations is the caller's to manage, and the list says which are.
+    expect((await post(tb, '/web/userManage/resetUserPwd', { id: same.id, password: 'reset-by-1' })).code).toBe(200);
+    const list = await s.call<{ list: Row[] }>('GET', '/web/userManage/getAllUsers?page=1&limit=50', { token: tb });
+    const flag = (id: number) => list.data.list.find((u) => u.id === id)?.manageable;
+    expect([flag(everywhere.id), flag(elsewhere.id), flag(same.id)]).toEqual([false, false, true]);
   });
 
   it('sees which users it may manage and which roles it may assign', async () => {

@@ -332,6 +332,7 @@ export const enUS: Vocabulary = {
       notManageablePath:
         'You can only manage users whose role grants no more than you hold: user "{name}" can open the menu "{path}", which you do not hold',
       builtInAdmin: 'Only the built-in admin account can change itself',
+      seesMoreStations: 'You can only manage users who see no station you are not bound to: user "{name}" does',
     },
     role: {
       keyTaken: 'Role key "{key}" already exists',

@@ -34,15 +34,20 @@ export interface ManagedUser {
   roleKey: string;
   rolePaths: string[];
   rolePermissions: string[];
+  /** The stations the user is bound to; none: all of its provider's. */
+  stationIds: number[];
 }
 
 /**
  * Why the caller may not reset the password of, edit, disable, delete or link this user, or
- * undefined when it may: only users whose role grants no more than the caller holds, and the
- * built-in admin only itself.
+ * undefined when it may: only users whose role grants no more than the caller holds and who see no
+ * station the caller does not (a caller bound to stations would otherwise sign in as a colleague
+ * who sees them all), and the built-in admin only itself.
  */
 export function userRefusal(p: Principal, u: ManagedUser): AppError | undefined {
   if (u.username === BUILT_IN_ADMIN && u.id !== p.userId) return new AppError(Code.FORBIDDEN, 'errors.systemUser.builtInAdmin');
+  if (p.stationIds !== null && (u.stationIds.length === 0 || u.stationIds.some((s) => !p.stationIds!.includes(s))))
+    return new AppError(Code.FORBIDDEN, 'errors.systemUser.seesMoreStations', { name: u.username });
   const role = { roleKey: u.roleKey, rolePaths: u.rolePaths, permissions: u.rolePermissions };
   return excessRefusal(p, role, 'errors.systemUser.notManageable', { name: u.username });
 }
