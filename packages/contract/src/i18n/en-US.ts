@@ -304,6 +304,7 @@ export const enUS: Vocabulary = {
       superOnly: "Only users of the super provider can create providers or change a provider's validity, authorized count or parent",
       superLocked: 'The super provider cannot have a parent provider or an expiry',
       parentInvalid: 'The parent provider cannot be the provider itself or one of its descendants',
+      mailAuthCodeAgain: 'Enter the authorization code again when the mail account, SMTP address or port changes',
       mailNotConfigured: "The provider's mail settings are incomplete (account, authorization code, SMTP address and port)",
       mailUnreachable: 'The mail server could not be reached; check the SMTP address and port',
       mailAuth: 'The mail server refused the mail account or authorization code',

@@ -305,6 +305,7 @@ export const zhCN = {
       superOnly: '只有超级运营商的用户才能新增运营商或修改有效期、授权数量和上级运营商',
       superLocked: '超级运营商不能设置上级运营商或有效期',
       parentInvalid: '上级运营商不能是该运营商自身或其下级',
+      mailAuthCodeAgain: '修改邮箱账号、SMTP 地址或端口时，请重新输入授权码',
       mailNotConfigured: '该运营商尚未完成邮箱配置（账号、授权码、SMTP 地址和端口）',
       mailUnreachable: '无法连接邮件服务器，请检查 SMTP 地址和端口',
       mailAuth: '邮件服务器拒绝了邮箱账号或授权码',

@@ -101,6 +101,12 @@ export function providerRoutes({ repo, mail, log, images, uploadDir }: Deps): Ha
         throw new AppError(Code.CONFLICT, 'errors.provider.superLocked');
       }
       checkSmtpAddress(body.smtpAddress, body.smtpPort);
+      // The stored authorization code goes only to the server it was entered for: whoever points the
+      // settings at another server (or account) types it again, else a test mail would hand it over.
+      const mailMoves =
+        body.smtpAddress !== current.smtpAddress || body.smtpPort !== current.smtpPort || body.mailAccount !== current.mailAccount;
+      if (mailMoves && !body.mailAuthCode && current.mailAuthCodeMasked)
+        throw badField('mailAuthCode', 'errors.provider.mailAuthCodeAgain');
       // A logo stored before this rule stays until it is changed.
       if (blank(body.logoPath) !== current.logoPath) await images.check(p, body.logoPath, LOGO);
       const texts = await agreements(p, ctx.lang, body);

@@ -88,6 +88,22 @@ describe('providers', () => {
       body: { ...body(), id: r.data.id, mailAuthCode: '', contact: 'Han Meimei', expiration: undefined },
     });
     expect(edited.data).toMatchObject({ contact: 'Han Meimei', hasMailAuthCode: true, expirationTime: r.data.expirationTime });
+    // Pointed at another server or account, it is typed again: a test mail would hand the stored one to that server.
+    // (Servers the allow-list lets this test server reach: another port, another name.)
+    for (const moved of [{ smtpPort: 1 }, { smtpAddress: 'localhost', smtpPort: internalPort }, { mailAccount: 'x@elsewhere.test' }]) {
+      const r2 = await s.call('POST', '/web/userManage/updateProviderInfo', {
+        token: admin,
+        body: { ...body(), id: r.data.id, mailAuthCode: '', expiration: undefined, ...moved },
+        lang: 'en',
+      });
+      expect(r2).toMatchObject({
+        code: 400,
+        msg: 'Enter the authorization code again when the mail account, SMTP address or port changes',
+        data: { field: 'mailAuthCode' },
+      });
+    }
+    const kept = await s.call<Provider & { smtpAddress: string }>('GET', `/web/getProvider?id=${r.data.id}`, { token: admin });
+    expect(kept.data.smtpAddress).toBe('127.0.0.1');
   });
 
   it('sends a test mail through the provider SMTP settings with nodemailer, UTF-8 subject included', async () => {
