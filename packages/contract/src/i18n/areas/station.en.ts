@@ -89,7 +89,7 @@ export const stationEn: Strings<typeof stationZh> = {
       hasPoints: 'Station "{name}" still has {count} charge point(s) and cannot be removed',
       unassignedLocked: '"{name}" holds auto-registered charge points waiting for placement and cannot be removed',
       boundUser: 'Users bound to stations cannot add stations',
-      providerLocked: 'Station "{name}" has charge points; its provider cannot change',
+      providerLocked: 'Station "{name}" has charge points, prices or other records of its provider; its provider cannot change',
       inUse: 'Station "{name}" is still referenced by charging records, alarms, work orders or prices and cannot be removed',
       pictureInvalid: 'The station picture must be an uploaded jpg, png or gif image of at most {n} MB',
     },

@@ -81,7 +81,7 @@ export const stationZh = {
       hasPoints: '场站“{name}”下还有 {count} 个充电桩，不能删除',
       unassignedLocked: '“{name}”是自动注册充电桩的待分配场站，不能删除',
       boundUser: '绑定了场站的用户不能新增场站',
-      providerLocked: '场站“{name}”下已有充电桩，不能更换运营商',
+      providerLocked: '场站“{name}”下已有充电桩、电价或其他属于其运营商的记录，不能更换运营商',
       inUse: '场站“{name}”仍被充电记录、告警、工单或电价引用，不能删除',
       pictureInvalid: '场站图片须为已上传的 jpg、png 或 gif 图片，且不超过 {n} MB',
     },

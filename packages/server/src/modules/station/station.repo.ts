@@ -181,6 +181,26 @@ export function createStationRepo({ db }: { db: Db }) {
         .returning({ id: station.id });
       return rows.length;
     },
+    /**
+     * Whether anything of the station's provider hangs on it: a row of any table that refers to the
+     * station (points, prices with the provider's user groups, service areas, controllers, profiles,
+     * weather rules, and whatever refers to it later), or an activity or voucher template that names it.
+     * Such a station keeps its provider: moved, it would carry them into another provider's hands.
+     */
+    async anchored(id: number): Promise<boolean> {
+      const refs = (await db.execute(sql`select c.conrelid::regclass::text as "table", quote_ident(a.attname) as "column"
+          from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+          where c.contype = 'f' and c.confrelid = 'station'::regclass and c.conrelid <> 'station'::regclass`)) as unknown as {
+        rows: { table: string; column: string }[];
+      };
+      const named = [
+        `exists (select 1 from activity where station_ids @> ${`'[${id}]'`}::jsonb)`,
+        `exists (select 1 from voucher_template where station_ids @> '[${id}]'::jsonb)`,
+      ];
+      const any = [...refs.rows.map((r) => `exists (select 1 from ${r.table} where ${r.column} = ${id})`), ...named].join(' or ');
+      const res = (await db.execute(sql.raw(`select (${any}) as "anchored"`))) as unknown as { rows: { anchored: boolean }[] };
+      return res.rows[0]!.anchored;
+    },
     /** Ids among `ids` the caller can see, with what decides whether they may go. */
     async visible(p: Principal, ids: number[]) {
       return db

@@ -83,8 +83,8 @@ export function stationRoutes({ repo, events, config, columns, images }: Deps): 
       if (!current) throw notFound();
       audit.operand = `station:${current.stationName}`;
       await checkProvider(p, body.providerId);
-      // Points carry their station's provider; a station with points keeps its provider.
-      if (body.providerId !== current.providerId && Number(current.pointCount) > 0) {
+      // Points, prices, areas and the like carry their station's provider: a station with any keeps its provider.
+      if (body.providerId !== current.providerId && (Number(current.pointCount) > 0 || (await repo.anchored(current.id)))) {
         throw conflict('errors.station.providerLocked', { name: current.stationName }, 'providerId');
       }
       const v = values(body);

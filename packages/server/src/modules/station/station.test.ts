@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createUser } from '../../../test/fixtures.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
 import { gif as gifBytes, png } from '../../../test/support/files.js';
-import { station, systemLog } from '../../db/schema.js';
+import { chargePoint, station, systemLog } from '../../db/schema.js';
+import { pricedSite } from '../operations/ops-fixtures.js';
 import { insertUnassignedStation, stationOperator, stationPermissions } from './station.fixtures.js';
 
 let s: TestServer;
@@ -204,6 +205,33 @@ describe('stations', () => {
       data: { removed: 1 },
     });
     expect((await s.call('GET', `/web/station/get?id=${busy.id}`, { token: admin })).code).toBe(404);
+  });
+
+  it('keeps the provider of a station that anything of its provider hangs on, a price as well as a point', async () => {
+    const db = s.database.db;
+    const [a, b] = [
+      await createOperator(db, { permissions: stationPermissions }),
+      await createOperator(db, { permissions: stationPermissions }),
+    ];
+    const priced = await pricedSite(db, a.providerId);
+    await db.delete(chargePoint).where(eq(chargePoint.id, priced.pointId));
+    const [row] = await db.select({ name: station.name }).from(station).where(eq(station.id, priced.stationId));
+    const move = (id: number, stationName: string) =>
+      s.call('POST', '/web/station/edit', {
+        token: admin,
+        lang: 'en',
+        body: { ...stationBody({ stationName, providerId: b.providerId }), id },
+      });
+    expect(await move(priced.stationId, row!.name)).toMatchObject({
+      code: 409,
+      msg: `Station "${row!.name}" has charge points, prices or other records of its provider; its provider cannot change`,
+      data: { field: 'providerId' },
+    });
+    const [after] = await db.select({ providerId: station.providerId }).from(station).where(eq(station.id, priced.stationId));
+    expect(after!.providerId).toBe(a.providerId);
+    // A station nothing hangs on yet moves.
+    const empty = (await add(admin, { stationName: 'Empty mover', providerId: a.providerId })).data;
+    expect((await move(empty.id, 'Empty mover')).code).toBe(200);
   });
 
   it('accepts only an uploaded jpg, png or gif of at most 2 MB as the picture', async () => {
