@@ -29,8 +29,10 @@ interface Logger {
  * The OCPP log's writer: rows are buffered and inserted in batches (every `flushMs` or once
  * `maxBatch` rows wait), so logging every frame costs the hot path an array push. Each row
  * carries the time its frame was seen, not the time of the insert. Bounded: while the database
- * cannot keep up, rows beyond `maxBuffered` are dropped and counted in a warning rather than
- * growing memory without limit.
+ * cannot keep up, rows beyond `maxBuffered`, or beyond `maxBytes` of frames (as `write` is told
+ * their size), waiting in the buffer or in inserts not yet done, are dropped and counted in a
+ * warning rather than growing memory without limit: a charger flooding large frames faster than
+ * the database takes them costs log rows, not the process.
  *
  * Rows may also ride in the batch writer's next message (`board`): one statement more in a
  * transaction the database runs anyway, instead of a flush of its own every `flushMs`. That matters
@@ -44,24 +46,34 @@ export function createOcppLogWriter({
   flushMs = 100,
   maxBatch = 500,
   maxBuffered = 100_000,
+  maxBytes = 64 * 1024 * 1024,
 }: {
   db: Db;
   log: Logger;
   flushMs?: number;
   maxBatch?: number;
   maxBuffered?: number;
+  maxBytes?: number;
 }) {
   let buffer: OcppLogRow[] = [];
+  /** The size `write` was told of each buffered row, in the buffer's order. */
+  let sizes: number[] = [];
+  /** Bytes of the rows buffered or in inserts not yet settled. */
+  let bytesHeld = 0;
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let dropped = 0;
   /** Rows of the inserts taken and not yet settled, own or boarded (none is taken empty). */
   let rowsInFlight = 0;
-  /** `settled` with its rows counted in `rowsInFlight` until it settles. */
-  const inFlight = (rows: number, settled: Promise<void>): Promise<void> => {
+  /** `settled` with its rows counted in `rowsInFlight`, and their bytes held, until it settles. */
+  const inFlight = (rows: number, bytes: number, settled: Promise<void>): Promise<void> => {
     rowsInFlight += rows;
-    return settled.finally(() => (rowsInFlight -= rows));
+    return settled.finally(() => {
+      rowsInFlight -= rows;
+      bytesHeld -= bytes;
+    });
   };
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
   const columnRows = (rows: readonly OcppLogRow[]) =>
     rows.map((r) => ({
@@ -107,10 +119,13 @@ export function createOcppLogWriter({
       dropped = 0;
     }
     const rows = buffer;
+    const bytes = sum(sizes);
     buffer = [];
+    sizes = [];
     if (rows.length === 0) return writing;
     writing = inFlight(
       rows.length,
+      bytes,
       writing.then(() => insert(rows)),
     );
     return writing;
@@ -127,7 +142,9 @@ export function createOcppLogWriter({
   function board(max: number): Passenger | null {
     if (buffer.length === 0 || rowsInFlight > 0) return null;
     const rows = buffer.length <= max ? buffer : buffer.slice(0, max);
+    const bytes = sum(sizes.slice(0, rows.length));
     buffer = rows === buffer ? [] : buffer.slice(max);
+    sizes = sizes.slice(rows.length);
     if (buffer.length === 0 && timer) {
       clearTimeout(timer);
       timer = undefined;
@@ -136,19 +153,23 @@ export function createOcppLogWriter({
     const outcome = new Promise<boolean>((resolve) => (settle = resolve));
     writing = inFlight(
       rows.length,
+      bytes,
       writing.then(() => outcome).then((written) => (written ? undefined : insert(rows))),
     );
     return { table: 'ocpp_log', columns: COLUMNS, rows: columnRows(rows), settle };
   }
 
   return {
-    write(row: OcppLogRow): void {
-      if (buffer.length >= maxBuffered) {
+    /** `bytes`: about what the row holds (the frames' length); small rows may leave it out. */
+    write(row: OcppLogRow, bytes = 512): void {
+      if (buffer.length + rowsInFlight >= maxBuffered || bytesHeld + bytes > maxBytes) {
         dropped++;
         return;
       }
       row.createdAt ??= new Date();
       buffer.push(row);
+      sizes.push(bytes);
+      bytesHeld += bytes;
       if (buffer.length >= maxBatch) void flush();
       else if (!timer) {
         timer = setTimeout(() => void flush(), flushMs);

@@ -112,12 +112,23 @@ const idPrefix = Date.now().toString(36);
 let idCounter = 0;
 
 /**
+ * The charger's CALLs a session holds waiting for their turn. OCPP-J allows one outstanding; a
+ * charger replaying stored messages after a reconnect still waits for each answer, so more than a
+ * few means a charger that does not, whose frames would otherwise pile up in memory.
+ */
+export const MAX_WAITING_CALLS = 32;
+
+/**
  * One charger's socket: OCPP-J framing, schema checks both ways, in-order handling of its
  * CALLs, and our own CALLs to it, one outstanding at a time (others queue). A class, unlike the
  * factories elsewhere, because thousands live at once and prototype methods keep each one small.
  */
 export class ChargerSession {
   lastActivity = Date.now();
+  /** The size of the frame being handled, for its log row (the log's memory bound). */
+  private frameBytes = 0;
+  /** The charger's CALLs received and not yet answered (see MAX_WAITING_CALLS). */
+  private waiting = 0;
   closed = false;
   /** Set when a newer connection of the same identity took over. */
   replaced = false;
@@ -164,20 +175,27 @@ export class ChargerSession {
     reason?: AuthorizationReason,
     /** The request's own time and our answer to it, for a row of the whole exchange (`logExchange`). */
     answer?: { requestAt: Date; type: number; payload: unknown; at: Date },
+    /** About what the row holds: the charger's frame, and some for our part (the log's memory bound). */
+    bytes = this.frameBytes + 512,
   ) {
-    this.deps.log.write({
-      providerId: this.point.providerId,
-      chargePointId: this.point.id,
-      serialNumber: this.point.serialNumber.slice(0, 64),
-      direction,
-      messageType,
-      action: action?.slice(0, 48) ?? null,
-      messageId: messageId?.slice(0, 64) ?? null,
-      payload,
-      latencyMs: latencyMs === undefined ? null : Math.max(0, Math.round(latencyMs)),
-      reason: reason ?? null,
-      ...(answer ? { createdAt: answer.requestAt, responseType: answer.type, responsePayload: answer.payload, responseAt: answer.at } : {}),
-    });
+    this.deps.log.write(
+      {
+        providerId: this.point.providerId,
+        chargePointId: this.point.id,
+        serialNumber: this.point.serialNumber.slice(0, 64),
+        direction,
+        messageType,
+        action: action?.slice(0, 48) ?? null,
+        messageId: messageId?.slice(0, 64) ?? null,
+        payload,
+        latencyMs: latencyMs === undefined ? null : Math.max(0, Math.round(latencyMs)),
+        reason: reason ?? null,
+        ...(answer
+          ? { createdAt: answer.requestAt, responseType: answer.type, responsePayload: answer.payload, responseAt: answer.at }
+          : {}),
+      },
+      bytes,
+    );
   }
 
   /**
@@ -187,18 +205,28 @@ export class ChargerSession {
    * never settled would leave it unlogged, as it leaves the charger unanswered.
    */
   private logExchange(
-    request: { action: string | null; id: string; payload: unknown; receivedAt: number },
+    request: { action: string | null; id: string; payload: unknown; receivedAt: number; bytes: number },
     type: number,
     answer: unknown,
     reason?: AuthorizationReason,
   ) {
     const at = new Date();
-    this.logRow('in', CALL, request.action, request.id, request.payload, at.getTime() - request.receivedAt, reason, {
-      requestAt: new Date(request.receivedAt),
-      type,
-      payload: answer,
-      at,
-    });
+    this.logRow(
+      'in',
+      CALL,
+      request.action,
+      request.id,
+      request.payload,
+      at.getTime() - request.receivedAt,
+      reason,
+      {
+        requestAt: new Date(request.receivedAt),
+        type,
+        payload: answer,
+        at,
+      },
+      request.bytes + 512,
+    );
   }
 
   private send(text: string): void {
@@ -224,6 +252,7 @@ export class ChargerSession {
     try {
       const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
       if (buf.length > this.deps.maxFrameBytes) return this.onOversized(buf, receivedAt);
+      this.frameBytes = buf.length;
       const text = buf.toString('utf8');
       const frame = parseFrame(text);
       if (isBadFrame(frame)) {
@@ -236,7 +265,18 @@ export class ChargerSession {
       }
       const suspect = mayHoldBadText(text);
       if (frame.type === CALL) {
-        this.chain = this.chain.then(() => this.handleCall(frame, receivedAt, suspect));
+        // OCPP-J: one CALL at a time. A charger that keeps sending without waiting is answered at once
+        // past a few, rather than queueing its frames in memory without limit.
+        if (this.waiting >= MAX_WAITING_CALLS)
+          return this.refuseFrame(
+            frame.id,
+            'GenericError',
+            `more than ${MAX_WAITING_CALLS} calls wait for an answer: send one at a time`,
+            receivedAt,
+          );
+        this.waiting++;
+        const bytes = buf.length;
+        this.chain = this.chain.then(() => this.handleCall(frame, receivedAt, suspect, bytes));
       } else {
         this.onResponse(frame, receivedAt, suspect);
       }
@@ -257,9 +297,9 @@ export class ChargerSession {
     this.ws.close(1009, 'frame too large');
   }
 
-  private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false): Promise<void> {
+  private async handleCall(frame: Extract<Frame, { type: typeof CALL }>, receivedAt: number, suspect = false, bytes = 0): Promise<void> {
     const { id, action, payload } = frame;
-    const request = { action, id, payload, receivedAt };
+    const request = { action, id, payload, receivedAt, bytes };
     try {
       const handler = Object.hasOwn(this.deps.handlers, action) ? this.deps.handlers[action] : undefined;
       if (!handler) throw new RpcError('NotImplemented', `action ${action} is not implemented`);
@@ -285,6 +325,8 @@ export class ChargerSession {
       if (err instanceof RpcError) return this.logExchange(request, CALLERROR, this.sendError(id, err.code, err.message, err.details));
       this.deps.logger.error({ err, action, serialNumber: this.serialNumber }, 'ocpp: handler failed');
       this.logExchange(request, CALLERROR, this.sendError(id, 'InternalError', 'the central system failed to process the request'));
+    } finally {
+      this.waiting--;
     }
   }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { MAX_WAITING_CALLS } from '../../src/ocpp/session.js';
 import { chargePoint, connector, ocppLog, station, systemLog } from '../../src/db/schema.js';
 import type { ConsoleEvent } from '../../src/lib/events.js';
 import { startServer, type TestServer } from '../harness.js';
@@ -101,6 +102,25 @@ describe('OCPP connections (security profile 1)', () => {
     // Nothing was registered and the endpoint still works.
     expect(await s.database.db.select().from(chargePoint).where(eq(chargePoint.serialNumber, 'NO-SUCH-POINT'))).toHaveLength(0);
     const c = await TestCharger.connect(s.url, serialNumber, { key });
+    await c.close();
+  });
+
+  it(`answers at once, past ${MAX_WAITING_CALLS} waiting, the CALLs of a charger that does not wait for its answers`, async () => {
+    const { serialNumber, key } = await createPoint(s.database.db);
+    const c = await TestCharger.connect(s.url, serialNumber, { key });
+    const boot = await c.call('BootNotification', { chargePointVendor: 'V', chargePointModel: 'M' });
+    expect(boot[0]).toBe(3);
+    // Sent in one go: the server reads them faster than it answers them.
+    const answers = await Promise.all(Array.from({ length: 200 }, () => c.call('Heartbeat', {})));
+    const refused = answers.filter((m) => m[0] === 4);
+    expect(answers.length - refused.length).toBeGreaterThanOrEqual(MAX_WAITING_CALLS);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.slice(2, 4)).toEqual([
+      'GenericError',
+      `more than ${MAX_WAITING_CALLS} calls wait for an answer: send one at a time`,
+    ]);
+    // Waiting for each answer, as OCPP-J asks, it is served as ever.
+    expect((await c.call('Heartbeat', {}))[0]).toBe(3);
     await c.close();
   });
 

@@ -286,6 +286,27 @@ describe('OCPP log rows in the batches', () => {
     expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2', 'm3']);
   });
 
+  it('drops rows past its bounds, counting the rows and bytes of inserts under way as well as the buffer', async () => {
+    const a = await createPoint(db);
+    const warned: unknown[] = [];
+    const log = createOcppLogWriter({ db, log: { warn: (o) => warned.push(o) }, flushMs: 3_600_000, maxBuffered: 3, maxBytes: 10_000 });
+    log.write(row(a.serialNumber, 'm1'), 4_000);
+    log.write(row(a.serialNumber, 'm2'), 4_000);
+    const flushed = log.flush(); // both taken by an insert: out of the buffer, still held
+    log.write(row(a.serialNumber, 'm3'), 4_000); // 12,000 bytes held: dropped
+    log.write(row(a.serialNumber, 'm4'));
+    log.write(row(a.serialNumber, 'm5')); // a fourth row: dropped
+    expect(log.backlog).toBe(3);
+    await flushed;
+    await log.flush();
+    expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2', 'm4']);
+    expect(warned).toEqual([{ dropped: 2 }]);
+    // Once written, the bounds are free again.
+    log.write(row(a.serialNumber, 'm6'), 9_000);
+    await log.flush();
+    expect((await logged([a.serialNumber])).map((r) => r.messageId)).toEqual(['m1', 'm2', 'm4', 'm6']);
+  });
+
   it('a row the database refuses costs neither the batch nor the rows beside it', async () => {
     const a = await createPoint(db);
     const log = logWriter();
