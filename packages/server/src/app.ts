@@ -340,11 +340,16 @@ export async function buildApp({
     audit: deps.audit,
     logger: server.log,
   });
-  // After the commit: the cache re-reads the points, which must find the change.
-  ocppHooks.pointChanged = (serialNumbers) =>
-    uow.afterCommit(
-      () => void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed')),
-    );
+  // After the commit: the cache re-reads the points, which must find the change. On every node (over NATS or
+  // the workers' channel): the charger's socket may be on another, which would go on acting with the old
+  // provider, station or enabled state until the charger reconnected.
+  const invalidatePoints = everywhere(
+    cluster?.fanout,
+    'points.changed',
+    (serialNumbers: string[]) =>
+      void ocpp.invalidate(serialNumbers).catch((err: unknown) => server.log.error({ err }, 'ocpp: cache refresh failed')),
+  );
+  ocppHooks.pointChanged = (serialNumbers) => uow.afterCommit(() => invalidatePoints(serialNumbers));
   mount(api.station, stationRoutes({ repo: stations, events, config, columns, images }));
   mount(
     api.point,

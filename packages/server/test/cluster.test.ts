@@ -98,6 +98,15 @@ function twoNodes(how: string, skip: boolean, join: Join) {
       expect((await clearCacheOnB(p.serialNumber)).data.status).toBe('offline');
     });
 
+    it('an operator on one node removes a charger held by the other, which drops it at once', async () => {
+      const p = await createPoint(a.database.db);
+      const c = await TestCharger.connect(a.url, p.serialNumber, { key: p.key });
+      await eventually(async () => (await a.database.db.select().from(chargePoint).where(eq(chargePoint.id, p.point.id)))[0]?.online);
+      const removed = await b.call('POST', api.point.remove.path, { token: tokenB, body: { ids: [p.point.id] } });
+      expect(removed.code, removed.msg).toBe(200);
+      expect(await c.closed).toBe(1008);
+    });
+
     it("a charger's events on one node reach the browsers of the other", async () => {
       const p = await createPoint(a.database.db);
       const c = await TestCharger.connect(a.url, p.serialNumber, { key: p.key });
