@@ -206,6 +206,24 @@ describe("a tenant's user manager", () => {
     expect([flag(everywhere.id), flag(elsewhere.id), flag(same.id)]).toEqual([false, false, true]);
   });
 
+  it("cannot enable or disable a driver by taking the driver's phone and setting itself as charging user", async () => {
+    const driverPhone = phone();
+    const [driver] = await db()
+      .insert(chargeUser)
+      .values({ providerId: tenant.id, account: `driver${++seq}`, phone: driverPhone, userType: 'card', status: 0 })
+      .returning();
+    // The phone is anyone's to type on their own profile.
+    await db().update(systemUser).set({ phone: driverPhone }).where(eq(systemUser.id, mgr.id));
+    const link = await post(token, '/web/userManage/systemUserChargeUserRel', { id: mgr.id, isChargeUser: true });
+    expect(link).toMatchObject({ code: 403 });
+    expect(link.msg).toContain(`enables or disables the charge user ${driver!.account} with the same phone`);
+    const [after] = await db().select().from(chargeUser).where(eq(chargeUser.id, driver!.id));
+    expect(after!.status).toBe(0);
+    // The administrator, who may change charge users' status, links them.
+    expect((await post(admin, '/web/userManage/systemUserChargeUserRel', { id: mgr.id, isChargeUser: true })).code).toBe(200);
+    expect((await db().select().from(chargeUser).where(eq(chargeUser.id, driver!.id)))[0]!.status).toBe(1);
+  });
+
   it('sees which users it may manage and which roles it may assign', async () => {
     const clerk = await createUser(db(), { providerId: tenant.id, roleId: lesser.id });
     const list = await s.call<{ list: Row[] }>('GET', '/web/userManage/getAllUsers?page=1&limit=50', { token });

@@ -333,6 +333,8 @@ export const enUS: Vocabulary = {
       notManageablePath:
         'You can only manage users whose role grants no more than you hold: user "{name}" can open the menu "{path}", which you do not hold',
       builtInAdmin: 'Only the built-in admin account can change itself',
+      chargeUserStatusNeeded:
+        'Setting "{name}" as charging user or not enables or disables the charge user {account} with the same phone: that needs the permission to change charge users\' status',
       seesMoreStations: 'You can only manage users who see no station you are not bound to: user "{name}" does',
     },
     role: {

@@ -330,6 +330,7 @@ export const zhCN = {
       notManageable: '只能管理角色权限不超出您自身权限的用户：用户“{name}”拥有您没有的操作权限“{permission}”',
       notManageablePath: '只能管理角色权限不超出您自身权限的用户：用户“{name}”拥有您没有的菜单“{path}”',
       builtInAdmin: '内置管理员账号 admin 只能由其本人修改',
+      chargeUserStatusNeeded: '设置“{name}”是否为充电用户会启用或停用手机号相同的充电用户 {account}：需要修改充电用户状态的权限',
       seesMoreStations: '只能管理可见场站不超出您绑定场站的用户：用户“{name}”可见您未绑定的场站',
     },
     role: {

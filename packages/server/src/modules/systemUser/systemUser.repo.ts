@@ -176,6 +176,15 @@ export function createSystemUserRepo({ db }: { db: Db }) {
     async update(id: number, values: Partial<typeof systemUser.$inferInsert>) {
       await db.update(systemUser).set(values).where(eq(systemUser.id, id));
     },
+    /** The charge user of the provider with this phone, whom `setChargeUser` would enable or disable. */
+    async chargeUserByPhone(providerId: number, phone: string) {
+      const [c] = await db
+        .select({ id: chargeUser.id, account: chargeUser.account })
+        .from(chargeUser)
+        .where(and(eq(chargeUser.providerId, providerId), eq(chargeUser.phone, phone)))
+        .limit(1);
+      return c;
+    },
     /**
      * Set as charging user: the system user gets (or gets back) a charge user of type `platform`
      * in its provider, found by phone, so staff can charge on the platform account. Unsetting

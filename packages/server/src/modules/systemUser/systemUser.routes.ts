@@ -1,4 +1,4 @@
-import { Code, translate, type systemUserApi } from '@csms/contract';
+import { checkPermi, checkRole, Code, translate, type systemUserApi } from '@csms/contract';
 import type { Config } from '../../config.js';
 import type { Principal } from '../../http/context.js';
 import { AppError, badField, conflict, notFound } from '../../http/errors.js';
@@ -204,6 +204,14 @@ export function systemUserRoutes({
       const p = ctx.principal;
       const current = await mustManage(p, body.id, audit);
       if (body.isChargeUser && !current.phone) throw conflict('errors.systemUser.noPhone', { name: current.username });
+      // The link enables or disables the provider's charge user with the same phone. A phone is anyone's to
+      // type (one's own profile), so reaching a charge user that exists needs the right to change its status.
+      const existing = current.phone ? await repo.chargeUserByPhone(current.providerId, current.phone) : undefined;
+      if (existing && !(checkRole([p.roleKey], 'admin') || checkPermi(p.permissions, 'user:chargeUser:status')))
+        throw new AppError(Code.FORBIDDEN, 'errors.systemUser.chargeUserStatusNeeded', {
+          name: current.username,
+          account: existing.account,
+        });
       await repo.setChargeUser(body.id, body.isChargeUser);
       return reread(p, body.id);
     },
