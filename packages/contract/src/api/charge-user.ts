@@ -85,6 +85,11 @@ export const moneyMove = z.object({
   id: z.number().int().positive(),
   amountCents: z.number().int().min(1).max(MAX_AMOUNT_CENTS),
   thirdPartyTxnId: optText(128),
+  /**
+   * The console's id of this request, the same when it is sent again (a retry after an answer that never
+   * came): a recharge or refund already made with it is answered again, not made twice.
+   */
+  requestId: z.uuid().optional(),
 });
 
 export const chargeUserOption = z.object({ id: z.number(), account: z.string(), phone: z.string().nullable(), providerId: z.number() });

@@ -376,6 +376,13 @@ export const ledger = pgTable(
     uniqueIndex('ledger_mobile_adjustment_ref')
       .on(t.chargeUserId, t.transactionRef)
       .where(sql`${t.tradeType} = 'adjustment' and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
+    // An operator's recharge or refund carries its dialog's request id: sent again, it is not made twice.
+    uniqueIndex('ledger_card_console_ref')
+      .on(t.cardId, t.tradeType, t.transactionRef)
+      .where(sql`${t.tradeType} in ('recharge', 'refund') and ${t.transactionRef} is not null and ${t.accountKind} = 'card'`),
+    uniqueIndex('ledger_mobile_console_ref')
+      .on(t.chargeUserId, t.tradeType, t.transactionRef)
+      .where(sql`${t.tradeType} in ('recharge', 'refund') and ${t.transactionRef} is not null and ${t.accountKind} = 'mobile'`),
   ],
 );
 

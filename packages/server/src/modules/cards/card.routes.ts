@@ -12,7 +12,7 @@ import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export
 import { isUniqueViolation } from '../../lib/scope.js';
 import { cardState, toCardDto, type CardRepo, type CardRow } from './card.repo.js';
 import { blank, centsText, centsValue, type Refs } from './common.js';
-import type { Ledger } from './ledger.js';
+import { consoleRef, type Ledger } from './ledger.js';
 import type { RechargeRecordRepo } from './recharge-record.repo.js';
 
 interface Deps {
@@ -52,11 +52,15 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
     return { current, dto: await reread(p, id) };
   }
 
-  /** Lock the card, let `check` refuse, then post: a balance change that cannot race another. */
+  /**
+   * Lock the card, let `check` refuse, then post: a balance change that cannot race another. A request sent
+   * again (its reference already posted) is answered as the first was, before any check.
+   */
   async function move(p: Principal, id: number, check: (locked: typeof card.$inferSelect) => void, post: Parameters<Ledger['post']>[0]) {
     await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(card).where(eq(card.id, id)).for('update');
       if (!locked) throw notFound();
+      if (await ledger.posted(post.account, post.tradeType, post.transactionRef ?? null, tx)) return;
       check(locked);
       await ledger.post(post, tx);
     });
@@ -167,6 +171,7 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
           operatorUserId: p.userId,
           source: 'console',
           thirdPartyTxnId: blank(body.thirdPartyTxnId),
+          transactionRef: consoleRef(body.requestId),
         },
       );
     },
@@ -194,6 +199,7 @@ export function cardRoutes({ db, repo, records, refs, ledger, events, columns, c
           operatorUserId: p.userId,
           source: 'console',
           thirdPartyTxnId: blank(body.thirdPartyTxnId),
+          transactionRef: consoleRef(body.requestId),
         },
       );
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { CardDto, LedgerRow } from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -196,6 +197,13 @@ describe('RFID cards', () => {
       ['recharge', 3000, 2000, 5000],
       ['recharge', 2000, 0, 2000],
     ]);
+    // Sent again with its request id (a retry after a lost answer): made once, the retry answered alike.
+    const again = { id: c.id, amountCents: 3500, requestId: randomUUID() };
+    for (const path of ['/web/card/refund', '/web/card/refund', '/web/card/recharge'] as const) {
+      const body = path.endsWith('recharge') ? { ...again, requestId: randomUUID(), amountCents: 100 } : again;
+      expect((await ok(A.post<CardDto>(path, body))).balanceCents, path).toBe(path.endsWith('recharge') ? 100 : 0);
+    }
+    expect((await A.card(c.id)).ledger.map((r) => r.amountCents)).toEqual([100, -3500, -1500, 3000, 2000]);
   });
 
   it('property: 50 concurrent recharges and refunds through the endpoints chain exactly and never overdraw', async () => {

@@ -13,7 +13,7 @@ import { keysetBatches, streamExport, type ExportColumn } from '../../lib/export
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/scope.js';
 import { toChargeUserDto, type ChargeUserRepo, type ChargeUserRow } from './charge-user.repo.js';
 import { blank, centsText, centsValue, type Refs } from './common.js';
-import type { Ledger } from './ledger.js';
+import { consoleRef, type Ledger } from './ledger.js';
 
 interface Deps {
   db: Db;
@@ -132,6 +132,7 @@ export function chargeUserRoutes({
         operatorUserId: p.userId,
         source: 'console',
         thirdPartyTxnId: blank(body.thirdPartyTxnId),
+        transactionRef: consoleRef(body.requestId),
       });
       return reread(p, body.id);
     },
@@ -146,6 +147,9 @@ export function chargeUserRoutes({
           .from(chargeUser)
           .where(eq(chargeUser.id, body.id))
           .for('update');
+        const account = { kind: 'mobile', chargeUserId: body.id } as const;
+        // Sent again after an answer that never came: answered as the first was, before the balance check.
+        if (await ledger.posted(account, 'refund', consoleRef(body.requestId), tx)) return;
         const balance = row?.balance ?? 0;
         if (body.amountCents > balance) {
           throw new AppError(Code.CONFLICT, 'errors.chargeUser.refundTooLarge', { balance: centsText(balance) }, 'amountCents');
@@ -158,6 +162,7 @@ export function chargeUserRoutes({
             operatorUserId: p.userId,
             source: 'console',
             thirdPartyTxnId: blank(body.thirdPartyTxnId),
+            transactionRef: consoleRef(body.requestId),
           },
           tx,
         );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ChargeUserDto } from '@csms/contract';
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -171,6 +172,28 @@ describe('charge users', () => {
       ['mobile', 'refund', -1200, 5000, 3800, a.userId, 'console'],
     ]);
     expect(rows[0]!.thirdPartyTxnId).toBe('wx-9');
+  });
+
+  it('makes a recharge or refund sent again with its request id once, answering the retry as the first', async () => {
+    const u = await A.addUser({ providerId: a.providerId, userType: 'phone', phone: '13700000001' });
+    const recharge = { id: u.id, amountCents: 5000, requestId: randomUUID() };
+    const first = await Promise.all([1, 2, 3].map(() => ok(A.post<ChargeUserDto>('/web/chargeUser/recharge', recharge))));
+    expect(first.map((d) => d.mobileBalanceCents)).toEqual([5000, 5000, 5000]);
+    // A refund of everything, sent twice: the second finds the balance spent, and is answered as done rather than refused.
+    const refund = { id: u.id, amountCents: 5000, requestId: randomUUID() };
+    expect((await ok(A.post<ChargeUserDto>('/web/chargeUser/refund', refund))).mobileBalanceCents).toBe(0);
+    expect((await ok(A.post<ChargeUserDto>('/web/chargeUser/refund', refund))).mobileBalanceCents).toBe(0);
+    // The same amount again as a new request is a new recharge.
+    expect((await ok(A.post<ChargeUserDto>('/web/chargeUser/recharge', { ...recharge, requestId: randomUUID() }))).mobileBalanceCents).toBe(
+      5000,
+    );
+    const rows = await s.database.db.select().from(ledger).where(eq(ledger.chargeUserId, u.id)).orderBy(ledger.id);
+    expect(rows.map((r) => [r.tradeType, r.amountCents])).toEqual([
+      ['recharge', 5000],
+      ['refund', -5000],
+      ['recharge', 5000],
+    ]);
+    expect((await A.post('/web/chargeUser/recharge', { ...recharge, requestId: 'not-a-uuid' })).code).toBe(400);
   });
 
   it('property: 50 concurrent recharges and refunds through the endpoints chain exactly and never overdraw', async () => {

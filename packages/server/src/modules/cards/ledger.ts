@@ -24,6 +24,13 @@ export interface PostInput {
   transactionRef?: string | null | undefined;
 }
 
+/**
+ * The reference of an operator's recharge or refund: its dialog's request id, the same when the request is
+ * sent again. The partial unique indexes `ledger_{card,mobile}_console_ref` keep it to one entry per
+ * account and trade type, which `post` then returns as replayed.
+ */
+export const consoleRef = (requestId: string | undefined) => (requestId ? `console:${requestId}` : null);
+
 export class LedgerError extends Error {
   constructor(
     readonly code: 'badAmount' | 'accountNotFound',
@@ -184,6 +191,24 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
   }
 
   return {
+    /** Whether an entry of this trade type with this reference is on the account already (a request sent again). */
+    async posted(account: LedgerAccount, tradeType: TradeType, transactionRef: string | null, tx: Tx): Promise<boolean> {
+      if (!transactionRef) return false;
+      const [row] = await tx
+        .select({ id: ledger.id })
+        .from(ledger)
+        .where(
+          and(
+            account.kind === 'card'
+              ? and(eq(ledger.cardId, account.cardId), eq(ledger.accountKind, 'card'))
+              : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile')),
+            eq(ledger.tradeType, tradeType),
+            eq(ledger.transactionRef, transactionRef),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
     /** Post one balance change; inside `tx` when given, else in a transaction of its own. */
     post(input: PostInput, tx?: Tx): Promise<LedgerEntry & { replayed: boolean }> {
       return tx ? postIn(tx, input) : db.transaction((t) => postIn(t, input));

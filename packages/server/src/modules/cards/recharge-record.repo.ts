@@ -32,7 +32,8 @@ const columns = {
   operatorName: systemUser.username,
   source: ledger.source,
   thirdPartyTxnId: ledger.thirdPartyTxnId,
-  transactionRef: ledger.transactionRef,
+  // A console request's id is no charging transaction.
+  transactionRef: sql<string | null>`(case when ${ledger.transactionRef} like 'console:%' then null else ${ledger.transactionRef} end)`,
   // A charge's discount lines (issue 19); CASE first, so no other row's reference is cast.
   discountCents: sql<number | null>`(case when ${ledger.tradeType} = 'charge' and ${ledger.transactionRef} ~ '^[0-9]+$' then
     (select sum(b.amount_cents)::int from bill_line b where b.transaction_id = ${ledger.transactionRef}::int and b.price_id is null) end)`,

@@ -228,7 +228,18 @@ describe('cards screen', () => {
     fireEvent.change(within(dialog).getByPlaceholderText('Enter Amount'), { target: { value: '70.5' } });
     fireEvent.click(button('OK'));
     expect(await within(dialog).findByText('The refund cannot exceed the card balance of 65.00')).toBeTruthy();
-    expect(bodies['/prod-api/web/card/refund']).toEqual([{ id: 1, amountCents: 7050 }]);
+    expect(bodies['/prod-api/web/card/refund']).toEqual([
+      { id: 1, amountCents: 7050, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ]);
+    // OK again unchanged: the same request, which the server makes once; another amount is another request.
+    fireEvent.click(button('OK'));
+    await waitFor(() => expect(bodies['/prod-api/web/card/refund']).toHaveLength(2));
+    fireEvent.change(within(dialog).getByPlaceholderText('Enter Amount'), { target: { value: '10' } });
+    fireEvent.click(button('OK'));
+    await waitFor(() => expect(bodies['/prod-api/web/card/refund']).toHaveLength(3));
+    const [first, retry, other] = bodies['/prod-api/web/card/refund']! as { requestId: string }[];
+    expect(retry!.requestId).toBe(first!.requestId);
+    expect(other!.requestId).not.toBe(first!.requestId);
   });
 
   it('shows the balance history in the detail', async () => {

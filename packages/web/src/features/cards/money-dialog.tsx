@@ -7,6 +7,7 @@ import { feedback } from '../../shared/feedback';
 import { fieldMessage } from '../../shared/resource/form-values';
 import { useResourceText } from '../../shared/resource/labels';
 import { formatMoney } from '../../shared/format/units';
+import { newRequestId } from '../../shared/request-id';
 import { MoneyInput } from './inputs';
 
 /** What a recharge or refund dialog works on: the account's id, its balance, and the title's parameters. */
@@ -43,6 +44,8 @@ export function MoneyDialog({ name, kind, endpoint, title, target, balanceOf, in
   const { t } = text;
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
+  // One id per request: sent again unchanged (a retry after an answer that never came), the server makes it once.
+  const [request, setRequest] = useState<{ id: string; body: string } | null>(null);
   const queryClient = useQueryClient();
   if (!target) return null;
   const bodyOf = (v: Values) => ({
@@ -61,8 +64,12 @@ export function MoneyDialog({ name, kind, endpoint, title, target, balanceOf, in
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
     setBusy(true);
+    const body = bodyOf(values);
+    const key = JSON.stringify(body);
+    const requestId = request?.body === key ? request.id : newRequestId();
+    setRequest({ id: requestId, body: key });
     try {
-      const data = await call(endpoint, { body: bodyOf(values) as never }, { fieldErrors: true });
+      const data = await call(endpoint, { body: { ...body, requestId } as never }, { fieldErrors: true });
       feedback.message.success(
         t(kind === 'recharge' ? 'cards.rechargeDone' : 'cards.refundDone', { balance: formatMoney(balanceOf(data)) }),
       );

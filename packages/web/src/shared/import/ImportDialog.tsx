@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, call } from '../api/client';
 import { saveBlob } from '../api/download';
 import { subscribe } from '../events';
+import { newRequestId } from '../request-id';
 import { useResourceText } from '../resource/labels';
 import { FileUpload } from '../upload/FileUpload';
 import { downloadTemplate, reportCsv, type ImportReport } from './import-report';
@@ -14,7 +15,6 @@ import { downloadTemplate, reportCsv, type ImportReport } from './import-report'
 type ProgressEvent = { type: 'import.progress'; importId: string; done: number; total: number };
 type Rejection = ImportReport['rejected'][number];
 
-const newId = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
 
 export interface ImportDialogProps {
   open: boolean;
@@ -80,7 +80,7 @@ export function ImportDialog({
       setError(t(`${texts}.uploadFirst`));
       return;
     }
-    const importId = newId();
+    const importId = newRequestId();
     off.current = subscribe<ProgressEvent>('import.progress', (e) => {
       if (e.importId === importId) setProgress({ done: e.done, total: e.total });
     });

@@ -5,6 +5,7 @@ import { call } from '../api/client';
 import { downloadExport } from '../api/download';
 import { subscribe } from '../events';
 import { feedback } from '../feedback';
+import { newRequestId } from '../request-id';
 import { ExportProgress } from './ExportProgress';
 import type { ResourceText } from './labels';
 import type { ConfirmOptions, Resource } from './types';
@@ -65,8 +66,6 @@ type ExportProgressEvent = {
   total: number;
 };
 
-const newExportId = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /**
  * Export the list's current filters: the request carries an exportId; the server's
@@ -77,7 +76,7 @@ export function useExport(resource: Resource, text: ResourceText, query: Record<
     async (format: 'xlsx' | 'csv') => {
       const ep = resource.api.export;
       if (!ep) return;
-      const exportId = newExportId();
+      const exportId = newRequestId();
       const key = `export-${exportId}`;
       const title = text.title('kit.exporting', { name: text.entity });
       const show = (done: number, total: number) =>

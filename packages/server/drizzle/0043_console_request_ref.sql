@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "ledger_card_console_ref" ON "ledger" USING btree ("card_id","trade_type","transaction_ref") WHERE "ledger"."trade_type" in ('recharge', 'refund') and "ledger"."transaction_ref" is not null and "ledger"."account_kind" = 'card';--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_mobile_console_ref" ON "ledger" USING btree ("charge_user_id","trade_type","transaction_ref") WHERE "ledger"."trade_type" in ('recharge', 'refund') and "ledger"."transaction_ref" is not null and "ledger"."account_kind" = 'mobile';
