@@ -1,3 +1,4 @@
+import { MAX_CONNECTORS } from '@csms/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { alarm, chargePoint, connector } from '../db/schema.js';
 import { emit, type OcppCore } from './core.js';
@@ -87,6 +88,8 @@ export function pointHandlers(core: OcppCore): Record<string, ActionHandler> {
       const point = session.point;
       const no = p.connectorId;
       if (no < 0) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 0 (the point) or a connector number');
+      // A connector it reports is learnt (a row); past the console's own limit it is a charger making rows up.
+      if (no > MAX_CONNECTORS) throw new RpcError('PropertyConstraintViolation', `connectorId must be at most ${MAX_CONNECTORS}`);
       const at = p.timestamp ? new Date(p.timestamp) : new Date(receivedAt);
       const state = {
         status: p.status,

@@ -1,4 +1,4 @@
-import { dayAndMonthStart } from '@csms/contract';
+import { dayAndMonthStart, MAX_CONNECTORS } from '@csms/contract';
 import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { prebuilt } from '../db/prebuilt.js';
@@ -505,6 +505,8 @@ export function transactionKit(core: OcppCore) {
         const p = payload as unknown as StartReq;
         const point = session.point;
         if (p.connectorId < 1) throw new RpcError('PropertyConstraintViolation', 'connectorId must be 1 or more');
+        if (p.connectorId > MAX_CONNECTORS)
+          throw new RpcError('PropertyConstraintViolation', `connectorId must be at most ${MAX_CONNECTORS}`);
         const startedAt = new Date(p.timestamp);
         const startedMs = startedAt.getTime();
 

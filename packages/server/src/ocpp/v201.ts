@@ -1,4 +1,4 @@
-import { stopReasons, type ChargingLimitSource, type ExternalSchedule } from '@csms/contract';
+import { MAX_CONNECTORS, stopReasons, type ChargingLimitSource, type ExternalSchedule } from '@csms/contract';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { chargingLimit, chargingTransaction, reservation, unplacedTransaction } from '../db/schema.js';
 import { emit, type OcppCore } from './core.js';
@@ -280,6 +280,7 @@ export function v201Handlers(
     const connectorId = p.evse?.id;
     if (connectorId === undefined || connectorId < 1)
       throw new RpcError('OccurenceConstraintViolation', 'evse (id 1 or more) is required in the first TransactionEvent of a transaction');
+    if (connectorId > MAX_CONNECTORS) throw new RpcError('PropertyConstraintViolation', `evse id must be at most ${MAX_CONNECTORS}`);
     const startedAt = new Date(p.timestamp);
     const meterStart = registerWh(meter, 'Transaction.Begin') ?? 0;
     const idTag = p.idToken?.idToken ?? '';
@@ -365,6 +366,7 @@ export function v201Handlers(
     async StatusNotification(session, payload, receivedAt) {
       const p = payload as { timestamp: string; connectorStatus: string; evseId: number; connectorId: number };
       if (p.evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the point) or an EVSE id');
+      if (p.evseId > MAX_CONNECTORS) throw new RpcError('PropertyConstraintViolation', `evseId must be at most ${MAX_CONNECTORS}`);
       const plugs = plugsOf(session, p.evseId);
       plugs.set(p.connectorId, p.connectorStatus);
       let status = evseStatus(plugs) ?? p.connectorStatus;
@@ -475,6 +477,7 @@ export function v201Handlers(
       const p = payload as { evseId: number; meterValue: MeterValue201[] };
       const point = session.point;
       if (p.evseId < 0) throw new RpcError('PropertyConstraintViolation', 'evseId must be 0 (the point) or an EVSE id');
+      if (p.evseId > MAX_CONNECTORS) throw new RpcError('PropertyConstraintViolation', `evseId must be at most ${MAX_CONNECTORS}`);
       // Outside a transaction in 2.0.1 (a transaction's samples come in its TransactionEvents): kept for the point.
       await kit.recordMeter(point, undefined, kit.meterRows(point, p.evseId, null, toMeterValues16(p.meterValue)));
       return {};

@@ -1,3 +1,4 @@
+import { MAX_CONNECTORS } from '@csms/contract';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.js';
@@ -97,6 +98,10 @@ describe('point messages', () => {
     const [p] = await db.select().from(chargePoint).where(eq(chargePoint.id, point.id));
     expect(p).toMatchObject({ status: 'Available', errorCode: 'NoError' });
     expect(events.filter((e) => e.type === 'point.status' && e.payload.chargePointId === point.id)).toHaveLength(5);
+    // A connector beyond the console's limit is refused, not learnt: a charger cannot make rows up by the million.
+    const beyond = await c.call('StatusNotification', { connectorId: MAX_CONNECTORS + 1, errorCode: 'NoError', status: 'Available' });
+    expect(beyond.slice(2, 4)).toEqual(['PropertyConstraintViolation', `connectorId must be at most ${MAX_CONNECTORS}`]);
+    expect(await db.select().from(connector).where(eq(connector.chargePointId, point.id))).toHaveLength(2);
     await c.close();
   });
 
