@@ -15,5 +15,8 @@ describe('sign-in outcomes (DESIGN.md §5)', () => {
     expect(safeRedirect('//evil.example')).toBe('/dashboard');
     expect(safeRedirect('https://evil.example')).toBe('/dashboard');
     expect(safeRedirect('/login?redirect=/x')).toBe('/dashboard');
+    // What the browser drops before reading the URL (tab, line breaks) makes no way out either.
+    for (const sneaky of ['/\t/evil.example/login', '/\n/evil.example', '/\r/evil.example', '/\\evil.example', '/\t\\evil.example'])
+      expect(safeRedirect(sneaky), JSON.stringify(sneaky)).toBe('/dashboard');
   });
 });

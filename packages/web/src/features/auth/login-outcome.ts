@@ -13,8 +13,19 @@ export function loginOutcome(data: LoginData | undefined): LoginOutcome {
   return { ok: true, token: data.token };
 }
 
-/** Where to go after signing in: an in-app path only (no open redirect), else the dashboard. */
-export function safeRedirect(raw: string | null): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || raw.startsWith('/login')) return '/dashboard';
-  return raw;
+/**
+ * Where to go after signing in: an in-app path only (no open redirect), else the dashboard. Judged as the
+ * browser will read it: resolved against this origin (which drops tabs and line breaks, turning
+ * `/\t/evil.example` into `//evil.example`), it must stay on this origin.
+ */
+export function safeRedirect(raw: string | null, origin = window.location.origin): string {
+  if (!raw || !raw.startsWith('/')) return '/dashboard';
+  let url: URL;
+  try {
+    url = new URL(raw, origin);
+  } catch {
+    return '/dashboard';
+  }
+  if (url.origin !== origin || url.pathname.startsWith('/login')) return '/dashboard';
+  return `${url.pathname}${url.search}${url.hash}`;
 }
