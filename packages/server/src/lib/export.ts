@@ -34,12 +34,13 @@ function cell(v: unknown): string | number | boolean | null {
   return v as string | number | boolean;
 }
 
-function csvField(v: unknown): string {
+/** One CSV cell: quoted when needed, and a text a spreadsheet would run as a formula neutralised. */
+export function csvField(v: unknown): string {
   // A number is no formula: a negative amount (a bill adjustment, a refund) stays a number.
   if (typeof v === 'number') return String(v);
   const s = v === null || v === undefined ? '' : String(v);
   // Quote when needed; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
