@@ -52,6 +52,7 @@ import { createLocalControllerRepo } from './modules/localController/localContro
 import { createDiagnosticsRepo } from './modules/diagnostics/diagnostics.repo.js';
 import { createDiagnosticsReceiver, DIAGNOSTICS_MAX_BYTES, diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
 import { createFirmwareRepo } from './modules/firmware/firmware.repo.js';
+import { trustFunction } from './lib/trust-proxy.js';
 import { createFtpServer, type FtpServer } from './lib/ftp.js';
 import { firmwareFiles, firmwareUpgradeRoutes, firmwareVersionRoutes } from './modules/firmware/firmware.routes.js';
 import { createFirmwareUpgrades, startFirmwareSweep } from './modules/firmware/firmware.service.js';
@@ -173,7 +174,7 @@ export async function buildApp({
     // The first start on a large database builds the statistics' day totals before it answers (onReady):
     // tens of seconds at a million records, past Fastify's default 10 s.
     pluginTimeout: 300_000,
-    trustProxy: config.trustProxy,
+    trustProxy: trustFunction(config.trustProxy),
     bodyLimit: BODY_LIMIT_MB * 1024 * 1024,
     frameworkErrors,
     logger: {

@@ -5,6 +5,7 @@ import type { PasswordPolicy } from '@csms/contract';
 import { isTimeZone, passwordClasses, passwordMaxLength, passwordMinLength, type PasswordClass } from '@csms/contract/settings';
 import { DEFAULT_PGLITE_CACHE_MB } from './db/pglite-cache.js';
 import { parseOutboundAllow, type OutboundAllowEntry } from './lib/outbound.js';
+import { parseTrustProxy, type TrustProxy } from './lib/trust-proxy.js';
 
 /** The repository root: two levels above this package (works from src/ and from dist/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -56,7 +57,8 @@ export interface Config {
   applyMaxPerEmail: number;
   applyMaxUploadsPerIp: number;
   exportMaxRows: number;
-  trustProxy: boolean;
+  /** Proxies believed about the client's address (lib/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   logLevel: string;
   appDownloadUrl: string;
   mapTileUrl: string;
@@ -273,7 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     applyMaxPerEmail: int('CSMS_APPLY_MAX_PER_EMAIL', env.CSMS_APPLY_MAX_PER_EMAIL, 3),
     applyMaxUploadsPerIp: int('CSMS_APPLY_MAX_UPLOADS_PER_IP', env.CSMS_APPLY_MAX_UPLOADS_PER_IP, 20),
     exportMaxRows: int('CSMS_EXPORT_MAX_ROWS', env.CSMS_EXPORT_MAX_ROWS, 200_000),
-    trustProxy: bool(env.CSMS_TRUST_PROXY, false),
+    trustProxy: parseTrustProxy(env.CSMS_TRUST_PROXY),
     logLevel: env.CSMS_LOG_LEVEL || 'info',
     appDownloadUrl: env.CSMS_APP_DOWNLOAD_URL || '',
     mapTileUrl: env.CSMS_MAP_TILE_URL || '',

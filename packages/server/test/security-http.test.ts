@@ -18,7 +18,7 @@ let seq = 0;
 const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++seq}`;
 
 beforeAll(async () => {
-  s = await startServer({ trustProxy: true, eventStreamPingMs: 100 });
+  s = await startServer({ trustProxy: 1, eventStreamPingMs: 100 });
   admin = await s.login();
 });
 afterAll(() => s.close());

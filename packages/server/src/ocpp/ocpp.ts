@@ -17,6 +17,7 @@ import type { AuthorizationService } from '../modules/cards/authorize.js';
 import { createIdTagIndex, emit, type IdTagIndex, type OcppCore } from './core.js';
 import { pointHandlers } from './handlers.js';
 import { createLastSeen, pointIdIn, SEEN_EVERY_MS } from './last-seen.js';
+import { clientAddress, trustFunction } from '../lib/trust-proxy.js';
 import { createOcppLogWriter } from './log-writer.js';
 import { createConnectLimiter } from './attempts.js';
 import { chooseSubprotocol, createAdmission, identityOf, offeredVersion, refuse, type Refusal } from './admission.js';
@@ -88,6 +89,8 @@ export function createOcpp(deps: OcppDeps) {
   const admit = createAdmission({ db, config, timeZone: deps.config.timeZone, loadPoint, audit: deps.audit, logger });
   const vendors = createVendorRegistry();
   const { nodeId } = deps.config;
+  // The charger's address as the connection limits count it, trusted as the console's requests are.
+  const trustProxy = trustFunction(deps.config.trustProxy ?? false);
   const localIdTags = createIdTagIndex();
   const idTags = sharedIdTags(localIdTags, deps.fanout);
   const sessions = new Map<string, ChargerSession>();
@@ -286,7 +289,7 @@ export function createOcpp(deps: OcppDeps) {
       return;
     }
     const name = identity ?? (req.url ?? '').slice(6);
-    const address = sourceAddress(req, deps.config.trustProxy ?? false);
+    const address = clientAddress(req, trustProxy).slice(0, 64);
     let point: PointState | undefined;
     let version: OcppVersion | undefined;
     let refusal: Refusal | undefined;
@@ -558,16 +561,6 @@ export function createOcpp(deps: OcppDeps) {
 }
 
 export type Ocpp = ReturnType<typeof createOcpp>;
-
-/**
- * The charger's address as the limits count it: the socket's peer, or behind a trusted proxy
- * (`CSMS_TRUST_PROXY`, as for the console's requests) the first `X-Forwarded-For` entry.
- */
-function sourceAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return (first || req.socket.remoteAddress || '').slice(0, 64);
-}
 
 /**
  * With several nodes a card may be swiped on one node's charger while it charges on another's: each

@@ -14,7 +14,7 @@ const verifications = () => vi.mocked(passwords.verifyPassword).mock.calls.lengt
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startServer({ trustProxy: true, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 1000 });
+  s = await startServer({ trustProxy: 1, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 1000 });
 });
 afterAll(() => s.close());
 
@@ -45,7 +45,7 @@ describe('sign-in limits under concurrency', () => {
   });
 
   it('holds across two nodes on one database', async () => {
-    const other = await startServer({ trustProxy: true, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 1000 }, s);
+    const other = await startServer({ trustProxy: 1, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 1000 }, s);
     try {
       const op = await createOperator(s.database.db, { rolePaths: ['/dashboard'] });
       const before = verifications();
@@ -66,7 +66,7 @@ describe('sign-in limits under concurrency', () => {
   });
 
   it('limits one address across accounts in parallel too', async () => {
-    const c = await startServer({ trustProxy: true, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 8 });
+    const c = await startServer({ trustProxy: 1, loginMaxAttempts: 5, loginMaxAttemptsPerIp: 8 });
     try {
       const before = verifications();
       const replies = await Promise.all(
@@ -96,7 +96,7 @@ describe('what counts', () => {
   });
 
   it('successful sign-ins do not use up the address; failures do, and a success does not reset them', async () => {
-    const c = await startServer({ trustProxy: true, loginMaxAttempts: 100, loginMaxAttemptsPerIp: 3 });
+    const c = await startServer({ trustProxy: 1, loginMaxAttempts: 100, loginMaxAttemptsPerIp: 3 });
     try {
       const ip = '203.0.113.61';
       const admin = { username: 'admin', password: ADMIN_PASSWORD };
@@ -106,6 +106,18 @@ describe('what counts', () => {
       for (let i = 0; i < 2; i++)
         expect((await from(c, ip, { username: 'admin', password: 'bad' })).msg).toBe('Incorrect username or password');
       expect((await from(c, ip, admin)).msg).toMatch(/^Too many failed sign-ins/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('counts the address the trusted proxy saw, not what the client wrote before it in X-Forwarded-For', async () => {
+    const c = await startServer({ trustProxy: 1, loginMaxAttempts: 100, loginMaxAttemptsPerIp: 3 });
+    try {
+      // A new address of the client's own making each time, then the one the proxy (here: the test's socket) appends.
+      const wrong = (i: number) => from(c, `198.51.100.${i}, 203.0.113.80`, { username: 'admin', password: 'bad' });
+      for (let i = 0; i < 3; i++) expect((await wrong(i)).msg).toBe('Incorrect username or password');
+      expect((await wrong(3)).msg).toMatch(/^Too many failed sign-ins/);
     } finally {
       await c.close();
     }

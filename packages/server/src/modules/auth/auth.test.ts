@@ -204,7 +204,7 @@ describe('attempt limiting and audit', () => {
   });
 
   it('locks a client IP after repeated failures across accounts', async () => {
-    const c = await startServer({ trustProxy: true, loginMaxAttemptsPerIp: 3 });
+    const c = await startServer({ trustProxy: 1, loginMaxAttemptsPerIp: 3 });
     try {
       const from = (ip: string, body: unknown) => c.call('POST', '/web/login', { body, headers: { 'x-forwarded-for': ip } });
       for (const u of ['a1', 'a2', 'a3']) expect((await from('203.0.113.7', { username: u, password: 'x' })).code).toBe(401);
