@@ -239,7 +239,9 @@ describe('system users and providers page', () => {
     await within(dialog).findByText('Mail configuration');
     expect(within(dialog).queryByText('Parent provider')).toBeNull();
     expect(within(dialog).queryByText('Validity')).toBeNull();
-    expect(within(dialog).getByText('A code is stored; leave blank to keep it')).toBeTruthy();
+    expect(
+      within(dialog).getByText('A code is stored; leave blank to keep it (type it again if you change the account, SMTP address or port)'),
+    ).toBeTruthy();
   });
 
   it('checks the username with the server on blur', async () => {

@@ -6,7 +6,7 @@ const provider: UiCatalogue['provider'] = {
   myTab: 'My provider',
   myNoPermission: 'You may not edit your provider’s settings',
   mailSection: 'Mail configuration',
-  mailAuthCodeKeep: 'A code is stored; leave blank to keep it',
+  mailAuthCodeKeep: 'A code is stored; leave blank to keep it (type it again if you change the account, SMTP address or port)',
   expirationRenew: 'Choosing one renews the validity from today; leave blank to keep it',
   testMail: 'Send test mail',
   testMailSent: 'Test mail sent to {to} (Message-ID {messageId})',
