@@ -733,9 +733,10 @@ export const tenantResources: TenantResource[] = [
           body: { id: env.bOther.id, roleId: env.b.roleId, providerId: env.b.providerId, phone: phone(), stationIds: [id] },
         }),
         bound: {
-          other: 400,
-          own: 200,
-          reason: 'Binding a user to a station outside your own binding is a field error (errors.systemUser.stationsOutOfScope).',
+          other: 403,
+          own: 403,
+          reason:
+            'The colleague (bOther) is bound to no station: a user bound to stations manages nobody who sees more than it does (errors.systemUser.seesMoreStations), whatever binding it would give. Adding a user covers the field error.',
         },
       },
     ],
