@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/ports.js';
 
 /** The real entry point as `npm start` runs it: first-start admin, restart, graceful shutdown. */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csms-main-'));
@@ -44,20 +44,6 @@ function start(port: number): { child: ChildProcess; output: () => string; ready
   })();
   return { child, output: () => out, ready };
 }
-
-/**
- * A port no one holds now, from the system (a random one in 20000–40000 could be a client socket's
- * local port on a busy machine, within the ephemeral range).
- */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {

@@ -1,27 +1,17 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Client } from 'basic-ftp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFtpServer, type FtpServer } from './ftp.js';
+import { freePort } from '../../test/support/ports.js';
 
 /*
  * The embedded FTP server's write grant (a diagnostics upload): a file up to the grant's size is
  * stored and reported; a larger one is refused with 550 and leaves nothing on disk, as the HTTP
  * upload answers 413.
  */
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 let server: FtpServer;
 let port: number;

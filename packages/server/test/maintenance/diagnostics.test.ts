@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { api, type DiagnosticsDto, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
+import { freePort } from '../support/ports.js';
 
 /*
  * Diagnostics (issue 16 item 3) and firmware over FTP: simulated chargers upload their diagnostics
@@ -16,16 +16,6 @@ type Reply<T> = { code: number; msg: string; data: T };
 let s: TestServer;
 let admin: string;
 const sims: ChargePoint[] = [];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   const port = await freePort();
