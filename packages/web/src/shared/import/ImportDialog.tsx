@@ -15,7 +15,6 @@ import { downloadTemplate, reportCsv, type ImportReport } from './import-report'
 type ProgressEvent = { type: 'import.progress'; importId: string; done: number; total: number };
 type Rejection = ImportReport['rejected'][number];
 
-
 export interface ImportDialogProps {
   open: boolean;
   onClose: () => void;

@@ -66,7 +66,6 @@ type ExportProgressEvent = {
   total: number;
 };
 
-
 /**
  * Export the list's current filters: the request carries an exportId; the server's
  * `export.progress` events for it drive a notification until the file is saved.
