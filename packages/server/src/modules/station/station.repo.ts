@@ -193,10 +193,8 @@ export function createStationRepo({ db }: { db: Db }) {
           where c.contype = 'f' and c.confrelid = 'station'::regclass and c.conrelid <> 'station'::regclass`)) as unknown as {
         rows: { table: string; column: string }[];
       };
-      const named = [
-        `exists (select 1 from activity where station_ids @> ${`'[${id}]'`}::jsonb)`,
-        `exists (select 1 from voucher_template where station_ids @> '[${id}]'::jsonb)`,
-      ];
+      // `id` is the station's integer id, so the text below is built from catalogue names and a number only.
+      const named = ['activity', 'voucher_template'].map((t) => `exists (select 1 from ${t} where station_ids @> '[${id}]'::jsonb)`);
       const any = [...refs.rows.map((r) => `exists (select 1 from ${r.table} where ${r.column} = ${id})`), ...named].join(' or ');
       const res = (await db.execute(sql.raw(`select (${any}) as "anchored"`))) as unknown as { rows: { anchored: boolean }[] };
       return res.rows[0]!.anchored;
