@@ -142,6 +142,24 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
       .for('update'),
   );
 
+  /** The account's entry of this trade type with this reference, if any (a replay finds what the first post wrote). */
+  async function postedEntry(tx: Tx, account: LedgerAccount, tradeType: TradeType, transactionRef: string) {
+    const [row] = await tx
+      .select()
+      .from(ledger)
+      .where(
+        and(
+          account.kind === 'card'
+            ? and(eq(ledger.cardId, account.cardId), eq(ledger.accountKind, 'card'))
+            : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile')),
+          eq(ledger.tradeType, tradeType),
+          eq(ledger.transactionRef, transactionRef),
+        ),
+      )
+      .limit(1);
+    return row;
+  }
+
   async function postIn(tx: Tx, input: PostInput): Promise<LedgerEntry & { replayed: boolean }> {
     checkAmount(input.tradeType, input.amountCents);
     const { account } = input;
@@ -171,18 +189,7 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
       transactionRef: input.transactionRef ?? null,
     });
     if (!row) {
-      const [existing] = await tx
-        .select()
-        .from(ledger)
-        .where(
-          and(
-            account.kind === 'card'
-              ? eq(ledger.cardId, account.cardId)
-              : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile')),
-            eq(ledger.tradeType, input.tradeType),
-            eq(ledger.transactionRef, input.transactionRef ?? ''),
-          ),
-        );
+      const existing = await postedEntry(tx, account, input.tradeType, input.transactionRef ?? '');
       if (!existing) throw new Error(`ledger: the ${input.tradeType} of ${account.kind} account was neither posted nor found`);
       return { ...existing, replayed: true };
     }
@@ -193,21 +200,7 @@ export function createLedger({ db, hooks }: { db: Db; hooks?: LedgerHooks }) {
   return {
     /** Whether an entry of this trade type with this reference is on the account already (a request sent again). */
     async posted(account: LedgerAccount, tradeType: TradeType, transactionRef: string | null, tx: Tx): Promise<boolean> {
-      if (!transactionRef) return false;
-      const [row] = await tx
-        .select({ id: ledger.id })
-        .from(ledger)
-        .where(
-          and(
-            account.kind === 'card'
-              ? and(eq(ledger.cardId, account.cardId), eq(ledger.accountKind, 'card'))
-              : and(eq(ledger.chargeUserId, account.chargeUserId), eq(ledger.accountKind, 'mobile')),
-            eq(ledger.tradeType, tradeType),
-            eq(ledger.transactionRef, transactionRef),
-          ),
-        )
-        .limit(1);
-      return row !== undefined;
+      return transactionRef ? (await postedEntry(tx, account, tradeType, transactionRef)) !== undefined : false;
     },
     /** Post one balance change; inside `tx` when given, else in a transaction of its own. */
     post(input: PostInput, tx?: Tx): Promise<LedgerEntry & { replayed: boolean }> {
