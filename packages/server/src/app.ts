@@ -28,6 +28,7 @@ import { createPasswordRule } from './lib/password-rule.js';
 import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
+import { createWindowLimiter } from './modules/auth/window-limit.js';
 import { preloadCaptchaDrawing } from './modules/auth/captcha-image.js';
 import { consoleAssets } from './http/console-assets.js';
 import { commonRoutes } from './modules/common/common.routes.js';
@@ -252,6 +253,7 @@ export async function buildApp({
     }),
   );
   const captcha = createCaptchaService({ db });
+  const windows = createWindowLimiter({ db });
   if (config.captcha)
     server.addHook('onListen', async () => {
       void preloadCaptchaDrawing().catch((err: unknown) =>
@@ -267,6 +269,7 @@ export async function buildApp({
       passwords,
       attempts: createAttemptLimiter({ db, config }),
       captcha,
+      windows,
     }),
   );
   // System management (tenants, identities, roles, log, messages); exports read the export configuration.
@@ -588,7 +591,7 @@ export async function buildApp({
       uow,
       config,
       captcha,
-      limits: createApplyLimiter({ db }),
+      limits: createApplyLimiter({ windows }),
       passwords,
       mail: { outbound },
       log: server.log,

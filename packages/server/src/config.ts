@@ -48,6 +48,8 @@ export interface Config {
   /** Operators' passwords (`CSMS_PASSWORD_MIN_LENGTH`, `CSMS_PASSWORD_CLASSES`); the most common ones are refused whatever it says. */
   passwordPolicy: PasswordPolicy;
   captcha: boolean;
+  /** Captcha images one client IP may fetch per minute (`CSMS_CAPTCHA_MAX_PER_IP`). */
+  captchaMaxPerIp: number;
   sessionTtlHours: number;
   loginMaxAttempts: number;
   loginMaxAttemptsPerIp: number;
@@ -267,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: env.CSMS_ADMIN_PASSWORD || undefined,
     passwordPolicy: passwordPolicy(env.CSMS_PASSWORD_MIN_LENGTH, env.CSMS_PASSWORD_CLASSES),
     captcha: bool(env.CSMS_CAPTCHA, true),
+    captchaMaxPerIp: int('CSMS_CAPTCHA_MAX_PER_IP', env.CSMS_CAPTCHA_MAX_PER_IP, 60),
     sessionTtlHours: int('CSMS_SESSION_TTL_HOURS', env.CSMS_SESSION_TTL_HOURS, 24),
     loginMaxAttempts: int('CSMS_LOGIN_MAX_ATTEMPTS', env.CSMS_LOGIN_MAX_ATTEMPTS, 5),
     loginMaxAttemptsPerIp: int('CSMS_LOGIN_MAX_ATTEMPTS_PER_IP', env.CSMS_LOGIN_MAX_ATTEMPTS_PER_IP, 30),

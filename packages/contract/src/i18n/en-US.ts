@@ -293,6 +293,7 @@ export const enUS: Vocabulary = {
       captchaWrong: 'The captcha is incorrect',
       captchaExpired: 'The captcha has expired, please refresh it',
       tooManyAttempts: 'Too many failed sign-ins, please try again in {minutes} minutes',
+      tooManyCaptchas: 'Too many captcha requests from this address, please try again in {minutes} minutes',
       oldPasswordWrong: 'The old password is wrong, please re-enter it',
       samePassword: 'The new password must differ from the old one',
     },

@@ -294,6 +294,7 @@ export const zhCN = {
       captchaWrong: '验证码错误',
       captchaExpired: '验证码已失效，请刷新后重试',
       tooManyAttempts: '登录失败次数过多，请 {minutes} 分钟后再试',
+      tooManyCaptchas: '此地址获取验证码过于频繁，请 {minutes} 分钟后再试',
       oldPasswordWrong: '原密码错误，请重新输入',
       samePassword: '新密码不能与旧密码相同',
     },

@@ -1,44 +1,13 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { loginAttempt } from '../../db/schema.js';
+import type { WindowLimiter } from '../auth/window-limit.js';
 
-/**
- * Counters of the public application form (per client IP, per e-mail, licence uploads per IP) in the
- * sign-in attempts' table, so that every node sees them: a key takes one slot per call in one upsert
- * that refuses once its window holds `max` (parallel requests cannot pass the limit together). A
- * window that is over starts again from one. Keys are prefixed `apply…:` and never meet sign-in's.
- */
-export function createApplyLimiter({ db }: { db: Db }) {
-  const t = loginAttempt;
-  /** 0 when the slot was taken, else whole minutes until the key's window ends. */
-  async function take(key: string, max: number, windowSeconds: number): Promise<number> {
-    const window = sql`${windowSeconds} * interval '1 second'`;
-    const stale = sql`${t.windowStart} <= now() - ${window}`;
-    const rows = await db
-      .insert(t)
-      .values({ key, failures: 1, windowStart: sql`now()` })
-      .onConflictDoUpdate({
-        target: t.key,
-        set: {
-          failures: sql`case when ${stale} then 1 else ${t.failures} + 1 end`,
-          windowStart: sql`case when ${stale} then now() else ${t.windowStart} end`,
-        },
-        setWhere: sql`${stale} or ${t.failures} < ${max}`,
-      })
-      .returning({ failures: t.failures });
-    if (rows.length > 0) return 0;
-    const [left] = await db
-      .select({ seconds: sql<number>`extract(epoch from ${t.windowStart} + ${window} - now())::float8` })
-      .from(t)
-      .where(sql`${t.key} = ${key}`);
-    return Math.max(1, Math.ceil(Number(left?.seconds ?? 60) / 60));
-  }
+/** The public application form's limits (per client IP, per e-mail, licence uploads per IP). */
+export function createApplyLimiter({ windows }: { windows: WindowLimiter }) {
   return {
     /** An application from `ip` (per hour). */
-    fromAddress: (ip: string, max: number) => take(`apply:ip:${ip}`, max, 3600),
+    fromAddress: (ip: string, max: number) => windows.take(`apply:ip:${ip}`, max, 3600),
     /** An application for `email` (per day). */
-    forEmail: (email: string, max: number) => take(`apply:email:${email.toLowerCase()}`, max, 86_400),
+    forEmail: (email: string, max: number) => windows.take(`apply:email:${email.toLowerCase()}`, max, 86_400),
     /** A licence image uploaded from `ip` (per hour). */
-    upload: (ip: string, max: number) => take(`applyUpload:ip:${ip}`, max, 3600),
+    upload: (ip: string, max: number) => windows.take(`applyUpload:ip:${ip}`, max, 3600),
   };
 }

@@ -10,19 +10,21 @@ import type { PasswordRule } from '../../lib/password-rule.js';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { createAttemptLimiter } from './attempts.js';
 import type { createCaptchaService } from './captcha.js';
+import type { WindowLimiter } from './window-limit.js';
 
 interface Deps {
   db: Db;
-  config: Pick<Config, 'captcha' | 'sessionTtlHours'>;
+  config: Pick<Config, 'captcha' | 'captchaMaxPerIp' | 'sessionTtlHours'>;
   sessions: SessionStore;
   passwords: PasswordRule;
   attempts: ReturnType<typeof createAttemptLimiter>;
   captcha: ReturnType<typeof createCaptchaService>;
+  windows: WindowLimiter;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function authRoutes({ db, config, sessions, passwords, attempts, captcha }: Deps): Handlers<typeof authApi> {
+export function authRoutes({ db, config, sessions, passwords, attempts, captcha, windows }: Deps): Handlers<typeof authApi> {
   /** "Last sign-in" as people mean it: the one before the session in use (each sign-in opens a session). */
   async function previousSignIn(userId: number, sessionId: number): Promise<Date | null> {
     const [prev] = await db
@@ -35,8 +37,11 @@ export function authRoutes({ db, config, sessions, passwords, attempts, captcha 
   }
 
   return {
-    async captchaImage() {
+    // Unauthenticated, and each answer draws a PNG and writes a row: counted per client address.
+    async captchaImage({ ctx }) {
       if (!config.captcha) return { captchaEnabled: false };
+      const minutes = await windows.take(`captcha:ip:${ctx.ip}`, config.captchaMaxPerIp, 60);
+      if (minutes > 0) throw new AppError(Code.CONFLICT, 'errors.auth.tooManyCaptchas', { minutes });
       return { captchaEnabled: true, ...(await captcha.issue()) };
     },
 

@@ -273,6 +273,26 @@ describe('captcha', () => {
     }
   });
 
+  it('draws at most CSMS_CAPTCHA_MAX_PER_IP images per client address and minute', async () => {
+    const c = await startServer({ captcha: true, captchaMaxPerIp: 2, trustProxy: 1 });
+    try {
+      const from = (ip: string, lang?: 'zh') => c.call<never>('GET', '/captchaImage', { headers: { 'x-forwarded-for': ip }, lang });
+      expect((await from('203.0.113.7')).code).toBe(200);
+      expect((await from('203.0.113.7')).code).toBe(200);
+      expect(await from('203.0.113.7')).toMatchObject({
+        code: 409,
+        msg: 'Too many captcha requests from this address, please try again in 1 minutes',
+      });
+      expect(await from('203.0.113.7', 'zh')).toMatchObject({ code: 409, msg: '此地址获取验证码过于频繁，请 1 分钟后再试' });
+      // Refused requests draw nothing and store nothing; another address is not affected.
+      const { captcha } = await import('../../db/schema.js');
+      expect((await c.database.db.select({ n: count() }).from(captcha))[0]!.n).toBe(2);
+      expect((await from('203.0.113.8')).code).toBe(200);
+    } finally {
+      await c.close();
+    }
+  });
+
   it('says so when off', async () => {
     expect(await s.call('GET', '/captchaImage')).toEqual({ code: 200, msg: 'Success', captchaEnabled: false });
   });

@@ -1,9 +1,10 @@
-import { applyCreate, APPLY_LICENSE_MAX_MB, type DataOf, applyApi, authApi } from '@csms/contract';
+import { applyCreate, APPLY_LICENSE_MAX_MB, type DataOf, applyApi, authApi, Code } from '@csms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Flex, Grid, Input, Result, Skeleton, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { call } from '../../shared/api/client';
+import { ApiError, call } from '../../shared/api/client';
+import { feedback } from '../../shared/feedback';
 import { FormFields } from '../../shared/resource/FormFields';
 import { useResourceText, type ResourceText } from '../../shared/resource/labels';
 import { defineResource } from '../../shared/resource/types';
@@ -99,7 +100,12 @@ export default function ApplyFormPage() {
   const info = useQuery({ queryKey: [applyApi.formInfo.path], queryFn: () => call(applyApi.formInfo) });
 
   const refreshCaptcha = useCallback(async () => {
-    const r = await call(authApi.captchaImage, {}, { silent: true }).catch(() => null);
+    // A refusal (too many images from this address) keeps the field, without an image, and says why.
+    const r = await call(authApi.captchaImage, {}, { silent: true }).catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.code === Code.CONFLICT)) return null;
+      feedback.message.error(err.message);
+      return { captchaEnabled: true, uuid: undefined, img: undefined };
+    });
     uuid.current = r?.uuid;
     setCaptcha({ enabled: r?.captchaEnabled ?? false, uuid: r?.uuid, img: r?.img });
   }, []);

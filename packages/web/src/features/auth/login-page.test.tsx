@@ -84,6 +84,27 @@ describe('sign-in screen', () => {
     expect(JSON.parse(String(loginCall[1].body))).toMatchObject({ code: 'wxyz', uuid: 'u2' });
   });
 
+  it('says why when the server refuses a captcha, keeps the field, and draws one on the next click', async () => {
+    const refusal = 'Too many captcha requests from this address, please try again in 1 minutes';
+    let refuse = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        reply(refuse ? { code: 409, msg: refusal } : { code: 200, msg: 'ok', captchaEnabled: true, uuid: 'u9', img: pngs[2] }),
+      ),
+    );
+    renderLogin();
+    expect((await screen.findByRole('alert')).textContent).toBe(refusal);
+    const img = screen.getByAltText('Hard to read? Click to refresh');
+    expect(img.getAttribute('src')).toBeNull();
+    expect(screen.getByPlaceholderText('Captcha')).toBeTruthy();
+    refuse = false;
+    await act(async () => {
+      fireEvent.click(img);
+    });
+    await waitFor(() => expect(img.getAttribute('src')).toBe(`data:image/png;base64,${pngs[2]}`));
+  });
+
   it('asks for the account with the contract message', async () => {
     mockServer({ code: 200, msg: 'ok', data: null });
     renderLogin();

@@ -5,7 +5,7 @@ import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 // The area's endpoints, not the whole `api`, which would bring every schema to the sign-in page.
-import { authApi, issueToFieldErrorWith, loginBody, translateWith } from '@csms/contract';
+import { authApi, Code, issueToFieldErrorWith, loginBody, translateWith } from '@csms/contract';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -146,10 +146,15 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
       const r = await call(authApi.captchaImage, {}, { silent: true });
       setCaptcha({ enabled: r.captchaEnabled, uuid: r.uuid, img: r.img });
       setValues((v) => ({ ...v, code: '' }));
-    } catch {
-      setCaptcha({ enabled: false });
+    } catch (err) {
+      // A refusal (too many images from this address) keeps the field, without an image, and says why;
+      // a server that cannot be reached leaves the form as it is without captcha.
+      if (err instanceof ApiError && err.code === Code.CONFLICT) {
+        setCaptcha({ enabled: true });
+        notify('error', err.message, FAIL_MS);
+      } else setCaptcha({ enabled: false });
     }
-  }, []);
+  }, [notify]);
   useEffect(() => {
     void refreshCaptcha();
   }, [refreshCaptcha]);
