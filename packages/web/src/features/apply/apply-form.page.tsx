@@ -1,4 +1,5 @@
 import { applyCreate, APPLY_LICENSE_MAX_MB, type DataOf, applyApi, authApi, Code } from '@csms/contract';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Flex, Grid, Input, Result, Skeleton, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -71,7 +72,7 @@ function CaptchaInput({
         style={{ flex: 1 }}
         data-testid="apply-code"
       />
-      {captcha.img && (
+      {captcha.img ? (
         <img
           src={`data:image/png;base64,${captcha.img}`}
           alt={t('apply.captchaRefresh')}
@@ -80,6 +81,9 @@ function CaptchaInput({
           style={{ height: 38, cursor: 'pointer', borderRadius: 4 }}
           data-testid="apply-captcha"
         />
+      ) : (
+        // No image (refused: too many from this address): a button that asks for one.
+        <Button icon={<ReloadOutlined />} onClick={refresh} aria-label={t('apply.captchaRefresh')} title={t('apply.captchaRefresh')} />
       )}
     </Flex>
   );

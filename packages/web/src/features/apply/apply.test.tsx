@@ -112,4 +112,24 @@ describe('the public application form', () => {
       view.unmount();
     }
   });
+
+  it('says why a captcha was refused, keeps the field, and draws one on the next click', async () => {
+    let refuse = true;
+    mockFetch((url) => {
+      const p = url.pathname;
+      if (p.endsWith('/web/apply/formInfo')) return ok({ platformName: 'CSMS', privacyAgreementKey: 'a'.repeat(32), captchaEnabled: true });
+      if (p.endsWith('/captchaImage'))
+        return refuse
+          ? { code: 409, msg: 'Too many captcha requests from this address, please try again in 1 minutes' }
+          : { code: 200, msg: 'ok', captchaEnabled: true, uuid: 'u1', img: 'iVBORw0KGgo' };
+      return ok([]);
+    });
+    const view = renderWithProviders(<ApplyFormPage />, '/applyForm');
+    expect(await screen.findByText('Too many captcha requests from this address, please try again in 1 minutes')).toBeTruthy();
+    expect(screen.getByTestId('apply-code')).toBeTruthy();
+    refuse = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Hard to read? Click to refresh' }));
+    expect((await screen.findByTestId('apply-captcha')).getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo');
+    view.unmount();
+  });
 });

@@ -1,6 +1,7 @@
 import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
 import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import ReloadOutlined from '@ant-design/icons-svg/es/asn/ReloadOutlined';
 import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
@@ -258,12 +259,25 @@ export default function LoginPage({ toolbar }: { toolbar?: ReactNode }) {
                 onChange={change}
                 autoComplete="off"
               />
-              <img
-                src={captcha.img ? `data:image/png;base64,${captcha.img}` : undefined}
-                alt={t('auth.captchaRefresh')}
-                title={t('auth.captchaRefresh')}
-                onClick={() => void refreshCaptcha()}
-              />
+              {captcha.img ? (
+                <img
+                  src={`data:image/png;base64,${captcha.img}`}
+                  alt={t('auth.captchaRefresh')}
+                  title={t('auth.captchaRefresh')}
+                  onClick={() => void refreshCaptcha()}
+                />
+              ) : (
+                // No image (not yet drawn, or refused): a blank of its size that asks for one.
+                <button
+                  type="button"
+                  className="csms-login-captcha-blank"
+                  aria-label={t('auth.captchaRefresh')}
+                  title={t('auth.captchaRefresh')}
+                  onClick={() => void refreshCaptcha()}
+                >
+                  <SvgIcon icon={ReloadOutlined} />
+                </button>
+              )}
             </div>
           )}
           <button type="submit" className="csms-primary-button csms-login-submit" aria-busy={loading} data-testid="login-submit">
