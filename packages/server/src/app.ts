@@ -29,6 +29,7 @@ import { createAttemptLimiter } from './modules/auth/attempts.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
 import { createWindowLimiter } from './modules/auth/window-limit.js';
+import { maskLocation } from './lib/secret-location.js';
 import { preloadCaptchaDrawing } from './modules/auth/captcha-image.js';
 import { consoleAssets } from './http/console-assets.js';
 import { commonRoutes } from './modules/common/common.routes.js';
@@ -155,9 +156,9 @@ const decodeName = (name: string) => {
     return name;
   }
 };
-/** Query-string tokens never reach the log, however the parameter's name is spelt (`%74oken=`). */
+/** Query-string tokens never reach the log, however the parameter's name is spelt (`%74oken=`); nor do the file tokens of chargers' paths. */
 export const redactUrl = (url: string) =>
-  url.replace(/([?&;])([^=&;#]*)=([^&;#]*)/g, (all, sep: string, name: string) =>
+  maskLocation(url).replace(/([?&;])([^=&;#]*)=([^&;#]*)/g, (all, sep: string, name: string) =>
     /^(?:token|access_token|x-token|authorization|admin-token)$/i.test(decodeName(name).trim()) ? `${sep}${name}=***` : all,
   );
 
@@ -520,7 +521,8 @@ export async function buildApp({
           const diag = /^diag(\d+)$/.exec(username);
           if (diag) {
             const r = await diagnostics.byId(Number(diag[1]));
-            if (!r?.token || r.token !== password) return undefined;
+            // A login takes one file, as the HTTP address does: spent once its request received one.
+            if (!r?.token || r.token !== password || r.state === 'received') return undefined;
             return {
               mode: 'write',
               root: diagnosticsReceiver.ftpRoot(r.id),

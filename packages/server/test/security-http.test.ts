@@ -153,6 +153,7 @@ describe('sessions and headers (item 7)', () => {
   it('redacts a token parameter from logged URLs however its name is spelt', () => {
     expect(redactUrl('/prod-api/web/info?token=abc&x=1')).toBe('/prod-api/web/info?token=***&x=1');
     expect(redactUrl('/prod-api/web/info?%74oken=abc')).toBe('/prod-api/web/info?%74oken=***');
+    expect(redactUrl(`/files/diagnostics/${'c'.repeat(64)}`)).toBe('/files/diagnostics/***');
     expect(redactUrl('/prod-api/web/info?a=1&TOKEN=abc')).toBe('/prod-api/web/info?a=1&TOKEN=***');
     expect(redactUrl('/prod-api/web/info?%41ccess_token=abc')).toBe('/prod-api/web/info?%41ccess_token=***');
     expect(redactUrl('/prod-api/web/info?tokens=abc')).toBe('/prod-api/web/info?tokens=abc');

@@ -2,9 +2,12 @@ import { hasBadText, replaceBadText } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { systemLog } from '../db/schema.js';
+import { maskLocation } from '../lib/secret-location.js';
 import type { RequestCtx } from './context.js';
 
 const SECRET = /pass|pwd|token|secret|authorization|authcode|captcha|^code$/i;
+/** A firmware or diagnostics location an operator typed may hold a login's password (lib/secret-location.ts). */
+const LOCATION = /location$/i;
 
 /** Copy of a request body with secrets replaced, for the system log. */
 export function redact(value: unknown, depth = 0): unknown {
@@ -14,7 +17,14 @@ export function redact(value: unknown, depth = 0): unknown {
   // A key/value pair naming a secret (ChangeConfiguration of `AuthorizationKey`) hides its value too.
   const secretPair = typeof obj.key === 'string' && SECRET.test(obj.key);
   return Object.fromEntries(
-    Object.entries(obj).map(([k, v]) => [k, SECRET.test(k) || (secretPair && k === 'value') ? '***' : redact(v, depth + 1)]),
+    Object.entries(obj).map(([k, v]) => [
+      k,
+      SECRET.test(k) || (secretPair && k === 'value')
+        ? '***'
+        : LOCATION.test(k) && typeof v === 'string'
+          ? maskLocation(v)
+          : redact(v, depth + 1),
+    ]),
   );
 }
 

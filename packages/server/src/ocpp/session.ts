@@ -21,6 +21,7 @@ import {
 } from './rpc.js';
 import { mayHoldBadText } from './text.js';
 import type { OcppValidator } from './validator.js';
+import { maskLocation } from '../lib/secret-location.js';
 
 export type OcppVersion = '1.6' | '2.0.1';
 
@@ -74,6 +75,14 @@ function loggable(action: string, payload: Payload): Payload {
       ),
     };
   }
+  // Where a charger uploads its diagnostics or fetches a package: a login's password, a file token.
+  if ((action === 'GetDiagnostics' || action === 'UpdateFirmware') && typeof payload.location === 'string')
+    return { ...payload, location: maskLocation(payload.location) };
+  const part = action === 'GetLog' ? 'log' : action === 'UpdateFirmware' ? 'firmware' : undefined;
+  const inner = part ? (payload[part] as Record<string, unknown> | undefined) : undefined;
+  const field = part === 'log' ? 'remoteLocation' : 'location';
+  if (part && inner && typeof inner === 'object' && typeof inner[field] === 'string')
+    return { ...payload, [part]: { ...inner, [field]: maskLocation(inner[field]) } };
   if (action === 'GetConfiguration' && Array.isArray(payload.configurationKey)) {
     return {
       ...payload,

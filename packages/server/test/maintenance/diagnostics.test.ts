@@ -1,6 +1,8 @@
 import { api, type DiagnosticsDto, type FirmwareUpgradeDto, type FirmwareUpgradePointDto, type FirmwareVersionDto } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diagnosticsRequest, ocppLog } from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 import { freePort } from '../support/ports.js';
@@ -79,6 +81,25 @@ describe('diagnostics', () => {
     expect(overFtp.data[0]!.location).toMatch(/^ftp:\/\/diag\d+:\*\*\*@127\.0\.0\.1:\d+\/$/);
     const ftp = await received(overFtp.data[0]!.id);
     expect(await download(ftp.id)).toContain(c.serialNumber);
+
+    // An upload address takes one file: a second one to the same token is refused, the first kept.
+    const [row] = await s.database.db.select().from(diagnosticsRequest).where(eq(diagnosticsRequest.id, http.id));
+    const forged = new FormData();
+    forged.append('file', new Blob(['forged']), 'forged.log');
+    expect((await fetch(`${s.url}/files/diagnostics/${row!.token}`, { method: 'POST', body: forged })).status).toBe(404);
+    expect(await download(http.id)).toContain(c.serialNumber);
+    // Neither the upload token nor the FTP login's password (the same kind of token) reaches the OCPP log.
+    const [ftpRow] = await s.database.db.select().from(diagnosticsRequest).where(eq(diagnosticsRequest.id, ftp.id));
+    const logged = JSON.stringify(
+      await eventually(async () => {
+        const rows = await s.database.db.select({ payload: ocppLog.payload }).from(ocppLog).where(eq(ocppLog.action, 'GetDiagnostics'));
+        return rows.length >= 2 ? rows : undefined;
+      }),
+    );
+    expect(logged).toContain('/files/diagnostics/***');
+    expect(logged).toMatch(/ftp:\/\/diag\d+:\*\*\*@/);
+    expect(logged).not.toContain(row!.token!);
+    expect(logged).not.toContain(ftpRow!.token!);
   });
 
   it('records an offline point, and refuses a window that ends before it starts, naming the field', async () => {

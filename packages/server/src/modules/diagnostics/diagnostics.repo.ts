@@ -4,9 +4,9 @@ import type { Db } from '../../db/client.js';
 import { chargePoint, diagnosticsRequest, provider, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { stationScope } from '../monitor/scope.js';
+import { maskLocation } from '../../lib/secret-location.js';
 
 export interface DiagnosticsFilter {
   serialNumber?: string | undefined;
@@ -17,8 +17,8 @@ export interface DiagnosticsFilter {
 
 export type DiagnosticsRow = typeof diagnosticsRequest.$inferSelect;
 
-/** A location as the console shows it: an FTP password never leaves the server. */
-const shown = (location: string) => location.replace(/^(ftps?:\/\/[^:/@]+):[^@/]*@/i, '$1:***@');
+/** A location as the console shows it: an FTP password or an upload token never leaves the server. */
+const shown = maskLocation;
 
 /** Diagnostics requests, scoped to the caller's providers and bound stations. */
 export function createDiagnosticsRepo({ db }: { db: Db }) {

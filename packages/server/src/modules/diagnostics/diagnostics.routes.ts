@@ -211,10 +211,11 @@ export function createDiagnosticsReceiver({
     mount(server: FastifyInstance) {
       server.post<{ Params: { token: string } }>('/files/diagnostics/:token', async (req, reply) => {
         const r = /^[0-9a-f]{64}$/.test(req.params.token) ? await repo.byToken(req.params.token) : undefined;
-        if (!r || !req.isMultipart()) return reply.code(404).send();
+        // A token takes one file: once its request has received it, the address is spent.
+        if (!r || r.state === 'received' || !req.isMultipart()) return reply.code(404).send();
         const part = await req.file({ limits: { fileSize: MAX_MB * 1024 * 1024, files: 1 } });
         if (!part) return reply.code(400).send();
-        const name = path.basename(part.filename || r.fileName || 'diagnostics.log').replace(/[^\w.+-]/g, '_') || 'diagnostics.log';
+        const name = diagnosticsFileName(part.filename, r.fileName);
         const incoming = path.join(uploads, '.incoming', randomUUID());
         await fs.promises.mkdir(path.dirname(incoming), { recursive: true });
         try {
@@ -231,6 +232,21 @@ export function createDiagnosticsReceiver({
       });
     },
   };
+}
+
+/**
+ * The name a charger's diagnostics file is stored under, in its request's directory: the upload's name,
+ * else the one the charger gave in GetDiagnostics.conf; its last part, in safe characters, with no
+ * leading dot. Never `.` or `..` (a charger answering `fileName: ".."` and uploading with no name would
+ * otherwise have made a file of the diagnostics directory itself), never hidden; `diagnostics.log` when
+ * nothing is left.
+ */
+export function diagnosticsFileName(uploaded: string | undefined, given: string | null): string {
+  const name = path
+    .basename(uploaded || given || '')
+    .replace(/[^\w.+-]/g, '_')
+    .replace(/^\.+/, '');
+  return name || 'diagnostics.log';
 }
 
 export type DiagnosticsReceiver = ReturnType<typeof createDiagnosticsReceiver>;
