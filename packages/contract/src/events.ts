@@ -23,7 +23,8 @@ export interface ConsoleEventPayloads {
     info?: string;
     at: string;
   };
-  'transaction.started': ChargerEventBase & { transactionId: number; connectorNo: number; idTag: string; startedAt: string };
+  // No idTag: a card's UID is the credential a clone needs, and the stream reaches users who may not list cards.
+  'transaction.started': ChargerEventBase & { transactionId: number; connectorNo: number; startedAt: string };
   /** A meter sample of a running transaction. */
   'transaction.meter': ChargerEventBase & {
     transactionId: number;

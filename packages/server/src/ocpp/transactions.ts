@@ -477,7 +477,6 @@ export function transactionKit(core: OcppCore) {
     emit(events, 'transaction.started', point, {
       transactionId: tx.id,
       connectorNo: tx.connectorNo,
-      idTag: tx.idTag,
       startedAt: new Date(tx.startedAt).toISOString(),
     });
   }
@@ -565,7 +564,6 @@ export function transactionKit(core: OcppCore) {
         emit(events, 'transaction.started', point, {
           transactionId: row.id,
           connectorNo: p.connectorId,
-          idTag: p.idTag,
           startedAt: startedAt.toISOString(),
         });
         return decided({ transactionId: row.id, idTagInfo: idTagInfo(auth) }, auth);

@@ -306,10 +306,13 @@ export function commonRoutes({
             res.end();
           })
           .catch((err: unknown) => req.log.warn({ err }, 'event stream: session check failed'));
+      // A disabled role, or a one-time password not yet changed, opens nothing: such a stream gets only
+      // what is addressed to its user (an export's progress, a message), no provider's or station's events.
+      const opens = () => scope.roleEnabled && !scope.mustChangePassword;
       const unsubscribe = events.subscribe({
         userId: p.userId,
-        canSee: (providerId) => canSeeProvider(scope, providerId),
-        canSeeStation: (stationId) => scope.stationIds === null || scope.stationIds.includes(stationId),
+        canSee: (providerId) => opens() && canSeeProvider(scope, providerId),
+        canSeeStation: (stationId) => opens() && (scope.stationIds === null || scope.stationIds.includes(stationId)),
         send: (e) => {
           if (e.type === SCOPE_CHANGED) refresh();
           else res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`);

@@ -129,6 +129,29 @@ describe('event stream', () => {
     controller.abort();
   });
 
+  it("gives a disabled role's stream its user's own events only, none of a provider or a station", async () => {
+    const token = await s.login();
+    const { role } = await import('../../db/schema.js');
+    const { eq } = await import('drizzle-orm');
+    await s.database.db.update(role).set({ enabled: false }).where(eq(role.id, 1));
+    const controller = new AbortController();
+    try {
+      const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
+      const reader = res.body!.getReader();
+      const read = async () => new TextDecoder().decode((await reader.read()).value);
+      expect(await read()).toContain('retry:');
+      s.app.events.publish({ type: 'point.status', providerId: 1, stationId: 1, payload: { chargePointId: 7, status: 'Charging' } });
+      s.app.events.publish({ type: 'point.online', providerId: 1, payload: { chargePointId: 7, online: true } });
+      s.app.events.publish({ type: 'export.progress', userId: 1, payload: { exportId: 'mine' } });
+      const chunk = await read();
+      expect(chunk).toContain('"exportId":"mine"');
+      expect(chunk).not.toContain('point.');
+    } finally {
+      controller.abort();
+      await s.database.db.update(role).set({ enabled: true }).where(eq(role.id, 1));
+    }
+  });
+
   it('refuses a stream without a session', async () => {
     const res = await fetch(`${s.url}/prod-api/web/events`);
     expect(await res.json()).toMatchObject({ code: 401 });
