@@ -5,6 +5,7 @@
  * Node keeps a module once loaded.
  */
 export const loadExcel = async () => (await import('exceljs')).default;
+export const loadJsZip = async () => (await import('jszip')).default;
 export const loadArchiver = async () => (await import('archiver')).ZipArchive;
 export const loadFtpSrv = async () => {
   const m = await import('ftp-srv');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fieldLabel, type Lang } from '@csms/contract';
 import { eq } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
-import { loadExcel } from './lazy-packages.js';
+import { loadExcel, loadJsZip } from './lazy-packages.js';
 import type { Db } from '../db/client.js';
 import { provider, storedFile } from '../db/schema.js';
 import type { Principal } from '../http/context.js';
@@ -49,6 +49,41 @@ function mapHeader<C extends string>(row: ExcelJS.Row, spec: SheetImport<C>): Ma
   return found;
 }
 
+/**
+ * How much larger than the file its parts may be once inflated, all together. A template's XML packs
+ * about 5 to 10 times; a zip bomb, a thousand times.
+ */
+const INFLATE_RATIO = 24;
+
+/** Whether an xlsx's parts inflate to at most `limit` bytes together; counted as they inflate, stopped past it. */
+async function inflatesWithin(file: Buffer, limit: number): Promise<boolean> {
+  let zip;
+  try {
+    zip = await (await loadJsZip()).loadAsync(file);
+  } catch {
+    return true; // not a zip: the workbook reader says so (`unreadable`)
+  }
+  let total = 0;
+  for (const entry of Object.values(zip.files)) {
+    if (entry.dir) continue;
+    const over = await new Promise<boolean>((resolve) => {
+      const stream = entry.nodeStream('nodebuffer');
+      stream.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > limit) {
+          stream.pause();
+          resolve(true);
+        }
+      });
+      stream.on('end', () => resolve(false));
+      // A damaged part: the workbook reader says so.
+      stream.on('error', () => resolve(false));
+    });
+    if (over) return false;
+  }
+  return true;
+}
+
 export function createSheetReader({ db, dataDir }: { db: Db; dataDir: string }) {
   async function firstSheet<C extends string>(p: Principal, fileName: string, spec: SheetImport<C>) {
     const [file] = await db.select().from(storedFile).where(eq(storedFile.fileName, fileName)).limit(1);
@@ -57,9 +92,14 @@ export function createSheetReader({ db, dataDir }: { db: Db; dataDir: string }) 
     const size = (await fs.promises.stat(full).catch(() => null))?.size;
     if (size === undefined) throw notFound();
     if (size > spec.maxBytes) throw badField('fileName', `${spec.errors}.tooLarge`, { n: spec.maxBytes / 1024 / 1024 });
+    const bytes = await fs.promises.readFile(full);
+    // A few KB of zip can inflate to gigabytes of XML, which the workbook would hold and parse at once.
+    if (!(await inflatesWithin(bytes, spec.maxBytes * INFLATE_RATIO))) {
+      throw badField('fileName', `${spec.errors}.tooLarge`, { n: spec.maxBytes / 1024 / 1024 });
+    }
     const wb = new (await loadExcel()).Workbook();
     try {
-      await wb.xlsx.readFile(full);
+      await wb.xlsx.load(bytes as unknown as ArrayBuffer);
     } catch {
       throw badField('fileName', `${spec.errors}.unreadable`);
     }
@@ -76,15 +116,17 @@ export function createSheetReader({ db, dataDir }: { db: Db; dataDir: string }) 
       const missing = spec.required.find((c) => !header.has(c));
       if (missing) throw badField('fileName', `${spec.errors}.notTemplate`, { column: fieldLabel(lang, spec.resource, missing) });
       const rows: SheetRow<C>[] = [];
-      for (let r = 2; r <= ws.rowCount; r++) {
-        const row = ws.getRow(r);
+      // Only the rows the file holds a value in (never every number up to the last row, which may be the
+      // 1,048,576th); each of them counts toward the limit, blank once trimmed or not.
+      let held = 0;
+      ws.eachRow((row, r) => {
+        if (r === 1) return;
+        if (++held > spec.maxRows) throw badField('fileName', `${spec.errors}.tooManyRows`, { max: spec.maxRows });
         const cells = Object.fromEntries(
           spec.columns.map((c) => [c, header.has(c) ? (row.getCell(header.get(c)!).text ?? '').trim() : '']),
         ) as Record<C, string>;
-        if (Object.values(cells).every((v) => v === '')) continue;
-        rows.push({ row: r, cells });
-        if (rows.length > spec.maxRows) throw badField('fileName', `${spec.errors}.tooManyRows`, { max: spec.maxRows });
-      }
+        if (!Object.values(cells).every((v) => v === '')) rows.push({ row: r, cells });
+      });
       if (rows.length === 0) throw badField('fileName', `${spec.errors}.empty`);
       return rows;
     },

@@ -257,6 +257,34 @@ describe('car import', () => {
     expect(await carCount()).toBe(before);
   });
 
+  it('refuses a file that inflates far beyond its size, and counts rows of spaces toward the row limit', async () => {
+    const before = await carCount();
+    // 25 MB of one letter packs into a few KB: refused before the workbook is parsed.
+    const bomb = await upload(
+      a.token,
+      await sheet(['Plate number', 'VIN', 'Provider name'], [['a'.repeat(25 * 1024 * 1024), vin(), providerA]]),
+    );
+    expect(await A.post('/web/car/import', { fileName: bomb }, 'en')).toEqual({
+      code: 400,
+      msg: 'The file must not be larger than 1 MB!',
+      data: { field: 'fileName' },
+    });
+    // Rows that hold only a space are rows of the file: 20,001 of them pass the limit.
+    const spaces = await upload(
+      a.token,
+      await sheet(
+        ['Plate number', 'VIN', 'Provider name'],
+        Array.from({ length: 20_001 }, () => [' ']),
+      ),
+    );
+    expect(await A.post('/web/car/import', { fileName: spaces }, 'en')).toEqual({
+      code: 400,
+      msg: 'At most 20000 rows can be imported at once',
+      data: { field: 'fileName' },
+    });
+    expect(await carCount()).toBe(before);
+  });
+
   it('reports progress on the event stream', async () => {
     const events: { importId: string; done: number; total: number }[] = [];
     const off = s.app.events.subscribe({
