@@ -12,7 +12,7 @@ export const timedChargeStatuses = ['waiting', 'started', 'finished', 'failed', 
 export type TimedChargeStatus = (typeof timedChargeStatuses)[number];
 
 /** Why one connector's start of one day failed (vocabulary `enums.timedChargeReason`). */
-export const timedChargeReasons = ['offline', 'rejected', 'noCard', 'timeout', 'error', 'missed'] as const;
+export const timedChargeReasons = ['offline', 'rejected', 'noCard', 'timeout', 'error', 'missed', 'moved'] as const;
 export type TimedChargeReason = (typeof timedChargeReasons)[number];
 
 /** A start found more than this late (the server was down at its time) is not sent: the day is marked missed. */

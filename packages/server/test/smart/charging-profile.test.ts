@@ -1,6 +1,8 @@
 import { api, type ChargingProfileDto, type ProfileInForce } from '@csms/contract';
 import { createChargePoint, type ChargePoint } from '@csms/simulator';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargePoint } from '../../src/db/schema.js';
 import { startServer, type TestServer } from '../harness.js';
 import { createPoint, eventually } from '../ocpp/support.js';
 import { createChargingProfileRepo } from '../../src/modules/chargingProfile/chargingProfile.repo.js';
@@ -238,5 +240,21 @@ describe('sending, holding and clearing', () => {
     ]);
     expect(heldB?.map((h) => [h.profile.id, h.connectorNo])).toEqual([[forBoth.data.id, 0]]);
     expect(heldOther).toEqual([]);
+  });
+
+  it('a point moved to another station since is no longer the profile’s: neither sent nor sent again at its boot', async () => {
+    const a = await charger();
+    const b = await charger(a.stationId);
+    const elsewhere = await charger();
+    const added = await post<ChargingProfileDto>(api.chargingProfile.add, profile(a.stationId, [a.serialNumber, b.serialNumber]));
+    expect(added.code, JSON.stringify(added)).toBe(200);
+    expect((await post<{ results: unknown[] }>(api.chargingProfile.send, { id: added.data.id })).data.results).toHaveLength(2);
+    await s.database.db.update(chargePoint).set({ stationId: elsewhere.stationId }).where(eq(chargePoint.id, b.pointId));
+    const again = await post<{ results: { serialNumber: string }[] }>(api.chargingProfile.send, { id: added.data.id });
+    expect(again.data.results.map((x) => x.serialNumber)).toEqual([a.serialNumber]);
+    expect(b.received).toHaveLength(1);
+    const repo = createChargingProfileRepo({ db: s.database.db });
+    expect(await repo.afterBoot(b.pointId, new Date())).toEqual([]);
+    expect((await repo.afterBoot(a.pointId, new Date())).map((h) => h.profile.id)).toEqual([added.data.id]);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipcWorkers, startServer, type TestServer } from '../harness.js';
 import {
   card,
+  chargePoint,
   chargeUser,
   chargingTransaction,
   connector,
@@ -239,6 +240,16 @@ describe('timed charging', () => {
     const r2 = await eventually(async () => ((await runs(t2.id)).length === 1 ? runs(t2.id) : undefined), 20_000);
     expect(r2[0]).toMatchObject({ status: 'failed', reason: 'noCard' });
     expect(online.starts).toHaveLength(0);
+
+    // A point moved to another station since the timed charge was made: not started, with that reason.
+    const moving = await charger();
+    const elsewhere = await charger(false);
+    const t3 = await added(moving.serialNumber, d.userId);
+    await s.database.db.update(chargePoint).set({ stationId: elsewhere.stationId }).where(eq(chargePoint.id, moving.pointId));
+    await due(t3.id);
+    const r3 = await eventually(async () => ((await runs(t3.id)).length === 1 ? runs(t3.id) : undefined), 20_000);
+    expect(r3[0]).toMatchObject({ status: 'failed', reason: 'moved' });
+    expect(moving.starts).toHaveLength(0);
   });
 
   it('runs a start a crash left unqueued once another node comes up, and once only with two nodes', async () => {

@@ -158,6 +158,7 @@ export const smartEn: Strings<typeof smartZh> = {
       timeout: 'The point did not answer',
       error: 'The start could not be sent',
       missed: 'More than 15 minutes late (the server was not running at the start time): not started that day',
+      moved: 'The point is no longer at this station: not started',
     },
     timedChargeRunStatus: { started: 'Started', failed: 'Failed' },
     reservationStatus: {

@@ -157,6 +157,7 @@ export const smartZh = {
       timeout: '充电桩未应答',
       error: '下发失败',
       missed: '开始时间已过 15 分钟以上（服务当时未运行），当天未启动',
+      moved: '充电桩已不在该站点，未启动',
     },
     timedChargeRunStatus: { started: '已启动', failed: '失败' },
     reservationStatus: {

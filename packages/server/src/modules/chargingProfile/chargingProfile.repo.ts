@@ -15,8 +15,7 @@ import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { coalescing } from '../../lib/coalesce.js';
 import { prebuilt } from '../../db/prebuilt.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { stationScope } from '../monitor/scope.js';
 
 export type ProfileRow = typeof chargingProfile.$inferSelect;
@@ -48,6 +47,12 @@ const OPTION_LIMIT = 50;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * A target whose point is still at the profile's station (and so of its provider). A point moved away
+ * since is no longer the profile's to command: not sent from the console, not re-sent at its boot.
+ */
+const stillThere = and(eq(chargePoint.stationId, chargingProfile.stationId), eq(chargePoint.providerId, chargingProfile.providerId));
+
 /** Charging profiles and their targets, scoped to the caller's providers and bound stations. */
 export function createChargingProfileRepo({ db }: { db: Db }) {
   /** Built once (`prebuilt`): drizzle built this wide select at every batch of booting chargers. */
@@ -56,9 +61,11 @@ export function createChargingProfileRepo({ db }: { db: Db }) {
       .select({ profile: chargingProfile, connectorNo: chargingProfileTarget.connectorNo, pointId: chargingProfileTarget.chargePointId })
       .from(chargingProfileTarget)
       .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
+      .innerJoin(chargePoint, eq(chargePoint.id, chargingProfileTarget.chargePointId))
       .where(
         and(
           sql`${chargingProfileTarget.chargePointId} = any(${sql.placeholder('pointIds')}::int[])`,
+          stillThere,
           inArray(chargingProfileTarget.status, HELD),
           notInArray(chargingProfile.purpose, ['TxProfile']),
           or(isNull(chargingProfile.validTo), gt(chargingProfile.validTo, sql.placeholder('earliest'))),
@@ -315,7 +322,14 @@ export function createChargingProfileRepo({ db }: { db: Db }) {
         })
         .from(chargingProfileTarget)
         .innerJoin(chargePoint, eq(chargePoint.id, chargingProfileTarget.chargePointId))
-        .where(and(eq(chargingProfileTarget.profileId, profileId), pointId ? eq(chargingProfileTarget.chargePointId, pointId) : undefined))
+        .innerJoin(chargingProfile, eq(chargingProfile.id, chargingProfileTarget.profileId))
+        .where(
+          and(
+            eq(chargingProfileTarget.profileId, profileId),
+            stillThere,
+            pointId ? eq(chargingProfileTarget.chargePointId, pointId) : undefined,
+          ),
+        )
         .orderBy(asc(chargePoint.serialNumber), asc(chargingProfileTarget.connectorNo));
     },
     async answered(

@@ -5,8 +5,7 @@ import { card, chargePoint, chargeUser, provider, station, systemUser, timedChar
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { stationScope } from '../monitor/scope.js';
 
 export interface TimedChargeFilter {
@@ -156,6 +155,7 @@ export function createTimedChargeRepo({ db }: { db: Db }) {
           t: timedCharge,
           serialNumber: chargePoint.serialNumber,
           pointProviderId: chargePoint.providerId,
+          pointStationId: chargePoint.stationId,
           timeZone: station.timeZone,
           account: chargeUser.account,
         })

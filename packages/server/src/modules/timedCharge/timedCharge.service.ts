@@ -119,18 +119,21 @@ export function createTimedCharging({
     async run(id: number, at: Date): Promise<'ran' | 'stale'> {
       const found = await repo.forRun(id);
       if (!found) return 'stale';
-      const { t, serialNumber, pointProviderId, timeZone, account } = found;
+      const { t, serialNumber, pointProviderId, pointStationId, timeZone, account } = found;
       if (!['waiting', 'started', 'failed'].includes(t.status) || t.nextRunAt?.getTime() !== at.getTime()) return 'stale';
       const day = wallClock(at, timeZone).slice(0, 10);
       const claimed = await repo.claim(t.id, day, t.connectors);
-      const card = claimed.length ? await validCardOf(db, t.chargeUserId, pointProviderId, now()) : undefined;
+      // A point moved to another station (or provider) since is no longer this timed charge's to start.
+      const moved = pointStationId !== t.stationId || pointProviderId !== t.providerId;
+      const card = claimed.length && !moved ? await validCardOf(db, t.chargeUserId, pointProviderId, now()) : undefined;
       const failures: { connectorNo: number; reason: TimedChargeReason }[] = [];
       // One connector after the other: a charger answers one CALL at a time.
       const missed = now().getTime() - at.getTime() > TIMED_CHARGE_GRACE_MINUTES * 60_000;
       for (const connectorNo of claimed) {
-        if (missed) {
-          await repo.ran(t.id, day, connectorNo, { status: 'failed', reason: 'missed', chargerStatus: null, cardId: null });
-          failures.push({ connectorNo, reason: 'missed' });
+        const refused = moved ? 'moved' : missed ? 'missed' : undefined;
+        if (refused) {
+          await repo.ran(t.id, day, connectorNo, { status: 'failed', reason: refused, chargerStatus: null, cardId: null });
+          failures.push({ connectorNo, reason: refused });
           continue;
         }
         if (!card) {
