@@ -24,6 +24,28 @@ export interface Cluster {
 }
 
 /**
+ * The servers and the credentials of `NATS_URL`: `nats://user:password@host:4222` signs in with a user
+ * and password, `nats://token@host:4222` with a token; the address itself is passed on without them.
+ * Anything that can publish on the deployment's subjects can command its chargers, so a NATS reachable
+ * beyond the CSMS's own nodes needs one of these (README, "Scaling out").
+ */
+export function natsAuth(url: string): { servers: string; user?: string; pass?: string; token?: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { servers: url };
+  }
+  if (!u.username) return { servers: url };
+  const user = decodeURIComponent(u.username);
+  const pass = decodeURIComponent(u.password);
+  u.username = '';
+  u.password = '';
+  const servers = u.toString().replace(/\/$/, '');
+  return pass ? { servers, user, pass } : { servers, token: user };
+}
+
+/**
  * Connects to NATS. `commandTimeoutMs` is how long a charger may take to answer a command that
  * names no timeout of its own; the request waits that long plus a margin for the hop.
  */
@@ -35,9 +57,10 @@ export async function connectNats(opts: {
   prefix: string;
 }): Promise<Cluster> {
   const nats = await import('nats');
-  const nc = await nats.connect({ servers: opts.url, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
+  const auth = natsAuth(opts.url);
+  const nc = await nats.connect({ ...auth, name: `csms ${opts.nodeId}`, maxReconnectAttempts: -1 }).catch((err: unknown) => {
     // Only the first connection must succeed: once up, the client reconnects on its own whatever happens.
-    throw new Error(`NATS_URL ${opts.url}: cannot connect (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
+    throw new Error(`NATS_URL ${auth.servers}: cannot connect (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
   });
   return {
     bus: natsBus(nats, nc, opts.prefix, opts.commandTimeoutMs),
