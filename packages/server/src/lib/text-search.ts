@@ -9,3 +9,6 @@ import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 export function lowerLike(column: SQLWrapper, pattern: string): SQL {
   return sql`lower(${column}) like lower(${pattern})`;
 }
+
+/** A LIKE pattern that finds `text` anywhere, its `%`, `_` and `\` taken literally (LIKE's escape is `\`). */
+export const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -5,6 +5,7 @@ import { alarm, chargePoint, provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export type AlarmFilter = Omit<AlarmRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
 
@@ -73,7 +74,7 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
       f.pointId ? eq(alarm.chargePointId, f.pointId) : undefined,
       // The matching points first, then their alarms by index.
       f.serialNumber
-        ? sql`${sql.raw('"alarm"."charge_point_id"')} in (select cp.id from charge_point cp where lower(cp.serial_number) like lower(${`%${f.serialNumber}%`}))`
+        ? sql`${sql.raw('"alarm"."charge_point_id"')} in (select cp.id from charge_point cp where lower(cp.serial_number) like lower(${contains(f.serialNumber)}))`
         : undefined,
       f.level ? eq(alarm.level, f.level) : undefined,
       // The few error codes the table holds that contain the text (walked on their index), then
@@ -84,7 +85,7 @@ export function createAlarmRecordRepo({ db }: { db: Db }) {
               select min(a.error_code) from alarm a
               union all
               select (select min(a.error_code) from alarm a where a.error_code > codes.code) from codes where codes.code is not null)
-            select code from codes where code ilike ${`%${f.errorCode}%`}))`
+            select code from codes where code ilike ${contains(f.errorCode)}))`
         : undefined,
       f.state === 'open' ? isNull(alarm.clearedAt) : f.state === 'cleared' ? isNotNull(alarm.clearedAt) : undefined,
       f.providerId ? eq(alarm.providerId, f.providerId) : undefined,

@@ -5,8 +5,7 @@ import { application, provider, role, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { API_PREFIX } from '../../http/mount.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 
 export interface ApplyFilter {
   referenceNo?: string | undefined;

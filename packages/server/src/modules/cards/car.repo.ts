@@ -5,8 +5,7 @@ import { car, chargeUser, provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from './common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 
 export interface CarFilter {
   plate?: string | undefined;

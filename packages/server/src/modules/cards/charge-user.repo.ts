@@ -5,9 +5,8 @@ import { car, card, chargeUser, chargingTransaction, ledger, provider, userGroup
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { memberLevelNameOf } from '../operations/membership.js';
-import { contains } from './common.js';
 
 export interface ChargeUserFilter {
   account?: string | undefined;

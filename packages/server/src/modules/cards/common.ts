@@ -11,9 +11,6 @@ export const blank = (v: string | null | undefined): string | null => (v === und
 export const centsText = (cents: number): string => (cents / 100).toFixed(2);
 export const centsValue = (cents: number): number => Number((cents / 100).toFixed(2));
 
-/** `like` pattern that matches the text literally, anywhere. */
-export const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Look-ups of the rows another record refers to, each within the caller's scope: a reference the
  * caller cannot see answers "not found" exactly like a missing one.

@@ -5,7 +5,7 @@ import { card, chargeUser, ledger, provider, systemUser } from '../../db/schema.
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { contains } from './common.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface RechargeRecordFilter {
   startTime?: Date | undefined;

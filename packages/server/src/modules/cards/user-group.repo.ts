@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { chargeUser, provider, userGroup } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope } from '../../lib/scope.js';
-import { contains } from './common.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface UserGroupFilter {
   name?: string | undefined;

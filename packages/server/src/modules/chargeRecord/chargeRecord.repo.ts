@@ -6,6 +6,7 @@ import { card, chargePoint, chargeUser, chargingTransaction as t, price, provide
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export type RecordFilter = Omit<ChargeRecordFilter, 'startTime' | 'endTime'> & { startTime?: Date | undefined; endTime?: Date | undefined };
 
@@ -262,7 +263,7 @@ export function createChargeRecordRepo({ db }: { db: Db }) {
   // Searches match the few points, cards or users first and read their records by index; text is
   // compared as `lower(…) like lower(…)` (ILIKE's rule, the pattern lowered once: lib/text-search.ts).
   const own = (col: string) => sql.raw(`"charging_transaction"."${col}"`);
-  const like = (v: string) => `%${v}%`;
+  const like = contains;
   const ids = (list: number[]) => sql`${`{${list.join(',')}}`}::int[]`;
   /**
    * A list's searches resolved once before its two queries (page and count), each a scan of the

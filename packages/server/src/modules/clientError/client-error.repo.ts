@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { clientError, clientErrorQuota } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface ClientErrorFilter {
   message?: string | undefined;
@@ -73,9 +74,9 @@ export function createClientErrorRepo({ db }: { db: Db }) {
     async list(p: Principal, f: ClientErrorFilter, page: number, limit: number) {
       const cond: SQL | undefined = and(
         providerScope(p, clientError.providerId),
-        f.message ? ilike(clientError.message, `%${f.message}%`) : undefined,
+        f.message ? ilike(clientError.message, contains(f.message)) : undefined,
         f.buildId ? eq(clientError.buildId, f.buildId) : undefined,
-        f.username ? ilike(clientError.username, `%${f.username}%`) : undefined,
+        f.username ? ilike(clientError.username, contains(f.username)) : undefined,
         f.startTime ? gte(clientError.lastSeen, f.startTime) : undefined,
         f.endTime ? lte(clientError.lastSeen, f.endTime) : undefined,
       );

@@ -6,8 +6,7 @@ import { chargeUser, chargingTransaction, invoice, invoiceItem, ledger, provider
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { fileUrl } from './transfer.repo.js';
 
 export interface InvoiceFilter {

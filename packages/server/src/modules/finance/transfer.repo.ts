@@ -7,8 +7,7 @@ import type { Principal } from '../../http/context.js';
 import { API_PREFIX } from '../../http/mount.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 
 export interface TransferFilter {
   payerName?: string | undefined;

@@ -10,8 +10,7 @@ import { chargePoint, firmwareUpgrade, firmwareUpgradePoint, firmwareVersion, pr
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { stationScope } from '../monitor/scope.js';
 import { createRolloutRepo } from './firmware-rollout.repo.js';
 

@@ -15,8 +15,7 @@ import {
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import type { ChargingLimitRow } from '../chargingProfile/external-limit.js';
 import { providerScope } from '../../lib/scope.js';
 import { stationScope } from '../monitor/scope.js';

@@ -24,8 +24,7 @@ import {
 } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { stationScope } from '../monitor/scope.js';
 
 export interface MaterialApplyFilter {

@@ -6,6 +6,7 @@ import { message, messageRecipient, role, systemUser } from '../../db/schema.js'
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface MessageFilter {
   keyWord?: string | undefined;
@@ -61,7 +62,7 @@ const toRow = (r: {
 export function createMessageRepo({ db }: { db: Db }) {
   const filterSql = (f: MessageFilter) =>
     and(
-      f.keyWord ? or(ilike(message.title, `%${f.keyWord}%`), ilike(message.content, `%${f.keyWord}%`)) : undefined,
+      f.keyWord ? or(ilike(message.title, contains(f.keyWord)), ilike(message.content, contains(f.keyWord))) : undefined,
       f.startTime ? gte(message.createdAt, f.startTime) : undefined,
       f.endTime ? lte(message.createdAt, f.endTime) : undefined,
     );

@@ -10,7 +10,7 @@ import {
 } from '@csms/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { lowerLike } from '../../lib/text-search.js';
+import { lowerLike, contains } from '../../lib/text-search.js';
 import {
   alarm,
   card,
@@ -80,8 +80,8 @@ export function createMonitorRepo({ db }: { db: Db }) {
         isNull(tx.stoppedAt),
         stationScope(p, tx.providerId, tx.stationId),
         f.stationId ? eq(tx.stationId, f.stationId) : undefined,
-        f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
-        f.idTag ? ilike(tx.idTag, `%${f.idTag}%`) : undefined,
+        f.serialNumber ? lowerLike(chargePoint.serialNumber, contains(f.serialNumber)) : undefined,
+        f.idTag ? ilike(tx.idTag, contains(f.idTag)) : undefined,
       );
       // Energy so far: the stored total, or the latest sample above the start register (never negative).
       const energy = sql<number>`greatest(${tx.energyWh}, coalesce(${tx.lastMeterWh} - ${tx.meterStartWh}, 0), 0)`.mapWith(Number);
@@ -157,7 +157,7 @@ export function createMonitorRepo({ db }: { db: Db }) {
       const cond = and(
         pointScope(p),
         f.stationId ? eq(chargePoint.stationId, f.stationId) : undefined,
-        f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
+        f.serialNumber ? lowerLike(chargePoint.serialNumber, contains(f.serialNumber)) : undefined,
         f.online !== undefined ? eq(chargePoint.online, f.online) : undefined,
         f.status ? pointHasStatus(f.status) : undefined,
       );
@@ -259,7 +259,7 @@ export function createMonitorRepo({ db }: { db: Db }) {
     ): Promise<{ list: StationState[]; total: number }> {
       const cond = and(
         stationScope(p, station.providerId, station.id),
-        f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
+        f.stationName ? ilike(station.name, contains(f.stationName)) : undefined,
       );
       // The page's stations first (by name, from its index), then their points and connectors
       // counted for those stations only: grouped first, every station's were.

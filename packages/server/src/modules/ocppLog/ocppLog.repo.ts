@@ -3,6 +3,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
+import { contains } from '../../lib/text-search.js';
 
 /**
  * The log counts exactly up to 1,000 rows, not 10,000: each response row costs a look-up of its
@@ -89,10 +90,10 @@ export function createOcppLogRepo({ db }: { db: Db }) {
       // Every identity the log holds is in ocpp_log_identity (a trigger keeps it): the text is matched
       // against those names, and the rows of the ones that match are read by index.
       f.serialNumber
-        ? sql`l.serial_number in (select i.serial_number from ocpp_log_identity i where lower(i.serial_number) like lower(${`%${f.serialNumber}%`}))`
+        ? sql`l.serial_number in (select i.serial_number from ocpp_log_identity i where lower(i.serial_number) like lower(${contains(f.serialNumber)}))`
         : undefined,
       // ILIKE on the column itself: its statistics estimate how many rows match, which the total needs past 1,000.
-      f.action ? sql`l.action ilike ${`%${f.action}%`}` : undefined,
+      f.action ? sql`l.action ilike ${contains(f.action)}` : undefined,
       f.direction ? sql`l.direction = ${f.direction}` : undefined,
       f.messageId ? sql`l.message_id = ${f.messageId}` : undefined,
       f.startTime ? sql`l.created_at >= ${f.startTime.toISOString()}::timestamptz` : undefined,

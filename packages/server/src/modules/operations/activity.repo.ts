@@ -5,8 +5,7 @@ import { activity, provider, station, userGroup, voucherTemplate } from '../../d
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 
 export interface ActivityFilter {
   name?: string | undefined;

@@ -5,8 +5,7 @@ import { card, chargeUser, chargingTransaction, provider, station, systemUser, v
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 
 export interface TemplateFilter {
   name?: string | undefined;

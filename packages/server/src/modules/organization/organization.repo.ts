@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { organization, provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface OrganizationFilter {
   orgName?: string | undefined;
@@ -45,7 +46,7 @@ export const toDto = (r: Row): Organization => ({
 /** Organisations, always scoped to the caller's providers. */
 export function createOrganizationRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, organization.providerId), ...more);
-  const filterSql = (f: OrganizationFilter) => (f.orgName ? ilike(organization.orgName, `%${f.orgName}%`) : undefined);
+  const filterSql = (f: OrganizationFilter) => (f.orgName ? ilike(organization.orgName, contains(f.orgName)) : undefined);
   const base = () => db.select(columns).from(organization).innerJoin(provider, eq(provider.id, organization.providerId));
 
   return {

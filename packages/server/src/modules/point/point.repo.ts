@@ -5,7 +5,7 @@ import { chargePoint, chargingTransaction, connector, localControllerPoint, prov
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 import { assertPointQuota } from '../../lib/point-quota.js';
-import { lowerLike } from '../../lib/text-search.js';
+import { lowerLike, contains } from '../../lib/text-search.js';
 
 export interface PointFilter {
   serialNumber?: string | undefined;
@@ -137,8 +137,8 @@ export function createPointRepo({ db }: { db: Db }) {
     and(providerScope(p, chargePoint.providerId), stationScope(p, chargePoint.stationId), ...more);
   const filterSql = (f: PointFilter) =>
     and(
-      f.serialNumber ? lowerLike(chargePoint.serialNumber, `%${f.serialNumber}%`) : undefined,
-      f.pointName ? lowerLike(chargePoint.name, `%${f.pointName}%`) : undefined,
+      f.serialNumber ? lowerLike(chargePoint.serialNumber, contains(f.serialNumber)) : undefined,
+      f.pointName ? lowerLike(chargePoint.name, contains(f.pointName)) : undefined,
       f.stationId ? eq(chargePoint.stationId, f.stationId) : undefined,
       f.status ? statusFilter(f.status) : undefined,
     );

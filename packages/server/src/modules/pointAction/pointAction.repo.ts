@@ -1,7 +1,7 @@
 import type { IdTagOption } from '@csms/contract';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { lowerLike } from '../../lib/text-search.js';
+import { lowerLike, contains } from '../../lib/text-search.js';
 import { card, chargePoint, chargeUser, chargingTransaction, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { stationScope } from '../monitor/scope.js';
@@ -100,7 +100,7 @@ export function createPointActionRepo({ db }: { db: Db }) {
      * (oldest) usable card, whose physical id is the idTag. A user without a usable card cannot be chosen.
      */
     async idTagOptions(providerId: number, keyword: string | undefined, now = new Date()): Promise<IdTagOption[]> {
-      const like = keyword ? `%${keyword}%` : undefined;
+      const like = keyword ? contains(keyword) : undefined;
       const match = like
         ? or(lowerLike(card.cardNumber, like), lowerLike(card.physicalId, like), lowerLike(chargeUser.account, like))
         : undefined;

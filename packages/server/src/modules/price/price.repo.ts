@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import { billLine, chargingTransaction, price, provider, station, systemUser, userGroup } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export type PriceRow = typeof price.$inferSelect;
 export type PriceValues = Omit<typeof price.$inferInsert, 'id' | 'createdAt'>;
@@ -56,7 +57,7 @@ export function createPriceRepo({ db }: { db: Db }) {
   return {
     /** One page of the stations the caller sees (the station price list). */
     async stations(p: Principal, f: { stationName?: string | undefined }, page: number, limit: number) {
-      const cond = visibleStation(p, f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined);
+      const cond = visibleStation(p, f.stationName ? ilike(station.name, contains(f.stationName)) : undefined);
       const [rows, [total]] = await Promise.all([
         db
           .select(stationHead)
@@ -76,8 +77,8 @@ export function createPriceRepo({ db }: { db: Db }) {
       const cond = visibleStation(
         p,
         isNotNull(price.groupId),
-        f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
-        f.groupName ? ilike(userGroup.name, `%${f.groupName}%`) : undefined,
+        f.stationName ? ilike(station.name, contains(f.stationName)) : undefined,
+        f.groupName ? ilike(userGroup.name, contains(f.groupName)) : undefined,
       );
       const [rows, [total]] = await Promise.all([
         db

@@ -6,6 +6,7 @@ import { provider } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerSubtree } from '../../http/sessions.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface ProviderFilter {
   providerName?: string | undefined;
@@ -54,10 +55,10 @@ export function createProviderRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, provider.id), ...more);
   const filterSql = (f: ProviderFilter) =>
     and(
-      f.providerName ? ilike(provider.name, `%${f.providerName}%`) : undefined,
+      f.providerName ? ilike(provider.name, contains(f.providerName)) : undefined,
       f.providerType ? eq(provider.type, f.providerType) : undefined,
-      f.contact ? ilike(provider.contact, `%${f.contact}%`) : undefined,
-      f.phone ? ilike(provider.phone, `%${f.phone}%`) : undefined,
+      f.contact ? ilike(provider.contact, contains(f.contact)) : undefined,
+      f.phone ? ilike(provider.phone, contains(f.phone)) : undefined,
     );
   const base = () =>
     db.select({ row: provider, parentName: parent.name, userCount }).from(provider).leftJoin(parent, eq(parent.id, provider.parentId));
@@ -96,7 +97,7 @@ export function createProviderRepo({ db }: { db: Db }) {
       const q = db
         .select(cols)
         .from(provider)
-        .where(where(p, providerName ? ilike(provider.name, `%${providerName}%`) : undefined))
+        .where(where(p, providerName ? ilike(provider.name, contains(providerName)) : undefined))
         .orderBy(...(w.limit ? [asc(provider.name), asc(provider.id)] : [asc(provider.id)]));
       const rows = w.limit ? await q.limit(w.limit) : await q;
       const missing = (w.ids?.split(',').map(Number) ?? []).filter((id) => !rows.some((r) => r.id === id));

@@ -4,8 +4,7 @@ import type { Db } from '../../db/client.js';
 import { card, chargePoint, chargeUser, provider, reservation, station, systemUser } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
-import { lowerLike } from '../../lib/text-search.js';
-import { contains } from '../cards/common.js';
+import { contains, lowerLike } from '../../lib/text-search.js';
 import { providerScope } from '../../lib/scope.js';
 import { stationScope } from '../monitor/scope.js';
 

@@ -6,6 +6,7 @@ import { organization, provider, role } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { covers } from '../../lib/grants.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface RoleFilter {
   orgName?: string | undefined;
@@ -48,8 +49,8 @@ export function createRoleRepo({ db }: { db: Db }) {
       .leftJoin(parent, eq(parent.id, role.parentId));
   const filterSql = (f: RoleFilter) =>
     and(
-      f.orgName ? ilike(organization.orgName, `%${f.orgName}%`) : undefined,
-      f.roleName ? ilike(role.roleName, `%${f.roleName}%`) : undefined,
+      f.orgName ? ilike(organization.orgName, contains(f.orgName)) : undefined,
+      f.roleName ? ilike(role.roleName, contains(f.roleName)) : undefined,
     );
 
   return {
@@ -80,7 +81,11 @@ export function createRoleRepo({ db }: { db: Db }) {
         .select(cols)
         .from(role)
         .where(
-          where(p, roleName ? ilike(role.roleName, `%${roleName}%`) : undefined, providerId ? eq(role.providerId, providerId) : undefined),
+          where(
+            p,
+            roleName ? ilike(role.roleName, contains(roleName)) : undefined,
+            providerId ? eq(role.providerId, providerId) : undefined,
+          ),
         )
         .orderBy(...(w.limit ? [asc(role.roleName), asc(role.id)] : [asc(role.id)]));
       const first = w.limit ? await q.limit(w.limit) : await q;

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { provider, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface StationFilter {
   stationName?: string | undefined;
@@ -66,7 +67,7 @@ export function createStationRepo({ db }: { db: Db }) {
     and(providerScope(p, station.providerId), stationScope(p, station.id), ...more);
   const filterSql = (f: StationFilter) =>
     and(
-      f.stationName ? ilike(station.name, `%${f.stationName}%`) : undefined,
+      f.stationName ? ilike(station.name, contains(f.stationName)) : undefined,
       f.providerId ? eq(station.providerId, f.providerId) : undefined,
       f.status ? eq(station.status, f.status) : undefined,
       f.country ? eq(station.country, f.country) : undefined,

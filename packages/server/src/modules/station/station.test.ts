@@ -149,6 +149,13 @@ describe('stations', () => {
     expect(await stationCount()).toBe(before);
   });
 
+  it('searches names literally: % and _ are characters, not wildcards', async () => {
+    await add(admin, { stationName: 'Depot_7 100%' });
+    await add(admin, { stationName: 'DepotX7 1000' });
+    expect((await list(admin, '&stationName=Depot_7')).data.list.map((x) => x.stationName)).toEqual(['Depot_7 100%']);
+    expect((await list(admin, '&stationName=100%25')).data.list.map((x) => x.stationName)).toEqual(['Depot_7 100%']);
+  });
+
   it('keeps names unique per provider, case-insensitively', async () => {
     await add(admin, { stationName: 'Riverside' });
     expect(await add(admin, { stationName: 'RIVERSIDE' })).toEqual({

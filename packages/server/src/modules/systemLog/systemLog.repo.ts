@@ -4,6 +4,7 @@ import { systemLog } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { pageTotal } from '../../lib/bounded-count.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface SystemLogFilter {
   operation?: string | undefined;
@@ -38,8 +39,8 @@ export function createSystemLogRepo({ db }: { db: Db }) {
     and(
       providerScope(p, systemLog.providerId),
       f.operation ? eq(systemLog.operation, f.operation) : undefined,
-      f.operator ? ilike(systemLog.operator, `%${f.operator}%`) : undefined,
-      f.operand ? ilike(systemLog.operand, `%${f.operand}%`) : undefined,
+      f.operator ? ilike(systemLog.operator, contains(f.operator)) : undefined,
+      f.operand ? ilike(systemLog.operand, contains(f.operand)) : undefined,
       f.result !== undefined ? eq(systemLog.result, f.result) : undefined,
       f.startTime ? gte(systemLog.createdAt, f.startTime) : undefined,
       f.endTime ? lte(systemLog.createdAt, f.endTime) : undefined,

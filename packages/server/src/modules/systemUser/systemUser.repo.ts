@@ -6,6 +6,7 @@ import type { Principal } from '../../http/context.js';
 import { providerSubtree } from '../../http/sessions.js';
 import { userRefusal } from '../../lib/grants.js';
 import { providerScope } from '../../lib/scope.js';
+import { contains } from '../../lib/text-search.js';
 
 export interface SystemUserFilter {
   username?: string | undefined;
@@ -82,9 +83,9 @@ export function createSystemUserRepo({ db }: { db: Db }) {
   const where = (p: Principal, ...more: (SQL | undefined)[]) => and(providerScope(p, systemUser.providerId), ...more);
   const filterSql = (f: SystemUserFilter) =>
     and(
-      f.username ? ilike(systemUser.username, `%${f.username}%`) : undefined,
-      f.name ? ilike(systemUser.name, `%${f.name}%`) : undefined,
-      f.phone ? ilike(systemUser.phone, `%${f.phone}%`) : undefined,
+      f.username ? ilike(systemUser.username, contains(f.username)) : undefined,
+      f.name ? ilike(systemUser.name, contains(f.name)) : undefined,
+      f.phone ? ilike(systemUser.phone, contains(f.phone)) : undefined,
       f.status !== undefined ? eq(systemUser.status, f.status) : undefined,
       f.providerId ? eq(systemUser.providerId, f.providerId) : undefined,
       f.roleId ? eq(systemUser.roleId, f.roleId) : undefined,
