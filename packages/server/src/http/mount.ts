@@ -106,8 +106,11 @@ export function langOf(req: FastifyRequest) {
   return toLang(typeof h === 'string' ? h : req.cookies?.language);
 }
 
-function allowed(p: Principal, access: Exclude<Access, 'public'>): boolean {
-  if (access === 'session') return true;
+function allowed(p: Principal, access: Exclude<Access, 'public'>, resource: string): boolean {
+  // A disabled role opens nothing but its own sign-in endpoints: `/web/info` (which tells the console to
+  // sign out), sign-out and the password. Every other session read (the dashboard's figures, stations,
+  // files, the event stream) is refused like a permission.
+  if (access === 'session') return p.roleEnabled || resource === 'auth';
   if (!p.roleEnabled) return false;
   const roles = [p.roleKey];
   if ('role' in access) return checkRole(roles, access.role);
@@ -160,7 +163,7 @@ export function mountEndpoint<E extends EndpointDef>(app: FastifyInstance, deps:
           if (ctx.principal.mustChangePassword && (ep.access !== 'session' || (ep.mutation && ep.resource !== 'auth'))) {
             throw new AppError(Code.FORBIDDEN, 'errors.auth.mustChangePassword');
           }
-          if (!allowed(ctx.principal, ep.access)) throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
+          if (!allowed(ctx.principal, ep.access, ep.resource)) throw new AppError(Code.FORBIDDEN, 'errors.forbidden');
         }
         const params = (parse(ep.params, req.params, ctx, ep.resource) ?? {}) as Record<string, string>;
         const query = parse(ep.query, req.query, ctx, ep.resource);

@@ -129,23 +129,34 @@ describe('event stream', () => {
     controller.abort();
   });
 
-  it("gives a disabled role's stream its user's own events only, none of a provider or a station", async () => {
+  it('a disabled role: no new stream and no session reads but its sign-in; an open stream keeps only its user’s own events', async () => {
     const token = await s.login();
     const { role } = await import('../../db/schema.js');
     const { eq } = await import('drizzle-orm');
-    await s.database.db.update(role).set({ enabled: false }).where(eq(role.id, 1));
+    const { SCOPE_CHANGED } = await import('../../lib/events.js');
     const controller = new AbortController();
+    const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
+    const reader = res.body!.getReader();
+    const read = async () => new TextDecoder().decode((await reader.read()).value);
+    expect(await read()).toContain('retry:');
+    await s.database.db.update(role).set({ enabled: false }).where(eq(role.id, 1));
     try {
-      const res = await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` }, signal: controller.signal });
-      const reader = res.body!.getReader();
-      const read = async () => new TextDecoder().decode((await reader.read()).value);
-      expect(await read()).toContain('retry:');
-      s.app.events.publish({ type: 'point.status', providerId: 1, stationId: 1, payload: { chargePointId: 7, status: 'Charging' } });
-      s.app.events.publish({ type: 'point.online', providerId: 1, payload: { chargePointId: 7, online: true } });
-      s.app.events.publish({ type: 'export.progress', userId: 1, payload: { exportId: 'mine' } });
-      const chunk = await read();
-      expect(chunk).toContain('"exportId":"mine"');
-      expect(chunk).not.toContain('point.');
+      // Told at once that its scope changed, the open stream reads it again; until then charger events still pass.
+      s.app.events.publish({ type: SCOPE_CHANGED, userId: 1, payload: {} });
+      await eventually(async () => {
+        const probe = `probe-${Math.random()}`;
+        s.app.events.publish({ type: 'point.status', providerId: 1, stationId: 1, payload: { chargePointId: 7, status: 'Charging' } });
+        s.app.events.publish({ type: 'export.progress', userId: 1, payload: { exportId: probe } });
+        let text = '';
+        while (!text.includes(probe)) text += await read();
+        return !text.includes('point.status');
+      });
+      // A new stream, and the dashboard's figures, are refused; /web/info still answers (the console then signs out).
+      expect(await (await fetch(`${s.url}/prod-api/web/events`, { headers: { cookie: `Admin-Token=${token}` } })).json()).toMatchObject({
+        code: 403,
+      });
+      expect((await s.call('GET', '/web/statistics/today', { token })).code).toBe(403);
+      expect(await s.call('POST', '/web/info', { token })).toMatchObject({ code: 200, data: { rolePaths: ['forbidden'] } });
     } finally {
       controller.abort();
       await s.database.db.update(role).set({ enabled: true }).where(eq(role.id, 1));
