@@ -27,7 +27,7 @@ const voucherTemplate: UiCatalogue['voucherTemplate'] = {
   valueAmountHint: 'Amount off (currency), taken from the service fee, at most all of it',
   valuePercentHint: 'Percent off the service fee (1–100)',
   minBillHint: 'The bill (before discounts) it needs (currency); 0: any bill',
-  stationsHint: 'None: every station of the provider',
+  stationsHint: 'None: every station of the provider (a user bound to stations chooses among its own)',
   validityHint: 'Days valid from issue; empty: the fixed valid-from and valid-to dates below',
 };
 
@@ -51,7 +51,7 @@ const activity: UiCatalogue['activity'] = {
   entity: 'activity',
   valueHint: 'Percent off the service fee, or currency off per kWh',
   hoursHint: 'Only energy charged in these local hours (the station’s clock) is discounted; none: all day',
-  stationsHint: 'None: every station of the provider',
+  stationsHint: 'None: every station of the provider (a user bound to stations chooses among its own)',
   groupsHint: 'None: every user',
   percentOff: '{value}% off service fee',
   perKwhOff: '{value} off per kWh',

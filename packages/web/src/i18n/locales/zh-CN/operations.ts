@@ -26,7 +26,7 @@ const voucherTemplate = {
   valueAmountHint: '减免金额（元），从服务费中扣除，最多扣完服务费',
   valuePercentHint: '服务费折扣百分比（1–100）',
   minBillHint: '账单（优惠前）达到该金额（元）才可使用；0 表示不限',
-  stationsHint: '不选表示该运营商的全部场站',
+  stationsHint: '不选表示该运营商的全部场站（绑定了场站的用户须从自己的场站中选择）',
   validityHint: '自发放起有效的天数；不填则按下方的生效日期和截止日期',
 };
 
@@ -50,7 +50,7 @@ const activity = {
   entity: '活动',
   valueHint: '按折扣时为服务费的百分比；每度减免时为元/kWh',
   hoursHint: '只在这些本地时段（场站时区）充入的电量享受优惠；不选表示全天',
-  stationsHint: '不选表示该运营商的全部场站',
+  stationsHint: '不选表示该运营商的全部场站（绑定了场站的用户须从自己的场站中选择）',
   groupsHint: '不选表示所有用户',
   percentOff: '服务费 {value}% 折扣',
   perKwhOff: '每度减 {value}',
