@@ -99,6 +99,7 @@ export function createSheetReader({ db, dataDir }: { db: Db; dataDir: string }) 
     }
     const wb = new (await loadExcel()).Workbook();
     try {
+      // exceljs declares its own `Buffer` (an ArrayBuffer), which node's Buffer type does not match.
       await wb.xlsx.load(bytes as unknown as ArrayBuffer);
     } catch {
       throw badField('fileName', `${spec.errors}.unreadable`);

@@ -64,7 +64,16 @@ interface OutgoingCall {
 const SECRET_KEY = /^AuthorizationKey$/i;
 /** OCPP 2.0.1's equivalent: SecurityCtrlr.BasicAuthPassword. */
 const SECRET_VARIABLE = /^BasicAuthPassword$/i;
-function loggable(action: string, payload: Payload): Payload {
+/** `payload` with `payload[part][field]` masked (lib/secret-location.ts), when that is a string. */
+function withMaskedLocation(payload: Payload, part: string, field: string): Payload {
+  const inner = payload[part];
+  if (!inner || typeof inner !== 'object') return payload;
+  const value = (inner as Record<string, unknown>)[field];
+  return typeof value === 'string' ? { ...payload, [part]: { ...inner, [field]: maskLocation(value) } } : payload;
+}
+
+/** A frame's payload as the OCPP log keeps it: the secrets it carries masked. */
+export function loggable(action: string, payload: Payload): Payload {
   if (action === 'ChangeConfiguration' && typeof payload.key === 'string' && SECRET_KEY.test(payload.key))
     return { ...payload, value: '***' };
   if (action === 'SetVariables' && Array.isArray(payload.setVariableData)) {
@@ -75,14 +84,12 @@ function loggable(action: string, payload: Payload): Payload {
       ),
     };
   }
-  // Where a charger uploads its diagnostics or fetches a package: a login's password, a file token.
+  // Where a charger uploads its diagnostics or fetches a package (a login's password, a file token):
+  // 1.6 `location`; 2.0.1 `log.remoteLocation` and `firmware.location`.
   if ((action === 'GetDiagnostics' || action === 'UpdateFirmware') && typeof payload.location === 'string')
     return { ...payload, location: maskLocation(payload.location) };
-  const part = action === 'GetLog' ? 'log' : action === 'UpdateFirmware' ? 'firmware' : undefined;
-  const inner = part ? (payload[part] as Record<string, unknown> | undefined) : undefined;
-  const field = part === 'log' ? 'remoteLocation' : 'location';
-  if (part && inner && typeof inner === 'object' && typeof inner[field] === 'string')
-    return { ...payload, [part]: { ...inner, [field]: maskLocation(inner[field]) } };
+  if (action === 'GetLog') return withMaskedLocation(payload, 'log', 'remoteLocation');
+  if (action === 'UpdateFirmware') return withMaskedLocation(payload, 'firmware', 'location');
   if (action === 'GetConfiguration' && Array.isArray(payload.configurationKey)) {
     return {
       ...payload,
