@@ -30,6 +30,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createCaptchaService } from './modules/auth/captcha.js';
 import { createWindowLimiter } from './modules/auth/window-limit.js';
 import { maskLocation } from './lib/secret-location.js';
+import { errForLog } from './lib/error-log.js';
 import { preloadCaptchaDrawing } from './modules/auth/captcha-image.js';
 import { consoleAssets } from './http/console-assets.js';
 import { commonRoutes } from './modules/common/common.routes.js';
@@ -162,6 +163,16 @@ export const redactUrl = (url: string) =>
     /^(?:token|access_token|x-token|authorization|admin-token)$/i.test(decodeName(name).trim()) ? `${sep}${name}=***` : all,
   );
 
+/** The server's log: no credential of a request, no token of a URL, no value of a failed statement. */
+export const loggerOptions = (level: string) => ({
+  level,
+  redact: ['req.headers.authorization', 'req.headers["x-token"]', 'req.headers.cookie'],
+  serializers: {
+    req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+    err: errForLog,
+  },
+});
+
 /** `cluster`: how this node reaches the others when the caller made it (a worker's IPC channel); else NATS_URL decides. */
 export async function buildApp({
   config,
@@ -179,13 +190,7 @@ export async function buildApp({
     trustProxy: trustFunction(config.trustProxy),
     bodyLimit: BODY_LIMIT_MB * 1024 * 1024,
     frameworkErrors,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-token"]', 'req.headers.cookie'],
-      serializers: {
-        req: (req) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
-      },
-    },
+    logger: loggerOptions(config.logLevel),
   });
   await server.register(cookie);
   // CSP, nosniff, Referrer-Policy on every answer (HSTS over TLS); stored files keep their stricter CSP.
