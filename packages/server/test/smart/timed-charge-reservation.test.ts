@@ -395,6 +395,24 @@ describe('reservations', () => {
     expect(used.transactionId).toBe(started.transactionId);
   });
 
+  it('keeps a point that holds a reservation at its station until the reservation ends', async () => {
+    const c = await charger();
+    const d = await driver();
+    const elsewhere = await createPoint(s.database.db, {});
+    const r = await reserve(c.serialNumber, d.userId);
+    expect(r.data.status).toBe('reserved');
+    const move = (lang: 'en' | 'zh' = 'en') => post(api.point.move, { id: c.pointId, stationId: elsewhere.stationId }, lang);
+    const refused = await move('zh');
+    expect(refused.code).not.toBe(200);
+    expect(refused.data).toEqual({ field: 'stationId' });
+    expect(refused.msg).toContain(`充电桩“${c.serialNumber}”有 1 个预约尚未结束`);
+    const [still] = await s.database.db.select({ stationId: chargePoint.stationId }).from(chargePoint).where(eq(chargePoint.id, c.pointId));
+    expect(still!.stationId).toBe(c.stationId);
+    expect((await post(api.reservation.cancel, { id: r.data.id })).code).toBe(200);
+    const moved = await move();
+    expect(moved.code, moved.msg).toBe(200);
+  });
+
   it('expires at its time and charges the fee once through the ledger', async () => {
     const c = await charger();
     const d = await driver();

@@ -99,6 +99,8 @@ export const stationEn: Strings<typeof stationZh> = {
       inUse: 'Charge point "{serial}" is still referenced by meter values, alarms or work orders and cannot be removed',
       moveOtherProvider: 'Move failed: station "{name}" belongs to another provider',
       moveSameStation: 'Move failed: the point is already in station "{name}"',
+      moveReserved:
+        'Move failed: charge point "{serial}" holds {count} reservation(s) not yet ended; cancel them under Reservations, or move it once they have ended',
     },
   },
   validation: {

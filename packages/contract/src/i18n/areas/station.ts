@@ -91,6 +91,7 @@ export const stationZh = {
       inUse: '充电桩“{serial}”仍被电表数据、告警记录或工单引用，不能删除',
       moveOtherProvider: '移动失败：目标场站“{name}”属于其他运营商',
       moveSameStation: '移动失败：充电桩已在场站“{name}”中',
+      moveReserved: '移动失败：充电桩“{serial}”有 {count} 个预约尚未结束，请先在“预约管理”中取消，或待其结束后再移动',
     },
   },
   validation: {

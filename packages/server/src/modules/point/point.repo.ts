@@ -1,7 +1,7 @@
 import { pointStatusOf, type ConnectorInput, type PointDto, type PointStatus } from '@csms/contract';
 import { and, asc, count, desc, eq, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chargePoint, chargingTransaction, connector, localControllerPoint, provider, station } from '../../db/schema.js';
+import { chargePoint, chargingTransaction, connector, localControllerPoint, provider, reservation, station } from '../../db/schema.js';
 import type { Principal } from '../../http/context.js';
 import { providerScope, stationScope } from '../../lib/scope.js';
 import { assertPointQuota } from '../../lib/point-quota.js';
@@ -269,6 +269,14 @@ export function createPointRepo({ db }: { db: Db }) {
             });
         }
       });
+    },
+    /** Reservations the point still holds: they belong to its station (its price, its operators), so it stays until they end. */
+    async heldReservations(id: number): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(reservation)
+        .where(and(eq(reservation.chargePointId, id), eq(reservation.status, 'reserved')));
+      return row?.n ?? 0;
     },
     /** A local controller holds points of its own station: a moved point leaves its controller. */
     async move(id: number, to: { stationId: number; providerId: number; needsPlacement: boolean }) {

@@ -95,6 +95,10 @@ export function pointRoutes({ repo, events, config, columns, onPointChanged, onP
         throw conflict('errors.point.moveOtherProvider', { name: target.name }, 'stationId');
       }
       if (target.providerId !== point.providerId) await repo.assertQuota(target.providerId);
+      // A held reservation was made at this station, at its price, for its provider's card: moving the
+      // point under it would leave it to the old station's operators and charge the old price.
+      const held = await repo.heldReservations(point.id);
+      if (held > 0) throw conflict('errors.point.moveReserved', { serial: point.serialNumber, count: held }, 'stationId');
       const needsPlacement = point.needsPlacement && target.isUnassigned;
       await repo.move(point.id, { stationId: target.id, providerId: target.providerId, needsPlacement });
       changed(point.serialNumber);
