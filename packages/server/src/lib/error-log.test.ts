@@ -37,6 +37,11 @@ describe('errForLog', () => {
     expect(errForLog(e)).toMatchObject({ type: 'Error', message: 'socket hang up', code: 'ECONNRESET' });
     // pino hands the serializer whatever a caller put under `err`.
     expect(errForLog('plain text' as unknown as Error)).toBe('plain text');
+    const wrapped = errForLog(
+      new Error('outer', { cause: Object.assign(new Error('inner'), { detail: 'Key (uid)=(secret-uid) already exists.' }) }),
+    );
+    expect(JSON.stringify(wrapped)).not.toContain('secret-uid');
+    expect(JSON.stringify(wrapped)).toContain('inner');
   });
 
   it("is the server log's error serializer", async () => {
